@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, defaultConfig, denyGlobs, parseConfig } from "../../src/config/schema.js";
+
+describe("parseConfig", () => {
+  it("fills every default for a missing file", () => {
+    const cfg = parseConfig(null);
+    expect(cfg.trigger_label).toBe("groundfix");
+    expect(cfg.trigger_permission).toBe("write");
+    expect(cfg.thresholds).toEqual({ comment: 0.4, pull_request: 0.7 });
+    expect(cfg.edits.allow).toBe("additions");
+    expect(cfg.agent.required_tools).toEqual(["get_file_contents", "grep_codebase", "search_codebase"]);
+    expect(denyGlobs(cfg)).toContain(".github/workflows/**");
+  });
+
+  it("keeps nested defaults when only one nested key is set", () => {
+    const cfg = parseConfig({ edits: { max_files: 2 } });
+    expect(cfg.edits).toEqual({ allow: "additions", max_files: 2, max_added_lines: 80 });
+  });
+
+  it("names a misspelled key instead of ignoring it", () => {
+    expect(() => parseConfig({ trigger_lable: "fix-me" })).toThrowError(ConfigError);
+    try {
+      parseConfig({ edits: { max_file: 3 } });
+    } catch (e) {
+      expect((e as ConfigError).issues).toEqual(["edits.max_file: unknown key"]);
+    }
+  });
+
+  it("quotes the bad key and the reason for a wrong type", () => {
+    try {
+      parseConfig({ thresholds: { pull_request: "high" } });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ConfigError).issues[0]).toMatch(/^thresholds\.pull_request: /);
+    }
+  });
+
+  it("refuses a comment threshold above the pull-request threshold", () => {
+    expect(() => parseConfig({ thresholds: { comment: 0.9, pull_request: 0.5 } })).toThrow(/thresholds\.comment/);
+  });
+
+  it("returns a fresh object each time", () => {
+    const a = defaultConfig();
+    a.paths.deny.push("x");
+    expect(defaultConfig().paths.deny).toEqual([]);
+  });
+});
