@@ -243,5 +243,7 @@ export interface RunRecord {
   version: 1;
   run_id: string;
   base_sha: string;
+  /** The commit the app made for these edits; commits pushed after it are not the app's own. */
+  head_sha?: string;
   edits: { path: string; start_line: number; end_line: number; code_before: string; code_after: string }[];
 }
