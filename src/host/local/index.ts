@@ -1,0 +1,71 @@
+import { realpathSync } from "node:fs";
+import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
+import { parseUnifiedDiff } from "../../review/index.js";
+import type { Host } from "../types.js";
+import { commitFilesWithPlumbing } from "./commit.js";
+import { LocalInputError } from "./errors.js";
+import { git, gitText, GitError } from "./git.js";
+
+export { LocalInputError } from "./errors.js";
+export { GitError } from "./git.js";
+
+/**
+ * The local host: a git checkout on this machine stands in for GitHub (like Renovate's `platform/local`).
+ * Snapshots come from `git archive`, commits are made with plumbing on a branch (never touching the working tree,
+ * the index or the current branch), diffs come from `git diff --full-index -M`.
+ *
+ * Construction is cheap and does no I/O; the first call checks that `repoDir` is a git repository.
+ * @throws (from each method) LocalInputError `not_a_repository` / `unknown_ref` for bad user input; GitError otherwise.
+ */
+export function createLocalHost(repoDir: string): Host & { readonly repoDir: string } {
+  let checked: Promise<string> | null = null;
+  /** The repository's top-level directory (also the snapshot cache key), after checking it is a repository. */
+  const topLevel = (): Promise<string> =>
+    (checked ??= gitText(repoDir, ["rev-parse", "--show-toplevel"])
+      .catch(async (error: unknown) => {
+        if (!(error instanceof GitError)) throw error;
+        // A bare repository has no top level but is still a repository.
+        const bare = await gitText(repoDir, ["rev-parse", "--is-bare-repository"]).catch(() => "");
+        if (bare === "true") return realpathSync(repoDir);
+        throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
+      }));
+
+  /** The commit SHA `ref` names. @throws LocalInputError `unknown_ref`. */
+  const resolveCommit = async (ref: string): Promise<string> => {
+    await topLevel();
+    if (ref === "" || ref.startsWith("-")) throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)}`);
+    try {
+      return await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    } catch (error) {
+      if (error instanceof GitError) {
+        throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)} in ${repoDir} (not a commit)`);
+      }
+      throw error;
+    }
+  };
+
+  return {
+    repoDir,
+    async resolveBase(ref = "HEAD") {
+      return { sha: await resolveCommit(ref), ref };
+    },
+    async loadSnapshot(sha) {
+      const top = await topLevel();
+      const commit = await resolveCommit(sha);
+      return cachedSnapshot(`local:${top}@${commit}`, () => snapshotFromGit(top, commit));
+    },
+    async commitFiles(input) {
+      await topLevel();
+      return commitFilesWithPlumbing(repoDir, input);
+    },
+    async diff(baseSha, headSha) {
+      const base = await resolveCommit(baseSha);
+      const head = await resolveCommit(headSha);
+      const text = await git(repoDir, [
+        "diff", "--full-index", "-M", "--no-color", "--no-ext-diff", "--no-textconv",
+        "--src-prefix=a/", "--dst-prefix=b/", base, head,
+      ]);
+      return parseUnifiedDiff(text.toString("utf8"));
+    },
+  };
+}
