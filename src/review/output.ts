@@ -1,0 +1,72 @@
+import type { Finding, ReviewReport } from "../types.js";
+import type { CheckAnnotation } from "./types.js";
+import { SUMMARY_MAX_CHARS, truncateText } from "./truncate.js";
+
+/** GitHub accepts at most 50 annotations per check run create/update request; each update appends (GITHUB-FACTS.md). */
+export const ANNOTATIONS_PER_REQUEST = 50;
+/** Annotations sent at most for one review (20 requests); the rest are counted in the text. */
+export const MAX_ANNOTATIONS = 1000;
+const TITLE_MAX = 255;
+const MESSAGE_MAX = 4000;
+
+/** One `output` object of a check run create or update request. */
+export interface CheckRunOutput {
+  title: string;
+  summary: string;
+  text?: string;
+  annotations: CheckAnnotation[];
+}
+
+/**
+ * Shape a review report into check run `output` objects: the first is for the create (or completing update) request,
+ * each further one for an update that appends the next batch of at most 50 annotations. Every element carries the
+ * same title and summary (GitHub requires both on each output). Summary and text are cut to 65,535 characters with a
+ * visible note; titles to 255 and messages to 4,000 characters; at most 1,000 annotations. Never throws.
+ * Levels map one to one: finding `failure|warning|notice` → `annotation_level`.
+ */
+export function toCheckRunOutputs(report: ReviewReport): CheckRunOutput[] {
+  const title = clip(report.title, TITLE_MAX) || "groundfix review";
+  const summary = truncateText(report.summary, SUMMARY_MAX_CHARS);
+  const annotations = report.findings.slice(0, MAX_ANNOTATIONS).map(toAnnotation);
+  const left = report.findings.length - annotations.length;
+  const text =
+    report.findings.length === 0
+      ? undefined
+      : truncateText(
+          [
+            "### All findings",
+            "",
+            ...report.findings.map((f) => `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ${f.message.replace(/\s+/g, " ")}`),
+            ...(left > 0 ? ["", `${left} findings beyond the first ${MAX_ANNOTATIONS} are listed here but not annotated.`] : []),
+          ].join("\n"),
+          SUMMARY_MAX_CHARS,
+        );
+  const outputs: CheckRunOutput[] = [];
+  for (let k = 0; k === 0 || k < annotations.length; k += ANNOTATIONS_PER_REQUEST) {
+    const out: CheckRunOutput = { title, summary, annotations: annotations.slice(k, k + ANNOTATIONS_PER_REQUEST) };
+    if (text !== undefined) out.text = text;
+    outputs.push(out);
+  }
+  return outputs;
+}
+
+function toAnnotation(f: Finding): CheckAnnotation {
+  const start = Math.max(1, Math.floor(f.start_line) || 1);
+  const end = Math.max(start, Math.floor(f.end_line) || start);
+  return {
+    path: f.path,
+    start_line: start,
+    end_line: end,
+    annotation_level: f.level,
+    title: clip(`groundfix/${f.rule}`, TITLE_MAX),
+    message: clip(f.message, MESSAGE_MAX) || f.rule,
+  };
+}
+
+function lines(f: Finding): string {
+  return f.end_line > f.start_line ? `${f.start_line}-${f.end_line}` : String(f.start_line);
+}
+
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 3)}...`;
+}

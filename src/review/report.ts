@@ -1,0 +1,139 @@
+import type { Finding, ReviewReport, RuleName } from "../types.js";
+import { parseHunks } from "./hunks.js";
+import { RULES } from "./rules/index.js";
+import { short } from "./rules/grounded.js";
+import type { ParsedPatch, ReviewInput, RuleContext } from "./types.js";
+import { truncateText, SUMMARY_MAX_CHARS } from "./truncate.js";
+
+/** How many findings the summary lists before pointing to the annotations. */
+const SUMMARY_FINDINGS = 20;
+
+/**
+ * Review a change: run every rule over the diff and the base and head snapshots, and turn the findings into a report.
+ *
+ * Rules: grounded_hunks, edit_policy, paths, size, syntax, imports, secrets, and evidence when `input.record` is given
+ * (issue 6). A `failure` of a rule not in `config.review.fail_on` is downgraded to `warning`. The conclusion is
+ * `failure` when any `failure` remains, else `success`. Pure: no I/O; a rule that throws becomes a `failure` finding
+ * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
+ */
+export function reviewChange(input: ReviewInput): ReviewReport {
+  const parsed = parsePatches(input.patches);
+  const ctx: RuleContext = { ...input, parsed };
+  const failOn = new Set<RuleName>(input.config.review.fail_on);
+  const findings: Finding[] = [];
+  const rulesChecked: RuleName[] = [];
+  for (const rule of RULES) {
+    if (rule.name === "evidence" && !input.record) continue;
+    rulesChecked.push(rule.name);
+    let found: Finding[];
+    try {
+      found = rule.run(ctx);
+    } catch (err) {
+      found = [
+        {
+          rule: rule.name,
+          path: input.patches[0]?.path ?? "",
+          start_line: 1,
+          end_line: 1,
+          level: "failure",
+          message: `the ${rule.name} rule could not run: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      ];
+    }
+    for (const f of found) findings.push(f.level === "failure" && !failOn.has(f.rule) ? { ...f, level: "warning" } : f);
+  }
+  const failures = findings.filter((f) => f.level === "failure").length;
+  const conclusion = failures > 0 ? "failure" : "success";
+  const title = reviewTitle(findings, rulesChecked);
+  const summary = renderSummary({ input, findings, rulesChecked, conclusion, failOn });
+  return { conclusion, title, summary, findings, rulesChecked };
+}
+
+/** Parse each patch's hunks once; a patch that cannot be parsed keeps its error for the grounded_hunks rule. */
+function parsePatches(patches: ReviewInput["patches"]): ParsedPatch[] {
+  return patches.map((patch) => {
+    try {
+      return { patch, hunks: patch.binary ? [] : parseHunks(patch.patch) };
+    } catch (err) {
+      return { patch, hunks: [], error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `groundfix review: 2 failures` or `groundfix review: passed 8 rules` (plus warnings, when any). */
+function reviewTitle(findings: Finding[], rules: RuleName[]): string {
+  const failures = findings.filter((f) => f.level === "failure").length;
+  const warnings = findings.filter((f) => f.level === "warning").length;
+  if (failures > 0) return `groundfix review: ${plural(failures, "failure")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
+  return `groundfix review: passed ${plural(rules.length, "rule")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
+}
+
+const ICON = { failure: "✖", warning: "⚠", notice: "ℹ" } as const;
+
+/** Render the check run summary (Markdown, readable on its own), capped at 65,535 characters. */
+function renderSummary(p: {
+  input: ReviewInput;
+  findings: Finding[];
+  rulesChecked: RuleName[];
+  conclusion: "success" | "failure";
+  failOn: Set<RuleName>;
+}): string {
+  const { input, findings, rulesChecked } = p;
+  let added = 0;
+  let removed = 0;
+  for (const patch of input.patches) {
+    for (const row of patch.patch.split("\n")) {
+      if (row.startsWith("+")) added++;
+      else if (row.startsWith("-")) removed++;
+    }
+  }
+  const failures = findings.filter((f) => f.level === "failure").length;
+  const out: string[] = [];
+  out.push(
+    p.conclusion === "success"
+      ? `## ✔ groundfix review passed`
+      : `## ✖ groundfix review failed: ${plural(failures, "failure")}`,
+  );
+  out.push("");
+  out.push(
+    `Base \`${short(input.base.sha)}\` → head \`${short(input.head.sha)}\` · ${plural(input.patches.length, "file")} changed, +${added} −${removed} lines.`,
+  );
+  out.push("");
+  out.push("| Rule | Result | Findings | Checks |");
+  out.push("| --- | --- | --- | --- |");
+  for (const rule of RULES) {
+    if (!rulesChecked.includes(rule.name)) {
+      out.push(`| ${rule.label} | — not checked${rule.name === "evidence" ? " (no run record)" : ""} | | ${rule.checks} |`);
+      continue;
+    }
+    const mine = findings.filter((f) => f.rule === rule.name);
+    const fails = mine.filter((f) => f.level === "failure").length;
+    const warns = mine.filter((f) => f.level === "warning").length;
+    const result = fails > 0 ? "✖ failed" : warns > 0 ? "⚠ warning" : "✔ passed";
+    const note = p.failOn.has(rule.name) ? "" : " (not in review.fail_on)";
+    out.push(`| ${rule.label} | ${result}${note} | ${mine.length} | ${rule.checks} |`);
+  }
+  if (findings.length > 0) {
+    out.push("");
+    out.push("### Findings");
+    out.push("");
+    const order = { failure: 0, warning: 1, notice: 2 } as const;
+    const listed = [...findings].sort((a, b) => order[a.level] - order[b.level]).slice(0, SUMMARY_FINDINGS);
+    for (const f of listed) {
+      out.push(`- ${ICON[f.level]} **${f.rule}** \`${f.path}:${f.start_line}\` — ${oneLine(f.message)}`);
+    }
+    if (findings.length > listed.length) {
+      out.push(`- … and ${findings.length - listed.length} more, shown as annotations on the changed files.`);
+    }
+  }
+  return truncateText(out.join("\n"), SUMMARY_MAX_CHARS);
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, " ");
+  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
+}

@@ -1,0 +1,16 @@
+import type { RuleName } from "../../types.js";
+import type { Rule } from "../types.js";
+import { groundedHunks } from "./grounded.js";
+import { editPolicy } from "./policy.js";
+import { pathsRule } from "./paths.js";
+import { sizeRule } from "./size.js";
+import { secretsRule } from "./secrets.js";
+
+/** The review rules in the order they run and appear in the summary, with a short label and what each checks. */
+export const RULES: readonly { name: RuleName; label: string; checks: string; run: Rule }[] = [
+  { name: "grounded_hunks", label: "Grounded hunks", checks: "context and removed lines equal the base file", run: groundedHunks },
+  { name: "edit_policy", label: "Edit policy", checks: "only additions unless edits.allow is modifications", run: editPolicy },
+  { name: "paths", label: "Paths", checks: "deny/allow globs, binary files, file modes", run: pathsRule },
+  { name: "size", label: "Size", checks: "edits.max_files and edits.max_added_lines", run: sizeRule },
+  { name: "secrets", label: "Secrets", checks: "no token-like strings in added lines", run: secretsRule },
+];
