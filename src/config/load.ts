@@ -1,0 +1,70 @@
+import { ConfigError, defaultConfig, parseConfig, type GroundfixConfig } from "./schema.js";
+
+/** The file name Probot looks up under `.github/` (repository first, then the owner's `.github` repository). */
+export const CONFIG_FILE = "groundfix.yml";
+const SOURCE = ".github/groundfix.yml";
+
+/** The part of a Probot context `loadRepoConfig` uses (`context.config`), so tests can pass a stub. */
+export interface ConfigContext {
+  config<T>(fileName: string, defaults?: T): Promise<T | null>;
+}
+
+/**
+ * A {@link ConfigError} from a repository's config, plus the trigger keys that were still valid on their own
+ * (`fallback`: defaults overlaid with the valid `trigger_label`, `trigger_permission` and `allowed_bots`), so a
+ * handler can still decide whether an event was meant for groundfix and report the error where the user looks.
+ */
+export class RepoConfigError extends ConfigError {
+  constructor(
+    issues: string[],
+    readonly fallback: GroundfixConfig,
+  ) {
+    super(issues, SOURCE);
+    this.name = "RepoConfigError";
+  }
+}
+
+/**
+ * Read `.github/groundfix.yml` through `context.config` (Probot: default branch of the repository, then the
+ * owner's `.github` repository, `_extends` supported) and validate it with the zod schema; no file means defaults.
+ *
+ * @throws RepoConfigError when the YAML does not parse (the parser's reason, with line and column) or a key is
+ *   invalid (`dotted.key: reason`, as {@link parseConfig} words it); other errors (GitHub 5xx, ...) propagate.
+ */
+export async function loadRepoConfig(context: ConfigContext): Promise<GroundfixConfig> {
+  let raw: unknown;
+  try {
+    raw = await context.config<Record<string, unknown>>(CONFIG_FILE);
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (!/could not be parsed|YAML/i.test(String((error as Error).message))) throw error;
+    const reason = cause instanceof Error ? firstLine(cause.message) : firstLine(String((error as Error).message));
+    throw new RepoConfigError([`(file): invalid YAML: ${reason}`], defaultConfig());
+  }
+  try {
+    return parseConfig(raw, SOURCE);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new RepoConfigError(error.issues, triggerFallback(raw));
+  }
+}
+
+/** Defaults overlaid with whichever trigger keys of `raw` are valid on their own. */
+function triggerFallback(raw: unknown): GroundfixConfig {
+  const base = defaultConfig();
+  if (!raw || typeof raw !== "object") return base;
+  const source = raw as Record<string, unknown>;
+  for (const key of ["trigger_label", "trigger_permission", "allowed_bots"] as const) {
+    if (!(key in source)) continue;
+    try {
+      Object.assign(base, { [key]: parseConfig({ [key]: source[key] })[key] });
+    } catch {
+      // keep the default for this key
+    }
+  }
+  return base;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
+}

@@ -1,0 +1,38 @@
+import type { GroundfixConfig } from "../config/schema.js";
+import { repoOf, type Decision, type WebhookPayload } from "./types.js";
+
+type LabeledPayload = WebhookPayload<"issues.labeled">;
+
+/**
+ * Checks that need no config and no API call: a pull request arrives as an issue with `issue.pull_request` set
+ * (its labels are `pull_request.labeled` events), and closed or locked issues are left alone.
+ * @returns the reason to skip, or null
+ */
+export function labeledIssuePrecheck(payload: LabeledPayload): string | null {
+  if (payload.issue.pull_request) return "labeled item is a pull request";
+  if (payload.issue.state !== "open") return "issue is closed";
+  if (payload.issue.locked) return "issue is locked";
+  return null;
+}
+
+/**
+ * `issues.labeled` → a run when the label is the config's `trigger_label` (exact name) and the precheck passes.
+ * Task: source `issue`, key `owner/repo#issue-N`, title and body of the issue (untrusted data).
+ */
+export function requestFromLabeledIssue(payload: LabeledPayload, config: GroundfixConfig): Decision {
+  const pre = labeledIssuePrecheck(payload);
+  if (pre) return { skip: pre };
+  if (payload.label?.name !== config.trigger_label) {
+    return { skip: `label "${payload.label?.name ?? ""}" is not the trigger label "${config.trigger_label}"` };
+  }
+  const repo = repoOf(payload);
+  const n = payload.issue.number;
+  return {
+    run: {
+      task: { source: "issue", key: `${repo.owner}/${repo.name}#issue-${n}`, title: payload.issue.title, body: payload.issue.body ?? "", repo, number: n },
+      mode: "run",
+      statusIssue: n,
+      branchSuffix: `issue-${n}`,
+    },
+  };
+}
