@@ -1,0 +1,53 @@
+import { diffArrays } from "diff";
+import { lineAt, lineEndAfter, lineStartOf } from "./lines.js";
+
+/** A line of the original file that an edit would remove or alter: its 1-based number and its text (no line break). */
+export interface LostLine {
+  line: number;
+  text: string;
+}
+
+/**
+ * The lines of the file that replacing `content.slice(offset, offset + length)` with `inserted` would remove or alter.
+ * An empty answer means the edit is an addition: every whole line touched by the span survives, unchanged and in order,
+ * as a subsequence of the new lines (new lines may be added anywhere between them).
+ *
+ * The comparison is over whole FILE lines, not snippet lines: the span is widened to the lines it touches (and to one
+ * more line when the inserted text would join the next line onto its last line), so a partial-line `code_before`
+ * cannot hide a change to the rest of its line. Lines are compared byte for byte, line-ending "\r" included; the
+ * reported text drops the "\r". Uses jsdiff's `diffArrays` (Myers' minimal edit script) on the widened region only.
+ */
+export function lostLines(content: string, offset: number, length: number, inserted: string): LostLine[] {
+  const spanEnd = offset + length;
+  const from = lineStartOf(content, offset);
+  let to = lineEndAfter(content, spanEnd);
+  let oldRegion = content.slice(from, to);
+  let newRegion = content.slice(from, offset) + inserted + content.slice(spanEnd, to);
+  if (to < content.length && newRegion.length > 0 && !newRegion.endsWith("\n")) {
+    // The inserted text does not end its line: the next file line is joined onto it, so compare that line too.
+    const nl = content.indexOf("\n", to);
+    const next = nl === -1 ? content.length : nl + 1;
+    oldRegion += content.slice(to, next);
+    newRegion += content.slice(to, next);
+    to = next;
+  }
+  const firstLine = lineAt(content, from);
+  const lost: LostLine[] = [];
+  let index = 0;
+  for (const change of diffArrays(rawLines(oldRegion), rawLines(newRegion))) {
+    if (change.added) continue;
+    if (change.removed) {
+      change.value.forEach((text, k) => lost.push({ line: firstLine + index + k, text: text.replace(/\r$/, "") }));
+    }
+    index += change.count;
+  }
+  return lost;
+}
+
+/** Lines split at "\n" only, each keeping a trailing "\r"; a final "\n" does not start another line. */
+function rawLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}

@@ -1,0 +1,112 @@
+import { lostLines } from "./additive.js";
+import { nearestRegion, regionText, type NearestRegion } from "./diagnose.js";
+import { isAllCrlf } from "./lines.js";
+import {
+  alreadyAppliedMessage,
+  ambiguousMessage,
+  binaryMessage,
+  emptyMessage,
+  noChangeMessage,
+  notAdditiveMessage,
+  notFoundMessage,
+} from "./messages.js";
+import { spanDiff } from "./unified-diff.js";
+import { locateVerbatim } from "./verbatim.js";
+
+/** Why an edit was refused; see {@link applyVerbatimEdit}. */
+export type VerbatimRejection = "empty" | "no_change" | "binary" | "not_found" | "ambiguous" | "not_additive";
+
+/**
+ * The outcome of {@link applyVerbatimEdit}.
+ * - ok: the new file `content`, the 1-based inclusive lines of the matched span in the ORIGINAL file, whether the edit
+ *   only adds lines (`addition`) or removes/alters some (`modification`), and the unified `diff` (see `spanDiff`).
+ * - not ok: `reason`, a model-facing `message` starting "REJECTED: " that says how to fix the call, and per reason:
+ *   `nearest` (not_found: the closest real region and the named cause), `occurrences` (ambiguous: every start line),
+ *   `lostLines` (not_additive: the text of each existing line the edit would remove or alter).
+ */
+export type VerbatimEditResult =
+  | { ok: true; content: string; startLine: number; endLine: number; kind: "addition" | "modification"; diff: string }
+  | {
+      ok: false;
+      reason: VerbatimRejection;
+      message: string;
+      nearest?: NearestRegion;
+      occurrences?: number[];
+      lostLines?: string[];
+    };
+
+/** Options of {@link applyVerbatimEdit}: `allow` defaults to "additions"; `path` names the file in messages and diff headers. */
+export interface VerbatimEditOptions {
+  allow?: "additions" | "modifications";
+  path?: string;
+}
+
+/**
+ * Replace the one verbatim occurrence of `edit.code_before` in `content` with `edit.code_after`.
+ *
+ * Checks, in order: `empty` (code_before empty or whitespace only), `no_change` (code_after equals code_before, or
+ * code_after is already in the file around the match: the edit was applied before), `binary` (content holds NUL),
+ * `not_found` (no occurrence: names the nearest region and cause, or that code_after is already present),
+ * `ambiguous` (more than one occurrence, overlapping ones counted), `not_additive` (with allow "additions", the
+ * default, when a line of the file would be removed or altered: code_after must keep every line of code_before, in
+ * order).
+ *
+ * Byte preservation: the new content is `content.slice(0, offset) + inserted + content.slice(end)` (no
+ * `String.prototype.replace`, so `$&`, `$'`, `$$` and backslashes are inserted literally); BOM, final newline, tabs and
+ * unicode outside the span are untouched. Matching is exact except that in a file whose every line break is CRLF,
+ * code_before matches with CRLF→LF on both sides and code_after is written with CRLF line breaks.
+ */
+export function applyVerbatimEdit(
+  content: string,
+  edit: { code_before: string; code_after: string },
+  options: VerbatimEditOptions = {},
+): VerbatimEditResult {
+  const { code_before: before, code_after: after } = edit;
+  const path = options.path;
+  if (before.trim() === "") return { ok: false, reason: "empty", message: emptyMessage() };
+  if (after === before) return { ok: false, reason: "no_change", message: noChangeMessage() };
+  if (content.includes("\0")) return { ok: false, reason: "binary", message: binaryMessage(path) };
+
+  const crlf = isAllCrlf(content);
+  const matches = locateVerbatim(content, before);
+  const applied = after.trim() === "" ? [] : locateVerbatim(content, after);
+  const match = matches[0];
+  if (!match) {
+    const done = applied[0];
+    if (done) {
+      const nearest: NearestRegion = {
+        startLine: done.startLine,
+        endLine: done.endLine,
+        text: regionText(content, done.startLine, done.endLine),
+        cause: "code_after is already present (the edit was already applied)",
+      };
+      return { ok: false, reason: "not_found", message: alreadyAppliedMessage(path, done.startLine, done.endLine, false), nearest };
+    }
+    const nearest = nearestRegion(content, before);
+    return { ok: false, reason: "not_found", message: notFoundMessage(path, nearest), ...(nearest ? { nearest } : {}) };
+  }
+  if (matches.length > 1) {
+    const occurrences = matches.map((m) => m.startLine);
+    return { ok: false, reason: "ambiguous", message: ambiguousMessage(path, occurrences), occurrences };
+  }
+
+  const inserted = crlf ? after.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n") : after;
+  const end = match.offset + match.length;
+  const around = applied.find((a) => a.offset <= match.offset && a.offset + a.length >= end);
+  if (inserted === content.slice(match.offset, end)) return { ok: false, reason: "no_change", message: noChangeMessage() };
+  if (around) {
+    return { ok: false, reason: "no_change", message: alreadyAppliedMessage(path, around.startLine, around.endLine, true) };
+  }
+  const lost = lostLines(content, match.offset, match.length, inserted);
+  if (lost.length > 0 && (options.allow ?? "additions") === "additions") {
+    return { ok: false, reason: "not_additive", message: notAdditiveMessage(path, lost), lostLines: lost.map((l) => l.text) };
+  }
+  return {
+    ok: true,
+    content: content.slice(0, match.offset) + inserted + content.slice(end),
+    startLine: match.startLine,
+    endLine: match.endLine,
+    kind: lost.length > 0 ? "modification" : "addition",
+    diff: spanDiff(path ?? "file", content, match.offset, match.length, inserted, crlf),
+  };
+}

@@ -1,0 +1,47 @@
+import { formatPatch, structuredPatch } from "diff";
+import { lineAt, lineEndAfter, offsetOfLine } from "./lines.js";
+
+/** Lines of context around a change in a unified diff (the `diff -u` / `git diff` default). */
+export const DIFF_CONTEXT = 3;
+
+/**
+ * The unified diff of a single-span replacement: `content` with `content.slice(offset, offset + removedLength)`
+ * replaced by `inserted`. Output is byte-identical to jsdiff's
+ * `createTwoFilesPatch("a/PATH", "b/PATH", before, after, undefined, undefined, { context: 3 })` (a `====` line, `---`
+ * and `+++` headers, `@@ -l,s +l,s @@` hunks, "\ No newline at end of file" where it applies), but only a window of
+ * a few lines around the span is diffed and the hunk line numbers are shifted, so a 5 MB file costs no more than a
+ * small one.
+ *
+ * Line endings: when `crlf` is true (every line break of the file is CRLF) the diff shows the lines without their
+ * "\r", i.e. LF-normalised on both sides: the edit never changes a line ending there, and a "\r" on every line would
+ * only be noise for a reader or a model. For LF and mixed files the lines are shown raw.
+ */
+export function spanDiff(
+  path: string,
+  content: string,
+  offset: number,
+  removedLength: number,
+  inserted: string,
+  crlf: boolean,
+): string {
+  const spanEnd = offset + removedLength;
+  const firstLine = Math.max(1, lineAt(content, offset) - (DIFF_CONTEXT + 1));
+  const from = offsetOfLine(content, firstLine);
+  // Window end: DIFF_CONTEXT + 1 whole lines after the line holding the end of the span.
+  let to = lineEndAfter(content, spanEnd);
+  for (let k = 0; k < DIFF_CONTEXT + 1 && to < content.length; k++) {
+    const nl = content.indexOf("\n", to);
+    to = nl === -1 ? content.length : nl + 1;
+  }
+  const before = content.slice(from, to);
+  const after = content.slice(from, offset) + inserted + content.slice(spanEnd, to);
+  const norm = (s: string) => (crlf ? s.replaceAll("\r\n", "\n") : s);
+  const patch = structuredPatch(`a/${path}`, `b/${path}`, norm(before), norm(after), undefined, undefined, {
+    context: DIFF_CONTEXT,
+  });
+  for (const hunk of patch.hunks) {
+    hunk.oldStart += firstLine - 1;
+    hunk.newStart += firstLine - 1;
+  }
+  return formatPatch(patch);
+}
