@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { REVIEW_CHECK_NAME } from "../review/index.js";
+
+/** A pull request to review: where it lives, which commits, and the head branch it came from. */
+export interface ReviewRequest {
+  owner: string;
+  repo: string;
+  prNumber: number;
+  /** The pull request's html URL (the check run's details_url). */
+  prUrl: string;
+  headSha: string;
+  /** The pull request's base commit as the payload reports it. */
+  baseSha: string;
+  headRef: string;
+  /** True for an explicit "Re-run" (check_run / check_suite `rerequested`): always a fresh check run. */
+  rerequested: boolean;
+}
+
+const repoRef = z.object({ id: z.number().optional(), url: z.string().optional(), full_name: z.string().optional() });
+const repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }), html_url: z.string() });
+const pullRequestEvent = z.object({
+  action: z.string(),
+  repository,
+  pull_request: z.object({
+    number: z.number(),
+    html_url: z.string(),
+    state: z.string().optional(),
+    head: z.object({ ref: z.string(), sha: z.string(), repo: repoRef.nullable() }),
+    base: z.object({ ref: z.string(), sha: z.string(), repo: repoRef }),
+  }),
+});
+/** The trimmed pull request objects of `check_run.pull_requests` / `check_suite.pull_requests`. */
+const minimalPr = z.object({
+  number: z.number(),
+  head: z.object({ ref: z.string(), sha: z.string(), repo: repoRef.nullable().optional() }),
+  base: z.object({ ref: z.string(), sha: z.string(), repo: repoRef.nullable().optional() }),
+});
+const checkRunEvent = z.object({
+  action: z.string(),
+  repository,
+  check_run: z.object({ name: z.string(), head_sha: z.string(), pull_requests: z.array(minimalPr) }),
+});
+const checkSuiteEvent = z.object({
+  action: z.string(),
+  repository,
+  check_suite: z.object({ head_sha: z.string(), pull_requests: z.array(minimalPr) }),
+});
+
+type RepoLike = z.infer<typeof repoRef> | null | undefined;
+
+/** Same repository on both sides (a fork's PR has another head repository, or none when the fork was deleted). */
+function sameRepo(head: RepoLike, base: RepoLike): boolean {
+  if (!head || !base) return false;
+  if (head.id !== undefined && base.id !== undefined) return head.id === base.id;
+  if (head.full_name && base.full_name) return head.full_name === base.full_name;
+  return head.url !== undefined && head.url === base.url;
+}
+
+/**
+ * Whether a webhook asks for a `groundfix/review` check (issue 6, "Wiring"), and on which pull request and commits:
+ * - `pull_request` `opened` | `reopened` | `synchronize` whose head branch starts with `branchPrefix` and lives in the
+ *   same repository (a fork's pull request is ignored);
+ * - `check_run.rerequested` for the check named `groundfix/review` (GitHub sends it only to the app that made the run);
+ * - `check_suite.requested` | `rerequested`, for its first same-repository pull request whose head branch has the prefix.
+ * For `check_run`/`check_suite` the head SHA is the run's or suite's, the base SHA comes from `pull_requests[].base.sha`
+ * and the PR URL from `repository.html_url` + `/pull/N` (those trimmed PR objects carry only the API URL).
+ * An empty `branchPrefix` accepts every branch (a cheap first filter before the repository config is loaded).
+ *
+ * @returns the request, or null for anything else (other events or actions, other branches, malformed payloads).
+ */
+export function reviewRequestFromEvent(name: string, payload: unknown, branchPrefix: string): ReviewRequest | null {
+  if (name === "pull_request") {
+    const parsed = pullRequestEvent.safeParse(payload);
+    if (!parsed.success || !["opened", "reopened", "synchronize"].includes(parsed.data.action)) return null;
+    const { pull_request: pr, repository: repo } = parsed.data;
+    if (!pr.head.ref.startsWith(branchPrefix) || !sameRepo(pr.head.repo, pr.base.repo)) return null;
+    return {
+      owner: repo.owner.login,
+      repo: repo.name,
+      prNumber: pr.number,
+      prUrl: pr.html_url,
+      headSha: pr.head.sha,
+      baseSha: pr.base.sha,
+      headRef: pr.head.ref,
+      rerequested: false,
+    };
+  }
+  let found: { repo: z.infer<typeof repository>; headSha: string; prs: z.infer<typeof minimalPr>[]; rerequested: boolean } | null = null;
+  if (name === "check_run") {
+    const parsed = checkRunEvent.safeParse(payload);
+    if (!parsed.success || parsed.data.action !== "rerequested" || parsed.data.check_run.name !== REVIEW_CHECK_NAME) return null;
+    const run = parsed.data.check_run;
+    found = { repo: parsed.data.repository, headSha: run.head_sha, prs: run.pull_requests, rerequested: true };
+  } else if (name === "check_suite") {
+    const parsed = checkSuiteEvent.safeParse(payload);
+    if (!parsed.success || !["requested", "rerequested"].includes(parsed.data.action)) return null;
+    const suite = parsed.data.check_suite;
+    found = { repo: parsed.data.repository, headSha: suite.head_sha, prs: suite.pull_requests, rerequested: parsed.data.action === "rerequested" };
+  }
+  if (!found) return null;
+  const pr = found.prs.find((p) => p.head.ref.startsWith(branchPrefix) && (p.head.repo == null || p.base.repo == null || sameRepo(p.head.repo, p.base.repo)));
+  if (!pr) return null;
+  return {
+    owner: found.repo.owner.login,
+    repo: found.repo.name,
+    prNumber: pr.number,
+    prUrl: `${found.repo.html_url.replace(/\/$/, "")}/pull/${pr.number}`,
+    headSha: found.headSha,
+    baseSha: pr.base.sha,
+    headRef: pr.head.ref,
+    rerequested: found.rerequested,
+  };
+}

@@ -1,0 +1,116 @@
+import type { ChangedFile } from "../../types.js";
+import { httpStatus, type Octokit, type RepoRef } from "./octokit.js";
+
+/** Tree SHAs of commits this process has seen (`owner/repo@commit` → tree), so a commit needs no extra lookup. */
+const treeOfCommit = new Map<string, string>();
+const TREE_CACHE_LIMIT = 1000;
+
+/** Remember the tree of a commit (from `GET branches/{branch}`, which carries both). */
+export function rememberTree(repo: RepoRef, commitSha: string, treeSha: string): void {
+  if (treeOfCommit.size >= TREE_CACHE_LIMIT) {
+    const oldest = treeOfCommit.keys().next().value;
+    if (oldest !== undefined) treeOfCommit.delete(oldest);
+  }
+  treeOfCommit.set(`${repo.owner}/${repo.name}@${commitSha}`, treeSha);
+}
+
+async function treeSha(octokit: Octokit, repo: RepoRef, commitSha: string): Promise<string> {
+  const known = treeOfCommit.get(`${repo.owner}/${repo.name}@${commitSha}`);
+  if (known) return known;
+  const { data } = await octokit.rest.git.getCommit({ owner: repo.owner, repo: repo.name, commit_sha: commitSha });
+  rememberTree(repo, commitSha, data.tree.sha);
+  return data.tree.sha;
+}
+
+/** The input of {@link commitFiles}; see `Host.commitFiles` in `src/host/types.ts`. */
+export interface CommitInput {
+  baseSha: string;
+  branch: string;
+  message: string;
+  files: ChangedFile[];
+  force?: boolean;
+}
+
+/** What {@link commitFiles} did. `created` is true only when this call created the branch (callers undo it). */
+export interface CommitOutcome {
+  headSha: string;
+  branch: string;
+  reused: boolean;
+  created: boolean;
+}
+
+type TreeMode = "100644" | "100755" | "040000" | "160000" | "120000";
+
+function treeMode(mode: string): TreeMode {
+  // Only regular files carry edits; anything else keeps the plain-file mode (the review refuses mode changes).
+  return mode === "100755" ? "100755" : "100644";
+}
+
+/**
+ * Write `files` as ONE commit on top of `baseSha` and point `refs/heads/<branch>` at it, through the Git Data API
+ * (no clone): `POST git/trees` with `base_tree` and inline `content` (no blob calls; each file keeps its mode),
+ * `POST git/commits` with `parents: [baseSha]`, `POST git/refs`. The base tree comes from the commit seen by
+ * `resolveBase` in this process, else from one `GET git/commits/{sha}`. (GitHub docs: "Git database" REST API;
+ * without `base_tree` every unlisted file would be deleted.)
+ *
+ * A branch that exists (422 "Reference already exists"): without `force` nothing is moved and the branch's current
+ * head is returned with `reused: true` (a rerun never stacks a second commit); with `force` the ref is moved with
+ * `PATCH git/refs/heads/<branch> {force: true}`. The tree and commit objects made before are unreferenced and
+ * collected by GitHub.
+ *
+ * @throws the Octokit `RequestError` of the failing step; nothing of the ref is left behind by a failure, because
+ *   the ref is the last write.
+ */
+export async function commitFiles(octokit: Octokit, repo: RepoRef, input: CommitInput): Promise<CommitOutcome> {
+  if (input.files.length === 0) throw new Error("commitFiles: no files to commit");
+  const owner = repo.owner;
+  const name = repo.name;
+  const baseTree = await treeSha(octokit, repo, input.baseSha);
+  const tree = await octokit.rest.git.createTree({
+    owner,
+    repo: name,
+    base_tree: baseTree,
+    tree: input.files.map((file) => ({ path: file.path, mode: treeMode(file.mode), type: "blob" as const, content: file.content })),
+  });
+  const commit = await octokit.rest.git.createCommit({
+    owner,
+    repo: name,
+    message: input.message,
+    tree: tree.data.sha,
+    parents: [input.baseSha],
+  });
+  const headSha = commit.data.sha;
+  try {
+    await octokit.rest.git.createRef({ owner, repo: name, ref: `refs/heads/${input.branch}`, sha: headSha });
+    return { headSha, branch: input.branch, reused: false, created: true };
+  } catch (error) {
+    if (!isReferenceExists(error)) throw error;
+  }
+  if (input.force) {
+    await octokit.rest.git.updateRef({ owner, repo: name, ref: `heads/${input.branch}`, sha: headSha, force: true });
+    return { headSha, branch: input.branch, reused: false, created: false };
+  }
+  const current = await octokit.rest.git.getRef({ owner, repo: name, ref: `heads/${input.branch}` });
+  return { headSha: current.data.object.sha, branch: input.branch, reused: true, created: false };
+}
+
+function isReferenceExists(error: unknown): boolean {
+  if (httpStatus(error) !== 422) return false;
+  const message = error instanceof Error ? error.message : "";
+  return /already exists/i.test(message);
+}
+
+/**
+ * Delete `refs/heads/<branch>` (`DELETE git/refs/heads/{branch}`), used to undo a branch created by a delivery
+ * that failed afterwards (DESIGN.md invariant 6: no branch without a PR or a note). A 404/422 (already gone)
+ * counts as done; other errors are returned, not thrown, so the original failure stays the one reported.
+ */
+export async function deleteBranch(octokit: Octokit, repo: RepoRef, branch: string): Promise<unknown> {
+  try {
+    await octokit.rest.git.deleteRef({ owner: repo.owner, repo: repo.name, ref: `heads/${branch}` });
+    return undefined;
+  } catch (error) {
+    const status = httpStatus(error);
+    return status === 404 || status === 422 ? undefined : error;
+  }
+}

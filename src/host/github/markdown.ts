@@ -1,0 +1,44 @@
+/** GitHub's limit for an issue comment or pull request body (characters); a longer body is refused with 422. */
+export const GITHUB_BODY_LIMIT = 65_536;
+
+/**
+ * Text that came from a model, an issue or an alert, made safe to embed in Markdown that groundfix posts:
+ * `<` becomes `&lt;` (no HTML, so no hidden comment can forge a status marker or a run record) and `@name`
+ * mentions are broken with a zero-width space (`&#8203;`), so posting never notifies anyone. Markdown stays.
+ */
+export function escapeUntrusted(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@&#8203;");
+}
+
+/** The first non-empty line of `text`, trimmed and cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const first = (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
+  return first.length <= max ? first : `${first.slice(0, max - 1)}…`;
+}
+
+/**
+ * A fenced code block that `content` cannot close early: the fence is one backtick longer than the longest
+ * backtick run inside (CommonMark fenced code blocks). `info` is the language tag, e.g. `diff`.
+ */
+export function fenced(content: string, info = ""): string {
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${content.replace(/\n$/, "")}\n${fence}`;
+}
+
+/** A collapsed `<details>` section (GitHub renders the Markdown inside when it is separated by blank lines). */
+export function details(summary: string, body: string): string {
+  return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+}
+
+/**
+ * Cut `text` to at most `limit` characters, ending with a visible note when anything was cut.
+ * Used last, after the trace and diffs were already shrunk; never splits a surrogate pair.
+ */
+export function capText(text: string, limit: number, note = "\n\n_… cut to fit GitHub's size limit._"): string {
+  if (text.length <= limit) return text;
+  let end = Math.max(0, limit - note.length);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end) + note;
+}
