@@ -1,0 +1,106 @@
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import tar from "tar-stream";
+import type { Snapshot } from "../types.js";
+import { SnapshotBuilder } from "./builder.js";
+import { resolveLimits, type SnapshotLimits } from "./limits.js";
+
+/** Options of {@link snapshotFromTar}. */
+export interface TarSnapshotOptions {
+  /** The commit the archive was made from (40 hex); becomes `snapshot.sha`. */
+  sha: string;
+  /** Whether the stream is gzip-compressed; default: sniffed from the magic bytes 1f 8b (RFC 1952). */
+  gzip?: boolean;
+  /** Drop the first path segment of every entry: GitHub tarballs put everything under `owner-repo-sha/`. */
+  stripTopFolder?: boolean;
+  limits?: Partial<SnapshotLimits>;
+}
+
+/**
+ * Build a snapshot from one tar stream: a GitHub tarball (`GET /repos/{owner}/{repo}/tarball/{sha}`, gzip, one top
+ * folder, a pax global header carrying the commit id — ignored) or the output of `git archive --format=tar`.
+ *
+ * Regular files keep their git mode ("100755" when any execute bit is set, else "100644"); symlinks are recorded
+ * with their target (mode "120000"), never followed; folders are only used to recognise submodules. Entries whose
+ * names are absolute or contain `..` are ignored. Caps: see {@link SnapshotLimits}; what they leave out is listed in
+ * `stats.leftOut` and sets `stats.truncated`.
+ *
+ * @throws Error when the stream is not a readable tar (or gzip) archive.
+ */
+export async function snapshotFromTar(
+  source: NodeJS.ReadableStream | Uint8Array,
+  options: TarSnapshotOptions,
+): Promise<Snapshot> {
+  const builder = new SnapshotBuilder(resolveLimits(options.limits));
+  const input = await withSniffedGzip(source, options.gzip);
+  const extract = tar.extract();
+  input.on("error", (err: Error) => extract.destroy(err));
+  input.pipe(extract);
+  try {
+    for await (const entry of extract) {
+      const { header } = entry;
+      const path = repoPath(header.name, options.stripTopFolder === true);
+      const type = header.type ?? "file";
+      if (path === null || (type !== "file" && type !== "contiguous-file")) {
+        if (path !== null && type === "symlink") builder.addSymlink(path, header.linkname ?? "");
+        if (path !== null && type === "directory") builder.addFolder(path);
+        entry.resume();
+        continue;
+      }
+      const size = header.size ?? 0;
+      const mode = ((header.mode ?? 0o644) & 0o111) !== 0 ? "100755" : "100644";
+      if (!builder.wantsContent(size)) {
+        entry.resume();
+        builder.addFile(path, mode, size, null);
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      builder.addFile(path, mode, size, Buffer.concat(chunks));
+    }
+  } catch (err) {
+    throw new Error(`cannot read the tar archive of ${options.sha}: ${(err as Error).message}`);
+  }
+  return builder.finish(options.sha);
+}
+
+/**
+ * The repository-relative path of an archive entry name, or `null` for names to ignore (the top folder itself,
+ * absolute names, names with `..`).
+ */
+function repoPath(name: string, stripTop: boolean): string | null {
+  let segments = name.split("/").filter((s) => s !== "" && s !== ".");
+  if (name.startsWith("/") || segments.includes("..")) return null;
+  if (stripTop) segments = segments.slice(1);
+  return segments.length === 0 ? null : segments.join("/");
+}
+
+/** A readable of the tar bytes: gunzipped when `gzip` is true, or (when undefined) when the first bytes are 1f 8b. */
+async function withSniffedGzip(source: NodeJS.ReadableStream | Uint8Array, gzip?: boolean): Promise<Readable> {
+  if (source instanceof Uint8Array) {
+    const isGzip = gzip ?? (source[0] === 0x1f && source[1] === 0x8b);
+    const raw = Readable.from([Buffer.from(source.buffer, source.byteOffset, source.byteLength)]);
+    return isGzip ? raw.pipe(createGunzip()) : raw;
+  }
+  const iterator = (source as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  while (head.length < 2) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head = Buffer.concat([head, Buffer.from(next.value)]);
+  }
+  const isGzip = gzip ?? (head[0] === 0x1f && head[1] === 0x8b);
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield Buffer.from(next.value);
+    }
+  }
+  const raw = Readable.from(rest());
+  if (!isGzip) return raw;
+  const gunzip = createGunzip();
+  raw.on("error", (err) => gunzip.destroy(err));
+  return raw.pipe(gunzip);
+}

@@ -1,0 +1,129 @@
+import { RE2JS } from "re2js";
+import { z } from "zod";
+import { isSecretPath } from "../grounding/secrets.js";
+import type { ToolDefinition } from "./types.js";
+import { compileGlob } from "./list-files.js";
+import { splitLines } from "./lines.js";
+import { clipLine, finish } from "./output.js";
+
+/** Default and largest number of hits `grep_codebase` shows. */
+export const GREP_DEFAULT_RESULTS = 50;
+export const GREP_MAX_RESULTS = 500;
+/** Longest quoted hit line. */
+const HIT_LINE_CHARS = 300;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe("Text to find. Literal by default; set regex: true for an RE2 regular expression."),
+  regex: z.boolean().optional().describe("Treat pattern as an RE2 regular expression (no backreferences or lookaround). Default false."),
+  path_glob: z.string().min(1).optional().describe('Only search paths matching this glob, e.g. "src/**/*.ts" or "*.py".'),
+  case_sensitive: z.boolean().optional().describe("Match case exactly. Default true."),
+  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe(`Most hits to show. Default ${GREP_DEFAULT_RESULTS}.`),
+});
+
+/** One matching line: repository path, 1-based line number, the line (CR dropped). */
+export interface GrepHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * Search every text file of a snapshot line by line. Literal matching uses `indexOf` (lower-cased on both sides when
+ * case-insensitive); regex matching uses re2js, whose run time is linear in the input (RE2 semantics), so patterns
+ * from a model or from issue text cannot backtrack catastrophically. Secret files (`isSecretPath`) are skipped.
+ *
+ * @returns up to `maxHits` hits in path order, the total number of matching lines and files, and how many secret
+ *   files were skipped. @throws Error with RE2's reason for an invalid regex.
+ */
+export function grepSnapshot(
+  snapshot: { paths: readonly string[]; read(path: string): string | undefined },
+  query: { pattern: string; regex?: boolean; caseSensitive?: boolean; pathFilter?: (path: string) => boolean; maxHits: number },
+): { hits: GrepHit[]; total: number; files: number; secretFilesSkipped: number } {
+  const caseSensitive = query.caseSensitive ?? true;
+  let lineTest: (line: string) => boolean;
+  let fileTest: (content: string) => boolean;
+  if (query.regex === true) {
+    const flags = caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
+    const perLine = RE2JS.compile(query.pattern, flags);
+    const whole = RE2JS.compile(query.pattern, flags | RE2JS.MULTILINE);
+    lineTest = (line) => perLine.test(line);
+    fileTest = (content) => whole.test(content);
+  } else if (caseSensitive) {
+    lineTest = (line) => line.includes(query.pattern);
+    fileTest = (content) => content.includes(query.pattern);
+  } else {
+    const needle = query.pattern.toLowerCase();
+    lineTest = (line) => line.toLowerCase().includes(needle);
+    fileTest = (content) => content.toLowerCase().includes(needle);
+  }
+  const hits: GrepHit[] = [];
+  let total = 0;
+  let files = 0;
+  let secretFilesSkipped = 0;
+  for (const path of snapshot.paths) {
+    if (query.pathFilter !== undefined && !query.pathFilter(path)) continue;
+    const content = snapshot.read(path);
+    if (content === undefined) continue;
+    if (isSecretPath(path)) {
+      secretFilesSkipped++;
+      continue;
+    }
+    if (!fileTest(content)) continue;
+    const lines = splitLines(content);
+    let inFile = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? "";
+      if (!lineTest(line)) continue;
+      inFile++;
+      if (hits.length < query.maxHits) hits.push({ path, line: i + 1, text: line });
+    }
+    if (inFile > 0) {
+      files++;
+      total += inFile;
+    }
+  }
+  return { hits, total, files, secretFilesSkipped };
+}
+
+/** `grep_codebase({ pattern, regex?, path_glob?, case_sensitive?, max_results? })`: `path:line: text` hits, capped, with the total. */
+export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
+  name: "grep_codebase",
+  description:
+    'Find lines containing a literal string (default) or an RE2 regex (regex: true) across the repository. Answers "path:line: text" per hit, ' +
+    "capped at max_results, with the total count. Use path_glob to narrow (e.g. \"src/**/*.js\"). Case-sensitive unless case_sensitive: false.",
+  schema,
+  readsCode: true,
+  run(args, ctx) {
+    let pathFilter: ((p: string) => boolean) | undefined;
+    if (args.path_glob !== undefined) {
+      const compiled = compileGlob(args.path_glob);
+      if (compiled === null) {
+        return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot parse path_glob '${args.path_glob}'; use picomatch syntax like "src/**/*.ts".` });
+      }
+      pathFilter = compiled;
+    }
+    const maxHits = args.max_results ?? GREP_DEFAULT_RESULTS;
+    let found: ReturnType<typeof grepSnapshot>;
+    try {
+      found = grepSnapshot(ctx.snapshot, { pattern: args.pattern, regex: args.regex, caseSensitive: args.case_sensitive, pathFilter, maxHits });
+    } catch (err) {
+      const reason = (err as Error).message.split("\n")[0] ?? "invalid pattern";
+      return finish(ctx.snapshot, {
+        status: "invalid",
+        text: `INVALID: regex '${args.pattern}' does not compile (${reason}). RE2 syntax has no backreferences or lookaround; fix the pattern or call with regex: false for a literal search.`,
+      });
+    }
+    const scope = args.path_glob !== undefined ? ` in paths matching '${args.path_glob}'` : "";
+    const skipped = found.secretFilesSkipped > 0 ? ` (${found.secretFilesSkipped} secret file(s) not searched)` : "";
+    if (found.total === 0) {
+      const tip = args.case_sensitive === false ? "" : " Try case_sensitive: false, a shorter pattern, or search_codebase.";
+      return finish(ctx.snapshot, { status: "ok", text: `0 matches for ${JSON.stringify(args.pattern)}${scope}${skipped}.${tip}` });
+    }
+    const lines = found.hits.map((h) => `${h.path}:${h.line}: ${clipLine(h.text.trim(), HIT_LINE_CHARS)}`);
+    const header = `${found.total} matching line(s) in ${found.files} file(s) for ${JSON.stringify(args.pattern)}${scope}${skipped}:`;
+    if (found.total > found.hits.length) {
+      lines.push(`… ${found.total - found.hits.length} more not shown; narrow with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`);
+    }
+    return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n") });
+  },
+};

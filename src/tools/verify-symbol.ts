@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { isSecretPath } from "../grounding/secrets.js";
+import type { ToolDefinition } from "./types.js";
+import { editDistance } from "./nearest.js";
+import { capList, finish } from "./output.js";
+import { isUnder, normalizeRepoPath } from "./paths.js";
+import { formatSymbol, identifierWords, symbolIndex, type SymbolSite } from "./symbol-index.js";
+
+const schema = z.object({
+  name: z.string().min(1).describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
+  path: z.string().min(1).optional().describe("Only look for definitions in this file or folder."),
+});
+
+/** Most definition sites and similar names shown. */
+const MAX_SITES = 20;
+const MAX_SIMILAR = 8;
+
+/**
+ * Names of the index similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
+ * sharing identifier words (camelCase/snake_case parts). Best first; at most `max`.
+ */
+export function similarNames(name: string, names: Iterable<string>, max = MAX_SIMILAR): string[] {
+  const lower = name.toLowerCase();
+  const words = new Set(identifierWords(name));
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
+  const scored: { name: string; score: number }[] = [];
+  for (const n of names) {
+    if (n === name) continue;
+    const nl = n.toLowerCase();
+    let score: number;
+    if (nl === lower) score = 0;
+    else {
+      const d = editDistance(nl, lower, limit);
+      if (d <= limit) score = d;
+      else {
+        const shared = identifierWords(n).filter((w) => words.has(w)).length;
+        if (shared === 0) continue;
+        score = 10 - Math.min(5, shared) + Math.abs(n.length - name.length) / 100;
+      }
+    }
+    scored.push({ name: n, score });
+  }
+  scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  return scored.slice(0, max).map((s) => s.name);
+}
+
+/** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */
+function splitQualified(raw: string): { name: string; container?: string } {
+  const parts = raw.trim().replace(/\(\)$/, "").split(/\.|#|::/).filter((p) => p !== "");
+  const name = parts[parts.length - 1] ?? raw.trim();
+  return parts.length > 1 ? { name, container: parts[parts.length - 2] } : { name };
+}
+
+/** How many text files mention `name` as a whole word (secret files skipped). */
+function mentions(snapshot: Parameters<typeof symbolIndex>[0], name: string): string[] {
+  const files: string[] = [];
+  const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
+  for (const path of snapshot.paths) {
+    const content = snapshot.read(path);
+    if (content === undefined || isSecretPath(path)) continue;
+    for (let at = content.indexOf(name); at !== -1; at = content.indexOf(name, at + 1)) {
+      if (!isWord(content[at - 1]) && !isWord(content[at + name.length])) {
+        files.push(path);
+        break;
+      }
+    }
+  }
+  return files;
+}
+
+/** `verify_symbol_in_repo({ name, path? })`: FOUND with definition sites `path:line kind`, or NOT_FOUND with similar names. */
+export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
+  name: "verify_symbol_in_repo",
+  description:
+    "Check that a function, method, class, type or constant is really defined in the repository before you rely on it. " +
+    'Answers FOUND with each definition site "path:line kind", or NOT_FOUND with similar defined names. Give "Class.method" to check a method of a class.',
+  schema,
+  readsCode: true,
+  run(args, ctx) {
+    const { name, container } = splitQualified(args.name);
+    let folder = "";
+    if (args.path !== undefined) {
+      const norm = normalizeRepoPath(args.path);
+      if (!norm.ok) return finish(ctx.snapshot, { status: "not_found", text: `NOT_FOUND: ${norm.message}` });
+      folder = norm.path;
+    }
+    const index = symbolIndex(ctx.snapshot);
+    const inScope = (s: SymbolSite) => isUnder(s.path, folder);
+    const all = (index.byName.get(name) ?? []).filter(inScope);
+    const exact = container === undefined ? all : all.filter((s) => s.container === container);
+    const scope = folder === "" ? "" : ` under ${folder}`;
+    if (exact.length > 0) {
+      const sites = exact.map((s) => `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`);
+      return finish(ctx.snapshot, { status: "ok", text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join("\n") });
+    }
+    const lines: string[] = [`NOT_FOUND: no definition of ${args.name}${scope} at ${ctx.snapshot.sha.slice(0, 7)}.`];
+    if (container !== undefined && all.length > 0) {
+      lines.push(`${name} is defined, but not in ${container}: ${all.slice(0, 5).map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`).join("; ")}`);
+    }
+    const similar = similarNames(name, index.byName.keys())
+      .map((n) => (index.byName.get(n) ?? []).filter(inScope))
+      .filter((sites) => sites.length > 0)
+      .map((sites) => {
+        const s = sites[0] as SymbolSite;
+        return `${formatSymbol(s)} (${s.path}:${s.line}${sites.length > 1 ? `, +${sites.length - 1} more` : ""})`;
+      });
+    lines.push(similar.length > 0 ? `Similar defined names: ${similar.join("; ")}` : "No similar names are defined.");
+    const used = mentions(ctx.snapshot, name).filter((p) => isUnder(p, folder));
+    if (used.length > 0) {
+      lines.push(`The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`);
+    }
+    return finish(ctx.snapshot, { status: "not_found", text: lines.join("\n") });
+  },
+};
