@@ -1,0 +1,57 @@
+/** `groundfix --help`. */
+export const MAIN_HELP = `groundfix — grounded fixes: every edit anchored on text that really is in the file at a pinned commit
+
+Usage:
+  groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
+  groundfix review --repo <dir> --base <rev> --head <rev> [--json]
+  groundfix serve                      run the GitHub App (probot run dist/index.js), like npm start
+
+Run "groundfix <command> --help" for the options of a command.
+Exit codes: 0 the run completed (whatever its outcome), 1 internal error, 2 bad input.
+`;
+
+/** `groundfix fix --help`. */
+export const FIX_HELP = `Usage: groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
+
+Investigate a problem in a local git checkout at one pinned commit. When the fix is grounded and confident
+(outcome pr_ready), commit it on a new branch groundfix/<slug> whose only parent is the base (git plumbing:
+your working tree, index and current branch are never touched), then run the review rules on it.
+
+Options:
+  --repo <dir>         the git checkout (default: the current directory)
+  --ref <rev>          the commit to pin (default: HEAD)
+  --issue <file|->     the problem text from a file, or "-" for stdin; its first line is the title
+  --issue-text <text>  the problem text given inline
+  --title <t>          the title (default: the first line of the issue)
+  --model <spec>       heuristic (default; no network) | replay:<file> | openai:<model> |
+                       anthropic:<model> | openai-compatible:<model> (needs GROUNDFIX_OPENAI_BASE_URL);
+                       default from GROUNDFIX_MODEL, else heuristic
+  --force              replace the commit of an existing groundfix/<slug> branch (default: reuse it)
+  --trace <file>       write the full trace (every model turn, tool call, tool result, gate decision) as JSON
+  --record <file>      write the model's turns as a replay transcript (use with --model replay:<file>)
+  --json               print one JSON document instead of the readable report
+  -h, --help           this help
+
+Progress goes to stderr when it is a terminal. Configuration: .github/groundfix.yml at the pinned commit.
+`;
+
+/** `groundfix review --help`. */
+export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--json]
+
+Run the groundfix/review rules on the diff between two commits of a local checkout (the same rules as the
+check run on the app's pull requests; without a run record, the evidence rule has nothing to match).
+
+Options:
+  --repo <dir>   the git checkout (default: the current directory)
+  --base <rev>   the base commit
+  --head <rev>   the head commit
+  --json         print one JSON document: base_sha, head_sha, conclusion, findings, rules_checked
+  -h, --help     this help
+`;
+
+/** `groundfix serve --help`. */
+export const SERVE_HELP = `Usage: groundfix serve
+
+Run the GitHub App with Probot (probot run dist/index.js), the same as "npm start". Probot reads APP_ID,
+PRIVATE_KEY, WEBHOOK_SECRET and the GROUNDFIX_* variables from the environment or .env (see .env.example).
+`;

@@ -1,0 +1,83 @@
+import type { ReviewReport } from "../types.js";
+import { editBaseLines, type FixReport } from "./fix.js";
+
+/**
+ * The one JSON document `groundfix fix --json` prints (issue #7). `status` is the outcome; `branch`/`head_sha`
+ * are null unless the outcome was `pr_ready` (then `branch_reused` says whether the branch already existed);
+ * `reason` is the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based, inclusive,
+ * in the base commit.
+ */
+export interface FixJson {
+  status: FixReport["result"]["outcome"];
+  reason: string | null;
+  base_sha: string;
+  branch: string | null;
+  head_sha: string | null;
+  branch_reused: boolean;
+  model: string;
+  diagnosis: {
+    summary: string;
+    affected_file: string | null;
+    affected_function: string | null;
+    root_cause_snippet: string | null;
+    confidence: number;
+    citations: { path: string; start_line: number; end_line: number }[];
+  } | null;
+  edits: { path: string; start_line: number; end_line: number; kind: "addition" | "modification"; diff: string }[];
+  review: ReviewJson | null;
+  gates: { rejections: { gate: string; message: string }[]; observations_stripped: number };
+  usage: { model_calls: number; tool_calls: number; input_tokens: number; output_tokens: number };
+}
+
+/** The review part of the JSON documents (`fix --json`, `review --json`). */
+export interface ReviewJson {
+  conclusion: "success" | "failure";
+  findings: { rule: string; path: string; start_line: number; end_line: number; level: string; message: string }[];
+}
+
+/** {@link ReviewJson} of a review report. */
+export function reviewToJson(review: ReviewReport): ReviewJson {
+  return {
+    conclusion: review.conclusion,
+    findings: review.findings.map((f) => ({
+      rule: f.rule, path: f.path, start_line: f.start_line, end_line: f.end_line, level: f.level, message: f.message,
+    })),
+  };
+}
+
+/** Build the `fix --json` document from a run (pure; field order is stable). */
+export function fixToJson(report: FixReport): FixJson {
+  const { result } = report;
+  const d = result.diagnosis;
+  return {
+    status: result.outcome,
+    reason: result.reason,
+    base_sha: report.baseSha,
+    branch: report.delivery?.branch ?? null,
+    head_sha: report.delivery?.headSha ?? null,
+    branch_reused: report.delivery?.reused ?? false,
+    model: report.model,
+    diagnosis: d
+      ? {
+          summary: d.summary,
+          affected_file: d.affected_file,
+          affected_function: d.affected_function,
+          root_cause_snippet: d.root_cause_snippet,
+          confidence: d.confidence,
+          citations: d.citations.map((c) => ({ path: c.path, start_line: c.start_line, end_line: c.end_line })),
+        }
+      : null,
+    edits: result.edits.map((e) => ({ path: e.path, ...editBaseLines(e), kind: e.kind, diff: e.diff })),
+    review: report.review ? reviewToJson(report.review) : null,
+    gates: {
+      rejections: result.gates.rejections.map((r) => ({ gate: r.gate, message: r.message })),
+      observations_stripped: result.gates.observations_stripped,
+    },
+    usage: {
+      model_calls: result.usage.model_calls,
+      tool_calls: result.usage.tool_calls,
+      input_tokens: result.usage.input_tokens,
+      output_tokens: result.usage.output_tokens,
+    },
+  };
+}

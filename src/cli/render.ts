@@ -1,0 +1,94 @@
+import type { GateRejection, ReviewReport } from "../types.js";
+import { editBaseLines, type FixReport } from "./fix.js";
+import { colorDiff, type Style } from "./style.js";
+
+const LABEL = 10;
+const label = (name: string, style: Style) => style.bold(name.padEnd(LABEL));
+const indent = (text: string, by = "  ") => text.split("\n").map((l) => (l ? by + l : l)).join("\n");
+const range = (start: number, end: number) => (end > start ? `${start}-${end}` : `${start}`);
+const short = (sha: string) => sha.slice(0, 12);
+
+/** One line for an outcome, coloured by how good it is. */
+function outcomeLine(report: FixReport, style: Style): string {
+  const { outcome, diagnosis } = report.result;
+  const colour = outcome === "pr_ready" ? style.green : outcome === "failed_closed" ? style.red : style.yellow;
+  const conf = diagnosis ? ` (confidence ${diagnosis.confidence.toFixed(2)})` : "";
+  return `${label("Outcome", style)}${colour(outcome)}${conf}`;
+}
+
+/** The review conclusion and its findings, one line each (`level rule path:line message`). */
+export function renderReview(review: ReviewReport, style: Style): string {
+  const colour = review.conclusion === "success" ? style.green : style.red;
+  const count = review.findings.length;
+  const lines = [
+    `${label("Review", style)}${colour(review.conclusion)} — ${count === 0 ? "no findings" : `${count} finding${count > 1 ? "s" : ""}`}` +
+      style.dim(` (rules: ${review.rulesChecked.join(", ")})`),
+  ];
+  for (const f of review.findings) {
+    const lvl = f.level === "failure" ? style.red(f.level) : f.level === "warning" ? style.yellow(f.level) : f.level;
+    lines.push(`  ${lvl} ${f.rule} ${f.path}:${range(f.start_line, f.end_line)} ${f.message.replace(/\s+/g, " ")}`);
+  }
+  return lines.join("\n");
+}
+
+/** The gate rejections of a run: which gate stopped which call, and what the model was told. */
+export function renderRejections(rejections: readonly GateRejection[], style: Style): string {
+  return rejections
+    .map((r) => `  ${style.yellow(r.gate)} ${style.dim(`(step ${r.step})`)}\n${indent(r.message.trim(), "    ")}`)
+    .join("\n");
+}
+
+/**
+ * The human-readable report of `groundfix fix`: outcome, diagnosis with `path:line` citations and the verified
+ * snippet, the unified diff of each edit, the branch and review conclusion, gate rejections and usage.
+ */
+export function renderFixReport(report: FixReport, style: Style): string {
+  const { result } = report;
+  const out: string[] = [];
+  out.push(outcomeLine(report, style));
+  if (result.reason && result.outcome !== "pr_ready") out.push(`${label("Reason", style)}${result.reason}`);
+  out.push(`${label("Base", style)}${short(report.baseSha)} (${report.ref})`);
+  out.push(`${label("Model", style)}${report.model}`);
+
+  const d = result.diagnosis;
+  if (d) {
+    out.push("", style.bold("Diagnosis"), indent(d.summary.trim()));
+    if (d.affected_file) {
+      out.push(`  ${style.dim("affected:")} ${d.affected_file}${d.affected_function ? ` (${d.affected_function})` : ""}`);
+    }
+    for (const c of d.citations) out.push(`  ${style.dim("cites:")}    ${style.cyan(`${c.path}:${range(c.start_line, c.end_line)}`)}`);
+    if (d.root_cause_snippet) {
+      out.push(`  ${style.dim("verified snippet:")}`, indent(d.root_cause_snippet.replace(/\n$/, ""), "    │ "));
+    }
+  }
+
+  if (result.edits.length > 0) {
+    out.push("", style.bold("Edits"));
+    for (const e of result.edits) {
+      out.push(`  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`);
+      out.push(indent(colorDiff(e.diff.replace(/\n$/, ""), style), "    "));
+    }
+  }
+
+  if (report.delivery) {
+    const { branch, headSha, reused } = report.delivery;
+    out.push("");
+    out.push(
+      `${label("Branch", style)}${branch} → ${short(headSha)} ` +
+        style.dim(reused ? "(branch already existed: reused; pass --force to replace it)" : "(one new commit, parent = base)"),
+    );
+    out.push(`${" ".repeat(LABEL)}${style.dim(`see it in the repository: git show ${branch}`)}`);
+  }
+  if (report.review) out.push(renderReview(report.review, style));
+
+  const { rejections, observations_stripped } = result.gates;
+  out.push("");
+  out.push(
+    `${label("Gates", style)}${rejections.length} rejection${rejections.length === 1 ? "" : "s"}, ` +
+      `${observations_stripped} self-written observation${observations_stripped === 1 ? "" : "s"} stripped`,
+  );
+  if (rejections.length > 0) out.push(renderRejections(rejections, style));
+  const u = result.usage;
+  out.push(`${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`);
+  return out.join("\n");
+}

@@ -1,0 +1,133 @@
+import { writeFile } from "node:fs/promises";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ModelSpecError } from "../agent/models/index.js";
+import { ConfigError } from "../config/schema.js";
+import { LocalInputError } from "../host/local/errors.js";
+import { EXIT, UsageError } from "./errors.js";
+import { runFix } from "./fix.js";
+import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
+import { readIssueText, toProblem } from "./issue.js";
+import { fixToJson } from "./json.js";
+import { renderFixReport, renderReview } from "./render.js";
+import { reviewRunToJson, runReview } from "./review.js";
+import { serve } from "./serve.js";
+import { styleFor } from "./style.js";
+
+/** The streams and environment the CLI runs with (the process's own in `main.ts`; fakes in tests). */
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+const common = { help: { type: "boolean", short: "h" }, repo: { type: "string", default: "." } } as const;
+
+/** `parseArgs` in strict mode; its errors become one-line {@link UsageError}s. */
+function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T, command: string) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const msg = String((error as Error).message).split("\n")[0]!.replace(/\. To specify .*$/, "");
+    throw new UsageError(`${command}: ${msg} (see groundfix ${command} --help)`);
+  }
+}
+
+async function writeJsonFile(file: string, value: unknown, what: string): Promise<void> {
+  try {
+    await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function fixCommand(args: string[], io: CliIO): Promise<number> {
+  const v = parse(args, {
+    ...common,
+    ref: { type: "string" },
+    issue: { type: "string" },
+    "issue-text": { type: "string" },
+    title: { type: "string" },
+    model: { type: "string" },
+    record: { type: "string" },
+    trace: { type: "string" },
+    json: { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+  }, "fix");
+  if (v.help) return void io.stdout.write(FIX_HELP), EXIT.ok;
+  if (v.issue === undefined && v["issue-text"] === undefined) {
+    throw new UsageError("fix: missing --issue <file|-> or --issue-text <text> (see groundfix fix --help)");
+  }
+  if (v.issue !== undefined && v["issue-text"] !== undefined) throw new UsageError("fix: give either --issue or --issue-text, not both");
+  if (v["issue-text"] !== undefined && v["issue-text"].trim() === "") throw new UsageError("fix: --issue-text is empty");
+  const text = v.issue !== undefined ? await readIssueText(v.issue, io.stdin) : v["issue-text"]!;
+  const problem = toProblem(text, v.title);
+  const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${m}\n`)) : undefined;
+
+  const report = await runFix({
+    repoDir: v.repo, ref: v.ref, title: problem.title, body: problem.body, model: v.model,
+    force: v.force, env: io.env, onProgress: progress,
+  });
+  if (v.trace) await writeJsonFile(v.trace, report.result.trace, "trace");
+  if (v.record) await writeJsonFile(v.record, report.result.transcript, "record");
+  io.stdout.write(v.json ? `${JSON.stringify(fixToJson(report), null, 2)}\n` : `${renderFixReport(report, styleFor(io.stdout, io.env))}\n`);
+  return EXIT.ok;
+}
+
+async function reviewCommand(args: string[], io: CliIO): Promise<number> {
+  const v = parse(args, { ...common, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean", default: false } }, "review");
+  if (v.help) return void io.stdout.write(REVIEW_HELP), EXIT.ok;
+  if (!v.base || !v.head) throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
+  const run = await runReview({ repoDir: v.repo, base: v.base, head: v.head });
+  if (v.json) {
+    io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
+  } else {
+    const style = styleFor(io.stdout, io.env);
+    io.stdout.write(`${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`);
+    io.stdout.write(`${renderReview(run.review, style)}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** True for errors that are the user's input, not a bug: they exit 2 with their one-line message. */
+function isInputError(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof LocalInputError || error instanceof ModelSpecError || error instanceof ConfigError;
+}
+
+/**
+ * The `groundfix` command: dispatch `fix`, `review`, `serve`, print help, map errors to exit codes.
+ * @returns the exit code: 0 the run completed (whatever its outcome), 2 bad input (one line on stderr),
+ *   1 internal error (one line plus a hint; the stack with GROUNDFIX_DEBUG=1).
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "fix":
+        return await fixCommand(rest, io);
+      case "review":
+        return await reviewCommand(rest, io);
+      case "serve":
+        if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
+        if (rest.length > 0) throw new UsageError(`serve: unexpected argument ${rest[0]} (see groundfix serve --help)`);
+        return await serve();
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(MAIN_HELP);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: fix, review, serve; see groundfix --help)`);
+    }
+  } catch (error) {
+    if (isInputError(error)) {
+      io.stderr.write(`groundfix: ${error.message.split("\n")[0]}\n`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (io.env.GROUNDFIX_DEBUG === "1" && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    io.stderr.write(`groundfix: internal error: ${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}\n`);
+    return EXIT.internal;
+  }
+}
