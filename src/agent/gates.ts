@@ -1,0 +1,52 @@
+import type { GroundfixConfig } from "../config/schema.js";
+import type { GateName, ToolStatus } from "../types.js";
+
+/** One completed tool call, as the answer gates see it. */
+export interface CallRecord {
+  name: string;
+  status: ToolStatus;
+}
+
+/**
+ * Gates 1 and 2 of issue 4, checked when `submit_answer` is called.
+ *
+ * 1. tool_name: at least one call to a tool of `config.agent.required_tools` answered `ok` (NOT_FOUND, invalid
+ *    and rejected calls do not count). An empty set disables the gate.
+ * 2. count_floor: at least `config.agent.min_tool_calls` tool calls answered (`ok` or `not_found`) before the answer.
+ *
+ * When both are unmet the tool-name gate is named: reading code is what matters.
+ *
+ * @param calls the calls made so far in the run, in order, excluding `submit_answer`
+ * @returns null when the answer may go on to the claims check, else the gate and the message the model sees
+ */
+export function answerGate(calls: readonly CallRecord[], config: GroundfixConfig): { gate: GateName; message: string } | null {
+  const required = config.agent.required_tools as readonly string[];
+  const answered = calls.filter((c) => c.status === "ok" || c.status === "not_found");
+  const called = [...new Set(calls.map((c) => c.name))];
+  const readOk = required.length === 0 || calls.some((c) => c.status === "ok" && required.includes(c.name));
+  const floor = config.agent.min_tool_calls;
+  const floorOk = answered.length >= floor;
+  if (!readOk) {
+    const list = `[${required.join(", ")}]`;
+    let why: string;
+    if (called.length === 0) why = "you have not called any tool yet";
+    else {
+      const triedRequired = called.filter((n) => required.includes(n));
+      why = triedRequired.length
+        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count)`
+        : `you have called [${called.join(", ")}], which include none of them`;
+    }
+    const floorNote = floorOk ? "" : ` You also need at least ${floor} tool call(s); you have made ${answered.length}.`;
+    return {
+      gate: "tool_name",
+      message: `REJECTED: you must call at least one of ${list} before answering; ${why}.${floorNote} Read the code, then call submit_answer again.`,
+    };
+  }
+  if (!floorOk) {
+    return {
+      gate: "count_floor",
+      message: `REJECTED: you must make at least ${floor} tool call(s) before answering; you have made ${answered.length}. Read more of the code, then call submit_answer again.`,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/**
+ * A recorded run, one entry per model call, in order (DESIGN.md "Models"):
+ * `{"turns": [{"text": "optional prose", "tool_calls": [{"name": "grep_codebase", "arguments": {"pattern": "errors"}}]}]}`.
+ * `usage` (tokens the model reported) is an optional addition, so a replay reproduces token-budget outcomes.
+ */
+export interface Transcript {
+  turns: TranscriptTurn[];
+}
+export interface TranscriptTurn {
+  text?: string;
+  tool_calls: { name: string; arguments: unknown }[];
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+/** zod schema of {@link Transcript}; unknown keys are errors so a typo in a fixture is reported. */
+export const transcriptSchema = z
+  .object({
+    turns: z.array(
+      z
+        .object({
+          text: z.string().optional(),
+          tool_calls: z.array(z.object({ name: z.string().min(1), arguments: z.unknown() }).strict()).default([]),
+          usage: z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) }).strict().optional(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/**
+ * Validate a parsed transcript.
+ * @throws Error with one line per problem, `turns.2.tool_calls.0.name: …`
+ */
+export function parseTranscript(raw: unknown): Transcript {
+  const result = transcriptSchema.safeParse(raw);
+  if (result.success) return result.data as Transcript;
+  const issues = result.error.issues.map((i) => `${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
+  throw new Error(`invalid transcript: ${issues.join("; ")}`);
+}

@@ -1,0 +1,33 @@
+import type { GroundfixConfig } from "../config/schema.js";
+import type { Diagnosis, Outcome } from "../types.js";
+
+/**
+ * The outcome of an accepted answer (DESIGN.md "Outcomes and confidence"; thresholds follow Sentry Seer's public
+ * tiers, 0.40 comment / 0.70 pull request, configurable in `thresholds`):
+ * - `needs_information`: confidence below `thresholds.comment`, or no verified affected file;
+ * - `pr_ready`: every claim verified (none dropped), at least one applied edit, confidence ≥ `thresholds.pull_request`;
+ * - `diagnosis_only`: otherwise.
+ *
+ * @param claimsVerified false when the claims check dropped a claim after the last attempt (never `pr_ready` then)
+ */
+export function decideOutcome(p: { diagnosis: Diagnosis; claimsVerified: boolean; editCount: number; config: GroundfixConfig }): {
+  outcome: Outcome;
+  reason: string | null;
+} {
+  const { diagnosis: d, config } = p;
+  const t = config.thresholds;
+  if (d.confidence < t.comment) {
+    return { outcome: "needs_information", reason: `confidence ${d.confidence} is below the comment threshold ${t.comment}` };
+  }
+  if (d.affected_file === null) {
+    return { outcome: "needs_information", reason: "the answer names no verified affected file" };
+  }
+  if (!p.claimsVerified) {
+    return { outcome: "diagnosis_only", reason: "some claims could not be verified and were dropped" };
+  }
+  if (p.editCount === 0) return { outcome: "diagnosis_only", reason: "no edit was applied" };
+  if (d.confidence < t.pull_request) {
+    return { outcome: "diagnosis_only", reason: `confidence ${d.confidence} is below the pull-request threshold ${t.pull_request}` };
+  }
+  return { outcome: "pr_ready", reason: null };
+}

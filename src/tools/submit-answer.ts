@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { locateVerbatim, numberLines, verifySnippet } from "../grounding/index.js";
+import { isSecretPath } from "../grounding/secrets.js";
+import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
+import type { Citation, Snapshot } from "../types.js";
+import { nearestPaths } from "./nearest.js";
+import { normalizeRepoPath } from "./paths.js";
+
+/** Arguments of `submit_answer` (CONTRACTS.md, D1). */
+export const submitAnswerSchema = z.object({
+  summary: z.string().min(1).describe("What goes wrong and where, in a few sentences."),
+  affected_file: z.string().nullable().describe("Repository-relative path of the file where the problem lives, or null."),
+  affected_function: z
+    .string()
+    .nullable()
+    .describe("Name of the function or method (defined in affected_file) where the problem lives, or null."),
+  root_cause_snippet: z
+    .string()
+    .nullable()
+    .describe("Lines copied verbatim from affected_file that show the cause (no line-number prefixes), or null."),
+  confidence: z.number().min(0).max(1).describe("How sure you are, 0 to 1, given the evidence you read."),
+});
+export type SubmitAnswerArgs = z.infer<typeof submitAnswerSchema>;
+
+/** Description offered to the model. */
+export const SUBMIT_ANSWER_DESCRIPTION =
+  "Submit the final diagnosis. Checked before acceptance: affected_file must exist, affected_function must be defined in it (or null), root_cause_snippet must be verbatim text of it (or null). Rejected answers say which claim failed and the real alternatives.";
+
+/** The claims of an answer after checking; a field that failed its check is null. */
+export interface CheckedClaims {
+  affected_file: string | null;
+  affected_function: string | null;
+  root_cause_snippet: string | null;
+  /** The verified snippet's line range. */
+  citation: Citation | null;
+  /** One sentence per failed claim, with the real alternatives; empty when every non-null claim holds. */
+  failures: string[];
+}
+
+const DEFINING_KINDS = new Set<SymbolDef["kind"]>(["function", "method", "class", "variable"]);
+
+/**
+ * The claims check (issue 4 gate 5). Verifies against the pinned snapshot:
+ * - `affected_file` is a text file (not a secret file); on failure, the nearest real paths are offered;
+ * - `affected_function` is defined in that file per `extractSymbols` (`name`, or `Container.name` for methods);
+ *   on failure, the functions the file does define are offered;
+ * - `root_cause_snippet` occurs verbatim in that file (`verifySnippet`: only leading/trailing blank lines ignored);
+ *   its line range becomes the citation (the occurrence inside the claimed function when there are several); on
+ *   failure, the nearest real region and the cause of the difference are quoted.
+ * A null claim is not checked. When the file fails, the function and snippet cannot be verified either.
+ *
+ * @returns the claims with failed fields set to null, and the failure messages (pure; never throws).
+ */
+export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClaims {
+  const out: CheckedClaims = { affected_file: null, affected_function: null, root_cause_snippet: null, citation: null, failures: [] };
+  if (answer.affected_file === null) {
+    if (answer.affected_function !== null || answer.root_cause_snippet !== null) {
+      out.failures.push("affected_function and root_cause_snippet need an affected_file to be checked against; name the file.");
+    }
+    return out;
+  }
+  const norm = normalizeRepoPath(answer.affected_file);
+  const path = norm.ok ? norm.path : answer.affected_file;
+  const entry = snapshot.entry(path);
+  const content = snapshot.read(path);
+  if (!entry || content === undefined || isSecretPath(path)) {
+    const textPaths = snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text" && !isSecretPath(p));
+    const near = nearestPaths(path, textPaths, 5);
+    const what = !entry
+      ? `affected_file "${answer.affected_file}" does not exist in the repository at ${snapshot.sha.slice(0, 7)}`
+      : isSecretPath(path)
+        ? `affected_file "${path}" is a secret file, which groundfix does not cite`
+        : `affected_file "${path}" is a ${entry.kind.replace("_", " ")} entry, not a text file`;
+    out.failures.push(`${what}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Check the path with list_files or get_file_contents.`);
+    return out;
+  }
+  out.affected_file = path;
+
+  const symbols = extractSymbols(path, content);
+  let fnRange: { start: number; end: number } | null = null;
+  if (answer.affected_function !== null) {
+    const wanted = answer.affected_function.trim().replace(/\(.*\)$/, "").replace(/#/g, ".");
+    const found = symbols.find(
+      (s) => DEFINING_KINDS.has(s.kind) && (s.name === wanted || (s.container !== undefined && `${s.container}.${s.name}` === wanted)),
+    );
+    if (found) {
+      out.affected_function = answer.affected_function;
+      fnRange = { start: found.line, end: found.endLine ?? found.line };
+    } else {
+      const names = [...new Set(symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) => (s.container ? `${s.container}.${s.name}` : s.name)))];
+      out.failures.push(
+        `affected_function "${answer.affected_function}" is not defined in ${path}; ${names.length ? `it defines: ${names.slice(0, 25).join(", ")}${names.length > 25 ? ` … (${names.length} in all)` : ""}` : "it defines no functions groundfix can see"}. Use one of these names, or null.`,
+      );
+    }
+  }
+
+  if (answer.root_cause_snippet !== null) {
+    const check = verifySnippet(content, answer.root_cause_snippet);
+    if (!check.found) {
+      const near = check.nearest;
+      out.failures.push(
+        `root_cause_snippet is not verbatim text of ${path}.` +
+          (near
+            ? ` The closest text is lines ${near.startLine}-${near.endLine}; it differs ${near.cause ? `only in ${near.cause}` : "in content"}:\n${numberLines(near.text, near.startLine)}\n`
+            : " ") +
+          `Copy the lines exactly as get_file_contents shows them (without the "12| " prefixes), or pass null.`,
+      );
+    } else {
+      let span = { startLine: check.startLine, endLine: check.endLine };
+      if (check.occurrences > 1 && fnRange) {
+        const core = answer.root_cause_snippet.replace(/^([ \t\r]*\n)+/, "").replace(/(\r?\n[ \t\r]*)+$/, "");
+        const inFn = locateVerbatim(content, core).find((m) => m.startLine >= fnRange.start && m.endLine <= fnRange.end);
+        if (inFn) span = inFn;
+      }
+      out.root_cause_snippet = answer.root_cause_snippet;
+      out.citation = { path, start_line: span.startLine, end_line: span.endLine };
+    }
+  }
+  return out;
+}
