@@ -1,0 +1,294 @@
+/**
+ * Light, line-based reading of source code for the heuristic model: the language of a path, the enclosing function
+ * of a line, its parameters, and a place where one statement can be inserted without breaking the syntax.
+ * Heuristics over well-formatted code (indentation and line endings), not a parser; see the limits in heuristic.ts.
+ */
+
+/** Languages the heuristic writes additions for. */
+export type CodeLanguage = "javascript" | "typescript" | "python" | "go" | "java" | "kotlin" | "ruby" | "csharp";
+
+/** The language of a repository path from its extension, or null when the heuristic does not write it. */
+export function languageOf(path: string): CodeLanguage | null {
+  const ext = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
+  switch (ext) {
+    case "js":
+    case "mjs":
+    case "cjs":
+    case "jsx":
+      return "javascript";
+    case "ts":
+    case "tsx":
+    case "mts":
+    case "cts":
+      return "typescript";
+    case "py":
+      return "python";
+    case "go":
+      return "go";
+    case "java":
+      return "java";
+    case "kt":
+      return "kotlin";
+    case "rb":
+    case "rake":
+      return "ruby";
+    case "cs":
+      return "csharp";
+    default:
+      return null;
+  }
+}
+
+/** Leading whitespace of a line. */
+export function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)?.[0] ?? "";
+}
+
+/** Width of an indentation, a tab counting 4. */
+function width(indent: string): number {
+  let n = 0;
+  for (const c of indent) n += c === "\t" ? 4 : 1;
+  return n;
+}
+
+/** Text of a line without a trailing `//` or `#` comment (rough: ignores comment markers inside strings). */
+function codePart(line: string, lang: CodeLanguage): string {
+  const marker = lang === "python" || lang === "ruby" ? /\s#(?![{]).*$/ : /\s\/\/.*$/;
+  return line.replace(marker, "").trimEnd();
+}
+
+const CONTROL = new Set(["if", "for", "while", "switch", "catch", "function", "return", "with", "elif", "else", "until", "unless", "foreach", "using", "lock", "fixed", "new", "sizeof", "typeof", "await", "yield", "throw", "case", "when"]);
+
+/** A function or class that encloses a line. */
+export interface Enclosing {
+  name: string;
+  kind: "function" | "class";
+  line: number;
+  /** Simple parameter names from the signature line (no `self`/`this`), at most 6. */
+  params: string[];
+  /** JS `this.`/Python `self.`/Ruby `@` receivers are usable here (an instance method). */
+  instance: boolean;
+}
+
+/** Split a parameter list at top-level commas (ignoring commas inside (), [], {}, <>). */
+function splitParams(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const c of list) {
+    if ("([{<".includes(c)) depth++;
+    else if (")]}>".includes(c)) depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      parts.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  if (cur.trim() !== "") parts.push(cur);
+  return parts.map((p) => p.trim()).filter((p) => p !== "");
+}
+
+/** The text between the first `(` after `from` and its matching `)` on one line, or null when it does not close. */
+function parenGroup(line: string, from: number): string | null {
+  const open = line.indexOf("(", from);
+  if (open < 0) return null;
+  let depth = 0;
+  for (let i = open; i < line.length; i++) {
+    const c = line[i];
+    if (c === "(") depth++;
+    else if (c === ")") {
+      depth--;
+      if (depth === 0) return line.slice(open + 1, i);
+    }
+  }
+  return null;
+}
+
+const SIMPLE = /^[A-Za-z_$][\w$]*$/;
+
+/** Parameter names of a signature's parameter list, per language. */
+export function parameterNames(list: string, lang: CodeLanguage): string[] {
+  const names: string[] = [];
+  for (const part of splitParams(list)) {
+    let p = part.replace(/^@\w+(?:\([^)]*\))?\s+/g, "").replace(/\s*=.*$/s, "");
+    let name: string | undefined;
+    if (lang === "python") name = p.replace(/^\*{1,2}/, "").split(":")[0]?.trim();
+    else if (lang === "ruby") name = p.replace(/^[*&]{1,2}/, "").replace(/:.*$/, "").trim();
+    else if (lang === "go") name = p.split(/\s+/)[0];
+    else if (lang === "java" || lang === "csharp") {
+      p = p.replace(/\b(?:final|ref|out|in|params|this)\s+/g, "");
+      name = p.split(/\s+/).pop();
+    } else if (lang === "kotlin") name = p.replace(/^(?:val|var|vararg)\s+/, "").split(":")[0]?.trim();
+    else name = p.replace(/^\.\.\./, "").replace(/\?$/, "").split(/[?:]/)[0]?.trim();
+    if (name && SIMPLE.test(name) && !["self", "cls", "this", "_"].includes(name) && !names.includes(name)) names.push(name);
+  }
+  return names.slice(0, 6);
+}
+
+/** If `line` defines a function or class in `lang`, its name, kind and parameter list; else null. */
+export function definitionOn(line: string, lang: CodeLanguage): { name: string; kind: "function" | "class"; params: string[]; method: boolean } | null {
+  const params = (from: number) => parameterNames(parenGroup(line, from) ?? "", lang);
+  let m: RegExpExecArray | null;
+  switch (lang) {
+    case "python":
+      if ((m = /^\s*(?:async\s+)?def\s+(\w+)\s*\(/.exec(line))) {
+        const raw = parenGroup(line, m.index) ?? "";
+        return { name: m[1] ?? "", kind: "function", params: params(m.index), method: /^\s*(?:self|cls)\b/.test(raw) };
+      }
+      if ((m = /^\s*class\s+(\w+)/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      return null;
+    case "ruby":
+      if ((m = /^\s*def\s+(self\.)?([\w]+[?!=]?)/.exec(line))) return { name: m[2] ?? "", kind: "function", params: params(m.index), method: !m[1] };
+      if ((m = /^\s*(?:class|module)\s+([\w:]+)/.exec(line))) return { name: (m[1] ?? "").split("::").pop() ?? "", kind: "class", params: [], method: false };
+      return null;
+    case "go":
+      if ((m = /^func\s+(\([^)]*\)\s*)?(\w+)\s*(?:\[[^\]]*\])?\(/.exec(line))) {
+        const at = line.indexOf("(", m[1] ? line.indexOf(m[2] ?? "") : 0);
+        return { name: m[2] ?? "", kind: "function", params: params(at), method: !!m[1] };
+      }
+      if ((m = /^type\s+(\w+)\s+struct\b/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      return null;
+    case "java":
+    case "csharp":
+    case "kotlin":
+      if ((m = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)/.exec(line))) {
+        return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      }
+      if (lang === "kotlin" && (m = /^\s*(?:(?:public|private|protected|internal|override|open|suspend|inline)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(/.exec(line))) {
+        return { name: m[1] ?? "", kind: "function", params: params(m.index), method: true };
+      }
+      if ((m = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|async|override|virtual|sealed|native|default|extern|unsafe|new)\s+)*(?:<[^>]*>\s*)?[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(\w+)\s*\(/.exec(line))) {
+        const name = m[1] ?? "";
+        if (CONTROL.has(name) || /^\s*(?:return|new|throw|else)\b/.test(line) || /[;=]\s*$/.test(codePart(line, lang))) return null;
+        return { name, kind: "function", params: params(m.index + m[0].length - 1), method: !/\bstatic\b/.test(line) };
+      }
+      return null;
+    case "javascript":
+    case "typescript":
+      if ((m = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      if ((m = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\(/.exec(line))) {
+        return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length - 1), method: false };
+      }
+      if ((m = /^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)/.exec(line))) {
+        const arrow = m[2];
+        const list = arrow ? (arrow.startsWith("(") ? arrow.slice(1, -1) : arrow) : (parenGroup(line, line.indexOf("function")) ?? "");
+        return { name: m[1] ?? "", kind: "function", params: parameterNames(list, lang), method: false };
+      }
+      if ((m = /^\s*(\w+)\s*:\s*(?:async\s+)?function\b/.exec(line))) return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
+      if ((m = /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(codePart(line, lang)))) {
+        const name = m[1] ?? "";
+        if (CONTROL.has(name)) return null;
+        return { name, kind: "function", params: params(line.indexOf(name) + name.length), method: !/\bstatic\b/.test(line) };
+      }
+      return null;
+  }
+}
+
+/**
+ * The innermost named function (or, failing that, class) that encloses `target`, by scanning upward for a definition
+ * line indented less than every line between. Lambdas and anonymous callbacks are looked through. Null at module level.
+ */
+export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: number, lang: CodeLanguage): Enclosing | null {
+  const start = lines.get(target);
+  if (start === undefined) return null;
+  let limit = width(indentOf(start)) + (definitionOn(start, lang) ? 0 : 1);
+  let cls: Enclosing | null = null;
+  let fn: Enclosing | null = null;
+  for (let n = target; n >= 1 && lines.has(n); n--) {
+    const line = lines.get(n) ?? "";
+    if (line.trim() === "") continue;
+    const w = width(indentOf(line));
+    if (w >= limit) continue;
+    limit = w;
+    const def = definitionOn(line, lang);
+    if (def?.kind === "function" && !fn) fn = { name: def.name, kind: "function", line: n, params: def.params, instance: def.method };
+    if (def?.kind === "class") {
+      cls = { name: def.name, kind: "class", line: n, params: [], instance: false };
+      break;
+    }
+    if (w === 0) break;
+  }
+  if (fn) return { ...fn, instance: fn.instance && cls !== null };
+  return cls;
+}
+
+/** True when a line, read as code, leaves its statement unfinished (the next line continues it). */
+function continues(line: string, lang: CodeLanguage): boolean {
+  const code = codePart(line, lang);
+  if (code === "") return false;
+  if (lang === "ruby" && /(?:\bdo|\{)\s*(?:\|[^|]*\|)?$/.test(code)) return /\{\s*$/.test(code) && !/\|\s*$/.test(code) && /[=(,]\s*\{$/.test(code);
+  if (/[,(\[+\-*/%&|^=<>?\\.]$/.test(code) && !/(?:\+\+|--)$/.test(code) && !/=>$/.test(code)) return true;
+  if (/=>$/.test(code)) return true;
+  if (/\{$/.test(code)) return !opensBlock(code, lang);
+  if (lang === "ruby" && /\b(?:and|or|not)$/.test(code)) return true;
+  if (lang === "python" && /\b(?:and|or|not|in|is)$/.test(code)) return true;
+  return false;
+}
+
+/** True when a line ending in `{` opens a block of statements (function, control flow), not a literal. */
+function opensBlock(code: string, lang: CodeLanguage): boolean {
+  if (/\)\s*(?:(?::|->)\s*[^{=]+)?\{$/.test(code) && !/\(\{$/.test(code)) return true;
+  if (/=>\s*\{$/.test(code)) return true;
+  if (/^\s*(?:\}\s*)?(?:else|try|finally|do|default)\b.*\{$/.test(code)) return true;
+  if (/^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|namespace|module|object|record)\b/.test(code)) return true;
+  if (/^\s*(?:func|if|for|switch|select|while|else|catch|go func|defer func)\b/.test(code)) return true;
+  if (lang === "go" && /^\s*(?:case|default)\b/.test(code)) return true;
+  if ((lang === "java" || lang === "csharp" || lang === "kotlin") && /^\s*(?:(?:public|private|protected|internal|static)\s+)*(?:get|set|init)?\s*\{$/.test(code)) return true;
+  return false;
+}
+
+/** True when a line opens a class-like body, where statements are not allowed (JS/TS/Java/C#/Go/Kotlin). */
+function opensDeclarationBody(code: string, lang: CodeLanguage): boolean {
+  if (lang === "python" || lang === "ruby") return false;
+  return /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|object)\b[^(]*\{$/.test(code) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code);
+}
+
+/** A place to insert statements: before line `line`, with indentation `indent`. */
+export interface InsertionPoint {
+  line: number;
+  indent: string;
+}
+
+/**
+ * Where a statement can go so that it runs just before `target` executes: the first line of the statement that
+ * contains `target` (walking up through lines that continue onto the next, and through literal `{`/`(`/`[` openers),
+ * with that line's indentation. Returns null when that line cannot take a statement before it: it continues a
+ * control chain (`else`, `elif`, `except`, `catch`, `}` …), lies in a class/interface/struct body of a language
+ * that forbids statements there, or the lines needed were not read.
+ */
+export function insertionBefore(lines: ReadonlyMap<number, string>, target: number, lang: CodeLanguage): InsertionPoint | null {
+  let n = target;
+  if (lines.get(n) === undefined) return null;
+  while (n > 1) {
+    let p = n - 1;
+    while (p >= 1 && (lines.get(p) ?? "x").trim() === "") p--;
+    const prev = lines.get(p);
+    if (prev === undefined || p < 1) break;
+    const cur = (lines.get(n) ?? "").trim();
+    const startsAsContinuation = /^(?:[.)\]}?:]|&&|\|\||\+(?!\+)|-(?!-)|\*|\/(?![/*])|%|=>)/.test(cur) && !/^}\s*(?:else|catch|finally)?\s*$/.test(cur) && !/^}\s*;?$/.test(cur);
+    if (continues(prev, lang) || (startsAsContinuation && lang !== "python")) {
+      n = p;
+      if (target - n > 30) return null;
+      continue;
+    }
+    break;
+  }
+  const line = lines.get(n);
+  if (line === undefined) return null;
+  const code = line.trim();
+  if (/^(?:[}\])]|else\b|elif\b|except\b|catch\b|finally\b|rescue\b|ensure\b|end\b|when\b|default\b)/.test(code)) return null;
+  if (lang !== "ruby" && /^(?:case\b|@)/.test(code)) return null;
+  if (lang === "python" && /^(?:else|elif|except|finally)\b/.test(code)) return null;
+  // The block this line sits in: the nearest line above with less indentation.
+  const own = width(indentOf(line));
+  for (let p = n - 1; p >= 1; p--) {
+    const above = lines.get(p);
+    if (above === undefined) return own === 0 ? { line: n, indent: indentOf(line) } : null;
+    if (above.trim() === "" || width(indentOf(above)) >= own) continue;
+    const aboveCode = codePart(above, lang);
+    if (opensDeclarationBody(aboveCode, lang)) return null;
+    if (lang === "python" && !/:$/.test(aboveCode)) return null; // a continuation line we could not place
+    if (lang !== "python" && lang !== "ruby" && /\{$/.test(aboveCode) && !opensBlock(aboveCode, lang)) return null;
+    break;
+  }
+  return { line: n, indent: indentOf(line) };
+}

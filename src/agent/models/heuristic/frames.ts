@@ -1,0 +1,319 @@
+/**
+ * Stack frames in problem text (issue bodies, alert messages), for the heuristic model.
+ *
+ * Each supported runtime prints frames in its own shape; this module turns them into {@link StackFrame}s ordered
+ * innermost first, and turns the paths they carry (container paths, CI checkouts, bundler URLs, Windows paths) into
+ * repository-relative guesses. Resolution to a real file happens later, through the read tools (see `resolve.ts`).
+ *
+ * Shapes recognised (one frame per line unless said otherwise):
+ * - JavaScript / TypeScript (V8): `at fn (path:line:col)`, `at path:line:col`, `at async fn (…)`, `at new C (…)`.
+ * - Python: `File "path", line N, in fn` ("most recent call last": innermost is the last frame of a traceback).
+ * - Java / Kotlin: `at pkg.Class.method(File.java:N)`, also `at java.base/pkg.C.m(…)` and trailing `~[jar]`.
+ * - Go (panic / runtime.Stack): a `pkg.fn(args)` line followed by a tab-indented `path.go:N +0x1d` line.
+ * - Ruby: `path.rb:N:in 'method'` and the older backtick form `` path.rb:N:in `method' ``, optionally after `from `.
+ * - C# (.NET): `at Ns.Class.Method(args) in path.cs:line N`.
+ */
+
+/** The runtime that printed a frame. */
+export type FrameLanguage = "javascript" | "python" | "java" | "go" | "ruby" | "csharp";
+
+/** One frame of a stack trace. `line` is 1-based; `column` is 1-based when the runtime prints it. */
+export interface StackFrame {
+  /** The path exactly as the trace printed it (for Java: the package path plus the file name, e.g. `com/acme/A.java`). */
+  rawPath: string;
+  /** Normalised path with known deployment prefixes dropped (see {@link normaliseFramePath}); a guess, not a fact. */
+  path: string;
+  line: number;
+  column?: number;
+  /** The function or method name (last segment, e.g. `save` for `ValidationLog.save`), or null (module level). */
+  fn: string | null;
+  language: FrameLanguage;
+  /** True for frames in dependencies or the runtime (node_modules, site-packages, GOROOT, gems, java.*, node:…). */
+  library: boolean;
+}
+
+/** Path prefixes that deployments put in front of a repository checkout, tried in order (longest first). */
+const KNOWN_PREFIXES: readonly RegExp[] = [
+  /^home\/runner\/work\/[^/]+\/[^/]+\//, // GitHub Actions checkout: /home/runner/work/REPO/REPO/
+  /^github\/workspace\//, // container actions
+  /^builds\/[^/]+\/[^/]+\//, // GitLab CI
+  /^usr\/src\/app\//,
+  /^usr\/src\//,
+  /^opt\/app\//,
+  /^srv\/app\//,
+  /^var\/task\//, // AWS Lambda
+  /^var\/www\/html\//,
+  /^var\/www\//,
+  /^workspace\//,
+  /^app\//,
+  /^code\//,
+  /^src\/app\/(?=.*\/)/, // only when more folders follow
+  /^go\/src\/[^/]+\/[^/]+\/[^/]+\//, // GOPATH: go/src/github.com/owner/repo/
+  /^(?:home|Users)\/[^/]+\/(?:(?:src|code|projects|work|dev|git|repos)\/)?[^/]+\//, // a developer's checkout
+];
+
+/**
+ * Turn a path printed by a runtime into a repository-relative guess:
+ * drops `webpack://[name]/`, `file://`, `vite` `/@fs/`, query strings (`?v=1`), Windows drive letters and
+ * backslashes, `./` and `.` segments, a leading `/`, then the first matching known deployment prefix
+ * (`/app/`, `/usr/src/app/`, `/home/runner/work/x/x/`, `/var/task/`, …).
+ *
+ * @example normaliseFramePath("webpack:///./src/a.js?abc") === "src/a.js"
+ * @example normaliseFramePath("C:\\build\\proj\\src\\A.cs") === "build/proj/src/A.cs" (no known prefix: suffix matching decides)
+ */
+export function normaliseFramePath(raw: string): string {
+  let p = cleanFramePath(raw);
+  for (const prefix of KNOWN_PREFIXES) {
+    const m = prefix.exec(p);
+    if (m && m[0].length < p.length) {
+      p = p.slice(m[0].length);
+      break;
+    }
+  }
+  return p;
+}
+
+/**
+ * The syntactic part of {@link normaliseFramePath}: URL schemes, query strings, drive letters, backslashes, `.`
+ * segments and the leading `/` dropped, but every folder kept (no deployment prefix is guessed).
+ */
+export function cleanFramePath(raw: string): string {
+  let p = raw.trim();
+  p = p.replace(/^webpack:\/\/[^/]*\//, "/").replace(/^webpack-internal:\/\/\/(?:\([^)]*\)\/)?/, "/");
+  p = p.replace(/^file:\/\//, "").replace(/^\/@fs\//, "/");
+  p = p.replace(/[?#].*$/, "");
+  p = p.replace(/\\/g, "/");
+  p = p.replace(/^\/?[A-Za-z]:\//, "/");
+  return p
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
+}
+
+/** Segments of a normalised path; used for suffix matching against repository paths. */
+export function pathSegments(path: string): string[] {
+  return path.split("/").filter((s) => s !== "" && s !== "." && s !== "..");
+}
+
+/**
+ * How many trailing path segments `framePath` and `repoPath` share (0 when the file names differ).
+ * The repository file with the most shared segments is the frame's file.
+ *
+ * @example commonSuffixSegments("/app/models/Log.js", "models/Log.js") === 2
+ */
+export function commonSuffixSegments(framePath: string, repoPath: string): number {
+  const a = pathSegments(cleanFramePath(framePath));
+  const b = pathSegments(repoPath);
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+
+const LIBRARY_PATH =
+  /(?:^|[/\\])(?:node_modules|bower_components|site-packages|dist-packages|vendor[/\\]bundle|gems|\.cargo|pkg[/\\]mod)(?:[/\\]|$)|^node:|^internal[/\\]|^<|^\[|(?:^|[/\\])lib[/\\](?:python\d[\d.]*|ruby)[/\\]|^\/usr\/(?:local\/)?(?:lib|go)\/|(?:^|\/)go\/src\/(?:runtime|net|internal|reflect|sync|syscall|testing)\/|^\/opt\/hostedtoolcache\//;
+
+/** True when a path printed in a frame belongs to a dependency or the runtime rather than the repository. */
+export function isLibraryPath(path: string): boolean {
+  return LIBRARY_PATH.test(path.trim());
+}
+
+const JAVA_LIBRARY = /^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|android|dalvik)\./;
+const DOTNET_LIBRARY = /^(?:System|Microsoft)\./;
+
+/** Clean a JS/V8 function label: `async`, `new`, `[as alias]`, `Object.<anonymous>` → name or null. */
+function jsFunctionName(label: string | undefined): string | null {
+  if (!label) return null;
+  let s = label.trim().replace(/^async\s+/, "").replace(/^new\s+/, "").replace(/\s*\[as [^\]]+\]$/, "");
+  if (s.includes("<anonymous>") || s === "") return null;
+  const last = s.split(".").pop() ?? s;
+  s = last.replace(/^<|>$/g, "");
+  return /^[A-Za-z_$][\w$]*$/.test(s) ? s : null;
+}
+
+/** `block (2 levels) in Foo#bar` → `bar`; `<main>` → null. */
+function rubyFunctionName(label: string): string | null {
+  const s = label.replace(/^(?:block(?: \(\d+ levels\))?|rescue|ensure) in /, "");
+  if (s.startsWith("<")) return null;
+  const last = s.split(/[#.]|::/).pop() ?? s;
+  return /^[A-Za-z_][\w]*[?!=]?$/.test(last) ? last : null;
+}
+
+/** `main.(*Server).handle.func1` → `handle`; `github.com/a/b/db.Query` → `Query`. */
+function goFunctionName(label: string): string | null {
+  const noPkgPath = label.slice(label.lastIndexOf("/") + 1);
+  const parts = noPkgPath.split(".").filter((p) => p !== "" && !/^func\d+$/.test(p) && !/^\d+$/.test(p));
+  const last = parts.pop();
+  if (!last || parts.length === 0) return null;
+  return /^[A-Za-z_]\w*$/.test(last) ? last : null;
+}
+
+/** `Ns.Class.<Method>d__5.MoveNext` → `Method`; `Ns.Class.Method` → `Method`. */
+function csharpFunctionName(label: string): string | null {
+  const asyncName = /<(\w+)>d__\d+/.exec(label);
+  if (asyncName?.[1]) return asyncName[1];
+  const last = label.split(".").pop() ?? "";
+  return /^\w+$/.test(last) ? last : null;
+}
+
+/** `com.acme.web.UserController$Inner.show` + `UserController.java` → `com/acme/web/UserController.java`. */
+function javaPath(qualified: string, file: string): string {
+  const noModule = qualified.includes("/") ? qualified.slice(qualified.lastIndexOf("/") + 1) : qualified;
+  const parts = noModule.split(".");
+  parts.pop(); // method
+  parts.pop(); // class (possibly Outer$Inner)
+  const pkg = parts.filter((p) => /^[a-z_][\w]*$/.test(p));
+  return [...pkg, file].join("/");
+}
+
+const RE_CSHARP = /^\s*at\s+(.+?)\(.*?\)\s+in\s+(.+?):line\s+(\d+)\s*$/;
+const RE_JAVA = /^\s*at\s+([\w$.\/<>]+)\(([^():]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
+const RE_JS = /^\s*at\s+(.+)$/;
+const RE_PYTHON = /^\s*File "(.+?)", line (\d+)(?:, in (.+?))?\s*$/;
+const RE_RUBY = /^\s*(?:from\s+)?(.+?\.(?:rb|rake|erb|ru|gemspec)):(\d+):in [`'](.+?)'/;
+/** The function of a Go trace line `pkg.(*T).m(args)`: everything before the argument list (matched from the end). */
+function goCallLabel(line: string): string {
+  if (!line.endsWith(")")) return "";
+  let depth = 0;
+  for (let i = line.length - 1; i >= 0; i--) {
+    const c = line[i];
+    if (c === ")") depth++;
+    else if (c === "(" && --depth === 0) {
+      const label = line.slice(0, i);
+      return /^[\w./*()\[\]-]+$/.test(label) ? label : "";
+    }
+  }
+  return "";
+}
+const RE_GO_LOC = /^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
+
+/** Parse the location part of a V8 frame: `path:line:col` or `path:line`. */
+function jsLocation(text: string): { path: string; line: number; column?: number } | null {
+  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(text.trim());
+  if (!m || !m[1]) return null;
+  const path = m[1];
+  if (path === "native" || path === "<anonymous>" || path.startsWith("eval at")) return null;
+  return { path, line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}) };
+}
+
+/** One JS frame line after `at `: `fn (loc)` or `loc`. */
+function parseJsFrame(rest: string): { fn: string | null; loc: ReturnType<typeof jsLocation> } {
+  const trimmed = rest.trim();
+  if (trimmed.endsWith(")")) {
+    const open = trimmed.lastIndexOf(" (");
+    if (open > 0) {
+      return { fn: jsFunctionName(trimmed.slice(0, open)), loc: jsLocation(trimmed.slice(open + 2, -1)) };
+    }
+  }
+  return { fn: null, loc: jsLocation(trimmed) };
+}
+
+interface Block {
+  frames: StackFrame[];
+  /** Python tracebacks list the innermost frame last. */
+  innermostLast: boolean;
+  /** Java `Caused by:` blocks hold the root cause: they come first, the last one first of all. */
+  causedBy: boolean;
+}
+
+function frame(rawPath: string, line: number, fn: string | null, language: FrameLanguage, extra?: { column?: number; library?: boolean }): StackFrame {
+  return {
+    rawPath,
+    path: normaliseFramePath(rawPath),
+    line,
+    ...(extra?.column !== undefined ? { column: extra.column } : {}),
+    fn,
+    language,
+    library: extra?.library ?? isLibraryPath(rawPath),
+  };
+}
+
+/**
+ * All stack frames of `text`, innermost first: within each trace the frame closest to the throw comes first
+ * (Python tracebacks are reversed); several traces keep their order, except Java `Caused by:` traces, which are the
+ * root cause and come first (the last one first). Frames without a file (`Native Method`, `<anonymous>`) are skipped.
+ * Never throws.
+ */
+export function parseStackFrames(text: string): StackFrame[] {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const blocks: Block[] = [];
+  let current: Block | null = null;
+  let causedBy = false;
+  let goCreatedBy = false;
+  const push = (f: StackFrame, innermostLast: boolean) => {
+    if (!current || current.innermostLast !== innermostLast || current.frames[0]?.language !== f.language) {
+      current = { frames: [], innermostLast, causedBy };
+      blocks.push(current);
+    }
+    current.frames.push(f);
+  };
+  const breakBlock = () => {
+    current = null;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (/^\s*Caused by:/.test(line)) {
+      causedBy = true;
+      breakBlock();
+      continue;
+    }
+    if (/^Traceback \(most recent call last\)/.test(line.trim()) || /^goroutine \d+ \[/.test(line)) {
+      causedBy = false;
+      breakBlock();
+      continue;
+    }
+    let m = RE_CSHARP.exec(line);
+    if (m) {
+      const label = m[1] ?? "";
+      push(frame(m[2] ?? "", Number(m[3]), csharpFunctionName(label), "csharp", { library: DOTNET_LIBRARY.test(label) || isLibraryPath(m[2] ?? "") }), false);
+      continue;
+    }
+    m = RE_JAVA.exec(line);
+    if (m) {
+      const qualified = m[1] ?? "";
+      const noModule = qualified.includes("/") ? qualified.slice(qualified.lastIndexOf("/") + 1) : qualified;
+      const method = noModule.split(".").pop() ?? "";
+      const fn = /^[A-Za-z_$][\w$]*$/.test(method) && method !== "<init>" && method !== "<clinit>" ? method : null;
+      push(frame(javaPath(qualified, m[2] ?? ""), Number(m[3]), fn, "java", { library: JAVA_LIBRARY.test(noModule) }), false);
+      continue;
+    }
+    m = RE_PYTHON.exec(line);
+    if (m) {
+      const fn = m[3] && !m[3].startsWith("<") ? m[3].trim() : null;
+      push(frame(m[1] ?? "", Number(m[2]), fn, "python"), true);
+      continue;
+    }
+    m = RE_RUBY.exec(line);
+    if (m) {
+      push(frame(m[1] ?? "", Number(m[2]), rubyFunctionName(m[3] ?? ""), "ruby"), false);
+      continue;
+    }
+    m = RE_GO_LOC.exec(line);
+    if (m) {
+      if (goCreatedBy) {
+        goCreatedBy = false;
+        continue;
+      }
+      const label = goCallLabel((lines[i - 1] ?? "").trim());
+      const library = isLibraryPath(m[1] ?? "") || /^(?:runtime|panic|net\/http|reflect|sync|testing)\b/.test(label) || label === "panic";
+      push(frame(m[1] ?? "", Number(m[2]), label ? goFunctionName(label) : null, "go", { library }), false);
+      continue;
+    }
+    if (/^created by /.test(line.trim())) {
+      goCreatedBy = true;
+      continue;
+    }
+    m = RE_JS.exec(line);
+    if (m) {
+      const { fn, loc } = parseJsFrame(m[1] ?? "");
+      if (loc && /\.[A-Za-z]{1,5}$/.test(loc.path.replace(/[?#].*$/, ""))) {
+        push(frame(loc.path, loc.line, fn, "javascript", loc.column !== undefined ? { column: loc.column } : undefined), false);
+      }
+      continue;
+    }
+    if (line.trim() === "") breakBlock();
+  }
+
+  const ordered = [...blocks.filter((b) => b.causedBy).reverse(), ...blocks.filter((b) => !b.causedBy)];
+  return ordered.flatMap((b) => (b.innermostLast ? [...b.frames].reverse() : b.frames));
+}

@@ -1,0 +1,488 @@
+/**
+ * The heuristic model's decisions, recomputed from the conversation at every turn (no hidden state):
+ *
+ * 1. discover — `describe_repo` once; `list_files` for each stack-frame file name (and paths named in prose);
+ *    `grep_codebase` for the declaration of each quoted identifier (`name:` / `name =`).
+ * 2. locate — candidates in order of evidence: innermost in-repo frame (resolved by path suffix), alert location,
+ *    the file that declares the identifiers, a path named in the text, then `search_codebase`; the first one that
+ *    `get_file_contents` can read wins.
+ * 3. check — `verify_symbol_in_repo` for the enclosing function; `grep_codebase` for the anchor line when the file was
+ *    not read whole (is it unique?).
+ * 4. edit — `suggest_addition`: a comment and a log line before the statement of the frame line, anchored on verbatim
+ *    lines; a rejection is answered by re-reading or widening the anchor, at most 3 attempts.
+ * 5. answer — `submit_answer` with confidence from the evidence; a rejected claim is dropped (null) and the confidence
+ *    lowered.
+ */
+import { commonSuffixSegments, type StackFrame } from "./frames.js";
+import { callKey, readHistory, resultOf, type Step } from "./history.js";
+import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
+import { oneLine, parseProblem, type ProblemFacts } from "./problem.js";
+import {
+  classifyEditRejection,
+  coversWholeFile,
+  isApplied,
+  isNotFound,
+  isRejected,
+  parseFileWindow,
+  parseGrepHits,
+  parsePaths,
+  parseVerify,
+  type FileWindow,
+} from "./results.js";
+import { buildAddition, detectLogStyle } from "./style.js";
+import type { Message } from "../types.js";
+
+/** One call the heuristic wants to make. */
+export interface PlannedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The heuristic's next turn: a line of prose and its tool calls. */
+export interface Plan {
+  text: string;
+  calls: PlannedCall[];
+}
+
+type Evidence = "frame" | "alert" | "identifier" | "path" | "search";
+
+interface Candidate {
+  path: string;
+  line: number | null;
+  evidence: Evidence;
+  frame?: StackFrame;
+  identifier?: string;
+  /** The frame's file name matched several repository files equally well. */
+  tied?: boolean;
+}
+
+const MAX_TURNS = 24;
+const MAX_EDIT_ATTEMPTS = 3;
+const NO_EDIT_LANGS: ReadonlySet<CodeLanguage> = new Set();
+const NOISY_VALUES = new Set(["req", "res", "request", "response", "next", "ctx", "context", "w", "r", "cb", "callback", "done", "password", "passwd", "secret", "token", "apiKey", "api_key", "key", "credentials"]);
+const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
+
+const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
+
+/** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
+export function declarationPattern(id: string): string {
+  const name = (id.split(".").pop() ?? id).replace(/[$]/g, "\\$");
+  return `(^|[^\\w$.])${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
+}
+
+/** Window arguments for reading a candidate: the whole file when the line is near the top, else around the line. */
+function readArgs(c: Candidate): Record<string, unknown> {
+  if (c.line === null || c.line <= 350) return { path: c.path };
+  return { path: c.path, start_line: Math.max(1, c.line - 150), end_line: c.line + 50 };
+}
+
+/** Every line of `path` the tools have shown so far (later answers override earlier ones). */
+function knownLines(steps: readonly Step[], path: string): FileWindow {
+  const merged: FileWindow = { lines: new Map(), clipped: new Set(), totalLines: null };
+  for (const s of steps) {
+    if (s.call.name !== "get_file_contents" || s.result === null || isNotFound(s.result)) continue;
+    const args = s.call.arguments as { path?: unknown };
+    if (args?.path !== path) continue;
+    const w = parseFileWindow(s.result);
+    for (const [n, t] of w.lines) {
+      merged.lines.set(n, t);
+      if (w.clipped.has(n)) merged.clipped.add(n);
+      else merged.clipped.delete(n);
+    }
+    if (w.totalLines !== null) merged.totalLines = w.totalLines;
+  }
+  return merged;
+}
+
+/** The repository path a frame points at, from the `list_files` answer for its file name; null when none matches. */
+function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string; tied: boolean } | null {
+  const name = basename(frame.path);
+  const res = resultOf(steps, "list_files", { glob: name });
+  if (!res) return null;
+  const scored = parsePaths(res)
+    .filter((p) => basename(p) === name)
+    .map((p) => ({ p, n: commonSuffixSegments(frame.rawPath, p) }))
+    .filter((x) => x.n >= 1)
+    .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
+  const best = scored[0];
+  if (!best) return null;
+  return { path: best.p, tied: scored.length > 1 && scored[1]?.n === best.n };
+}
+
+/** Files that declare the quoted identifiers, best first: weighted by identifier order, tests and docs last. */
+function identifierCandidates(steps: readonly Step[], problem: ProblemFacts, framePaths: ReadonlySet<string>): Candidate[] {
+  const ids = problem.identifiers.slice(0, 3);
+  const files = new Map<string, { score: number; line: number; identifier: string }>();
+  ids.forEach((id, i) => {
+    const res = resultOf(steps, "grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 });
+    if (!res) return;
+    const seen = new Set<string>();
+    for (const hit of parseGrepHits(res)) {
+      if (languageOf(hit.path) === null || seen.has(hit.path)) continue;
+      seen.add(hit.path);
+      const entry = files.get(hit.path) ?? { score: 0, line: hit.line, identifier: id };
+      entry.score += ids.length - i;
+      files.set(hit.path, entry);
+    }
+  });
+  return [...files.entries()]
+    .map(([path, e]) => ({ path, e, s: e.score + (framePaths.has(path) ? 5 : 0) - (TEST_PATH.test(path) ? 10 : 0) }))
+    .sort((a, b) => b.s - a.s || (a.path < b.path ? -1 : 1))
+    .map(({ path, e }) => ({ path, line: e.line, evidence: "identifier" as const, identifier: e.identifier }));
+}
+
+/** The first line (in the window) containing one of `words` as a whole word, or null. */
+function lineWith(lines: ReadonlyMap<number, string>, words: readonly string[]): number | null {
+  for (const w of words) {
+    const re = new RegExp(`(^|[^\\w$])${w.replace(/[.$]/g, (c) => `\\${c}`)}([^\\w$]|$)`);
+    for (const [n, t] of [...lines.entries()].sort((a, b) => a[0] - b[0])) if (re.test(t)) return n;
+  }
+  return null;
+}
+
+/** Number of (overlapping) occurrences of `needle` in `hay`. */
+function occurrences(hay: string, needle: string): number {
+  let n = 0;
+  for (let at = hay.indexOf(needle); at !== -1; at = hay.indexOf(needle, at + 1)) n++;
+  return n;
+}
+
+/** A contiguous anchor [from, to] around the insertion line, unique in `content` when it is known, widened by `extra`. */
+function chooseAnchor(w: FileWindow, at: number, content: string | null, extra: number): { from: number; to: number } | null {
+  const usable = (n: number) => w.lines.has(n) && !w.clipped.has(n);
+  if (!usable(at)) return null;
+  let from = at;
+  let to = at;
+  const text = () => Array.from({ length: to - from + 1 }, (_, i) => w.lines.get(from + i) ?? "").join("\n");
+  const grow = (): boolean => {
+    const below = usable(to + 1);
+    const above = usable(from - 1);
+    const size = to - from;
+    if (below && (size % 2 === 0 || !above)) to++;
+    else if (above) from--;
+    else return false;
+    return true;
+  };
+  if (content !== null) {
+    while (occurrences(content, text()) !== 1) if (to - from >= 6 || !grow()) return null;
+  }
+  for (let i = 0; i < extra; i++) if (!grow()) break;
+  return { from, to };
+}
+
+/** Everything the heuristic concluded about the chosen file. */
+interface Analysis {
+  cand: Candidate;
+  lang: CodeLanguage | null;
+  window: FileWindow;
+  targetLine: number | null;
+  lineInFile: boolean;
+  ins: InsertionPoint | null;
+  enc: Enclosing | null;
+  fnName: string | null;
+  editBlocked: string | null;
+}
+
+function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts): Analysis {
+  const window = knownLines(steps, cand.path);
+  const lang = languageOf(cand.path);
+  let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
+  const lineInFile = targetLine !== null;
+  if (targetLine === null) targetLine = lineWith(window.lines, [...problem.identifiers, ...(cand.evidence === "search" ? problem.searchWords : [])]);
+  let ins: InsertionPoint | null = null;
+  let editBlocked: string | null = null;
+  let enc: Enclosing | null = null;
+  if (!lang || NO_EDIT_LANGS.has(lang)) editBlocked = `the heuristic does not write ${cand.path.slice(cand.path.lastIndexOf(".")) || "this kind of"} files`;
+  else if (targetLine === null) editBlocked = "no line of the file could be tied to the problem";
+  if (lang && targetLine !== null) {
+    ins = insertionBefore(window.lines, targetLine, lang);
+    enc = enclosingDefinition(window.lines, ins?.line ?? targetLine, lang);
+    if (ins && (lang === "go" || lang === "java" || lang === "csharp" || lang === "kotlin") && enc?.kind !== "function") ins = null;
+    if (!ins && !editBlocked) editBlocked = `line ${targetLine} is not at a place where a statement can be inserted safely`;
+  }
+  const fnName = enc?.name ?? cand.frame?.fn ?? null;
+  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked };
+}
+
+/** Parameters of the enclosing function worth logging: those used on the anchored statement first, noisy ones left out. */
+function valuesFor(a: Analysis): string[] {
+  if (!a.enc || a.enc.kind !== "function" || a.ins === null || a.targetLine === null) return [];
+  const stmt = Array.from({ length: a.targetLine - a.ins.line + 1 }, (_, i) => a.window.lines.get(a.ins!.line + i) ?? "").join("\n");
+  const params = a.enc.params.filter((p) => !NOISY_VALUES.has(p));
+  const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${p.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(stmt));
+  return [...used, ...params.filter((p) => !used.includes(p))].slice(0, 3);
+}
+
+/** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
+function buildEdit(a: Analysis, problem: ProblemFacts, extra: number, uniqueLine: boolean): Record<string, unknown> | null {
+  if (!a.ins || !a.lang || a.targetLine === null) return null;
+  const content = coversWholeFile(a.window)
+    ? Array.from({ length: a.window.totalLines ?? 0 }, (_, i) => a.window.lines.get(i + 1) ?? "").join("\n")
+    : null;
+  const anchor = chooseAnchor(a.window, a.ins.line, content, content === null && !uniqueLine ? extra + 2 : extra);
+  if (!anchor) return null;
+  const get = (n: number) => a.window.lines.get(n) ?? "";
+  const before: string[] = [];
+  for (let n = anchor.from; n <= anchor.to; n++) before.push(get(n));
+  const stmtLines = Array.from({ length: a.targetLine - a.ins.line + 1 }, (_, i) => get(a.ins!.line + i)).join("\n");
+  const subjects = problem.identifiers.filter((id) => stmtLines.includes(id.split(".").pop() ?? id));
+  const severity = /warn/i.test(problem.errorMessages[0] ?? "") ? "warn" : "error";
+  const style = detectLogStyle([...a.window.lines.values()].join("\n"), a.lang, a.enc?.instance ?? false, severity);
+  const fn = a.enc?.kind === "function" ? a.enc.name : null;
+  const addition = buildAddition({
+    lang: a.lang,
+    indent: a.ins.indent,
+    style,
+    where: fn ? `${fn}()` : a.cand.path,
+    problem: problem.errorMessages[0] ?? problem.title,
+    subjects,
+    values: valuesFor(a),
+  });
+  const after: string[] = [];
+  for (let n = anchor.from; n <= anchor.to; n++) {
+    if (n === a.ins.line) after.push(...addition);
+    after.push(get(n));
+  }
+  const where = fn ? ` in ${fn}()` : "";
+  return {
+    path: a.cand.path,
+    code_before: before.join("\n"),
+    code_after: after.join("\n"),
+    rationale: `Clarifying addition before line ${a.ins.line}${where}, where the ${a.cand.evidence === "frame" ? "innermost stack frame in the repository" : a.cand.evidence === "alert" ? "alert" : `declaration of \`${a.cand.identifier ?? subjects[0] ?? "the reported name"}\``} points: it logs the context with the file's ${style.receiver === "console" || style.receiver === "print" || style.receiver === "println" || style.receiver === "warn" ? "plain console/stderr output" : `logger (${style.receiver})`} so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows which values were involved.`,
+  };
+}
+
+/** The first frame line quoted verbatim: the statement from the insertion line to the frame line (at most 3 lines). */
+function snippetFor(a: Analysis, short: boolean): string | null {
+  if (a.targetLine === null) return null;
+  const line = a.window.lines.get(a.targetLine);
+  if (line === undefined || line.trim() === "" || a.window.clipped.has(a.targetLine)) return null;
+  if (short || !a.ins || a.targetLine - a.ins.line > 2 || a.ins.line > a.targetLine) return line.trim();
+  const out: string[] = [];
+  for (let n = a.ins.line; n <= a.targetLine; n++) out.push(a.window.lines.get(n) ?? "");
+  return out.join("\n");
+}
+
+function baseConfidence(a: Analysis, applied: boolean, agree: boolean): number {
+  const table: Record<Evidence, [number, number]> = {
+    frame: [0.85, 0.65],
+    alert: [0.8, 0.6],
+    identifier: [0.65, 0.6],
+    path: [0.55, 0.5],
+    search: [0.45, 0.45],
+  };
+  let c = table[a.cand.evidence][applied ? 0 : 1];
+  if (a.cand.evidence === "search" && a.targetLine === null) c = 0.3;
+  if ((a.cand.evidence === "frame" || a.cand.evidence === "alert") && !a.lineInFile) c -= 0.2;
+  if (a.cand.tied) c -= 0.1;
+  if (agree && a.cand.evidence === "frame") c += 0.05;
+  return c;
+}
+
+const round = (x: number) => Math.round(Math.min(0.95, Math.max(0.05, x)) * 100) / 100;
+
+/** The needs-information answer: what was tried and which evidence is missing. */
+function needsInformation(problem: ProblemFacts, tried: string[]): PlannedCall {
+  const missing =
+    "Missing evidence: a stack trace whose frames point at files of this repository, the exact error message, or the name of the file, function or field involved.";
+  return call("submit_answer", {
+    summary: oneLine(`Could not tie "${problem.title || "the problem"}" to code in this repository. ${tried.join(" ")} ${missing}`, 900),
+    affected_file: null,
+    affected_function: null,
+    root_cause_snippet: null,
+    confidence: 0.3,
+  });
+}
+
+/**
+ * Decide the next turn from the conversation. `available` is the set of tool names offered (empty = all).
+ * Pure and deterministic: the same messages always give the same plan.
+ */
+export function planNextTurn(messages: readonly Message[], available: ReadonlySet<string>): Plan {
+  const has = (n: string) => available.size === 0 || available.has(n);
+  const first = messages.find((m) => m.role === "user");
+  const problem = parseProblem(first?.content ?? "");
+  const { steps, turns } = readHistory(messages);
+  const pending = (calls: PlannedCall[]) => calls.filter((c) => resultOf(steps, c.name, c.arguments) === undefined);
+
+  // 1. discover
+  const frames: StackFrame[] = [];
+  for (const f of problem.frames) if (!f.library && !frames.some((g) => g.rawPath === f.rawPath && g.line === f.line)) frames.push(f);
+  const inRepoFrames = frames.slice(0, 6);
+  const names = [...new Set(inRepoFrames.map((f) => basename(f.path)))];
+  const mentioned = inRepoFrames.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
+  for (const p of mentioned) if (!names.includes(basename(p))) names.push(basename(p));
+  const discovery: PlannedCall[] = [];
+  if (has("describe_repo")) discovery.push(call("describe_repo", {}));
+  if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
+  if (has("grep_codebase")) for (const id of problem.identifiers.slice(0, 3)) discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
+  const firstCalls = pending(discovery);
+  if (firstCalls.length && turns < MAX_TURNS) {
+    const what = [
+      inRepoFrames.length ? `${inRepoFrames.length} stack frame(s) outside dependencies` : "",
+      problem.identifiers.length ? `quoted identifier(s) ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")}` : "",
+      problem.alert ? `alert location ${problem.alert.path}:${problem.alert.line}` : "",
+    ].filter(Boolean);
+    return { text: `Orienting in the repository and locating ${what.length ? what.join(", ") : "the problem"}.`, calls: firstCalls };
+  }
+
+  // 2. locate
+  const tried: string[] = [];
+  const cands: Candidate[] = [];
+  const framePaths = new Set<string>();
+  for (const f of inRepoFrames) {
+    const r = resolveFrame(steps, f);
+    if (r) {
+      cands.push({ path: r.path, line: f.line, evidence: "frame", frame: f, tied: r.tied });
+      framePaths.add(r.path);
+    }
+  }
+  if (inRepoFrames.length && !framePaths.size) tried.push(`No stack frame file (${names.slice(0, 3).join(", ")}) exists in the repository.`);
+  if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
+  const idCands = identifierCandidates(steps, problem, framePaths);
+  if (problem.identifiers.length && !idCands.length) tried.push(`No declaration of ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")} was found.`);
+  cands.push(...idCands);
+  for (const p of mentioned) {
+    const res = resultOf(steps, "list_files", { glob: basename(p) }) ?? "";
+    const best = parsePaths(res)
+      .filter((q) => basename(q) === basename(p))
+      .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
+    if (best) cands.push({ path: best, line: null, evidence: "path" });
+  }
+  if (!cands.length && has("search_codebase")) {
+    const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
+    const res = resultOf(steps, "search_codebase", { query });
+    if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a file directly; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
+    const hits = parsePaths(res ?? "").filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
+    for (const p of hits.slice(0, 2)) cands.push({ path: p, line: null, evidence: "search" });
+    if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
+  }
+  const seen = new Set<string>();
+  let chosen: Candidate | null = null;
+  for (const c of cands) {
+    const key = `${c.path}:${c.line}`;
+    if (seen.has(key) || !has("get_file_contents")) continue;
+    seen.add(key);
+    const args = readArgs(c);
+    const res = resultOf(steps, "get_file_contents", args);
+    if (res === undefined && turns < MAX_TURNS) {
+      return { text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`, calls: [call("get_file_contents", args)] };
+    }
+    if (!res || isNotFound(res) || isRejected(res)) {
+      tried.push(`${c.path} could not be read.`);
+      continue;
+    }
+    chosen = c;
+    break;
+  }
+  const submits = steps.filter((s) => s.call.name === "submit_answer");
+  if (!chosen) {
+    if (submits.length && !has("get_file_contents")) return { text: "Submitting what is known.", calls: [needsInformation(problem, tried)] };
+    return { text: "No file of the repository could be tied to the problem.", calls: [needsInformation(problem, tried)] };
+  }
+
+  // 3. check
+  const a = analyse(steps, chosen, problem);
+  const checks: PlannedCall[] = [];
+  const fnCandidates = [...new Set([a.enc?.kind === "function" ? a.enc.name : null, chosen.frame?.fn ?? null, a.enc?.kind === "class" ? a.enc.name : null].filter((n): n is string => !!n))];
+  if (has("verify_symbol_in_repo")) for (const n of fnCandidates.slice(0, 2)) checks.push(call("verify_symbol_in_repo", { name: n, path: chosen.path }));
+  const singleLine = a.ins ? a.window.lines.get(a.ins.line)?.trim() ?? "" : "";
+  const uniqueCheck = a.ins && !coversWholeFile(a.window) && singleLine.length >= 4 && has("grep_codebase")
+    ? call("grep_codebase", { pattern: singleLine, path_glob: chosen.path, case_sensitive: true, max_results: 5 })
+    : null;
+  if (uniqueCheck) checks.push(uniqueCheck);
+  const checkCalls = pending(checks);
+  if (checkCalls.length && turns < MAX_TURNS) {
+    return { text: `Checking ${fnCandidates.length ? `that ${fnCandidates.slice(0, 2).join("/")} is defined in ${chosen.path}` : `the anchor line of ${chosen.path}`}.`, calls: checkCalls };
+  }
+  let affectedFunction: string | null = null;
+  for (const n of fnCandidates.slice(0, 2)) {
+    const res = resultOf(steps, "verify_symbol_in_repo", { name: n, path: chosen.path });
+    if (res && parseVerify(res).found) {
+      affectedFunction = n;
+      break;
+    }
+  }
+  if (!has("verify_symbol_in_repo")) affectedFunction = fnCandidates[0] ?? null;
+  const uniqueRes = uniqueCheck ? resultOf(steps, uniqueCheck.name, uniqueCheck.arguments) : null;
+  const uniqueLine = uniqueRes ? parseGrepHits(uniqueRes).filter((h) => h.path === chosen!.path).length === 1 && /^1 matching line/.test(uniqueRes) : false;
+
+  // 4. edit
+  const suggests = steps.filter((s) => s.call.name === "suggest_addition");
+  const applied = suggests.some((s) => s.result !== null && isApplied(s.result));
+  let editNote = a.editBlocked ? `No edit: ${a.editBlocked}.` : "";
+  if (!applied && !a.editBlocked && has("suggest_addition") && turns < MAX_TURNS) {
+    const rejections = suggests.map((s) => (s.result !== null && isRejected(s.result) ? classifyEditRejection(s.result) : "other"));
+    const stop = rejections.some((r) => r === "policy" || r === "budget") || suggests.length >= MAX_EDIT_ATTEMPTS;
+    if (!stop) {
+      const last = suggests[suggests.length - 1];
+      const lastKind = rejections[rejections.length - 1];
+      if (last && (lastKind === "unread" || lastKind === "not_found" || lastKind === "other")) {
+        const idx = steps.indexOf(last);
+        const rereadAfter = steps.slice(idx + 1).some((s) => s.call.name === "get_file_contents");
+        if (!rereadAfter && has("get_file_contents")) {
+          const line = a.ins?.line ?? a.targetLine ?? 1;
+          const k = suggests.length;
+          return {
+            text: `The edit was rejected (${lastKind}); re-reading ${chosen.path} around line ${line}.`,
+            calls: [call("get_file_contents", { path: chosen.path, start_line: Math.max(1, line - 20 - 10 * k), end_line: line + 20 + 10 * k })],
+          };
+        }
+      }
+      let extra = rejections.filter((r) => r !== "unread").length;
+      let args = buildEdit(analyse(steps, chosen, problem), problem, extra, uniqueLine);
+      const used = new Set(suggests.map((s) => callKey(s.call.name, s.call.arguments)));
+      while (args && used.has(callKey("suggest_addition", args)) && extra < 6) args = buildEdit(a, problem, ++extra, uniqueLine);
+      if (args && !used.has(callKey("suggest_addition", args))) {
+        return { text: `Adding a clarifying log line to ${chosen.path} before line ${a.ins?.line}.`, calls: [call("suggest_addition", args)] };
+      }
+      editNote = "No edit: no anchor unique in the file could be built from the lines read.";
+    } else {
+      editNote = "No edit: the suggested addition was rejected.";
+    }
+  } else if (!applied && !editNote && !has("suggest_addition")) editNote = "No edit: suggest_addition is not offered.";
+
+  // 5. answer
+  const rejectedSubmits = submits.filter((s) => s.result !== null);
+  const texts = rejectedSubmits.map((s) => s.result ?? "");
+  const gateRejected = texts.some((t) => /must call at least one of|at least \d+ tool call/.test(t));
+  if (gateRejected && has("get_file_contents")) {
+    const reread = { path: chosen.path, start_line: 1, end_line: Math.max(1, Math.min(a.window.totalLines ?? 40, 40)) };
+    if (resultOf(steps, "get_file_contents", reread) === undefined) return { text: "The answer needs a successful read first; reading the file again.", calls: [call("get_file_contents", reread)] };
+  }
+  const dropFile = texts.some((t) => /affected_file/.test(t));
+  const dropFn = dropFile || texts.some((t) => /affected_function/.test(t));
+  const snippetRejections = texts.filter((t) => /root_cause_snippet/.test(t)).length;
+  const agree = idCands[0]?.path === chosen.path;
+  const conf = round(baseConfidence(a, applied, agree) - 0.1 * rejectedSubmits.length);
+  const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
+  const fn = dropFn ? null : affectedFunction;
+  const whereText =
+    chosen.evidence === "frame"
+      ? `The innermost stack frame in the repository is ${chosen.path}:${chosen.line}${chosen.frame?.fn ? ` (${chosen.frame.fn})` : ""}${a.lineInFile ? "" : ", but the file has no such line"}${chosen.tied ? "; other files share its name" : ""}.`
+      : chosen.evidence === "alert"
+        ? `The alert points at ${chosen.path}:${chosen.line}.`
+        : chosen.evidence === "identifier"
+          ? `\`${chosen.identifier}\` is declared in ${chosen.path}:${chosen.line}.`
+          : chosen.evidence === "path"
+            ? `The problem names ${chosen.path}.`
+            : `search_codebase ranked ${chosen.path} first for the problem's words.`;
+  const agreeText = agree && chosen.evidence === "frame" && problem.identifiers[0] ? ` It also declares \`${idCands[0]?.identifier}\`.` : "";
+  const fnText = fn ? ` The code runs in ${fn}.` : "";
+  const editText = applied ? " A clarifying log line was added before that statement." : editNote ? ` ${editNote}` : "";
+  const summary = oneLine(`${problem.errorMessages[0] ?? problem.title}. ${whereText}${agreeText}${fnText}${editText}`, 900);
+  const finalConf = dropFile ? Math.min(conf, 0.3) : conf;
+  return {
+    text: `Submitting the diagnosis for ${chosen.path} (confidence ${finalConf}).`,
+    calls: [
+      call("submit_answer", {
+        summary,
+        affected_file: dropFile ? null : chosen.path,
+        affected_function: dropFile ? null : fn,
+        root_cause_snippet: snippet,
+        confidence: finalConf,
+      }),
+    ],
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * What the heuristic model learns from the task message (the first user message, CONTRACTS.md D1 format):
+ *
+ * ```
+ * Problem title: <title>
+ * Source: <issue|code_scanning|dispatch|local>
+ * Alert location: <path>:<startLine>        ← only when the task has a location
+ * <problem>
+ * <sanitized body>
+ * </problem>
+ * ```
+ *
+ * Everything here is pure: the text is untrusted data, only read, never acted on beyond choosing tool arguments.
+ */
+import { parseStackFrames, type StackFrame } from "./frames.js";
+
+/** The facts the heuristic extracts from a problem statement. */
+export interface ProblemFacts {
+  title: string;
+  source: string;
+  /** `Alert location: path:line`, when present. */
+  alert: { path: string; line: number } | null;
+  /** The text between `<problem>` and `</problem>` (or everything after the header lines). */
+  body: string;
+  /** Stack frames of the body, innermost first (see `parseStackFrames`). */
+  frames: StackFrame[];
+  /** Error and warning messages, most specific first, each one line (exception first lines, `Error:` / `Warning:` lines, Go `panic:`). */
+  errorMessages: string[];
+  /** Identifiers quoted in the text (backticks first, then single/double quotes), in order of first appearance. */
+  identifiers: string[];
+  /** File paths mentioned in prose (not inside stack frames), in order. */
+  paths: string[];
+  /** Distinct words for a ranked search (identifier-like, ≥ 3 characters, no stop words), at most 12. */
+  searchWords: string[];
+}
+
+const STOP_WORDS = new Set(
+  "the and for with that this from when then than into not but are was were has have had can could should would will error errors warning exception failed fails failing cannot undefined null nil none true false line file files function method class object value values reading property properties type types some any all its use used using may might also only just get set new see our your you they them there here what which while after before because about issue bug crash crashes problem app application code please thanks".split(
+    " ",
+  ),
+);
+
+const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const FILE_EXT = /\.(?:js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|java|kt|rb|cs|php|rs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md)$/i;
+
+/** Split the task message into title, source, alert location and body. */
+function splitTask(content: string): { title: string; source: string; alert: ProblemFacts["alert"]; body: string } {
+  const text = content.replace(/\r\n?/g, "\n");
+  const title = /^Problem title:[ \t]*(.*)$/m.exec(text)?.[1]?.trim() ?? "";
+  const source = /^Source:[ \t]*(.*)$/m.exec(text)?.[1]?.trim() ?? "";
+  const loc = /^Alert location:[ \t]*(.+?):(\d+)\s*$/m.exec(text);
+  const alert = loc?.[1] ? { path: loc[1].trim().replace(/^\.\//, ""), line: Number(loc[2]) } : null;
+  const open = text.indexOf("<problem>");
+  const close = text.lastIndexOf("</problem>");
+  let body: string;
+  if (open >= 0) body = text.slice(open + "<problem>".length, close > open ? close : undefined);
+  else body = text.replace(/^(?:Problem title|Source|Alert location):.*$/gm, "");
+  return { title, source, alert, body: body.replace(/^\n+|\n+$/g, "") };
+}
+
+/** Collapse whitespace, trim, cut at `max` characters with "…". */
+export function oneLine(text: string, max = 160): string {
+  const s = text.replace(/\s+/g, " ").trim();
+  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * Error and warning messages of `text`, one line each, in order of appearance, without duplicates:
+ * exception first lines (`TypeError: …`, `java.lang.IllegalStateException: …`, `ValueError: …`, `NoMethodError`),
+ * `Error:` / `Warning:` / `WARN` lines (also after a `(node:123)` or `[TAG]` prefix), Go `panic: …`,
+ * and a Ruby first frame line's message (`x.rb:3:in 'm': msg (NoMethodError)`).
+ */
+export function extractErrorMessages(text: string): string[] {
+  const out: string[] = [];
+  const add = (s: string | undefined) => {
+    const v = oneLine(s ?? "", 200);
+    if (v.length >= 3 && !out.includes(v)) out.push(v);
+  };
+  for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
+    const line = raw.trim().replace(/^[>*-]\s+/, "");
+    if (line === "" || /^at\s/.test(line) || /^File "/.test(line)) continue;
+    const ruby = /^\S+\.rb:\d+:in [`'][^']+':\s*(.+)$/.exec(line);
+    if (ruby) {
+      add(ruby[1]);
+      continue;
+    }
+    const exception = /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[a-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(line);
+    if (exception) {
+      add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
+      continue;
+    }
+    const tagged = /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:Error|Warning|ERROR|WARN(?:ING)?|FATAL|CRITICAL|panic|fatal error)\s*:?\s+(.+)$/.exec(line);
+    if (tagged) add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
+  }
+  return out;
+}
+
+/**
+ * Identifiers quoted in `text`: backtick spans first (`` `errors` ``), then single- and double-quoted tokens
+ * (`'map'`, `"userId"`), each kept when it looks like an identifier or a dotted name (≥ 2 characters, not a
+ * file path). Order of first appearance; no duplicates.
+ */
+export function extractQuotedIdentifiers(text: string): string[] {
+  const backtick: string[] = [];
+  const quoted: string[] = [];
+  const keep = (list: string[], s: string | undefined) => {
+    const v = (s ?? "").trim();
+    if (v.length < 2 || !IDENT.test(v) || FILE_EXT.test(v)) return;
+    if (!backtick.includes(v) && !quoted.includes(v)) list.push(v);
+  };
+  for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) keep(backtick, m[1]);
+  for (const m of text.matchAll(/(?<![\w`])'([^'\n]{1,80})'(?!\w)|(?<![\w`])"([^"\n]{1,80})"(?!\w)|‘([^’\n]{1,80})’|“([^”\n]{1,80})”/g)) {
+    keep(quoted, m[1] ?? m[2] ?? m[3] ?? m[4]);
+  }
+  return [...backtick, ...quoted];
+}
+
+/** File paths mentioned in prose (`src/models/user.js`, `app.py`), in order; frames' lines are skipped. */
+export function extractMentionedPaths(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    if (/^\s*(?:at\s|File "|from\s)/.test(raw) || /\.go:\d+\s+\+0x/.test(raw)) continue;
+    for (const m of raw.matchAll(/(?:^|[\s(`'"[])((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]{1,5})(?::\d+)?(?=$|[\s)`'",:\]])/g)) {
+      const p = (m[1] ?? "").replace(/^\.\//, "");
+      if (FILE_EXT.test(p) && !/^\d/.test(p) && !out.includes(p) && !/^(?:e\.g|i\.e)\./.test(p)) out.push(p);
+    }
+  }
+  return out;
+}
+
+/** Words for `search_codebase`: identifiers first, then words of the messages and the title. */
+function searchWordsOf(identifiers: string[], messages: string[], title: string): string[] {
+  const words: string[] = [];
+  const add = (w: string) => {
+    const v = w.replace(/^[^\w$]+|[^\w$]+$/g, "");
+    if (v.length >= 3 && !STOP_WORDS.has(v.toLowerCase()) && !/^\d+$/.test(v) && !words.includes(v)) words.push(v);
+  };
+  for (const id of identifiers) for (const part of id.split(".")) add(part);
+  for (const text of [...messages, title]) for (const w of text.split(/[^\w$]+/)) add(w);
+  return words.slice(0, 12);
+}
+
+/**
+ * Parse the task message into {@link ProblemFacts}. Title, error messages and identifiers come from the title
+ * and the body; frames only from the body. Never throws; unknown formats give empty lists.
+ */
+export function parseProblem(content: string): ProblemFacts {
+  const { title, source, alert, body } = splitTask(content);
+  const frames = parseStackFrames(body);
+  const errorMessages = extractErrorMessages(body);
+  const identifiers = extractQuotedIdentifiers(`${title}\n${body}`);
+  const paths = extractMentionedPaths(`${title}\n${body}`);
+  return { title, source, alert, body, frames, errorMessages, identifiers, paths, searchWords: searchWordsOf(identifiers, errorMessages, title) };
+}

@@ -1,0 +1,186 @@
+/**
+ * Writing the clarifying addition in the file's own style: its logger when it has one, else the language's plain
+ * stderr/console print; the anchor line's indentation; a comment that names the problem; the function name and the
+ * values involved. Problem text is untrusted: it only ever lands inside an escaped string literal or a comment.
+ */
+import type { CodeLanguage, Enclosing } from "./code.js";
+
+/** How the file logs: the receiver expression (`logger`, `this.log`, `Rails.logger`, `LOG`) and the method to call. */
+export interface LogStyle {
+  receiver: string;
+  method: string;
+  /** `printf`: a format string with `%v`/`%r` verbs and arguments; `concat`: one string built with `+`/interpolation; `args`: message then values. */
+  form: "printf" | "concat" | "args";
+}
+
+const JS_LEVELS = ["warn", "error", "info", "debug", "log"];
+
+/** The first of `preferred` that the file calls on `receiver`, else null. */
+function levelSeen(content: string, receiver: string, preferred: readonly string[]): string | null {
+  const esc = receiver.replace(/[.$@]/g, (c) => `\\${c}`);
+  for (const level of preferred) {
+    if (new RegExp(`(?:^|[^\\w.$@])${esc}\\.${level}\\s*\\(`, "m").test(content)) return level;
+  }
+  return null;
+}
+
+/**
+ * The logging call the file already uses, in order of preference: a project logger (JS `logger.`/`log.`, Python
+ * `logger.`/`log.`/`logging.`, Go `log.`/`logger.` with a printf method, Ruby `Rails.logger`/`logger`/`@logger`,
+ * Java/Kotlin `LOG`/`LOGGER`/`logger`/`log`, C# `_logger`/`logger` with `Log*`), else the plain print of the language
+ * (`console.warn|error`, `print(..., file=sys.stderr)` or `print`, `fmt.Fprintf(os.Stderr, …)` or `println`,
+ * `warn`, `System.err.println`, `System.Console.Error.WriteLine`). Instance receivers (`this.`, `self.`, `@`) are
+ * used only when `instance` is true (the addition lands in an instance method).
+ *
+ * @param content the lines of the file the tools showed, joined with `\n`
+ */
+export function detectLogStyle(content: string, lang: CodeLanguage, instance: boolean, severity: "warn" | "error"): LogStyle {
+  const pref = severity === "warn" ? ["warn", "warning", "error"] : ["error", "warn", "warning"];
+  const tryReceivers = (receivers: readonly string[], levels: readonly string[], form: LogStyle["form"]): LogStyle | null => {
+    for (const receiver of receivers) {
+      if (!instance && /^(?:this\.|self\.|@)/.test(receiver)) continue;
+      const method = levelSeen(content, receiver, levels);
+      if (method) return { receiver, method, form };
+    }
+    return null;
+  };
+  switch (lang) {
+    case "javascript":
+    case "typescript": {
+      const own = tryReceivers(["logger", "log", "this.logger", "this.log"], [...pref, ...JS_LEVELS], "args");
+      if (own) return own;
+      return { receiver: "console", method: severity, form: "args" };
+    }
+    case "python": {
+      const own = tryReceivers(["logger", "log", "LOGGER", "LOG", "self.logger", "self.log"], [...pref, "exception", "info", "debug"], "printf");
+      if (own) return own;
+      if (/^\s*import\s+logging\b/m.test(content)) return { receiver: "logging", method: severity === "warn" ? "warning" : "error", form: "printf" };
+      if (/^\s*import\s+(?:[\w, ]+,\s*)?sys\b/m.test(content)) return { receiver: "print", method: "sys.stderr", form: "args" };
+      return { receiver: "print", method: "", form: "args" };
+    }
+    case "go": {
+      if (/^\s*(?:import\s+)?(?:\w+\s+)?"log"\s*$/m.test(content) || /^import\s+"log"/m.test(content)) return { receiver: "log", method: "Printf", form: "printf" };
+      const own = tryReceivers(["logger", "s.logger", "s.log", "h.logger", "h.log"], ["Warnf", "Errorf", "Printf", "Infof"], "printf");
+      if (own) return own;
+      if (/"fmt"/.test(content) && /"os"/.test(content)) return { receiver: "fmt", method: "Fprintf", form: "printf" };
+      return { receiver: "println", method: "", form: "concat" };
+    }
+    case "ruby": {
+      const own = tryReceivers(["Rails.logger", "logger", "@logger", "self.logger"], [...pref, "info"], "concat");
+      if (own) return own;
+      return { receiver: "warn", method: "", form: "concat" };
+    }
+    case "java":
+    case "kotlin": {
+      const declared = /\bLogger\s+(\w+)\s*=|\b(?:val|var)\s+(\w+)\s*(?::\s*\w*Logger\b|=\s*\w*Logger)/.exec(content);
+      const names = [declared?.[1] ?? declared?.[2], "LOG", "LOGGER", "logger", "log"].filter((n): n is string => !!n);
+      const own = tryReceivers(names, [...pref, "severe", "info"], "concat");
+      if (own) return own;
+      return { receiver: "System.err", method: "println", form: "concat" };
+    }
+    case "csharp": {
+      const own = tryReceivers(["_logger", "logger", "_log", "Logger"], severity === "warn" ? ["LogWarning", "LogError", "LogInformation"] : ["LogError", "LogWarning", "LogInformation"], "concat");
+      if (own) return own;
+      return { receiver: "System.Console.Error", method: "WriteLine", form: "concat" };
+    }
+  }
+}
+
+/** Characters of untrusted text that may reach a literal: printable, one line, at most `max` long. */
+function clean(text: string, max: number): string {
+  const s = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A double-quoted string literal of `lang` holding `text` literally (no interpolation, no format verbs left raw). */
+export function stringLiteral(text: string, lang: CodeLanguage, options: { printf?: boolean } = {}): string {
+  let s = text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  if (options.printf) s = s.replace(/%/g, "%%");
+  if (lang === "ruby") s = s.replace(/#(?=[{$@])/g, "\\#");
+  if (lang === "kotlin") s = s.replace(/\$/g, "\\$");
+  return `"${s}"`;
+}
+
+/** Line comment text for `lang`, with any comment terminator in the problem text defused. */
+function comment(text: string, lang: CodeLanguage): string {
+  const marker = lang === "python" || lang === "ruby" ? "#" : "//";
+  return `${marker} ${text.replace(/\*\//g, "* /")}`;
+}
+
+/** Inputs of the clarifying addition. */
+export interface AdditionInput {
+  lang: CodeLanguage;
+  indent: string;
+  style: LogStyle;
+  /** Where it runs: `save()` or the file path for module-level code. */
+  where: string;
+  /** The problem in one line (an error message or the title); untrusted. */
+  problem: string;
+  /** Names the comment should mention (identifiers from the problem found on the anchored lines). */
+  subjects: string[];
+  /** Variables in scope whose values help (parameters of the enclosing function), at most 3 used. */
+  values: string[];
+}
+
+/**
+ * The lines of the clarifying addition (without line breaks), already indented: one comment naming the problem,
+ * then one logging statement that prints `[groundfix] <where>: <problem>` and the values involved.
+ */
+export function buildAddition(input: AdditionInput): string[] {
+  const { lang, indent, style } = input;
+  const values = input.values.slice(0, 3);
+  const problem = clean(input.problem, 120);
+  const subjects = input.subjects.length ? ` (${input.subjects.slice(0, 3).map((s) => `\`${s}\``).join(", ")})` : "";
+  const note = comment(clean(`groundfix: reported "${problem}"${subjects}; log the context before this runs so the next occurrence shows why.`, 220), lang);
+  const message = clean(`[groundfix] ${input.where}: ${problem}`, 160);
+  const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
+  let call: string;
+  switch (lang) {
+    case "javascript":
+    case "typescript": {
+      const obj = values.length ? `, { ${values.join(", ")} }` : "";
+      call = `${style.receiver}.${style.method}(${stringLiteral(message, lang)}${obj})`;
+      break;
+    }
+    case "python": {
+      if (style.receiver === "print") {
+        const args = values.map((v) => `${stringLiteral(`${v}=`, lang)}, repr(${v})`).join(", ");
+        const file = style.method ? ", file=sys.stderr" : "";
+        call = `print(${stringLiteral(message, lang)}${args ? `, ${args}` : ""}${file})`;
+      } else {
+        const fmt = `${message.replace(/%/g, "%%")}${values.map((v) => ` ${v}=%r`).join("")}`;
+        call = `${style.receiver}.${style.method}(${stringLiteral(fmt, lang)}${values.map((v) => `, ${v}`).join("")})`;
+      }
+      break;
+    }
+    case "go": {
+      if (style.receiver === "println") {
+        call = `println(${stringLiteral(message, lang)})`;
+      } else {
+        const fmt = stringLiteral(message, lang, { printf: true }).slice(0, -1) + values.map((v) => ` ${v}=%v`).join("");
+        const lit = `${fmt}${style.receiver === "fmt" ? "\\n" : ""}"`;
+        const head = style.receiver === "fmt" ? "fmt.Fprintf(os.Stderr, " : `${style.receiver}.${style.method}(`;
+        call = `${head}${lit}${values.map((v) => `, ${v}`).join("")})`;
+      }
+      break;
+    }
+    case "ruby": {
+      const lit = stringLiteral(message, lang);
+      const interp = values.map((v) => ` ${v}=#{${v}.inspect}`).join("");
+      const text = interp ? `${lit.slice(0, -1)}${interp}"` : lit;
+      call = style.receiver === "warn" ? `warn ${text}` : `${style.receiver}.${style.method}(${text})`;
+      break;
+    }
+    case "java":
+    case "kotlin":
+    case "csharp": {
+      const parts = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v}=`, lang)} + ${v}`)];
+      call = `${style.receiver}.${style.method}(${parts.join(" + ")})`;
+      break;
+    }
+  }
+  return [`${indent}${note}`, `${indent}${call}${semi}`];
+}
