@@ -72,7 +72,7 @@ export function applyVerbatimEdit(
   const applied = after.trim() === "" ? [] : locateVerbatim(content, after);
   const match = matches[0];
   if (!match) {
-    const done = applied[0];
+    const done = substantial(after) ? applied.find((a) => isWholeLines(content, a.offset, a.offset + a.length)) : undefined;
     if (done) {
       const nearest: NearestRegion = {
         startLine: done.startLine,
@@ -109,4 +109,23 @@ export function applyVerbatimEdit(
     kind: lost.length > 0 ? "modification" : "addition",
     diff: spanDiff(path ?? "file", content, match.offset, match.length, inserted, crlf),
   };
+}
+
+/**
+ * Whether `code_after` is distinctive enough that finding it in the file (while code_before is absent) means the edit
+ * was already applied: at least 12 non-space characters or two non-blank lines. A short `code_after` such as "}" or
+ * "x" occurs by chance.
+ */
+function substantial(text: string): boolean {
+  const nonBlank = text.split("\n").filter((l) => l.trim() !== "").length;
+  return nonBlank >= 2 || text.replace(/\s+/g, "").length >= 12;
+}
+
+/** True when `content.slice(from, to)` spans whole lines, ignoring indentation before it and spaces after it. */
+function isWholeLines(content: string, from: number, to: number): boolean {
+  const lineStart = content.lastIndexOf("\n", from - 1) + 1;
+  if (content.slice(lineStart, from).trim() !== "") return false;
+  if (to === 0 || content[to - 1] === "\n") return true;
+  const nl = content.indexOf("\n", to);
+  return content.slice(to, nl === -1 ? content.length : nl).trim() === "";
 }

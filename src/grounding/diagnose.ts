@@ -41,16 +41,20 @@ export function nearestRegion(content: string, snippet: string): NearestRegion |
   if (unescaped !== snippet) variants.push(unescaped);
   const loose = looseText(content).replace(/^ | $/gm, "");
   const fileLines = loose.split("\n");
-  let best: { start: number; votes: number; length: number } | null = null;
+  let best: Window | null = null;
   for (const v of variants) {
-    const found = bestWindow(loose, fileLines, splitLines(trimNewlines(v)));
+    const found = bestWindow(loose, fileLines, splitLines(trimNewlines(v)), false);
     if (found && (!best || found.votes / found.length > best.votes / best.length)) best = found;
   }
+  best ??= bestWindow(loose, fileLines, splitLines(trimNewlines(snippet)), true);
   if (!best) return null;
   const startLine = Math.max(1, best.start + 1);
   const endLine = Math.max(startLine, Math.min(lineCount(content), startLine + best.length - 1));
   const text = regionText(content, startLine, endLine);
-  const causes = nameMismatch(trimNewlines(snippet.replaceAll("\r\n", "\n")), text.replaceAll("\r\n", "\n"), startLine);
+  // Compare with the line breaks the snippet has at its ends, so "x\n" vs "x   \n" shows as trailing whitespace.
+  const lf = snippet.replaceAll("\r\n", "\n");
+  const compared = (lf.startsWith("\n") ? "\n" : "") + text.replaceAll("\r\n", "\n") + (lf.endsWith("\n") ? "\n" : "");
+  const causes = nameMismatch(lf, compared, lf.startsWith("\n") ? startLine - 1 : startLine);
   const region: NearestRegion = { startLine, endLine, text };
   if (causes.length > 0) region.cause = causes.join(" and ");
   return region;
@@ -109,11 +113,17 @@ function substringLines(loose: string, lineStarts: () => number[], needle: strin
   return out;
 }
 
-function bestWindow(
-  loose: string,
-  fileLines: string[],
-  rawSnippetLines: string[],
-): { start: number; votes: number; length: number } | null {
+interface Window {
+  start: number;
+  votes: number;
+  length: number;
+}
+
+/**
+ * The best-voted window (0-based first line, number of votes, snippet length in lines). Each snippet line votes at
+ * most once per window start. `byTokens`: vote by the snippet's longest identifiers instead of by lines.
+ */
+function bestWindow(loose: string, fileLines: string[], rawSnippetLines: string[], byTokens: boolean): Window | null {
   const snippetLines = rawSnippetLines.slice(0, MAX_SNIPPET_LINES).map((l) => looseText(l).trim());
   const k = snippetLines.length;
   if (k === 0) return null;
@@ -130,8 +140,24 @@ function bestWindow(
     return starts;
   };
   const votes = new Map<number, number>();
-  const vote = (start: number) => votes.set(start, (votes.get(start) ?? 0) + 1);
+  const seen = new Set<string>();
+  const vote = (i: number, j: number) => {
+    const key = `${i}:${j}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    votes.set(j - i, (votes.get(j - i) ?? 0) + 1);
+  };
 
+  if (byTokens) {
+    // Nothing alike line by line: let the longest identifiers point at a region.
+    const tokens = new Map<string, number>();
+    snippetLines.forEach((l, i) => {
+      for (const t of l.match(/[A-Za-z_$][\w$]{3,}/g) ?? []) if (!tokens.has(t)) tokens.set(t, i);
+    });
+    const longest = [...tokens].sort((a, b) => b[0].length - a[0].length).slice(0, MAX_TOKENS);
+    for (const [t, i] of longest) for (const j of substringLines(loose, lineStarts, t, 50)) vote(i, j);
+    return pick(votes, k);
+  }
   // Interior lines: whole-line equality, one pass over the file.
   const wanted = new Map<string, number[]>();
   snippetLines.forEach((l, i) => {
@@ -148,27 +174,22 @@ function bestWindow(
     });
     for (const [l, js] of hits) {
       if (js.length > MAX_HITS_PER_LINE) continue;
-      for (const i of wanted.get(l)!) for (const j of js) vote(j - i);
+      for (const i of wanted.get(l)!) for (const j of js) vote(i, j);
     }
   }
   // First and last lines may be partial: substring hits.
   for (const i of k === 1 ? [0] : [0, k - 1]) {
     const l = snippetLines[i]!;
     if (l.length < 3) continue;
-    for (const j of substringLines(loose, lineStarts, l, MAX_SUBSTRING_HITS)) vote(j - i);
+    for (const j of substringLines(loose, lineStarts, l, MAX_SUBSTRING_HITS)) vote(i, j);
   }
-  // Nothing alike line by line: let the longest identifiers point at a region.
-  if (votes.size === 0) {
-    const tokens = new Map<string, number>();
-    snippetLines.forEach((l, i) => {
-      for (const t of l.match(/[A-Za-z_$][\w$]{3,}/g) ?? []) if (!tokens.has(t)) tokens.set(t, i);
-    });
-    const longest = [...tokens].sort((a, b) => b[0].length - a[0].length).slice(0, MAX_TOKENS);
-    for (const [t, i] of longest) for (const j of substringLines(loose, lineStarts, t, 50)) vote(j - i);
-  }
-  let best: { start: number; votes: number; length: number } | null = null;
+  return pick(votes, k);
+}
+
+function pick(votes: Map<number, number>, length: number): Window | null {
+  let best: Window | null = null;
   for (const [start, n] of votes) {
-    if (!best || n > best.votes || (n === best.votes && start < best.start)) best = { start, votes: n, length: k };
+    if (!best || n > best.votes || (n === best.votes && start < best.start)) best = { start, votes: n, length };
   }
   return best;
 }

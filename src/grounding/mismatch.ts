@@ -73,10 +73,16 @@ const NORMALISERS: readonly Normaliser[] = [
     id: "indentation",
     apply: (t) => t.replace(/^[ \t]+/gm, ""),
     describe: (s, r) => {
-      const fileTabs = /^\t/m.test(r);
-      const snippetTabs = /^\t/m.test(s);
-      if (fileTabs && !snippetTabs) return "indentation (the file uses tabs)";
-      if (!fileTabs && snippetTabs) return "indentation (the file uses spaces)";
+      // Compare the indentation of the lines that differ (line i of the snippet with line i of the region; a first
+      // snippet line without indentation may be a partial line and is skipped).
+      const indent = (l: string) => /^[ \t]*/.exec(l)![0];
+      const rl = r.split("\n");
+      const pairs = s
+        .split("\n")
+        .map((l, i) => [indent(l), indent(rl[i] ?? "")] as const)
+        .filter(([a, b], i) => a !== b && (i > 0 || a !== ""));
+      if (pairs.length > 0 && pairs.every(([a, b]) => b.includes("\t") && !a.includes("\t"))) return "indentation (the file uses tabs)";
+      if (pairs.length > 0 && pairs.every(([a, b]) => a.includes("\t") && !b.includes("\t"))) return "indentation (the file uses spaces)";
       return "indentation (the file indents these lines by a different amount)";
     },
   },
@@ -123,7 +129,8 @@ const NORMALISERS: readonly Normaliser[] = [
  * Why `snippet` does not occur in `region` (both LF, the region being the real text of lines `firstLine`…), as a list
  * of noun phrases ("indentation (the file uses tabs)"), or `[]` when no known cause explains the difference.
  * A single normaliser that explains it wins (in the order of the list above); otherwise all are combined and then
- * each is dropped again if the match holds without it, so only causes that matter are named.
+ * each is dropped again (broadest first) if the match holds without it, so only causes that matter are named.
+ * Line breaks at the ends of `snippet` must be mirrored in `region` by the caller.
  */
 export function nameMismatch(snippet: string, region: string, firstLine: number): string[] {
   const matches = (set: readonly Normaliser[]) => {
@@ -135,10 +142,12 @@ export function nameMismatch(snippet: string, region: string, firstLine: number)
     }
     return s.length > 0 && r.includes(s);
   };
+  if (matches([])) return [];
   for (const n of NORMALISERS) if (matches([n])) return [n.describe(snippet, region, firstLine)];
   let set = [...NORMALISERS];
   if (!matches(set)) return [];
-  for (const n of NORMALISERS) {
+  // Drop the broadest causes first, so "indentation" is kept rather than explained away by "spacing inside a line".
+  for (const n of [...NORMALISERS].reverse()) {
     const without = set.filter((x) => x !== n);
     if (matches(without)) set = without;
   }

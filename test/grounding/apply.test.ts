@@ -207,14 +207,21 @@ describe("applyVerbatimEdit: rejections", () => {
     },
     {
       name: "code_after already present (edit already applied), code_before gone",
-      content: "a\nb2\n",
-      edit: { code_before: "b1\n", code_after: "b2\n" },
+      content: "function f(a, b) {\n  return compute(a, b);\n}\n",
+      edit: { code_before: "  return compute(a);\n", code_after: "  return compute(a, b);\n" },
       reason: "not_found",
       check: (r) => {
         expect(r.nearest?.cause).toContain("code_after is already present");
         expect(r.nearest?.startLine).toBe(2);
         expect(r.message).toContain("already applied");
       },
+    },
+    {
+      name: "a short code_after that occurs by chance is not taken for an applied edit",
+      content: "export x\n",
+      edit: { code_before: "y", code_after: "x" },
+      reason: "not_found",
+      check: (r) => expect(r.message).not.toContain("already"),
     },
     {
       name: "addition already applied (code_before still there inside code_after)",
