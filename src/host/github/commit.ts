@@ -114,3 +114,8 @@ export async function deleteBranch(octokit: Octokit, repo: RepoRef, branch: stri
     return status === 404 || status === 422 ? undefined : error;
   }
 }
+
+/** Forget the remembered commit → tree SHAs (tests). */
+export function forgetCommitTrees(): void {
+  treeOfCommit.clear();
+}

@@ -1,6 +1,6 @@
 import { loadRepoConfig } from "../../config/load.js";
 import type { GroundfixConfig } from "../../config/schema.js";
-import { reviewRequestFromEvent } from "../../events/review-trigger.js";
+import { reviewRequestFromEvent, type ReviewRequest } from "../../events/review-trigger.js";
 import { decodeRunRecord, REVIEW_CHECK_NAME } from "../../review/index.js";
 import type { ReviewReport } from "../../types.js";
 import type { Octokit } from "./octokit.js";
@@ -28,11 +28,8 @@ export type ReviewEventResult =
  *
  * Steps: a cheap filter with no call ({@link reviewRequestFromEvent} with an empty prefix); the repository config
  * (`loadConfig`, default E1's `loadRepoConfig`; an invalid config is logged and the event dropped); the real filter
- * with `pull_request.branch_prefix`. Unless the event is an explicit re-run, a head SHA already reviewed — by this
- * process (the delivery path claims its own head SHA) or by any process (`GET commits/{sha}/check-runs?check_name=`
- * finds one) — is skipped, so a push that sends both `pull_request.synchronize` and `check_suite.requested` is
- * reviewed once. The PR body (from the payload, else `GET pulls/{n}`) gives the hidden run record; commits pushed by
- * others after the app's own are reviewed too, the evidence rule covering the app's commit only.
+ * with `pull_request.branch_prefix`; then {@link reviewPullRequest} (dedupe, run record, check run). Awaits the
+ * review: a host with a queue enqueues `reviewPullRequest` instead (GitHub waits 10 s for the webhook answer).
  *
  * @throws GitHub errors from the config, PR or check-run calls (Probot logs them); the review itself fails closed
  *   inside the check run.
@@ -51,27 +48,38 @@ export async function handleReviewEvent(
   }
   const request = reviewRequestFromEvent(context.name, context.payload, config.pull_request.branch_prefix);
   if (!request) return { status: "ignored", reason: `head branch not under ${config.pull_request.branch_prefix}` };
-  const { owner, repo, headSha } = request;
-  const octokit = context.octokit;
+  const body = context.name === "pull_request" ? ((context.payload as { pull_request?: { body?: string | null } }).pull_request?.body ?? null) : undefined;
+  context.log.info({ pr: request.prNumber, headSha: request.headSha, event: context.name }, "groundfix review: requested");
+  return reviewPullRequest(context.octokit, request, config, body);
+}
 
+/**
+ * Review one pull request head on request (the job behind every review trigger): unless `request.rerequested`,
+ * skip a head SHA already reviewed — claimed in this process (the delivery path claims its own head SHA) or carrying
+ * a `groundfix/review` check run (`GET commits/{sha}/check-runs?check_name=`, one call) — so a push that sends both
+ * `pull_request.synchronize` and `check_suite.requested` is reviewed once. Then the run record from the PR body
+ * (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and {@link runReviewCheck}.
+ */
+export async function reviewPullRequest(
+  octokit: Octokit,
+  request: ReviewRequest,
+  config: GroundfixConfig,
+  prBody?: string | null,
+): Promise<ReviewEventResult> {
+  const { owner, repo, headSha } = request;
   if (!request.rerequested) {
     if (!claimReview(owner, repo, headSha)) return { status: "skipped", reason: `${headSha} already reviewed by this process` };
     const { data } = await octokit.rest.checks.listForRef({ owner, repo, ref: headSha, check_name: REVIEW_CHECK_NAME, per_page: 1 });
     if (data.total_count > 0) return { status: "skipped", reason: `${headSha} already has a ${REVIEW_CHECK_NAME} check run` };
   }
-
-  const inPayload = (context.payload as { pull_request?: { body?: string | null } }).pull_request;
-  let body: string;
+  let body = prBody;
   let baseSha = request.baseSha;
-  if (context.name === "pull_request" && inPayload) {
-    body = inPayload.body ?? "";
-  } else {
+  if (body === undefined) {
     const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: request.prNumber });
-    body = data.body ?? "";
+    body = data.body;
     baseSha = data.base.sha;
   }
-  const evidence = evidenceFor(decodeRunRecord(body), headSha);
-  context.log.info({ owner, repo, pr: request.prNumber, headSha, event: context.name }, "groundfix review: running check");
+  const evidence = evidenceFor(decodeRunRecord(body ?? ""), headSha);
   const report = await runReviewCheck(octokit, {
     owner,
     repo,

@@ -1,0 +1,135 @@
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { forgetCommitTrees } from "../../../src/host/github/commit.js";
+import { createGitHubHost } from "../../../src/host/github/host.js";
+import { API, BASE_SHA, OWNER, REPO, recordCalls, testOctokit } from "./helpers.js";
+
+const BRANCH = "groundfix/issue-12";
+const files = [
+  { path: "src/orders.js", content: "edited\n", mode: "100644" },
+  { path: "bin/run.sh", content: "#!/bin/sh\necho edited\n", mode: "100755" },
+];
+const repoPath = `/repos/${OWNER}/${REPO}`;
+const refExists = { message: "Reference already exists", documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference", status: "422" };
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  forgetCommitTrees();
+  expect(pending).toEqual([]);
+});
+
+function mockTreeAndCommit(treeSeen: (b: any) => void, commitSeen: (b: any) => void, commitSha = "c".repeat(40)) {
+  nock(API)
+    .post(`${repoPath}/git/trees`, (b) => (treeSeen(b), true))
+    .reply(201, { sha: "t2".padEnd(40, "0") })
+    .post(`${repoPath}/git/commits`, (b) => (commitSeen(b), true))
+    .reply(201, { sha: commitSha });
+}
+
+describe("commitFiles through the Git Data API", () => {
+  it("writes one tree with base_tree and inline content (modes kept), one commit on the base, one ref", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    let tree: any, commit: any, ref: any;
+    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { sha: BASE_SHA, tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit((b) => (tree = b), (b) => (commit = b));
+    nock(API).post(`${repoPath}/git/refs`, (b) => ((ref = b), true)).reply(201, { ref: `refs/heads/${BRANCH}` });
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "groundfix: guard total()", files });
+
+    expect(out).toEqual({ headSha: "c".repeat(40), branch: BRANCH, reused: false });
+    expect(tree).toEqual({
+      base_tree: "t1".padEnd(40, "0"),
+      tree: [
+        { path: "src/orders.js", mode: "100644", type: "blob", content: "edited\n" },
+        { path: "bin/run.sh", mode: "100755", type: "blob", content: "#!/bin/sh\necho edited\n" },
+      ],
+    });
+    expect(commit).toEqual({ message: "groundfix: guard total()", tree: "t2".padEnd(40, "0"), parents: [BASE_SHA] });
+    expect(ref).toEqual({ ref: `refs/heads/${BRANCH}`, sha: "c".repeat(40) });
+    expect(calls).toHaveLength(4);
+  });
+
+  it("takes the base tree from resolveBase's branch answer, saving the commit lookup", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    const base = "d".repeat(40);
+    nock(API)
+      .get(repoPath)
+      .reply(200, { default_branch: "main" })
+      .get(`${repoPath}/branches/main`)
+      .reply(200, { name: "main", commit: { sha: base, commit: { tree: { sha: "e".repeat(40) } } } });
+    let tree: any;
+    mockTreeAndCommit((b) => (tree = b), () => undefined);
+    nock(API).post(`${repoPath}/git/refs`).reply(201, {});
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    expect(await host.resolveBase()).toEqual({ sha: base, ref: "main" });
+    await host.commitFiles({ baseSha: base, branch: BRANCH, message: "m", files });
+    expect(tree.base_tree).toBe("e".repeat(40));
+    expect(calls.filter((c) => c.includes("/git/commits/"))).toEqual([]);
+  });
+
+  it("reuses an existing branch without moving it or stacking a second commit on it", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    const existing = "f".repeat(40);
+    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit(() => undefined, () => undefined);
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(422, refExists)
+      .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
+      .reply(200, { ref: `refs/heads/${BRANCH}`, object: { sha: existing, type: "commit" } });
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toEqual({ headSha: existing, branch: BRANCH, reused: true });
+    expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
+  });
+
+  it("with force, moves the existing branch to the new commit", async () => {
+    const octokit = testOctokit();
+    let patch: any;
+    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit(() => undefined, () => undefined, "9".repeat(40));
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(422, refExists)
+      .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
+      .reply(200, { object: { sha: "9".repeat(40) } });
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+    expect(out).toEqual({ headSha: "9".repeat(40), branch: BRANCH, reused: false });
+    expect(patch).toEqual({ sha: "9".repeat(40), force: true });
+  });
+
+  it("a 502 on the commit step rethrows and creates no branch", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    nock(API)
+      .get(`${repoPath}/git/commits/${BASE_SHA}`)
+      .reply(200, { tree: { sha: "t1".padEnd(40, "0") } })
+      .post(`${repoPath}/git/trees`)
+      .reply(201, { sha: "t2".padEnd(40, "0") })
+      .post(`${repoPath}/git/commits`)
+      .reply(502, { message: "Server Error" });
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    await expect(host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 502 });
+    expect(calls.some((c) => c.includes("/git/refs"))).toBe(false);
+  });
+
+  it("a different 422 on the ref step is not mistaken for an existing branch", async () => {
+    const octokit = testOctokit();
+    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit(() => undefined, () => undefined);
+    nock(API).post(`${repoPath}/git/refs`).reply(422, { message: "Reference update failed" });
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    await expect(host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 422 });
+  });
+});

@@ -1,0 +1,188 @@
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig, parseConfig } from "../../../src/config/schema.js";
+import { forgetCommitTrees } from "../../../src/host/github/commit.js";
+import { deliverPullRequest } from "../../../src/host/github/pull-request.js";
+import { forgetReviewClaims } from "../../../src/host/github/review-claims.js";
+import { decodeRunRecord, encodeRunRecord } from "../../../src/review/index.js";
+import { clearSnapshotCache } from "../../../src/snapshot/index.js";
+import {
+  API,
+  BASE_FILES,
+  BASE_SHA,
+  COMPARE_PATCH,
+  EDITED_ORDERS,
+  OWNER,
+  recordCalls,
+  REPO,
+  runResult,
+  serveTarball,
+  tarball,
+  task,
+  testOctokit,
+} from "./helpers.js";
+
+const repoPath = `/repos/${OWNER}/${REPO}`;
+const BRANCH = "groundfix/issue-12";
+const COMMIT = "c".repeat(40);
+const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/34`;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  forgetCommitTrees();
+  forgetReviewClaims();
+  clearSnapshotCache();
+  expect(pending).toEqual([]);
+});
+
+/** The review's reads: compare, then the two tarballs. */
+async function mockReviewReads(headSha: string) {
+  nock(API)
+    .get(`${repoPath}/compare/${BASE_SHA}...${headSha}`)
+    .query(true)
+    .reply(200, {
+      merge_base_commit: { sha: BASE_SHA },
+      files: [{ filename: "src/orders.js", status: "modified", changes: 1, additions: 1, deletions: 0, patch: COMPARE_PATCH }],
+    });
+  serveTarball(BASE_SHA, await tarball(BASE_SHA, BASE_FILES));
+  serveTarball(headSha, await tarball(headSha, { ...BASE_FILES, "src/orders.js": EDITED_ORDERS }));
+}
+
+function mockCommit() {
+  nock(API)
+    .get(`${repoPath}/git/commits/${BASE_SHA}`)
+    .reply(200, { tree: { sha: "1".repeat(40) } })
+    .post(`${repoPath}/git/trees`)
+    .reply(201, { sha: "2".repeat(40) })
+    .post(`${repoPath}/git/commits`)
+    .reply(201, { sha: COMMIT });
+}
+
+const input = (overrides = {}) => ({
+  owner: OWNER,
+  repo: REPO,
+  task: task(),
+  result: runResult(),
+  baseSha: BASE_SHA,
+  baseBranch: "main",
+  branch: BRANCH,
+  config: defaultConfig(),
+  runId: "run-42",
+  ...overrides,
+});
+
+describe("deliverPullRequest", () => {
+  it("commits, opens a draft PR with a grounded body, and creates then completes the groundfix/review check run", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    mockCommit();
+    let pr: any, created: any, completed: any;
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`, (b) => ((pr = b), true))
+      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
+      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+      .reply(201, { id: 777 })
+      .patch(`${repoPath}/check-runs/777`, (b) => ((completed = b), true))
+      .reply(200, { id: 777 });
+    await mockReviewReads(COMMIT);
+
+    const out = await deliverPullRequest(octokit, input());
+
+    expect(out).toMatchObject({ status: "opened", number: 34, url: PR_URL, branch: BRANCH, headSha: COMMIT });
+    expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
+    expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
+    expect(pr.body).toContain("Refs #12");
+    expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L2`);
+    expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L1`);
+    expect(decodeRunRecord(pr.body)).toMatchObject({ run_id: "run-42", base_sha: BASE_SHA, head_sha: COMMIT, edits: [{ path: "src/orders.js", start_line: 1 }] });
+
+    expect(created).toMatchObject({ name: "groundfix/review", head_sha: COMMIT, status: "in_progress", details_url: PR_URL, external_id: "run-42" });
+    expect(completed).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(completed.output.title).toBeTruthy();
+    expect(completed.output.summary).toBeTruthy();
+    expect(completed.output.annotations.length).toBeLessThanOrEqual(50);
+    expect(out.review?.conclusion).toBe("success");
+
+    // The REST calls of one delivery (the codeload redirect targets are not REST calls).
+    expect(calls).toEqual([
+      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+      "POST /repos/{owner}/{repo}/git/trees",
+      "POST /repos/{owner}/{repo}/git/commits",
+      "POST /repos/{owner}/{repo}/git/refs",
+      "POST /repos/{owner}/{repo}/pulls",
+      "POST /repos/{owner}/{repo}/check-runs",
+      "GET /repos/{owner}/{repo}/compare/{basehead}",
+      "GET /repos/{owner}/{repo}/tarball/{ref}",
+      "GET /repos/{owner}/{repo}/tarball/{ref}",
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+    ]);
+  });
+
+  it("reuses the branch and its open PR: no second commit on it, no second PR, and the head is reviewed again", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    mockCommit();
+    const existingHead = "e".repeat(40);
+    const body = `${encodeRunRecord({ version: 1, run_id: "run-1", base_sha: BASE_SHA, head_sha: existingHead, edits: [] })}\nolder body`;
+    let created: any;
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(422, { message: "Reference already exists" })
+      .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
+      .reply(200, { object: { sha: existingHead } })
+      .get(`${repoPath}/pulls`)
+      .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
+      .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
+      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+      .reply(201, { id: 778 })
+      .patch(`${repoPath}/check-runs/778`)
+      .reply(200, {});
+    await mockReviewReads(existingHead);
+
+    const out = await deliverPullRequest(octokit, input());
+    expect(out).toMatchObject({ status: "existing", number: 34, url: PR_URL, headSha: existingHead });
+    expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead });
+    expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith("PATCH") && c.includes("/git/refs"))).toEqual([]);
+  });
+
+  it("a 502 when opening the PR deletes the branch it created and rethrows (no orphan branch)", async () => {
+    const octokit = testOctokit();
+    mockCommit();
+    let deleted = false;
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`)
+      .reply(502, { message: "Server Error" })
+      .delete(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
+      .reply(204, () => ((deleted = true), ""));
+    await expect(deliverPullRequest(octokit, input())).rejects.toMatchObject({ status: 502 });
+    expect(deleted).toBe(true);
+  });
+
+  it("opens a ready (non-draft) PR with 'Closes #N' when the config asks for it", async () => {
+    const octokit = testOctokit();
+    mockCommit();
+    let pr: any;
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`, (b) => ((pr = b), true))
+      .reply(201, { number: 35, html_url: PR_URL, head: { sha: COMMIT } })
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 1 })
+      .patch(`${repoPath}/check-runs/1`)
+      .reply(200, {});
+    await mockReviewReads(COMMIT);
+    const config = parseConfig({ pull_request: { draft: false, link_keyword: "Closes" } });
+    await deliverPullRequest(octokit, input({ config }));
+    expect(pr.draft).toBe(false);
+    expect(pr.body).toContain("Closes #12");
+    expect(pr.body).not.toContain("Refs #12");
+  });
+});
