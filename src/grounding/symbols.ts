@@ -196,7 +196,7 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang): Found 
     if (m?.[1]) return { name: m[1], kind: "module", opens: true };
   }
   if (inClass === undefined) return null;
-  const plain = rest.replace(/<[^<>]*>/g, "").replace(/<[^<>]*>/g, "");
+  const plain = rest.replace(/<[^<>]*>/g, "").replace(/<[^<>]*>/g, "").trimStart();
   m = /^(\w+)\s*\(/.exec(plain);
   if (m?.[1] && m[1] === inClass) return { name: m[1], kind: "method" };
   m = /^([\w.[\]?,]+)\s+(\w+)\s*\(/.exec(plain);
@@ -232,7 +232,10 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
       const container = found.container ?? (found.kind === "method" ? inClass : undefined) ?? (inClass !== undefined && found.opens ? inClass : undefined);
       if (container !== undefined) def.container = container;
       out.push(def);
-      open.push({ def, depthBefore: depth, opened: false, linesWaited: 0, isContainer: found.opens === true });
+      // A new declaration at the same or an outer depth ends any earlier one still waiting for its "{".
+      for (let k = open.length - 1; k >= 0; k--) if (!open[k]?.opened && (open[k]?.depthBefore ?? 0) >= depth) open.splice(k, 1);
+      if (lang === "go" && !code.includes("{")) def.endLine = lineNo;
+      else open.push({ def, depthBefore: depth, opened: false, linesWaited: 0, isContainer: found.opens === true });
     }
     for (const ch of code) {
       if (ch === "{") {

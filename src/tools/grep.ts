@@ -47,7 +47,8 @@ export function grepSnapshot(
     const perLine = RE2JS.compile(query.pattern, flags);
     const whole = RE2JS.compile(query.pattern, flags | RE2JS.MULTILINE);
     lineTest = (line) => perLine.test(line);
-    fileTest = (content) => whole.test(content);
+    // RE2's "$" matches only before "\n": test CRLF files with LF line breaks (line numbers do not change).
+    fileTest = (content) => whole.test(content.includes("\r\n") ? content.replace(/\r\n/g, "\n") : content);
   } else if (caseSensitive) {
     lineTest = (line) => line.includes(query.pattern);
     fileTest = (content) => content.includes(query.pattern);

@@ -8,6 +8,8 @@ export interface SearchDoc {
   id: string;
   type: "file" | "symbol";
   path: string;
+  /** The file's path again, stored but not indexed (a symbol is not found by its file's path). */
+  file: string;
   /** File: distinct symbol names; symbol: "". */
   symbols: string;
   /** File: distinct identifiers and words of its text (first {@link MAX_WORDS_PER_FILE}); symbol: "". */
@@ -52,14 +54,16 @@ const cache = new WeakMap<Snapshot, MiniSearch<SearchDoc>>();
 /**
  * The search index of a snapshot (minisearch, BM25+), built once per snapshot object and cached in a WeakMap.
  * Fields: `path` (every path, text or not), `symbols` and `text` (text files; secret files get their path only),
- * `name` (one document per symbol definition).
+ * `name` and `container` (one document per symbol definition).
  */
 export function searchIndex(snapshot: Snapshot): MiniSearch<SearchDoc> {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
   const index = new MiniSearch<SearchDoc>({
-    fields: ["path", "symbols", "text", "name"],
-    storeFields: ["type", "path", "name", "line", "kind", "container"],
+    fields: ["path", "symbols", "text", "name", "container"],
+    // A symbol document is found by its name and container, not by the path of its file.
+    extractField: (doc, field) => (doc.type === "symbol" && field === "path" ? "" : String(doc[field as keyof SearchDoc] ?? "")),
+    storeFields: ["type", "file", "name", "line", "kind", "container"],
     tokenize: searchTokens,
     processTerm: (term) => term.toLowerCase(),
   });
@@ -69,10 +73,10 @@ export function searchIndex(snapshot: Snapshot): MiniSearch<SearchDoc> {
     const secret = isSecretPath(path);
     const content = secret ? undefined : snapshot.read(path);
     const defs = symbols.byPath.get(path) ?? [];
-    const base = { path, line: 0, kind: "", container: "", name: "" };
+    const base = { path, file: path, line: 0, kind: "", container: "", name: "" };
     docs.push({ ...base, id: `f:${path}`, type: "file", symbols: [...new Set(defs.map((d) => d.name))].join(" "), text: content === undefined ? "" : distinctWords(content) });
     defs.forEach((d, i) => {
-      docs.push({ id: `s:${path}:${i}`, type: "symbol", path, symbols: "", text: "", name: d.name, line: d.line, kind: d.kind, container: d.container ?? "" });
+      docs.push({ id: `s:${path}:${i}`, type: "symbol", path, file: path, symbols: "", text: "", name: d.name, line: d.line, kind: d.kind, container: d.container ?? "" });
     });
   }
   index.addAll(docs);

@@ -43,7 +43,7 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     }
     const index = searchIndex(ctx.snapshot);
     const results = index.search(terms.join(" "), {
-      boost: { name: 3, symbols: 2, path: 2, text: 1 },
+      boost: { name: 3, symbols: 2, path: 2, container: 1, text: 1 },
       prefix: (term) => term.length >= 4,
       fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
@@ -57,17 +57,17 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const out: string[] = [`Files (${files.length} of ${results.filter((r) => r.type === "file").length} matching):`];
     files.forEach((r, i) => {
       const matchedTerms = new Set(r.terms);
-      const symbolHits = (byPath.get(r.path as string) ?? [])
+      const symbolHits = (byPath.get(r.file as string) ?? [])
         .filter((d) => searchTokens(d.name).some((t) => matchedTerms.has(t)))
         .slice(0, 3)
         .map((d) => `${d.name}:${d.line}`);
-      out.push(`${i + 1}. ${r.path as string} — ${why(r.match, symbolHits)}`);
+      out.push(`${i + 1}. ${r.file as string} — ${why(r.match, symbolHits)}`);
     });
     const totalSymbols = results.filter((r) => r.type === "symbol").length;
     if (symbols.length > 0) out.push(`Symbols (${symbols.length} of ${totalSymbols} matching):`);
     symbols.forEach((r, i) => {
       const owner = r.container ? `${r.container as string}.` : "";
-      out.push(`${i + 1}. ${r.kind as string} ${owner}${r.name as string} ${r.path as string}:${r.line as number} — ${why(r.match, [])}`);
+      out.push(`${i + 1}. ${r.kind as string} ${owner}${r.name as string} ${r.file as string}:${r.line as number} — ${why(r.match, [])}`);
     });
     return finish(ctx.snapshot, { status: "ok", text: out.join("\n") });
   },

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { extractSymbols, type SymbolDef } from "../../src/grounding/symbols.js";
+
+const brief = (defs: SymbolDef[]) => defs.map((d) => `${d.line}${d.endLine !== undefined ? `-${d.endLine}` : ""} ${d.kind} ${d.container ? `${d.container}.` : ""}${d.name}`);
+
+describe("extractSymbols", () => {
+  it("TypeScript: exports, arrow functions, classes with methods, interfaces, types, enums", () => {
+    const src = [
+      "import { x } from './x';", // 1
+      "export interface Options {", // 2
+      "  verbose?: boolean;", // 3
+      "}", // 4
+      "export type Id = string;", // 5
+      "export enum Color { Red, Green }", // 6
+      "export const parse = async (text: string): Promise<Id> => {", // 7
+      "  if (text) { return text; }", // 8
+      "  return '';", // 9
+      "};", // 10
+      "export default class Store<T> extends Base {", // 11
+      "  private items: T[] = [];", // 12
+      "  constructor(private readonly opts: Options) {", // 13
+      "    super();", // 14
+      "  }", // 15
+      "  async get(id: Id): Promise<T | undefined> {", // 16
+      "    for (const i of this.items) { if (i) return i; }", // 17
+      "  }", // 18
+      "  handle = (e: Event) => {", // 19
+      "    console.log('}');", // 20
+      "  };", // 21
+      "  static create<U>(): Store<U> { return new Store<U>({}); }", // 22
+      "}", // 23
+      "export function helper(a: number) {", // 24
+      "  return a;", // 25
+      "}", // 26
+      "const LIMIT = 10;", // 27
+    ].join("\n");
+    expect(brief(extractSymbols("src/store.ts", src))).toEqual([
+      "2-4 interface Options",
+      "5-5 type Id",
+      "6-6 type Color",
+      "7-10 function parse",
+      "11-23 class Store",
+      "13-15 method Store.constructor",
+      "16-18 method Store.get",
+      "19-21 method Store.handle",
+      "22-22 method Store.create",
+      "24-26 function helper",
+      "27-27 variable LIMIT",
+    ]);
+  });
+
+  it("JavaScript: CommonJS exports and prototype methods", () => {
+    const src = "exports.render = function (v) {\n  return v;\n};\nfunction View() {}\nView.prototype.draw = function () {\n  return 1;\n};\n";
+    expect(brief(extractSymbols("lib/view.js", src)).map((s) => s.replace(/^\S+ /, ""))).toEqual(["function render", "function View", "method View.draw"]);
+  });
+
+  it("Python: functions, classes, methods by indentation, constants", () => {
+    const src = [
+      "MAX_RETRIES = 3", // 1
+      "", // 2
+      "class Client(Base):", // 3
+      "    timeout = 5", // 4
+      "    def __init__(self, url):", // 5
+      "        self.url = url", // 6
+      "", // 7
+      "    async def fetch(self, path):", // 8
+      "        return path", // 9
+      "", // 10
+      "def main():", // 11
+      "    def inner():", // 12
+      "        pass", // 13
+      "    return inner", // 14
+    ].join("\r\n");
+    expect(brief(extractSymbols("app/client.py", src))).toEqual([
+      "1-1 variable MAX_RETRIES",
+      "3-9 class Client",
+      "5-6 method Client.__init__",
+      "8-9 method Client.fetch",
+      "11-14 function main",
+      "12-13 function main.inner",
+    ]);
+  });
+
+  it("Go: functions, methods with receivers, structs, interfaces, type blocks", () => {
+    const src = [
+      "package shop", // 1
+      "", // 2
+      "type Cart struct {", // 3
+      "\tItems []Item", // 4
+      "}", // 5
+      "", // 6
+      "type (", // 7
+      "\tPricer interface {", // 8
+      "\t\tPrice() int", // 9
+      "\t}", // 10
+      "\tID string", // 11
+      ")", // 12
+      "", // 13
+      "func (c *Cart) Total() int {", // 14
+      "\treturn 0", // 15
+      "}", // 16
+      "", // 17
+      "func New[T any](x T) *Cart {", // 18
+      "\treturn &Cart{}", // 19
+      "}", // 20
+      "var ErrEmpty = errors.New(\"empty\")", // 21
+    ].join("\n");
+    expect(brief(extractSymbols("shop/cart.go", src))).toEqual([
+      "3-5 class Cart",
+      "8-10 interface Pricer",
+      "11-11 type ID",
+      "14-16 method Cart.Total",
+      "18-20 function New",
+      "21-21 variable ErrEmpty",
+    ]);
+  });
+
+  it("Java: classes, constructors, generic methods; no calls or control flow", () => {
+    const src = [
+      "package a;", // 1
+      "@Service", // 2
+      "public final class OrderService implements Svc {", // 3
+      "  private final Map<String, Integer> counts = new HashMap<>();", // 4
+      "  public OrderService(Repo repo) {", // 5
+      "    this.repo = repo;", // 6
+      "  }", // 7
+      "  @Override", // 8
+      "  public <T> List<T> findAll(Class<T> type) throws IOException {", // 9
+      "    if (type == null) {", // 10
+      "      return list(type);", // 11
+      "    }", // 12
+      "    return null;", // 13
+      "  }", // 14
+      "  interface Listener { void on(Event e); }", // 15
+      "}", // 16
+    ].join("\n");
+    expect(brief(extractSymbols("src/main/java/a/OrderService.java", src))).toEqual([
+      "3-16 class OrderService",
+      "5-7 method OrderService.OrderService",
+      "9-14 method OrderService.findAll",
+      "15-15 interface OrderService.Listener",
+    ]);
+  });
+
+  it("Ruby: modules, classes, methods and their ends", () => {
+    const src = [
+      "module Billing", // 1
+      "  class Invoice < Base", // 2
+      "    def total", // 3
+      "      items.sum(&:price)", // 4
+      "    end", // 5
+      "", // 6
+      "    def self.build(attrs) = new(attrs)", // 7
+      "    def paid?", // 8
+      "      if state == :paid then true else false end", // 9
+      "    end", // 10
+      "  end", // 11
+      "end", // 12
+      "def helper", // 13
+      "end", // 14
+    ].join("\n");
+    expect(brief(extractSymbols("app/invoice.rb", src))).toEqual([
+      "1-12 module Billing",
+      "2-11 class Billing.Invoice",
+      "3-5 method Invoice.total",
+      "7-7 method Invoice.build",
+      "8-10 method Invoice.paid?",
+      "13-14 function helper",
+    ]);
+  });
+
+  it("C#: namespaces, classes and methods", () => {
+    const src = "namespace Shop.Core\n{\n  public class Cart\n  {\n    public decimal Total(int n)\n    {\n      return n;\n    }\n  }\n}\n";
+    expect(brief(extractSymbols("Cart.cs", src))).toEqual(["1-10 module Shop.Core", "3-9 class Shop.Core.Cart", "5-8 method Cart.Total"]);
+  });
+
+  it("ignores other languages and very long lines", () => {
+    expect(extractSymbols("README.md", "function notCode() {}\n")).toEqual([]);
+    expect(extractSymbols("min.js", `function ${"a".repeat(2000)}() {}\n`)).toEqual([]);
+  });
+});
