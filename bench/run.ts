@@ -1,0 +1,34 @@
+/**
+ * `npm run bench`: what a groundfix run costs, each figure against a reference measured in the same run.
+ * Prints a table and writes bench/results.json. `--quick` uses smaller inputs (for a smoke run).
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchEditCore } from "./edit-core.js";
+import { type BenchRow, renderTable } from "./lib.js";
+import { benchSnapshotSearch } from "./snapshot-search.js";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+
+const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
+  { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
+  { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
+];
+
+const rows: BenchRow[] = [];
+for (const s of sections) {
+  if (only && !only.includes(s.name)) continue;
+  process.stderr.write(`bench: ${s.name}…\n`);
+  try {
+    rows.push(...(await s.run()));
+  } catch (e) {
+    rows.push({ section: s.name, name: "FAILED", value: NaN, unit: "", note: (e as Error).message.split("\n")[0] });
+  }
+}
+console.log(renderTable(rows));
+const out = join(dirname(fileURLToPath(import.meta.url)), "results.json");
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, rows }, null, 2) + "\n");
+console.log(`\nwritten: ${out}`);
+if (rows.some((r) => r.name === "FAILED")) process.exitCode = 1;
