@@ -9,7 +9,8 @@ import { labeledIssuePrecheck, requestFromLabeledIssue } from "./events/issue.js
 import { mayTrigger } from "./events/permission.js";
 import { reviewRequestFromEvent } from "./events/review-trigger.js";
 import type { Decision, RunRequest } from "./events/types.js";
-import { reportConfigError, runReviewTask, runTask } from "./host/github/run-task.js";
+import { reviewPullRequest } from "./host/github/review-handler.js";
+import { reportConfigError, runTask } from "./host/github/run-task.js";
 import { createQueue, type TaskQueue } from "./queue/index.js";
 
 /** Options of {@link createApp}; every one has a production default. */
@@ -114,7 +115,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         queue.enqueue({
           key: `${review.owner}/${review.repo}#review-${review.prNumber}@${review.headSha}`,
           deliveryId: context.id,
-          run: () => runReviewTask(octokit, log, review, config, prBodyOf(context.payload)),
+          run: async () => {
+            const done = await reviewPullRequest(octokit, review, config, prBodyOf(context.payload));
+            log.info({ pr: review.prNumber, status: done.status }, "groundfix review job finished");
+          },
         });
       },
     );

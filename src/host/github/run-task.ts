@@ -9,9 +9,6 @@ import { httpStatus, type Octokit } from "./octokit.js";
 import { deliverPullRequest } from "./pull-request.js";
 import { renderStatusComment } from "./render.js";
 import { upsertStatusComment } from "./status-comment.js";
-import { evidenceFor, runReviewCheck } from "./review-check.js";
-import { decodeRunRecord } from "../../review/index.js";
-import type { ReviewRequest } from "../../events/review-trigger.js";
 
 /** Logger subset (Probot's pino logger fits). */
 export interface RunLogger {
@@ -194,44 +191,6 @@ function statusWriter(input: RunTaskInput): (body: string | { stage: string; det
       log.warn({ err: error, key: request.task.key }, "could not update the status comment");
     }
   };
-}
-
-/**
- * The queued review job for a pull request event (DESIGN.md invariant 5: pushes, reopen and re-run requests review
- * again): the run record comes from the PR body (from the payload for `pull_request` events, else `GET pulls/{n}`),
- * then {@link runReviewCheck} creates and completes `groundfix/review` on the head SHA. A `pull_request` event whose
- * head is exactly the app's own recorded commit is skipped: the delivery that made it has already reviewed it
- * (`check_run`/`check_suite` re-runs always review).
- */
-export async function runReviewTask(
-  octokit: Octokit,
-  log: RunLogger,
-  review: ReviewRequest,
-  config: GroundfixConfig,
-  prBody: string | null | undefined,
-): Promise<void> {
-  const body =
-    prBody !== undefined
-      ? prBody
-      : (await octokit.rest.pulls.get({ owner: review.owner, repo: review.repo, pull_number: review.prNumber })).data.body;
-  const record = decodeRunRecord(body ?? "");
-  if (prBody !== undefined && !review.rerequested && record?.head_sha === review.headSha) {
-    log.info({ pr: review.prNumber, head: review.headSha }, "groundfix: head is the app's own reviewed commit; no second review");
-    return;
-  }
-  const evidence = evidenceFor(record, review.headSha);
-  const report = await runReviewCheck(octokit, {
-    owner: review.owner,
-    repo: review.repo,
-    headSha: review.headSha,
-    baseSha: review.baseSha,
-    prNumber: review.prNumber,
-    prUrl: review.prUrl,
-    config,
-    record: evidence.record,
-    ...(evidence.note ? { note: evidence.note } : {}),
-  });
-  log.info({ pr: review.prNumber, conclusion: report.conclusion }, "groundfix: review check completed");
 }
 
 function firstLine(text: string): string {

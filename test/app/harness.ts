@@ -1,0 +1,68 @@
+/**
+ * Drive the groundfix app end to end: a real Probot instance (throwaway key, retries and throttling off) with the
+ * app loaded through `createApp({ queue, env })`, GitHub faked by {@link createGitHubFake}, and `receive` that
+ * delivers a webhook and then waits for the queued runs.
+ */
+import { randomUUID } from "node:crypto";
+import nock from "nock";
+import { Probot, ProbotOctokit } from "probot";
+import { forgetStatusComments } from "../../src/host/github/status-comment.js";
+import { createApp } from "../../src/index.js";
+import { createQueue } from "../../src/queue/index.js";
+import { createGitHubFake, type FakeRepoOptions } from "../fixtures/github-fake.js";
+import { testPrivateKey, webhookExample } from "../fixtures/github.js";
+
+const privateKey = testPrivateKey();
+
+/** The example repository of @octokit/webhooks-examples' issues/issue_comment payloads. */
+export const OWNER = "Codertocat";
+export const REPO = "Hello-World";
+
+/** A small JavaScript service whose `total()` throws on an undefined item (line 4). */
+export const SHOP_FILES = {
+  "src/cart.js": "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n",
+  "index.js": "const { total } = require('./src/cart');\nconsole.log(total([{ price: 1, qty: 2 }, undefined]));\n",
+  "package.json": '{"name":"shop","version":"1.0.0"}\n',
+  ".github/workflows/ci.yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n",
+};
+
+export const CRASH_BODY =
+  "Checkout crashes:\n\n```\nTypeError: Cannot read properties of undefined (reading 'price')\n    at total (/app/src/cart.js:4:16)\n    at Object.<anonymous> (/app/index.js:2:13)\n```\n";
+
+/** Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). */
+export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.ProcessEnv = {}) {
+  nock.disableNetConnect();
+  forgetStatusComments();
+  const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" }, ...repo });
+  const queue = createQueue({ concurrency: 2 });
+  const probot = new Probot({
+    appId: 1,
+    privateKey,
+    logLevel: "fatal",
+    Octokit: ProbotOctokit.defaults((o: any) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
+  });
+  await probot.load(createApp({ queue, env }));
+  return {
+    fake,
+    queue,
+    probot,
+    /** Deliver a webhook (default: a fresh delivery id) and wait until every queued run has finished. */
+    async receive(name: string, payload: Record<string, any>, id: string = randomUUID()) {
+      await probot.receive({ id, name, payload } as any);
+      await queue.idle();
+    },
+    stop() {
+      fake.stop();
+      nock.enableNetConnect();
+    },
+  };
+}
+
+/** `issues.labeled` from the examples: issue #1 of Codertocat/Hello-World, labeled `label` by Codertocat. */
+export function labeledIssue(label = "groundfix", body = CRASH_BODY): Record<string, any> {
+  const p = webhookExample("issues", "labeled");
+  p.label = { ...p.label, name: label };
+  p.issue.title = "Checkout crashes with TypeError";
+  p.issue.body = body;
+  return p;
+}
