@@ -1,0 +1,130 @@
+import { structuredPatch } from "diff";
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../../src/config/schema.js";
+import { forgetReviewClaims } from "../../../src/host/github/review-claims.js";
+import { runReviewCheck } from "../../../src/host/github/review-check.js";
+import { reviewPullRequest } from "../../../src/host/github/review-handler.js";
+import { encodeRunRecord } from "../../../src/review/index.js";
+import { clearSnapshotCache } from "../../../src/snapshot/index.js";
+import { API, BASE_SHA, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, testOctokit } from "./helpers.js";
+
+const repoPath = `/repos/${OWNER}/${REPO}`;
+const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/9`;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  clearSnapshotCache();
+  forgetReviewClaims();
+  expect(pending).toEqual([]);
+});
+
+/** GitHub's compare answer for one changed text file, hunks computed like git does. */
+function compareAnswer(path: string, before: string, after: string) {
+  const { hunks } = structuredPatch(path, path, before, after, "", "", { context: 3 });
+  const patch = hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n")).join("\n");
+  return { merge_base_commit: { sha: BASE_SHA }, files: [{ filename: path, status: "modified", changes: 1, patch }] };
+}
+
+async function serveChange(path: string, before: string, after: string) {
+  nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(200, compareAnswer(path, before, after));
+  serveTarball(BASE_SHA, await tarball(BASE_SHA, { [path]: before }));
+  serveTarball(HEAD_SHA, await tarball(HEAD_SHA, { [path]: after }));
+}
+
+const checkInput = { owner: OWNER, repo: REPO, headSha: HEAD_SHA, baseSha: BASE_SHA, prNumber: 9, prUrl: PR_URL, config: defaultConfig(), record: null };
+
+describe("runReviewCheck", () => {
+  it("a change with 120 findings sends its annotations in three batches of at most 50", async () => {
+    const base = Array.from({ length: 240 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    const head = base.split("\n").filter((_, i) => i % 2 === 0).join("\n") + "\n"; // every other line removed
+    await serveChange("notes.txt", base, head);
+    const updates: any[] = [];
+    nock(API)
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 5 })
+      .patch(`${repoPath}/check-runs/5`, (b) => (updates.push(b), true))
+      .times(3)
+      .reply(200, {});
+
+    const report = await runReviewCheck(testOctokit(), checkInput);
+
+    expect(report.conclusion).toBe("failure");
+    expect(report.findings.filter((f) => f.rule === "edit_policy")).toHaveLength(120);
+    expect(updates.map((u) => u.output.annotations.length)).toEqual([50, 50, 20]);
+    expect(updates[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(updates[1].output.title).toBe(updates[0].output.title);
+    expect(updates[2].output.summary).toBe(updates[0].output.summary);
+    expect(updates[0].output.annotations[0]).toMatchObject({ path: "notes.txt", annotation_level: "failure" });
+  });
+
+  it("when the review cannot run, the check run fails closed with the reason instead of staying in progress", async () => {
+    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(404, { message: "No commit found for SHA" });
+    let update: any;
+    nock(API)
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 6 })
+      .patch(`${repoPath}/check-runs/6`, (b) => ((update = b), true))
+      .reply(200, {});
+
+    const report = await runReviewCheck(testOctokit(), checkInput);
+    expect(report.conclusion).toBe("failure");
+    expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(update.output.summary).toContain("could not run");
+    expect(update.output.summary).toContain("404");
+  });
+});
+
+describe("reviewPullRequest (the job behind the review triggers)", () => {
+  const request = { owner: OWNER, repo: REPO, prNumber: 9, prUrl: PR_URL, headSha: HEAD_SHA, baseSha: BASE_SHA, headRef: "groundfix/issue-9", rerequested: false };
+  const before = "a\nb\nc\n";
+
+  it("reviews a human push that deletes a line and fails the edit policy, the evidence rule limited to the app's commit", async () => {
+    const octokit = testOctokit();
+    const appCommit = "d".repeat(40);
+    await serveChange("src/x.js", before, "a\nc\n");
+    // reviewCommit reads the app's own range for the evidence rule
+    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`).query(true).reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
+    let update: any;
+    nock(API)
+      .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
+      .query(true)
+      .reply(200, { total_count: 0, check_runs: [] })
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 8 })
+      .patch(`${repoPath}/check-runs/8`, (b) => ((update = b), true))
+      .reply(200, {});
+    const body = encodeRunRecord({ version: 1, run_id: "run-7", base_sha: BASE_SHA, head_sha: appCommit, edits: [] });
+
+    const out = await reviewPullRequest(octokit, request, defaultConfig(), body);
+    expect(out.status).toBe("reviewed");
+    expect(update.conclusion).toBe("failure");
+    expect(update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message))).toBe(true);
+    expect(update.output.summary).toContain("except evidence");
+  });
+
+  it("skips a head SHA that already has a groundfix/review check run, unless the run was re-requested", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    nock(API).get(`${repoPath}/commits/${HEAD_SHA}/check-runs`).query(true).reply(200, { total_count: 1, check_runs: [{ id: 1 }] });
+    expect((await reviewPullRequest(octokit, request, defaultConfig(), "")).status).toBe("skipped");
+    expect(calls.filter((c) => c.startsWith("POST"))).toEqual([]);
+
+    // An explicit re-run produces a fresh completed check on the same SHA; the PR body is fetched for the record.
+    await serveChange("src/x.js", before, "a\nb\nc\nd\n");
+    let created: any, update: any;
+    nock(API)
+      .get(`${repoPath}/pulls/9`)
+      .reply(200, { body: "no record", base: { sha: BASE_SHA } })
+      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+      .reply(201, { id: 10 })
+      .patch(`${repoPath}/check-runs/10`, (b) => ((update = b), true))
+      .reply(200, {});
+    const again = await reviewPullRequest(octokit, { ...request, rerequested: true }, defaultConfig());
+    expect(again.status).toBe("reviewed");
+    expect(created).toMatchObject({ name: "groundfix/review", head_sha: HEAD_SHA, details_url: PR_URL });
+    expect(update).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+});

@@ -1,0 +1,52 @@
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { STATUS_MARKER } from "../../../src/host/github/render.js";
+import { forgetStatusComments, upsertStatusComment } from "../../../src/host/github/status-comment.js";
+import { API, OWNER, recordCalls, REPO, testOctokit } from "./helpers.js";
+
+const comments = `/repos/${OWNER}/${REPO}/issues/12/comments`;
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  forgetStatusComments();
+  expect(pending).toEqual([]);
+});
+
+describe("upsertStatusComment", () => {
+  it("creates one comment, then edits it in place on the next stage without listing again", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    let created: any, edited: any;
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [{ id: 1, body: `quoting ${STATUS_MARKER}`, user: { type: "User" } }])
+      .post(comments, (b) => ((created = b), true))
+      .reply(201, { id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" })
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/50`, (b) => ((edited = b), true))
+      .reply(200, { id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
+    const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" })).toEqual({ id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
+    await upsertStatusComment(octokit, { ...target, body: "done" });
+    expect(created.body).toBe(`${STATUS_MARKER}\nstarting`);
+    expect(edited.body).toBe(`${STATUS_MARKER}\ndone`);
+    expect(calls.filter((c) => c.startsWith("GET"))).toHaveLength(1);
+  });
+
+  it("finds the app's earlier comment by its marker (a rerun edits it, never a second comment)", async () => {
+    let edited: any;
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [
+        { id: 2, body: "hello", user: { type: "User" } },
+        { id: 3, body: `${STATUS_MARKER}\nold`, user: { type: "Bot" } },
+      ])
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/3`, (b) => ((edited = b), true))
+      .reply(200, { id: 3, html_url: "u" });
+    const out = await upsertStatusComment(testOctokit(), { owner: OWNER, repo: REPO, issueNumber: 12, body: `${STATUS_MARKER}\nnew` });
+    expect(out.id).toBe(3);
+    expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
+  });
+});
