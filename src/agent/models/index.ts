@@ -1,4 +1,5 @@
 import { createAiSdkModel, ProviderConfigError, providerModel, type ProviderName } from "./ai-sdk.js";
+import { createHeuristicModel } from "./heuristic.js";
 import { createReplayModel, loadTranscriptFile } from "./replay.js";
 import type { Model } from "./types.js";
 
@@ -32,7 +33,7 @@ const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "openai-compa
 export function createModel(spec: string, options: { env?: NodeJS.ProcessEnv } = {}): Model {
   const env = options.env ?? process.env;
   const s = spec.trim();
-  if (s === "heuristic") return createHeuristic();
+  if (s === "heuristic") return createHeuristicModel();
   const colon = s.indexOf(":");
   const kind = colon === -1 ? s : s.slice(0, colon);
   const rest = colon === -1 ? "" : s.slice(colon + 1);
@@ -54,21 +55,4 @@ export function createModel(spec: string, options: { env?: NodeJS.ProcessEnv } =
     }
   }
   throw new ModelSpecError(`unknown model spec "${spec}"; use one of ${MODEL_SPECS.join(", ")}`);
-}
-
-/** The heuristic model (D2's src/agent/models/heuristic.ts), loaded on its first turn. */
-function createHeuristic(): Model {
-  let inner: Model | undefined;
-  return {
-    spec: "heuristic",
-    async next(input) {
-      if (!inner) {
-        const path = "./heuristic.js";
-        const mod = (await import(path)) as { createHeuristicModel?: () => Model };
-        if (typeof mod.createHeuristicModel !== "function") throw new Error("the heuristic model is not available in this build");
-        inner = mod.createHeuristicModel();
-      }
-      return inner.next(input);
-    },
-  };
 }

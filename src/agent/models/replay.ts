@@ -9,13 +9,16 @@ export const REPLAY_EXHAUSTED = "replay transcript exhausted";
  * A model that replays recorded turns in order, ignoring what the tools answer (spec `replay:<file>`).
  * Tool call ids are `call_<turn>_<index>`. When the turns run out, `next` throws {@link REPLAY_EXHAUSTED}
  * (the loop ends `failed_closed` with that reason).
+ *
+ * @throws Error when `transcript` is not a valid transcript (checked with the same schema as files)
  */
 export function createReplayModel(transcript: Transcript, spec = "replay"): Model {
+  const { turns } = parseTranscript(transcript);
   let i = 0;
   return {
     spec,
     async next(): Promise<ModelTurn> {
-      const turn = transcript.turns[i];
+      const turn = turns[i];
       if (!turn) throw new Error(REPLAY_EXHAUSTED);
       i++;
       return {
