@@ -83,7 +83,7 @@ function formatArgs(args: unknown): string {
 
 /** Escape characters that Markdown would treat as formatting inside a list item. */
 function md(text: string): string {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
+  return text.replace(/([\\`*[\]<>|])/g, "\\$1");
 }
 
 /**
