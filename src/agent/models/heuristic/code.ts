@@ -53,8 +53,16 @@ function width(indent: string): number {
 
 /** Text of a line without a trailing `//` or `#` comment (rough: ignores comment markers inside strings). */
 function codePart(line: string, lang: CodeLanguage): string {
+  if (isCommentLine(line, lang)) return "";
   const marker = lang === "python" || lang === "ruby" ? /\s#(?![{]).*$/ : /\s\/\/.*$/;
   return line.replace(marker, "").trimEnd();
+}
+
+/** True when the whole line is a comment (`//`, `#`, `/*`, ` * ` of a block comment). */
+function isCommentLine(line: string, lang: CodeLanguage): boolean {
+  const t = line.trim();
+  if (lang === "python" || lang === "ruby") return t.startsWith("#");
+  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*");
 }
 
 const CONTROL = new Set(["if", "for", "while", "switch", "catch", "function", "return", "with", "elif", "else", "until", "unless", "foreach", "using", "lock", "fixed", "new", "sizeof", "typeof", "await", "yield", "throw", "case", "when"]);
@@ -242,9 +250,13 @@ function opensDeclarationBody(code: string, lang: CodeLanguage): boolean {
   return /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|object)\b[^(]*\{$/.test(code) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code);
 }
 
-/** A place to insert statements: before line `line`, with indentation `indent`. */
+/**
+ * A place to insert statements: before line `line`, with indentation `indent`. `statement` is the first line of the
+ * statement that runs next (after any comment lines directly above it, which stay attached to it).
+ */
 export interface InsertionPoint {
   line: number;
+  statement: number;
   indent: string;
 }
 
@@ -282,7 +294,10 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
   const own = width(indentOf(line));
   for (let p = n - 1; p >= 1; p--) {
     const above = lines.get(p);
-    if (above === undefined) return own === 0 ? { line: n, indent: indentOf(line) } : null;
+    if (above === undefined) {
+      if (own !== 0) return null;
+      break;
+    }
     if (above.trim() === "" || width(indentOf(above)) >= own) continue;
     const aboveCode = codePart(above, lang);
     if (opensDeclarationBody(aboveCode, lang)) return null;
@@ -290,5 +305,7 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
     if (lang !== "python" && lang !== "ruby" && /\{$/.test(aboveCode) && !opensBlock(aboveCode, lang)) return null;
     break;
   }
-  return { line: n, indent: indentOf(line) };
+  let at = n;
+  while (at > 1 && lines.get(at - 1) !== undefined && isCommentLine(lines.get(at - 1) ?? "", lang) && indentOf(lines.get(at - 1) ?? "") === indentOf(line)) at--;
+  return { line: at, statement: n, indent: indentOf(line) };
 }

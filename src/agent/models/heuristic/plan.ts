@@ -59,7 +59,7 @@ interface Candidate {
 const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
 const NO_EDIT_LANGS: ReadonlySet<CodeLanguage> = new Set();
-const NOISY_VALUES = new Set(["req", "res", "request", "response", "next", "ctx", "context", "w", "r", "cb", "callback", "done", "password", "passwd", "secret", "token", "apiKey", "api_key", "key", "credentials"]);
+const NOISY_VALUES = new Set(["req", "res", "request", "response", "next", "ctx", "context", "w", "r", "cb", "callback", "done", "password", "passwd", "secret", "token", "apiKey", "api_key", "credentials"]);
 const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
 const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
@@ -110,22 +110,35 @@ function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string
   return { path: best.p, tied: scored.length > 1 && scored[1]?.n === best.n };
 }
 
+/** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
+function declarationHits(steps: readonly Step[], problem: ProblemFacts): { id: string; rank: number; path: string; line: number; text: string }[] {
+  const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
+  problem.identifiers.slice(0, 3).forEach((id, rank) => {
+    const res = resultOf(steps, "grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 });
+    if (!res) return;
+    for (const hit of parseGrepHits(res)) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
+  });
+  return out;
+}
+
 /** Files that declare the quoted identifiers, best first: weighted by identifier order, tests and docs last. */
 function identifierCandidates(steps: readonly Step[], problem: ProblemFacts, framePaths: ReadonlySet<string>): Candidate[] {
   const ids = problem.identifiers.slice(0, 3);
   const files = new Map<string, { score: number; line: number; identifier: string }>();
-  ids.forEach((id, i) => {
-    const res = resultOf(steps, "grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 });
-    if (!res) return;
-    const seen = new Set<string>();
-    for (const hit of parseGrepHits(res)) {
-      if (languageOf(hit.path) === null || seen.has(hit.path)) continue;
-      seen.add(hit.path);
-      const entry = files.get(hit.path) ?? { score: 0, line: hit.line, identifier: id };
-      entry.score += ids.length - i;
-      files.set(hit.path, entry);
+  const counted = new Set<string>();
+  for (const hit of declarationHits(steps, problem)) {
+    const entry = files.get(hit.path) ?? { score: 0, line: hit.line, identifier: hit.id };
+    if (!counted.has(`${hit.id} ${hit.path}`)) {
+      counted.add(`${hit.id} ${hit.path}`);
+      entry.score += 2 * (ids.length - hit.rank);
     }
-  });
+    // A field declared with a type or a nested spec (`errors: { type: Array }`, `errors = Column(`) beats a use (`errors: list.map(...)`).
+    if (/[:=]\s*(?:\{|\[|[A-Z]\w*\b)/.test(hit.text) && !counted.has(`typed ${hit.path}`)) {
+      counted.add(`typed ${hit.path}`);
+      entry.score += 1;
+    }
+    files.set(hit.path, entry);
+  }
   return [...files.entries()]
     .map(([path, e]) => ({ path, e, s: e.score + (framePaths.has(path) ? 5 : 0) - (TEST_PATH.test(path) ? 10 : 0) }))
     .sort((a, b) => b.s - a.s || (a.path < b.path ? -1 : 1))
@@ -208,14 +221,14 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
 /** Parameters of the enclosing function worth logging: those used on the anchored statement first, noisy ones left out. */
 function valuesFor(a: Analysis): string[] {
   if (!a.enc || a.enc.kind !== "function" || a.ins === null || a.targetLine === null) return [];
-  const stmt = Array.from({ length: a.targetLine - a.ins.line + 1 }, (_, i) => a.window.lines.get(a.ins!.line + i) ?? "").join("\n");
+  const stmt = Array.from({ length: a.targetLine - a.ins.statement + 1 }, (_, i) => a.window.lines.get(a.ins!.statement + i) ?? "").join("\n");
   const params = a.enc.params.filter((p) => !NOISY_VALUES.has(p));
   const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${p.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(stmt));
   return [...used, ...params.filter((p) => !used.includes(p))].slice(0, 3);
 }
 
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
-function buildEdit(a: Analysis, problem: ProblemFacts, extra: number, uniqueLine: boolean): Record<string, unknown> | null {
+function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, extra: number, uniqueLine: boolean): Record<string, unknown> | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
   const content = coversWholeFile(a.window)
     ? Array.from({ length: a.window.totalLines ?? 0 }, (_, i) => a.window.lines.get(i + 1) ?? "").join("\n")
@@ -225,8 +238,9 @@ function buildEdit(a: Analysis, problem: ProblemFacts, extra: number, uniqueLine
   const get = (n: number) => a.window.lines.get(n) ?? "";
   const before: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) before.push(get(n));
-  const stmtLines = Array.from({ length: a.targetLine - a.ins.line + 1 }, (_, i) => get(a.ins!.line + i)).join("\n");
-  const subjects = problem.identifiers.filter((id) => stmtLines.includes(id.split(".").pop() ?? id));
+  const stmtLines = Array.from({ length: a.targetLine - a.ins.statement + 1 }, (_, i) => get(a.ins!.statement + i)).join("\n");
+  const declaredHere = declarationHits(steps, problem).filter((h) => h.path === a.cand.path).map((h) => h.id);
+  const subjects = problem.identifiers.filter((id) => stmtLines.includes(id.split(".").pop() ?? id) || declaredHere.includes(id));
   const severity = /warn/i.test(problem.errorMessages[0] ?? "") ? "warn" : "error";
   const style = detectLogStyle([...a.window.lines.values()].join("\n"), a.lang, a.enc?.instance ?? false, severity);
   const fn = a.enc?.kind === "function" ? a.enc.name : null;
@@ -258,9 +272,9 @@ function snippetFor(a: Analysis, short: boolean): string | null {
   if (a.targetLine === null) return null;
   const line = a.window.lines.get(a.targetLine);
   if (line === undefined || line.trim() === "" || a.window.clipped.has(a.targetLine)) return null;
-  if (short || !a.ins || a.targetLine - a.ins.line > 2 || a.ins.line > a.targetLine) return line.trim();
+  if (short || !a.ins || a.targetLine - a.ins.statement > 2 || a.ins.statement > a.targetLine) return line.trim();
   const out: string[] = [];
-  for (let n = a.ins.line; n <= a.targetLine; n++) out.push(a.window.lines.get(n) ?? "");
+  for (let n = a.ins.statement; n <= a.targetLine; n++) out.push(a.window.lines.get(n) ?? "");
   return out.join("\n");
 }
 
@@ -331,13 +345,20 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const tried: string[] = [];
   const cands: Candidate[] = [];
   const framePaths = new Set<string>();
+  // A frame whose file declares an identifier quoted in the error message, near the frame line, is where the problem
+  // lives even when inner frames are in the repository too (e.g. an in-repo library that emits the warning).
+  const inMessage = (id: string) => problem.errorMessages.some((m) => m.includes(id));
+  const decls = declarationHits(steps, problem).filter((h) => inMessage(h.id));
+  const frameCands: Candidate[] = [];
   for (const f of inRepoFrames) {
     const r = resolveFrame(steps, f);
     if (r) {
-      cands.push({ path: r.path, line: f.line, evidence: "frame", frame: f, tied: r.tied });
+      frameCands.push({ path: r.path, line: f.line, evidence: "frame", frame: f, tied: r.tied });
       framePaths.add(r.path);
     }
   }
+  const declaresNear = (c: Candidate) => decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
+  cands.push(...frameCands.filter(declaresNear), ...frameCands.filter((c) => !declaresNear(c)));
   if (inRepoFrames.length && !framePaths.size) tried.push(`No stack frame file (${names.slice(0, 3).join(", ")}) exists in the repository.`);
   if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
   const idCands = identifierCandidates(steps, problem, framePaths);
@@ -431,9 +452,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
         }
       }
       let extra = rejections.filter((r) => r !== "unread").length;
-      let args = buildEdit(analyse(steps, chosen, problem), problem, extra, uniqueLine);
+      let args = buildEdit(steps, a, problem, extra, uniqueLine);
       const used = new Set(suggests.map((s) => callKey(s.call.name, s.call.arguments)));
-      while (args && used.has(callKey("suggest_addition", args)) && extra < 6) args = buildEdit(a, problem, ++extra, uniqueLine);
+      while (args && used.has(callKey("suggest_addition", args)) && extra < 6) args = buildEdit(steps, a, problem, ++extra, uniqueLine);
       if (args && !used.has(callKey("suggest_addition", args))) {
         return { text: `Adding a clarifying log line to ${chosen.path} before line ${a.ins?.line}.`, calls: [call("suggest_addition", args)] };
       }
@@ -471,7 +492,8 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const agreeText = agree && chosen.evidence === "frame" && problem.identifiers[0] ? ` It also declares \`${idCands[0]?.identifier}\`.` : "";
   const fnText = fn ? ` The code runs in ${fn}.` : "";
   const editText = applied ? " A clarifying log line was added before that statement." : editNote ? ` ${editNote}` : "";
-  const summary = oneLine(`${problem.errorMessages[0] ?? problem.title}. ${whereText}${agreeText}${fnText}${editText}`, 900);
+  const headline = oneLine(problem.errorMessages[0] ?? problem.title, 200).replace(/[.…]+$/, "");
+  const summary = oneLine(`${headline}. ${whereText}${agreeText}${fnText}${editText}`, 900);
   const finalConf = dropFile ? Math.min(conf, 0.3) : conf;
   return {
     text: `Submitting the diagnosis for ${chosen.path} (confidence ${finalConf}).`,

@@ -53,6 +53,10 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     }
     case "python": {
       const own = tryReceivers(["logger", "log", "LOGGER", "LOG", "self.logger", "self.log"], [...pref, "exception", "info", "debug"], "printf");
+      // A stdlib logger (`x = logging.getLogger(...)`) has every level: use the one the problem calls for.
+      if (own && new RegExp(`^\\s*${own.receiver.replace(".", "\\.")}\\s*=\\s*logging\\.getLogger\\(`, "m").test(content)) {
+        return { ...own, method: severity === "warn" ? "warning" : "error" };
+      }
       if (own) return own;
       if (/^\s*import\s+logging\b/m.test(content)) return { receiver: "logging", method: severity === "warn" ? "warning" : "error", form: "printf" };
       if (/^\s*import\s+(?:[\w, ]+,\s*)?sys\b/m.test(content)) return { receiver: "print", method: "sys.stderr", form: "args" };
@@ -132,10 +136,10 @@ export interface AdditionInput {
 export function buildAddition(input: AdditionInput): string[] {
   const { lang, indent, style } = input;
   const values = input.values.slice(0, 3);
-  const problem = clean(input.problem, 120);
+  const problem = clean(input.problem, 100);
   const subjects = input.subjects.length ? ` (${input.subjects.slice(0, 3).map((s) => `\`${s}\``).join(", ")})` : "";
-  const note = comment(clean(`groundfix: reported "${problem}"${subjects}; log the context before this runs so the next occurrence shows why.`, 220), lang);
-  const message = clean(`[groundfix] ${input.where}: ${problem}`, 160);
+  const note = comment(`groundfix: reported "${problem}"${subjects}; log the context here so the next occurrence shows why.`, lang);
+  const message = `[groundfix] ${clean(input.where, 60)}: ${problem}`;
   const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
   let call: string;
   switch (lang) {

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../../../src/agent/index.js";
+import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
+import { buildSnapshot, config, SHA } from "../helpers.js";
+
+const EXAMPLES = fileURLToPath(new URL("../../../examples/", import.meta.url));
+
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[relative(dir, full).split("\\").join("/")] = readFileSync(full, "utf8");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("heuristic model on the shipped demo (examples/demo-service + examples/demo-issue.md)", () => {
+  it("passes over the in-repo schema library that emits the warning and cites the model that declares `errors`", async () => {
+    const files = readTree(join(EXAMPLES, "demo-service"));
+    const [title = "", ...rest] = readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8").split("\n");
+    const snapshot = await buildSnapshot(files);
+    const result = await runAgent({
+      task: { source: "local", key: "local:demo", title, body: rest.join("\n"), repo: { owner: "local", name: "demo" }, baseSha: SHA },
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
+    expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
+    expect(files["models/ValidationLog.js"]).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
+    expect(result.outcome).toBe("pr_ready");
+    expect(result.edits.map((e) => e.path)).toEqual(["models/ValidationLog.js"]);
+    const after = result.files[0]?.content ?? "";
+    expect(() => new Script(after)).not.toThrow();
+    expect(result.gates.rejections).toEqual([]);
+  });
+});
