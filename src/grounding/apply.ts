@@ -1,6 +1,6 @@
 import { lostLines } from "./additive.js";
 import { nearestRegion, regionText, type NearestRegion } from "./diagnose.js";
-import { isAllCrlf } from "./lines.js";
+import { isAllCrlf, lineAt } from "./lines.js";
 import {
   alreadyAppliedMessage,
   ambiguousMessage,
@@ -11,7 +11,7 @@ import {
   notFoundMessage,
 } from "./messages.js";
 import { spanDiff } from "./unified-diff.js";
-import { locateVerbatim } from "./verbatim.js";
+import { locateVerbatim, searchForm, type VerbatimMatch } from "./verbatim.js";
 
 /** Why an edit was refused; see {@link applyVerbatimEdit}. */
 export type VerbatimRejection = "empty" | "no_change" | "binary" | "not_found" | "ambiguous" | "not_additive";
@@ -69,10 +69,9 @@ export function applyVerbatimEdit(
 
   const crlf = isAllCrlf(content);
   const matches = locateVerbatim(content, before);
-  const applied = after.trim() === "" ? [] : locateVerbatim(content, after);
   const match = matches[0];
   if (!match) {
-    const done = substantial(after) ? applied.find((a) => isWholeLines(content, a.offset, a.offset + a.length)) : undefined;
+    const done = substantial(after) ? alreadyThere(content, after) : undefined;
     if (done) {
       const nearest: NearestRegion = {
         startLine: done.startLine,
@@ -92,7 +91,7 @@ export function applyVerbatimEdit(
 
   const inserted = crlf ? after.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n") : after;
   const end = match.offset + match.length;
-  const around = applied.find((a) => a.offset <= match.offset && a.offset + a.length >= end);
+  const around = after.trim() === "" ? undefined : enclosing(content, after, crlf, match.offset, end);
   if (inserted === content.slice(match.offset, end)) return { ok: false, reason: "no_change", message: noChangeMessage() };
   if (around) {
     return { ok: false, reason: "no_change", message: alreadyAppliedMessage(path, around.startLine, around.endLine, true) };
@@ -119,6 +118,32 @@ export function applyVerbatimEdit(
 function substantial(text: string): boolean {
   const nonBlank = text.split("\n").filter((l) => l.trim() !== "").length;
   return nonBlank >= 2 || text.replace(/\s+/g, "").length >= 12;
+}
+
+/** The first occurrence of `after` that spans whole lines (of at most 1,000 occurrences looked at). */
+function alreadyThere(content: string, after: string): VerbatimMatch | undefined {
+  let seen = 0;
+  for (const m of locateVerbatim(content, after)) {
+    if (isWholeLines(content, m.offset, m.offset + m.length)) return m;
+    if (++seen >= 1000) break;
+  }
+  return undefined;
+}
+
+/**
+ * An occurrence of `after` (in the file's search form, see `searchForm`) that contains the span `from..to`: the edit
+ * was applied before. Only the neighbourhood of the span is searched.
+ */
+function enclosing(content: string, after: string, crlf: boolean, from: number, to: number): VerbatimMatch | undefined {
+  const needle = searchForm(content, after, crlf);
+  if (needle === null || needle.length < to - from) return undefined;
+  for (let o = content.indexOf(needle, Math.max(0, to - needle.length)); o !== -1 && o <= from; o = content.indexOf(needle, o + 1)) {
+    if (o + needle.length >= to) {
+      const startLine = lineAt(content, o);
+      return { offset: o, length: needle.length, startLine, endLine: lineAt(content, o + needle.length - 1) };
+    }
+  }
+  return undefined;
 }
 
 /** True when `content.slice(from, to)` spans whole lines, ignoring indentation before it and spaces after it. */

@@ -14,22 +14,24 @@ export interface NearestRegion {
   cause?: string;
 }
 
-/** Bounds that keep the search fast on a 5 MB file. */
+/** Bounds that keep the search fast on a 5 MB file: a few `indexOf` scans and a few dozen windows scored. */
 const MAX_SNIPPET_LINES = 200;
-const MAX_HITS_PER_LINE = 1000;
-const MAX_SUBSTRING_HITS = 200;
-const MAX_TOKENS = 5;
+const MAX_ANCHORS = 12;
+const MAX_HITS_PER_ANCHOR = 200;
+const MAX_WINDOWS = 24;
 
 /**
  * Find the region of `content` nearest to `snippet`, which does NOT occur verbatim, and name why it differs.
  *
  * 1. Exact variants first (one `indexOf` scan each): the snippet with literal "\n" turned into line breaks, without a
  *    byte-order mark, or with its line endings switched; a hit names that cause.
- * 2. Otherwise a vote over whole-file lines normalised by {@link looseText} (one global pass of a few regexes, then one
- *    `split`): each snippet line equal to a file line votes for the window start that aligns them; the first and last
- *    snippet lines (often partial) vote where they occur as substrings; with no vote at all, the snippet's longest
- *    identifiers vote. Common lines (over 1,000 hits) are ignored. The best-voted window of the snippet's length wins.
- * 3. `nameMismatch` names the cause by comparing the snippet with that window's real text.
+ * 2. Otherwise anchors: from each snippet line its longest run of characters that none of the known causes can alter
+ *    (no whitespace, quotes, unicode spaces, literal "\n"); the longest anchors of up to 12 lines are searched raw with
+ *    `indexOf` (an anchor with over 200 hits is too common and skipped). Each hit votes for the window start that aligns
+ *    its line; the best-voted windows (at most 24) are scored line by line on text normalised by {@link looseText}
+ *    (equal lines count 1, a first/last snippet line contained in its file line counts 1 since it may be partial,
+ *    other lines count their share of common anchors, halved). No whole-file transform, so a 5 MB file stays fast.
+ * 3. `nameMismatch` names the cause by comparing the snippet with the best window's real text.
  *
  * @returns null when nothing in the file resembles the snippet.
  */
@@ -39,16 +41,14 @@ export function nearestRegion(content: string, snippet: string): NearestRegion |
   const variants = [snippet];
   const unescaped = snippet.replace(/\\r\\n|\\n/g, "\n");
   if (unescaped !== snippet) variants.push(unescaped);
-  const loose = looseText(content).replace(/^ | $/gm, "");
-  const fileLines = loose.split("\n");
-  let best: Window | null = null;
+  const file = new LineIndex(content);
+  let best: { start: number; length: number; score: number } | null = null;
   for (const v of variants) {
-    const found = bestWindow(loose, fileLines, splitLines(trimNewlines(v)), false);
-    if (found && (!best || found.votes / found.length > best.votes / best.length)) best = found;
+    const found = bestWindow(file, splitLines(trimNewlines(v)).slice(0, MAX_SNIPPET_LINES));
+    if (found && (!best || found.score / found.length > best.score / best.length)) best = found;
   }
-  best ??= bestWindow(loose, fileLines, splitLines(trimNewlines(snippet)), true);
   if (!best) return null;
-  const startLine = Math.max(1, best.start + 1);
+  const startLine = best.start + 1;
   const endLine = Math.max(startLine, Math.min(lineCount(content), startLine + best.length - 1));
   const text = regionText(content, startLine, endLine);
   // Compare with the line breaks the snippet has at its ends, so "x\n" vs "x   \n" shows as trailing whitespace.
@@ -96,100 +96,97 @@ function trimNewlines(text: string): string {
   return text.replace(/^(?:\r?\n)+/, "").replace(/(?:\r?\n)+$/, "");
 }
 
-/** Offsets (0-based line index) where `needle` occurs as a substring of the normalised file, at most `cap` of them. */
-function substringLines(loose: string, lineStarts: () => number[], needle: string, cap: number): number[] {
-  const out: number[] = [];
-  for (let i = loose.indexOf(needle); i !== -1 && out.length < cap; i = loose.indexOf(needle, i + 1)) {
-    const starts = lineStarts();
+/** Line starts of a file, built once on first use (one `indexOf` pass), for offset→line and line→text lookups. */
+class LineIndex {
+  private starts: number[] | null = null;
+  constructor(readonly content: string) {}
+
+  private table(): number[] {
+    if (!this.starts) {
+      const starts = [0];
+      for (let i = this.content.indexOf("\n"); i !== -1; i = this.content.indexOf("\n", i + 1)) starts.push(i + 1);
+      if (starts[starts.length - 1] === this.content.length && starts.length > 1) starts.pop();
+      this.starts = starts;
+    }
+    return this.starts;
+  }
+
+  get count(): number {
+    return this.table().length;
+  }
+
+  /** 0-based line index of `offset`. */
+  lineOf(offset: number): number {
+    const starts = this.table();
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= i) lo = mid;
+      if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    out.push(lo);
+    return lo;
   }
-  return out;
+
+  /** Text of 0-based line `j` without its line break ("" outside the file). */
+  line(j: number): string {
+    const starts = this.table();
+    const from = starts[j];
+    if (from === undefined) return "";
+    const next = starts[j + 1];
+    const c = this.content;
+    const text = c.slice(from, next !== undefined ? next - 1 : c.endsWith("\n") ? c.length - 1 : c.length);
+    return text.endsWith("\r") ? text.slice(0, -1) : text;
+  }
 }
 
-interface Window {
-  start: number;
-  votes: number;
-  length: number;
+/** Runs of characters that no named cause alters: split at whitespace, quotes, unicode spaces and literal "\n". */
+function anchorsOf(line: string): string[] {
+  return line.split(/\\r\\n|\\n|[\s'"`\u2018-\u201F\u2032\u2033\u200B-\u200D\u2060\uFEFF]+/).filter((a) => a.length >= 3);
 }
 
-/**
- * The best-voted window (0-based first line, number of votes, snippet length in lines). Each snippet line votes at
- * most once per window start. `byTokens`: vote by the snippet's longest identifiers instead of by lines.
- */
-function bestWindow(loose: string, fileLines: string[], rawSnippetLines: string[], byTokens: boolean): Window | null {
-  const snippetLines = rawSnippetLines.slice(0, MAX_SNIPPET_LINES).map((l) => looseText(l).trim());
+function bestWindow(file: LineIndex, snippetLines: string[]): { start: number; length: number; score: number } | null {
   const k = snippetLines.length;
   if (k === 0) return null;
-  let starts: number[] | null = null;
-  const lineStarts = () => {
-    if (!starts) {
-      starts = new Array<number>(fileLines.length);
-      let offset = 0;
-      fileLines.forEach((l, j) => {
-        starts![j] = offset;
-        offset += l.length + 1;
-      });
-    }
-    return starts;
-  };
-  const votes = new Map<number, number>();
-  const seen = new Set<string>();
-  const vote = (i: number, j: number) => {
-    const key = `${i}:${j}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    votes.set(j - i, (votes.get(j - i) ?? 0) + 1);
-  };
-
-  if (byTokens) {
-    // Nothing alike line by line: let the longest identifiers point at a region.
-    const tokens = new Map<string, number>();
-    snippetLines.forEach((l, i) => {
-      for (const t of l.match(/[A-Za-z_$][\w$]{3,}/g) ?? []) if (!tokens.has(t)) tokens.set(t, i);
-    });
-    const longest = [...tokens].sort((a, b) => b[0].length - a[0].length).slice(0, MAX_TOKENS);
-    for (const [t, i] of longest) for (const j of substringLines(loose, lineStarts, t, 50)) vote(i, j);
-    return pick(votes, k);
-  }
-  // Interior lines: whole-line equality, one pass over the file.
-  const wanted = new Map<string, number[]>();
-  snippetLines.forEach((l, i) => {
-    if (i === 0 || i === k - 1 || l.length === 0) return;
-    wanted.set(l, [...(wanted.get(l) ?? []), i]);
-  });
-  if (wanted.size > 0) {
-    const hits = new Map<string, number[]>();
-    fileLines.forEach((l, j) => {
-      if (!wanted.has(l)) return;
-      const h = hits.get(l) ?? [];
-      if (h.length <= MAX_HITS_PER_LINE) h.push(j);
-      hits.set(l, h);
-    });
-    for (const [l, js] of hits) {
-      if (js.length > MAX_HITS_PER_LINE) continue;
-      for (const i of wanted.get(l)!) for (const j of js) vote(i, j);
+  // The longest anchor of each line, longest first; first and last lines always take part.
+  const perLine = snippetLines.map((l, i) => ({ i, anchor: anchorsOf(l).sort((a, b) => b.length - a.length)[0] }));
+  const chosen = perLine
+    .filter((x): x is { i: number; anchor: string } => x.anchor !== undefined)
+    .sort((a, b) => b.anchor.length - a.anchor.length || a.i - b.i)
+    .slice(0, MAX_ANCHORS);
+  const votes = new Map<number, Set<number>>();
+  for (const { i, anchor } of chosen) {
+    const hits: number[] = [];
+    const content = file.content;
+    for (let o = content.indexOf(anchor); o !== -1 && hits.length <= MAX_HITS_PER_ANCHOR; o = content.indexOf(anchor, o + 1)) hits.push(o);
+    if (hits.length > MAX_HITS_PER_ANCHOR) continue;
+    for (const o of hits) {
+      const start = Math.max(0, file.lineOf(o) - i);
+      const set = votes.get(start) ?? new Set<number>();
+      set.add(i);
+      votes.set(start, set);
     }
   }
-  // First and last lines may be partial: substring hits.
-  for (const i of k === 1 ? [0] : [0, k - 1]) {
-    const l = snippetLines[i]!;
-    if (l.length < 3) continue;
-    for (const j of substringLines(loose, lineStarts, l, MAX_SUBSTRING_HITS)) vote(i, j);
+  const windows = [...votes]
+    .sort((a, b) => b[1].size - a[1].size || a[0] - b[0])
+    .slice(0, MAX_WINDOWS)
+    .map(([start]) => start);
+  const loose = snippetLines.map((l) => looseText(l).trim());
+  const tokens = snippetLines.map((l) => new Set(anchorsOf(l)));
+  let best: { start: number; length: number; score: number } | null = null;
+  for (const start of windows) {
+    let score = 0;
+    for (let i = 0; i < k && start + i < file.count; i++) {
+      const fileLine = file.line(start + i);
+      const f = looseText(fileLine).trim();
+      const s = loose[i]!;
+      if (f === s || ((i === 0 || i === k - 1) && s.length > 0 && f.includes(s))) score += 1;
+      else if (tokens[i]!.size > 0) {
+        const shared = anchorsOf(fileLine).filter((a) => tokens[i]!.has(a)).length;
+        score += (0.5 * shared) / tokens[i]!.size;
+      }
+    }
+    if (!best || score > best.score) best = { start, length: k, score };
   }
-  return pick(votes, k);
-}
-
-function pick(votes: Map<number, number>, length: number): Window | null {
-  let best: Window | null = null;
-  for (const [start, n] of votes) {
-    if (!best || n > best.votes || (n === best.votes && start < best.start)) best = { start, votes: n, length };
-  }
-  return best;
+  return best && best.score > 0 ? best : null;
 }
