@@ -29,18 +29,7 @@ export function toCheckRunOutputs(report: ReviewReport): CheckRunOutput[] {
   const summary = truncateText(report.summary, SUMMARY_MAX_CHARS);
   const annotations = report.findings.slice(0, MAX_ANNOTATIONS).map(toAnnotation);
   const left = report.findings.length - annotations.length;
-  const text =
-    report.findings.length === 0
-      ? undefined
-      : truncateText(
-          [
-            "### All findings",
-            "",
-            ...report.findings.map((f) => `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ${f.message.replace(/\s+/g, " ")}`),
-            ...(left > 0 ? ["", `${left} findings beyond the first ${MAX_ANNOTATIONS} are listed here but not annotated.`] : []),
-          ].join("\n"),
-          SUMMARY_MAX_CHARS,
-        );
+  const text = report.findings.length === 0 ? undefined : findingsText(report.findings, left);
   const outputs: CheckRunOutput[] = [];
   for (let k = 0; k === 0 || k < annotations.length; k += ANNOTATIONS_PER_REQUEST) {
     const out: CheckRunOutput = { title, summary, annotations: annotations.slice(k, k + ANNOTATIONS_PER_REQUEST) };
@@ -48,6 +37,24 @@ export function toCheckRunOutputs(report: ReviewReport): CheckRunOutput[] {
     outputs.push(out);
   }
   return outputs;
+}
+
+/** The `text` of the output: every finding on one line, built only up to just past the cap, then truncated. */
+function findingsText(findings: Finding[], notAnnotated: number): string {
+  const rows = ["### All findings", ""];
+  let size = 0;
+  for (const f of findings) {
+    const row = `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ${clip(f.message, MESSAGE_MAX).replace(/\s+/g, " ")}`;
+    rows.push(row);
+    size += row.length + 1;
+    if (size > SUMMARY_MAX_CHARS) break;
+  }
+  const tail: string[] = [];
+  const shown = rows.length - 2;
+  if (shown < findings.length) tail.push(`- … and ${findings.length - shown} more findings, not listed here.`);
+  if (notAnnotated > 0) tail.push(`${notAnnotated} findings beyond the first ${MAX_ANNOTATIONS} are not annotated.`);
+  const end = tail.length ? `\n\n${tail.join("\n")}` : "";
+  return truncateText(rows.join("\n"), SUMMARY_MAX_CHARS - end.length) + end;
 }
 
 function toAnnotation(f: Finding): CheckAnnotation {

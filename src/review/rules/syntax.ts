@@ -1,0 +1,158 @@
+import ts from "typescript";
+import { parseAllDocuments } from "yaml";
+import type { Finding } from "../../types.js";
+import { splitLines } from "../hunks.js";
+import { pythonSyntaxError } from "../python-parser.js";
+import type { RuleContext } from "../types.js";
+import { lineAt as lineOf } from "./util.js";
+
+type Language = "ts" | "tsx" | "js" | "jsx" | "json" | "jsonc" | "yaml" | "python";
+interface SyntaxError {
+  line: number;
+  message: string;
+}
+
+/** The language the syntax rule parses a path as, by extension; undefined for files it does not check. */
+export function syntaxLanguage(path: string): Language | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
+  switch (ext) {
+    case ".ts":
+    case ".mts":
+    case ".cts":
+      return "ts";
+    case ".tsx":
+      return "tsx";
+    case ".js":
+    case ".mjs":
+    case ".cjs":
+      return "js";
+    case ".jsx":
+      return "jsx";
+    case ".json":
+      return /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) || path.startsWith(".vscode/") || base === "devcontainer.json" ? "jsonc" : "json";
+    case ".jsonc":
+      return "jsonc";
+    case ".yml":
+    case ".yaml":
+      return "yaml";
+    case ".py":
+    case ".pyi":
+      return "python";
+    default:
+      return undefined;
+  }
+}
+
+const SCRIPT_KIND: Record<"ts" | "tsx" | "js" | "jsx", ts.ScriptKind> = {
+  ts: ts.ScriptKind.TS,
+  tsx: ts.ScriptKind.TSX,
+  js: ts.ScriptKind.JS,
+  jsx: ts.ScriptKind.JSX,
+};
+
+function tsSyntax(path: string, text: string, lang: "ts" | "tsx" | "js" | "jsx"): SyntaxError | null {
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, SCRIPT_KIND[lang]);
+  // parseDiagnostics is the parser's own list (not in the public typings); transpileModule reports the same errors.
+  let diags = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
+  if (diags === undefined) {
+    diags = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { jsx: ts.JsxEmit.Preserve } }).diagnostics ?? [];
+  }
+  const first = [...diags].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
+  if (!first) return null;
+  return { line: lineOf(text, first.start ?? 0), message: ts.flattenDiagnosticMessageText(first.messageText, " ") };
+}
+
+function jsonSyntax(path: string, text: string, lang: "json" | "jsonc"): SyntaxError | null {
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  try {
+    JSON.parse(body);
+    return null;
+  } catch (err) {
+    if (lang === "jsonc") {
+      const sf = ts.parseJsonText(path, body);
+      const diag = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics?.[0];
+      if (!diag) return null;
+      return { line: lineOf(body, diag.start ?? 0), message: ts.flattenDiagnosticMessageText(diag.messageText, " ") };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const pos = /position (\d+)/.exec(message);
+    const line = pos ? lineOf(body, Number(pos[1])) : /end of JSON input/.test(message) ? lineOf(body, body.length) : 1;
+    return { line, message };
+  }
+}
+
+function yamlSyntax(text: string): SyntaxError | null {
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  for (const doc of list) {
+    const err = doc.errors[0];
+    if (err) return { line: err.linePos?.[0]?.line ?? lineOf(text, err.pos[0]), message: err.message.split("\n")[0] ?? err.code };
+  }
+  return null;
+}
+
+/** The first syntax error of `text` parsed as `lang`, null when it parses, undefined when it cannot be checked now. */
+export function syntaxError(path: string, text: string, lang: Language): SyntaxError | null | undefined {
+  switch (lang) {
+    case "ts":
+    case "tsx":
+    case "js":
+    case "jsx":
+      return tsSyntax(path, text, lang);
+    case "json":
+    case "jsonc":
+      return jsonSyntax(path, text, lang);
+    case "yaml":
+      return yamlSyntax(text);
+    case "python":
+      return pythonSyntaxError(text);
+  }
+}
+
+/**
+ * Rule 5, syntax (issue 6): a changed file that parsed at base must parse at head; a new file must parse. TypeScript
+ * and JavaScript (by extension: .ts .mts .cts .tsx .js .mjs .cjs .jsx) through the TypeScript compiler's parser, JSON
+ * (JSON.parse after a BOM; tsconfig/jsconfig/.vscode files as JSON with comments), YAML (the `yaml` package, every
+ * document of the stream), Python (tree-sitter, when {@link loadPythonGrammar} has loaded the grammar; otherwise one
+ * `notice` that .py files were not checked). One `failure` per file at its first error.
+ */
+export function syntaxRule(ctx: RuleContext): Finding[] {
+  const findings: Finding[] = [];
+  let pythonSkipped: string | undefined;
+  for (const { patch } of ctx.parsed) {
+    if (patch.status === "removed" || patch.binary) continue;
+    const lang = syntaxLanguage(patch.path);
+    if (!lang) continue;
+    const after = ctx.head.read(patch.path);
+    if (after === undefined) continue;
+    const headErr = syntaxError(patch.path, after, lang);
+    if (headErr === undefined) {
+      pythonSkipped ??= patch.path;
+      continue;
+    }
+    if (headErr === null) continue;
+    const before = patch.status === "added" ? undefined : ctx.base.read(patch.oldPath ?? patch.path);
+    if (before !== undefined && syntaxError(patch.path, before, lang)) continue; // did not parse at base either
+    const line = Math.max(1, Math.min(headErr.line, splitLines(after).lines.length)); // an error at EOF: the last line
+    findings.push({
+      rule: "syntax",
+      path: patch.path,
+      start_line: line,
+      end_line: line,
+      level: "failure",
+      message: `${patch.path} ${before === undefined ? "" : "parsed at base but "}does not parse at head (${lang}): line ${line}: ${headErr.message}`,
+    });
+  }
+  if (pythonSkipped !== undefined) {
+    findings.push({
+      rule: "syntax",
+      path: pythonSkipped,
+      start_line: 1,
+      end_line: 1,
+      level: "notice",
+      message: "the syntax of .py files was not checked: the Python grammar is not loaded",
+    });
+  }
+  return findings;
+}

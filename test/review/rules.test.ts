@@ -1,0 +1,213 @@
+import { beforeAll, describe, expect, test } from "vitest";
+import { defaultConfig, parseConfig } from "../../src/config/schema.js";
+import { encodeRunRecord, decodeRunRecord, loadPythonGrammar, reviewChange } from "../../src/review/index.js";
+import type { Finding, RunRecord } from "../../src/types.js";
+import { gitChange, type TestTree } from "./helpers.js";
+
+const APP = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
+const PKG = JSON.stringify({ name: "demo", dependencies: { zod: "4.0.0" }, devDependencies: { "@types/node": "20" } }, null, 2) + "\n";
+
+function review(base: TestTree, head: TestTree, config = defaultConfig(), record?: RunRecord) {
+  const change = gitChange(base, head);
+  return reviewChange({ ...change, config, record: record ?? null });
+}
+
+function only(findings: Finding[], rule: Finding["rule"]): Finding[] {
+  return findings.filter((f) => f.rule === rule);
+}
+
+beforeAll(async () => {
+  expect(await loadPythonGrammar()).toBe(true);
+});
+
+describe("a clean additive change", () => {
+  test("passes every rule and lists the rules checked in the summary", () => {
+    const head = APP + "\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n";
+    const report = review({ "src/math.ts": APP, "package.json": PKG }, { "src/math.ts": head, "package.json": PKG });
+    expect(report.findings).toEqual([]);
+    expect(report.conclusion).toBe("success");
+    expect(report.title).toBe("groundfix review: passed 7 rules");
+    for (const label of ["Grounded hunks", "Edit policy", "Paths", "Size", "Syntax", "Imports", "Secrets"]) {
+      expect(report.summary).toMatch(new RegExp(`\\| ${label} \\| ✔ passed \\|`));
+    }
+    expect(report.summary).toContain("| Evidence | — not checked (no run record)");
+  });
+});
+
+describe("rule 1, grounded hunks", () => {
+  test("a context line that differs from the base file fails at its line", () => {
+    const change = gitChange({ "a.txt": "one\ntwo\nthree\n" }, { "a.txt": "one\ntwo\nthree\nfour\n" });
+    const forged = { ...change.patches[0]!, patch: "@@ -2,2 +2,3 @@\n two\n THREE\n+four\n" };
+    const report = reviewChange({ ...change, patches: [forged], config: defaultConfig() });
+    const [f] = only(report.findings, "grounded_hunks");
+    expect(f).toMatchObject({ path: "a.txt", start_line: 3, level: "failure" });
+    expect(f!.message).toContain('line 3 is "THREE" in the diff but "three"');
+    expect(report.conclusion).toBe("failure");
+  });
+  test("real CRLF and no-newline diffs are grounded", () => {
+    const report = review({ "w.txt": "a\r\nb\r\nc" }, { "w.txt": "a\r\nb\r\nc\r\nd" }, parseConfig({ edits: { allow: "modifications" } }));
+    expect(only(report.findings, "grounded_hunks")).toEqual([]);
+  });
+});
+
+describe("rule 2, edit policy", () => {
+  test("a human push that deletes a line fails the policy, naming file and line", () => {
+    const report = review({ "src/math.ts": APP }, { "src/math.ts": APP.replace("  return a + b;\n", "") });
+    const [f] = only(report.findings, "edit_policy");
+    expect(f).toMatchObject({ path: "src/math.ts", start_line: 2, level: "failure" });
+    expect(f!.message).toContain("removes 1 line of the base file (line 2");
+    expect(report.conclusion).toBe("failure");
+  });
+  test("edits.allow: modifications allows it", () => {
+    const cfg = parseConfig({ edits: { allow: "modifications" } });
+    const report = review({ "src/math.ts": APP }, { "src/math.ts": APP.replace("a + b", "b + a") }, cfg);
+    expect(report.conclusion).toBe("success");
+  });
+});
+
+describe("rule 3, paths", () => {
+  test("deny globs, paths.allow, binary files and mode changes fail", () => {
+    const cfg = parseConfig({ paths: { allow: ["src/**", ".github/**", "*.sh", "*.bin"] } });
+    const report = review(
+      { "src/a.ts": "x;\n", "run.sh": "echo\n", "logo.bin": { content: "a", binary: true } },
+      {
+        "src/a.ts": "x;\n",
+        "run.sh": { content: "echo\n", mode: "100755" },
+        "logo.bin": { content: "b", binary: true },
+        ".github/workflows/ci.yml": "on: push\n",
+        "docs/readme.md": "hi\n",
+      },
+      cfg,
+    );
+    const msgs = only(report.findings, "paths").map((f) => `${f.path}:${f.start_line} ${f.message}`);
+    expect(msgs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\.github\/workflows\/ci\.yml:1 .*deny glob ".github\/workflows\/\*\*"/),
+        expect.stringMatching(/^docs\/readme\.md:1 .*outside paths\.allow/),
+        expect.stringMatching(/^logo\.bin:1 .*binary/),
+        expect.stringMatching(/^run\.sh:1 .*from 100644 to 100755/),
+      ]),
+    );
+  });
+  test("a mode change is found from the snapshots when the patch has no modes (compare API)", () => {
+    const change = gitChange({ "run.sh": "echo\n" }, { "run.sh": { content: "echo\nls\n", mode: "100755" } });
+    const patches = change.patches.map(({ oldMode: _o, newMode: _n, ...p }) => p);
+    const report = reviewChange({ ...change, patches, config: defaultConfig() });
+    expect(only(report.findings, "paths")[0]!.message).toContain("from 100644 to 100755");
+  });
+});
+
+describe("rule 4, size", () => {
+  test("too many files and too many added lines fail where the limit is passed", () => {
+    const cfg = parseConfig({ edits: { max_files: 2, max_added_lines: 3 } });
+    const report = review({}, { "a.txt": "1\n2\n", "b.txt": "3\n4\n", "c.txt": "5\n" }, cfg);
+    const size = only(report.findings, "size");
+    expect(size).toEqual([
+      expect.objectContaining({ path: "c.txt", start_line: 1, message: expect.stringContaining("touches 3 files; edits.max_files is 2") }),
+      expect.objectContaining({ path: "b.txt", start_line: 2, message: expect.stringContaining("adds 5 lines; edits.max_added_lines is 3") }),
+    ]);
+  });
+});
+
+describe("rule 5, syntax", () => {
+  const cases: [string, string, string, number][] = [
+    ["src/a.ts", "export const a = 1;\n", "export const a = 1;\nexport function b( {\n", 2],
+    ["src/c.tsx", "export const C = () => <div/>;\n", "export const C = () => <div/>;\nexport const D = () => <div>;\n", 3],
+    ["lib/m.mjs", "export default 1;\n", "export default 1;\nconst = 2;\n", 2],
+    ["data/x.json", "{\n  \"a\": 1\n}\n", "{\n  \"a\": 1,\n}\n", 3],
+    ["conf/y.yaml", "a: 1\n", "a: 1\nb: [1, 2\n", 3],
+    ["tool/z.py", "def f(x):\n    return x\n", "def f(x):\n    return x\n\ndef g(:\n    pass\n", 4],
+  ];
+  for (const [path, before, after, line] of cases) {
+    test(`${path}: a file that parsed at base and not at head fails at its first error`, () => {
+      const report = review({ [path]: before }, { [path]: after });
+      const [f] = only(report.findings, "syntax");
+      expect(f).toMatchObject({ path, level: "failure" });
+      expect(f!.start_line).toBeGreaterThanOrEqual(2);
+      expect(f!.start_line).toBeLessThanOrEqual(line);
+      expect(f!.message).toContain("does not parse at head");
+    });
+  }
+  test("a file that did not parse at base is not blamed; a BOM JSON file parses", () => {
+    const report = review({ "bad.json": "{\n", "bom.json": "\uFEFF{}\n" }, { "bad.json": "{\n\n", "bom.json": "\uFEFF{}\n\n" });
+    expect(only(report.findings, "syntax")).toEqual([]);
+  });
+});
+
+describe("rule 6, imports", () => {
+  const base = { "package.json": PKG, "src/util.ts": "export const u = 1;\n", "src/main.ts": "import { u } from \"./util.js\";\n" };
+  test("relative imports that resolve (incl. .js → .ts, /index, node: builtins, declared packages) pass", () => {
+    const head = {
+      ...base,
+      "src/lib/index.ts": "export {};\n",
+      "src/main.ts":
+        'import { u } from "./util.js";\nimport "./lib";\nimport { z } from "zod";\nimport fs from "node:fs";\nimport path from "path";\nexport { u as v } from "./util";\nconst l = await import("./lib/index.js");\n',
+    };
+    expect(only(review(base, head).findings, "imports")).toEqual([]);
+  });
+  test("a relative import to no file and an undeclared package fail, naming the import", () => {
+    const head = {
+      ...base,
+      "src/main.ts": 'import { u } from "./util.js";\nimport { h } from "./helpers.js";\nconst left = require("left-pad");\nimport { x } from "@acme/tool/sub";\n',
+    };
+    const found = only(review(base, head).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
+    expect(found).toEqual([
+      ["src/main.ts", 2, expect.stringContaining('import "./helpers.js" resolves to no file at head')],
+      ["src/main.ts", 3, expect.stringContaining('package "left-pad" is not declared in package.json')],
+      ["src/main.ts", 4, expect.stringContaining('package "@acme/tool" is not declared')],
+    ]);
+  });
+  test("python: stdlib, repo modules, requirements pass; a made-up module fails", () => {
+    const pyBase = { "requirements.txt": "PyYAML>=6\nrequests==2.31\n", "app/__init__.py": "", "app/core.py": "X = 1\n", "app/main.py": "import os\n" };
+    const pyHead = {
+      ...pyBase,
+      "app/main.py": "import os\nimport json, sys\nimport yaml\nfrom requests import get\nfrom app.core import X\nfrom .core import X as Y\nimport totally_fake_lib\nfrom . import nothere_mod\n",
+    };
+    const found = only(review(pyBase, pyHead).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
+    expect(found).toEqual([["app/main.py", 7, expect.stringContaining('import "totally_fake_lib"')]]);
+  });
+});
+
+describe("rule 7, secrets", () => {
+  test("a token-like string on an added line fails without repeating it", () => {
+    const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const report = review({ "src/c.ts": "export const c = 1;\n" }, { "src/c.ts": `export const c = 1;\nexport const t = "${token}";\n` });
+    const [f] = only(report.findings, "secrets");
+    expect(f).toMatchObject({ path: "src/c.ts", start_line: 2, level: "failure" });
+    expect(f!.message).toContain("GitHub token");
+    expect(report.summary).not.toContain(token);
+    expect(f!.message).not.toContain(token);
+  });
+});
+
+describe("rule 8, evidence", () => {
+  const head = APP + "export const VERSION = 2;\n";
+  const record: RunRecord = {
+    version: 1,
+    run_id: "r1",
+    base_sha: "b".repeat(40),
+    edits: [{ path: "src/math.ts", start_line: 3, end_line: 3, code_before: "}\n", code_after: "}\nexport const VERSION = 2;\n" }],
+  };
+  test("hunks that match the recorded edits pass; the rule shows as checked", () => {
+    const report = review({ "src/math.ts": APP }, { "src/math.ts": head }, defaultConfig(), decodeRunRecord(`body\n${encodeRunRecord(record)}`)!);
+    expect(report.findings).toEqual([]);
+    expect(report.rulesChecked).toContain("evidence");
+    expect(report.title).toBe("groundfix review: passed 8 rules");
+  });
+  test("a hunk with no recorded edit fails at its line", () => {
+    const report = review({ "src/math.ts": APP }, { "src/math.ts": head + "export const EXTRA = 3;\n" }, defaultConfig(), record);
+    const [f] = only(report.findings, "evidence");
+    expect(f).toMatchObject({ path: "src/math.ts", start_line: 5, level: "failure" });
+    expect(f!.message).toContain('"export const EXTRA = 3;"');
+  });
+});
+
+describe("review.fail_on", () => {
+  test("failures of rules not listed become warnings and the check passes", () => {
+    const cfg = parseConfig({ review: { fail_on: ["grounded_hunks"] } });
+    const report = review({ "src/math.ts": APP }, { "src/math.ts": APP.replace("  return a + b;\n", "") }, cfg);
+    expect(report.conclusion).toBe("success");
+    expect(only(report.findings, "edit_policy")[0]!.level).toBe("warning");
+    expect(report.title).toBe("groundfix review: passed 7 rules, 1 warning");
+  });
+});
