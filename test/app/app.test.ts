@@ -243,4 +243,47 @@ describe("alerts and commands", () => {
     expect(commits.at(-1)!.body.parents).toEqual([newBase]);
     expect(statusComments()).toHaveLength(1);
   });
+
+  it("/groundfix approve opens the PR of a run that stopped below the PR threshold, with the gates unchanged", async () => {
+    app = await startApp({ config: "thresholds:\n  pull_request: 0.99\n" });
+    await app.receive("issues", labeledIssue());
+    expect(app.fake.state.pulls).toEqual([]);
+    expect(statusComments()[0]!.body).toContain("diagnosis (no pull request)");
+    const payload = webhookExample("issue_comment", "created");
+    payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
+    payload.comment.body = "Looks right to me.\n/groundfix approve";
+    await app.receive("issue_comment", payload);
+    expect(app.fake.state.pulls).toHaveLength(1);
+    expect(statusComments()).toHaveLength(1);
+    expect(statusComments()[0]!.body).toContain(`Opened pull request [#${app.fake.state.pulls[0]!.number}]`);
+  });
+});
+
+describe("acknowledging and reviewing", () => {
+  it("answers the webhook before the run ends (the run continues in the queue)", async () => {
+    app = await startApp();
+    await app.probot.receive({ id: "fast", name: "issues", payload: labeledIssue() } as any);
+    expect(app.fake.state.reactions).toEqual([{ target: "issue 1", content: "eyes" }]);
+    expect(app.fake.state.pulls).toEqual([]);
+    expect(app.queue.stats().running).toBe(1);
+    await app.queue.idle();
+    expect(app.fake.state.pulls).toHaveLength(1);
+  });
+
+  it("reviews a human push to the app's branch (pull_request.synchronize) with a new check run", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const pr = app.fake.state.pulls[0]!;
+    const pushed = app.fake.push("groundfix/issue-1", { "src/cart.js": SHOP_FILES["src/cart.js"].replace("  return sum;", "  // checked by hand\n  return sum;") });
+    const payload = webhookExample("pull_request", "synchronize");
+    payload.number = pr.number;
+    Object.assign(payload.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
+    payload.pull_request.head = { ...payload.pull_request.head, ref: "groundfix/issue-1", sha: pushed };
+    payload.pull_request.base = { ...payload.pull_request.base, ref: "master", sha: app.fake.baseSha };
+    await app.receive("pull_request", payload);
+    const runs = app.fake.state.checkRuns.filter((r) => r.head_sha === pushed);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ name: "groundfix/review", status: "completed" });
+    expect(app.fake.state.unhandled).toEqual([]);
+  });
 });
