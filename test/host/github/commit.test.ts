@@ -1,8 +1,7 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { forgetCommitTrees } from "../../../src/host/github/commit.js";
 import { createGitHubHost } from "../../../src/host/github/host.js";
-import { API, BASE_SHA, OWNER, REPO, recordCalls, testOctokit } from "./helpers.js";
+import { API, BASE_SHA, OWNER, REPO, recordCalls, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const BRANCH = "groundfix/issue-12";
 const files = [
@@ -13,12 +12,7 @@ const repoPath = `/repos/${OWNER}/${REPO}`;
 const refExists = { message: "Reference already exists", documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference", status: "422" };
 
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  forgetCommitTrees();
-  expect(pending).toEqual([]);
-});
+afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
 function mockTreeAndCommit(treeSeen: (b: any) => void, commitSeen: (b: any) => void, commitSha = "c".repeat(40)) {
   nock(API)

@@ -1,11 +1,8 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, parseConfig } from "../../../src/config/schema.js";
-import { forgetCommitTrees } from "../../../src/host/github/commit.js";
 import { deliverPullRequest } from "../../../src/host/github/pull-request.js";
-import { forgetReviewClaims } from "../../../src/host/github/review-claims.js";
 import { decodeRunRecord, encodeRunRecord } from "../../../src/review/index.js";
-import { clearSnapshotCache } from "../../../src/snapshot/index.js";
 import {
   API,
   BASE_FILES,
@@ -19,6 +16,7 @@ import {
   serveTarball,
   tarball,
   task,
+  resetGitHubFakes,
   testOctokit,
 } from "./helpers.js";
 
@@ -28,14 +26,7 @@ const COMMIT = "c".repeat(40);
 const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/34`;
 
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  forgetCommitTrees();
-  forgetReviewClaims();
-  clearSnapshotCache();
-  expect(pending).toEqual([]);
-});
+afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
 /** The review's reads: compare, then the two tarballs. */
 async function mockReviewReads(headSha: string) {

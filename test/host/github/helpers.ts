@@ -3,7 +3,11 @@ import nock from "nock";
 import { ProbotOctokit } from "probot";
 import tar from "tar-stream";
 import type { RunResult } from "../../../src/agent/index.js";
+import { forgetCommitTrees } from "../../../src/host/github/commit.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
+import { forgetReviewClaims } from "../../../src/host/github/review-claims.js";
+import { forgetStatusComments } from "../../../src/host/github/status-comment.js";
+import { clearSnapshotCache } from "../../../src/snapshot/index.js";
 import type { AppliedEdit, Task } from "../../../src/types.js";
 
 export const API = "https://api.github.com";
@@ -122,4 +126,18 @@ export function recordCalls(octokit: Octokit): string[] {
     calls.push(`${options.method} ${String(options.url)}`);
   });
   return calls;
+}
+
+/**
+ * Between tests: forget every process-wide cache of host/github and snapshot, drop nock's interceptors, and
+ * return the interceptors that were never called (a test expects none).
+ */
+export function resetGitHubFakes(): string[] {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  forgetCommitTrees();
+  forgetReviewClaims();
+  forgetStatusComments();
+  clearSnapshotCache();
+  return pending;
 }

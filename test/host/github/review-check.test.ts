@@ -2,24 +2,16 @@ import { structuredPatch } from "diff";
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/config/schema.js";
-import { forgetReviewClaims } from "../../../src/host/github/review-claims.js";
 import { runReviewCheck } from "../../../src/host/github/review-check.js";
 import { reviewPullRequest } from "../../../src/host/github/review-handler.js";
 import { encodeRunRecord } from "../../../src/review/index.js";
-import { clearSnapshotCache } from "../../../src/snapshot/index.js";
-import { API, BASE_SHA, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, testOctokit } from "./helpers.js";
+import { API, BASE_SHA, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const repoPath = `/repos/${OWNER}/${REPO}`;
 const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/9`;
 
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  clearSnapshotCache();
-  forgetReviewClaims();
-  expect(pending).toEqual([]);
-});
+afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
 /** GitHub's compare answer for one changed text file, hunks computed like git does. */
 function compareAnswer(path: string, before: string, after: string) {

@@ -1,17 +1,12 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { STATUS_MARKER } from "../../../src/host/github/render.js";
-import { forgetStatusComments, upsertStatusComment } from "../../../src/host/github/status-comment.js";
-import { API, OWNER, recordCalls, REPO, testOctokit } from "./helpers.js";
+import { upsertStatusComment } from "../../../src/host/github/status-comment.js";
+import { API, OWNER, recordCalls, REPO, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const comments = `/repos/${OWNER}/${REPO}/issues/12/comments`;
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  forgetStatusComments();
-  expect(pending).toEqual([]);
-});
+afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
 describe("upsertStatusComment", () => {
   it("creates one comment, then edits it in place on the next stage without listing again", async () => {
