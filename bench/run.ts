@@ -7,14 +7,26 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchEditCore } from "./edit-core.js";
 import { type BenchRow, renderTable } from "./lib.js";
+import { benchRestCalls } from "./rest-calls.js";
 import { benchSnapshotSearch } from "./snapshot-search.js";
+import { benchWebhookAck } from "./webhook-ack.js";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 
+const extra: Record<string, unknown> = {};
 const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
   { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
+  { name: "webhook", run: () => benchWebhookAck(50) },
+  {
+    name: "rest",
+    run: async () => {
+      const { rows, detail } = await benchRestCalls(quick ? [10, 1000] : [10, 1000, 10_000]);
+      extra.restCallsByRoute = detail;
+      return rows;
+    },
+  },
 ];
 
 const rows: BenchRow[] = [];
@@ -29,6 +41,6 @@ for (const s of sections) {
 }
 console.log(renderTable(rows));
 const out = join(dirname(fileURLToPath(import.meta.url)), "results.json");
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, rows }, null, 2) + "\n");
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, rows, ...extra }, null, 2) + "\n");
 console.log(`\nwritten: ${out}`);
 if (rows.some((r) => r.name === "FAILED")) process.exitCode = 1;
