@@ -25,9 +25,9 @@ interface Wire {
   env: NodeJS.ProcessEnv;
   origin: string;
   path: string;
-  toolCall: unknown;
-  text: unknown;
-  error: (status: number, message: string) => unknown;
+  toolCall: Record<string, any>;
+  text: Record<string, any>;
+  error: (status: number, message: string) => Record<string, any>;
   /** Assert the request carried the tools and the tool result of `conversation`. */
   checkRequest: (body: any) => void;
 }
