@@ -32,13 +32,16 @@ export function numberLines(text: string, firstLine: number): string {
   return out.join("\n");
 }
 
+/** reason "empty": code_before is blank. */
 export const emptyMessage = () =>
   "REJECTED: code_before is empty or only whitespace. Set code_before to existing lines copied exactly from the file " +
   "(get_file_contents), next to which the new code goes.";
 
+/** reason "no_change": code_after equals code_before. */
 export const noChangeMessage = () =>
   "REJECTED: code_after is identical to code_before, so the edit changes nothing. Put the existing lines plus your new lines in code_after.";
 
+/** reason "binary": the file holds NUL bytes. */
 export const binaryMessage = (path?: string) =>
   `REJECTED: the file${path ? ` ${path}` : ""} is binary (it contains NUL bytes) and cannot be edited. Choose a text file.`;
 
@@ -47,6 +50,7 @@ export const alreadyAppliedMessage = (path: string | undefined, start: number, e
   `REJECTED: ${codeBeforeFound ? "" : `code_before was not found${where(path)}, but `}code_after is already present` +
   `${codeBeforeFound ? where(path) : ""} at ${range(start, end)}: the edit was already applied. Do not repeat it; continue with the next step.`;
 
+/** reason "not_found": the nearest region as `lines A-B`, the named cause, and the region's numbered lines to copy. */
 export function notFoundMessage(path: string | undefined, nearest: NearestRegion | null): string {
   const head = `REJECTED: code_before was not found${where(path)}.`;
   if (!nearest) {
@@ -58,6 +62,7 @@ export function notFoundMessage(path: string | undefined, nearest: NearestRegion
   return `${head} The closest text is ${span}; ${why} Copy code_before exactly from these lines (without the "N| " prefixes):\n${quoted}`;
 }
 
+/** reason "ambiguous": the count and every start line (first 20 listed). */
 export function ambiguousMessage(path: string | undefined, startLines: readonly number[]): string {
   const shown = startLines.slice(0, MAX_LISTED).join(", ");
   const more = startLines.length > MAX_LISTED ? ` and ${startLines.length - MAX_LISTED} more` : "";
@@ -67,6 +72,7 @@ export function ambiguousMessage(path: string | undefined, startLines: readonly 
   );
 }
 
+/** reason "not_additive": each existing line the edit would remove or alter, numbered (first 20 listed). */
 export function notAdditiveMessage(path: string | undefined, lost: readonly LostLine[]): string {
   const listed = lost
     .slice(0, MAX_LISTED)
