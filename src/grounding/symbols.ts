@@ -100,6 +100,7 @@ function stripPrefixes(text: string, modifiers: RegExp): string {
 
 /** Remove string literals and comments from one line (approximately) so braces can be counted. */
 function codeOnly(line: string, state: { inBlock: boolean }): string {
+  if (!state.inBlock && !/["'`/]/.test(line)) return line;
   let out = "";
   let i = 0;
   while (i < line.length) {
@@ -131,7 +132,11 @@ function codeOnly(line: string, state: { inBlock: boolean }): string {
   return out;
 }
 
+/** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
+const JS_CANDIDATE = /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\./;
+
 function jsLine(text: string, inClass: string | undefined): Found | null {
+  if (inClass === undefined && !JS_CANDIDATE.test(text)) return null;
   const t = text.trimStart();
   let m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "class", opens: true };
@@ -216,7 +221,8 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
     const startedInComment = state.inBlock;
     const code = raw.length > MAX_SCAN_LINE ? "" : codeOnly(raw, state);
     // The innermost open container whose body is at this depth holds methods declared on this line.
-    const holder = [...open].reverse().find((o) => o.isContainer && o.opened);
+    let holder: Open | undefined;
+    for (let k = open.length - 1; k >= 0 && holder === undefined; k--) if (open[k]?.isContainer && open[k]?.opened) holder = open[k];
     const inClass = holder !== undefined && depth === holder.depthBefore + 1 ? holder.def.name : undefined;
     let found: Found | null = null;
     if (!startedInComment && raw.length <= MAX_SCAN_LINE) {

@@ -3,22 +3,14 @@ import { isSecretPath } from "../grounding/secrets.js";
 import type { Snapshot } from "../types.js";
 import { identifierWords, symbolIndex } from "./symbol-index.js";
 
-/** One indexed document: a file (path, symbol names, its distinct words) or a symbol (name). */
+/** One indexed document: a file with its path, symbol names and distinct words. */
 export interface SearchDoc {
   id: string;
-  type: "file" | "symbol";
   path: string;
-  /** The file's path again, stored but not indexed (a symbol is not found by its file's path). */
-  file: string;
-  /** File: distinct symbol names; symbol: "". */
+  /** Distinct symbol names of the file. */
   symbols: string;
-  /** File: distinct identifiers and words of its text (first {@link MAX_WORDS_PER_FILE}); symbol: "". */
+  /** Distinct identifiers and words of its text (first {@link MAX_WORDS_PER_FILE}); "" for secret files. */
   text: string;
-  /** Symbol: its name; file: "". */
-  name: string;
-  line: number;
-  kind: string;
-  container: string;
 }
 
 /** Distinct words of one file that are indexed; the rest of a huge file is not. */
@@ -49,37 +41,42 @@ function distinctWords(content: string): string {
   return [...seen].join(" ");
 }
 
-const cache = new WeakMap<Snapshot, MiniSearch<SearchDoc>>();
+/** A snapshot's file search index and its vocabulary (every indexed term), so queries expand only unknown terms. */
+export interface SearchIndex {
+  index: MiniSearch<SearchDoc>;
+  vocabulary: Set<string>;
+}
+
+const cache = new WeakMap<Snapshot, SearchIndex>();
 
 /**
  * The search index of a snapshot (minisearch, BM25+), built once per snapshot object and cached in a WeakMap.
- * Fields: `path` (every path, text or not), `symbols` and `text` (text files; secret files get their path only),
- * `name` and `container` (one document per symbol definition).
+ * One document per path: `path` (every path, text or not), `symbols` and `text` (text files; secret files get their
+ * path only). Symbols are ranked apart, from the symbol index (see search.ts).
  */
-export function searchIndex(snapshot: Snapshot): MiniSearch<SearchDoc> {
+export function searchIndex(snapshot: Snapshot): SearchIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
+  const vocabulary = new Set<string>();
   const index = new MiniSearch<SearchDoc>({
-    fields: ["path", "symbols", "text", "name", "container"],
-    // A symbol document is found by its name and container, not by the path of its file.
-    extractField: (doc, field) => (doc.type === "symbol" && field === "path" ? "" : String(doc[field as keyof SearchDoc] ?? "")),
-    storeFields: ["type", "file", "name", "line", "kind", "container"],
-    tokenize: searchTokens,
+    fields: ["path", "symbols", "text"],
+    storeFields: ["path"],
+    tokenize: (text) => {
+      const tokens = searchTokens(text);
+      for (const t of tokens) vocabulary.add(t);
+      return tokens;
+    },
     processTerm: (term) => term.toLowerCase(),
   });
   const symbols = symbolIndex(snapshot);
   const docs: SearchDoc[] = [];
   for (const path of snapshot.paths) {
-    const secret = isSecretPath(path);
-    const content = secret ? undefined : snapshot.read(path);
-    const defs = symbols.byPath.get(path) ?? [];
-    const base = { path, file: path, line: 0, kind: "", container: "", name: "" };
-    docs.push({ ...base, id: `f:${path}`, type: "file", symbols: [...new Set(defs.map((d) => d.name))].join(" "), text: content === undefined ? "" : distinctWords(content) });
-    defs.forEach((d, i) => {
-      docs.push({ id: `s:${path}:${i}`, type: "symbol", path, file: path, symbols: "", text: "", name: d.name, line: d.line, kind: d.kind, container: d.container ?? "" });
-    });
+    const content = isSecretPath(path) ? undefined : snapshot.read(path);
+    const names = [...new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))].join(" ");
+    docs.push({ id: path, path, symbols: names, text: content === undefined ? "" : distinctWords(content) });
   }
   index.addAll(docs);
-  cache.set(snapshot, index);
-  return index;
+  const built = { index, vocabulary };
+  cache.set(snapshot, built);
+  return built;
 }

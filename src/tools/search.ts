@@ -2,11 +2,13 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { searchIndex, searchTokens } from "./search-index.js";
-import { symbolIndex } from "./symbol-index.js";
+import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
 export const SEARCH_DEFAULT_RESULTS = 10;
 export const SEARCH_MAX_RESULTS = 50;
+/** Most words of a query that are searched (long error messages are cut). */
+const MAX_QUERY_TERMS = 16;
 
 /** Query words too common to rank by. */
 const STOP = new Set(["the", "an", "of", "to", "in", "is", "it", "and", "or", "for", "on", "at", "be", "by", "with", "this", "that", "not", "when", "from", "as", "are", "was", "does", "do", "cannot", "can"]);
@@ -16,17 +18,44 @@ const schema = z.object({
   max_results: z.number().int().min(1).max(SEARCH_MAX_RESULTS).optional().describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
 });
 
-/** "word" in path, symbols; "other" in text — from minisearch's match info (term → fields). */
+/** `"word" in path, symbols; "other" in text` — from minisearch's match info (term → fields). */
 function why(match: Record<string, string[]>, symbolHits: string[]): string {
-  const parts = Object.entries(match).map(([term, fields]) => `"${term}" in ${fields.join(", ")}`);
+  const entries = Object.entries(match);
+  const parts = entries.slice(0, 5).map(([term, fields]) => `"${term}" in ${fields.join(", ")}`);
+  if (entries.length > 5) parts.push(`${entries.length - 5} more words`);
   const extra = symbolHits.length > 0 ? ` (symbols: ${symbolHits.join(", ")})` : "";
   return parts.join("; ") + extra;
 }
 
 /**
- * `search_codebase({ query, max_results? })`: files and symbol definitions ranked for a free-text query
- * (BM25 over paths, symbol names and the words of each file; prefix and small fuzzy matches count less), each with
- * the terms and fields it matched.
+ * Symbol names ranked for query terms: a name scores 3 when it equals a term (its whole lower-cased identifier),
+ * plus 1 per term among its words, plus ½ per term that starts one of its words (terms of 4+ letters). Best first,
+ * shorter names first on ties. @returns each name with the terms that matched it.
+ */
+export function rankSymbolNames(names: Iterable<string>, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
+  const scored: { name: string; matched: string[]; score: number }[] = [];
+  for (const name of names) {
+    const words = searchTokens(name);
+    if (words.length === 0) continue;
+    let score = 0;
+    const matched: string[] = [];
+    for (const term of terms) {
+      if (words[0] === term) score += 3;
+      if (words.includes(term)) score += 1;
+      else if (term.length >= 4 && words.some((w) => w.startsWith(term))) score += 0.5;
+      else continue;
+      matched.push(term);
+    }
+    if (score > 0) scored.push({ name, matched, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  return scored.slice(0, max).map(({ name, matched }) => ({ name, matched }));
+}
+
+/**
+ * `search_codebase({ query, max_results? })`: files ranked for a free-text query (minisearch BM25 over paths,
+ * symbol names and the distinct words of each file; prefix and small fuzzy matches only for words the repository
+ * does not contain as such), and symbol definitions ranked by the words of their names. Each hit says why.
  */
 export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
   name: "search_codebase",
@@ -37,37 +66,41 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
   readsCode: true,
   run(args, ctx) {
     const max = args.max_results ?? SEARCH_DEFAULT_RESULTS;
-    const terms = [...new Set(searchTokens(args.query))].filter((t) => !STOP.has(t));
+    const terms = [...new Set(searchTokens(args.query))].filter((t) => !STOP.has(t)).slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) {
       return finish(ctx.snapshot, { status: "invalid", text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more)." });
     }
-    const index = searchIndex(ctx.snapshot);
+    const { index, vocabulary } = searchIndex(ctx.snapshot);
+    // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
+    // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
     const results = index.search(terms.join(" "), {
-      boost: { name: 3, symbols: 2, path: 2, container: 1, text: 1 },
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+      tokenize: (text) => text.split(" "),
+      boost: { symbols: 3, path: 2, text: 1 },
+      prefix: (term) => term.length >= 4 && !vocabulary.has(term),
+      fuzzy: (term) => (term.length >= 6 && !vocabulary.has(term) ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
     });
-    const files = results.filter((r) => r.type === "file").slice(0, max);
-    const symbols = results.filter((r) => r.type === "symbol").slice(0, max);
-    if (files.length === 0 && symbols.length === 0) {
+    const symbols = symbolIndex(ctx.snapshot);
+    const ranked = rankSymbolNames(symbols.byName.keys(), terms, max);
+    if (results.length === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, { status: "ok", text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.` });
     }
-    const byPath = symbolIndex(ctx.snapshot).byPath;
-    const out: string[] = [`Files (${files.length} of ${results.filter((r) => r.type === "file").length} matching):`];
-    files.forEach((r, i) => {
+    const out: string[] = [`Files (${Math.min(max, results.length)} of ${results.length} matching):`];
+    results.slice(0, max).forEach((r, i) => {
+      const path = r.id as string;
       const matchedTerms = new Set(r.terms);
-      const symbolHits = (byPath.get(r.file as string) ?? [])
+      const symbolHits = (symbols.byPath.get(path) ?? [])
         .filter((d) => searchTokens(d.name).some((t) => matchedTerms.has(t)))
         .slice(0, 3)
         .map((d) => `${d.name}:${d.line}`);
-      out.push(`${i + 1}. ${r.file as string} — ${why(r.match, symbolHits)}`);
+      out.push(`${i + 1}. ${path} — ${why(r.match, symbolHits)}`);
     });
-    const totalSymbols = results.filter((r) => r.type === "symbol").length;
-    if (symbols.length > 0) out.push(`Symbols (${symbols.length} of ${totalSymbols} matching):`);
-    symbols.forEach((r, i) => {
-      const owner = r.container ? `${r.container as string}.` : "";
-      out.push(`${i + 1}. ${r.kind as string} ${owner}${r.name as string} ${r.file as string}:${r.line as number} — ${why(r.match, [])}`);
+    if (ranked.length > 0) out.push(`Symbols (best ${ranked.length}):`);
+    ranked.forEach((r, i) => {
+      const sites = symbols.byName.get(r.name) ?? [];
+      const s = sites[0] as SymbolSite;
+      const more = sites.length > 1 ? ` (+${sites.length - 1} more definitions)` : "";
+      out.push(`${i + 1}. ${formatSymbol(s)} ${s.path}:${s.line}${more} — name words: ${r.matched.join(", ")}`);
     });
     return finish(ctx.snapshot, { status: "ok", text: out.join("\n") });
   },

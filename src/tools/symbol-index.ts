@@ -40,11 +40,12 @@ export function symbolIndex(snapshot: Snapshot): SymbolIndex {
   return index;
 }
 
-/** Split an identifier or phrase into lower-case words: camelCase, PascalCase, snake_case, kebab-case, dots, digits. */
+/** Split an identifier or phrase into lower-case words at camelCase/PascalCase humps, letter→digit steps, and `_ - .` etc. */
 export function identifierWords(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([A-Za-z])([0-9])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w.length > 0)
     .map((w) => w.toLowerCase());

@@ -168,7 +168,7 @@ describe("search_codebase", () => {
     const lines = r.text.split("\n");
     expect(lines[0]).toMatch(/^Files/);
     expect(lines[1]).toMatch(/^1\. src\/models\/cart\.js — .*"cart" in path/);
-    expect(r.text).toMatch(/method Cart\.totalPrice src\/models\/cart\.js:10 — .*"total" in name/);
+    expect(r.text).toMatch(/method Cart\.totalPrice src\/models\/cart\.js:10 — name words: .*total/);
   });
 
   it("splits snake_case identifiers", async () => {
