@@ -1,4 +1,5 @@
-import type { Finding, ReviewReport, RuleName } from "../types.js";
+import { createTwoFilesPatch } from "diff";
+import type { FilePatch, Finding, ReviewReport, RuleName } from "../types.js";
 import { parseHunks } from "./hunks.js";
 import { RULES } from "./rules/index.js";
 import { short } from "./rules/grounded.js";
@@ -17,7 +18,7 @@ const SUMMARY_FINDINGS = 20;
  * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
  */
 export function reviewChange(input: ReviewInput): ReviewReport {
-  const parsed = parsePatches(input.patches);
+  const parsed = parsePatches(input.patches.map((p) => withHunks(p, input)));
   const ctx: RuleContext = { ...input, parsed };
   const failOn = new Set<RuleName>(input.config.review.fail_on);
   const findings: Finding[] = [];
@@ -47,6 +48,20 @@ export function reviewChange(input: ReviewInput): ReviewReport {
   const title = reviewTitle(findings, rulesChecked);
   const summary = renderSummary({ input, findings, rulesChecked, conclusion, failOn });
   return { conclusion, title, summary, findings, rulesChecked };
+}
+
+/**
+ * A text file whose patch came without hunks (GitHub's compare API leaves `patch` out of large diffs) gets hunks
+ * computed from the two snapshots (jsdiff), so no change escapes the rules; unchanged files and pure renames stay empty.
+ */
+function withHunks(patch: FilePatch, input: ReviewInput): FilePatch {
+  if (patch.binary || patch.patch !== "") return patch;
+  const before = patch.status === "added" ? "" : input.base.read(patch.oldPath ?? patch.path);
+  const after = patch.status === "removed" ? "" : input.head.read(patch.path);
+  if (before === undefined || after === undefined || before === after) return patch;
+  const text = createTwoFilesPatch(`a/${patch.oldPath ?? patch.path}`, `b/${patch.path}`, before, after);
+  const at = text.indexOf("\n@@");
+  return at < 0 ? patch : { ...patch, patch: text.slice(at + 1) };
 }
 
 /** Parse each patch's hunks once; a patch that cannot be parsed keeps its error for the grounded_hunks rule. */

@@ -211,3 +211,13 @@ describe("review.fail_on", () => {
     expect(report.title).toBe("groundfix review: passed 7 rules, 1 warning");
   });
 });
+
+describe("a patch without hunks", () => {
+  test("gets hunks from the snapshots, so a deletion in a large diff still fails the policy", () => {
+    const change = gitChange({ "src/math.ts": APP }, { "src/math.ts": APP.replace("  return a + b;\n", "") });
+    const patches = change.patches.map((p) => ({ ...p, patch: "" }));
+    const report = reviewChange({ ...change, patches, config: defaultConfig() });
+    expect(only(report.findings, "edit_policy")[0]).toMatchObject({ path: "src/math.ts", start_line: 2 });
+    expect(only(report.findings, "grounded_hunks")).toEqual([]);
+  });
+});
