@@ -292,6 +292,7 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
   if (lang === "python" && /^(?:else|elif|except|finally)\b/.test(code)) return null;
   // The block this line sits in: the nearest line above with less indentation.
   const own = width(indentOf(line));
+  if (own === 0 && (lang === "go" || lang === "java" || lang === "kotlin" || lang === "csharp")) return null; // declarations only at top level
   for (let p = n - 1; p >= 1; p--) {
     const above = lines.get(p);
     if (above === undefined) {

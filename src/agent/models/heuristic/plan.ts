@@ -25,7 +25,8 @@ import {
   isRejected,
   parseFileWindow,
   parseGrepHits,
-  parsePaths,
+  parseListedPaths,
+  parseSearchFiles,
   parseVerify,
   type FileWindow,
 } from "./results.js";
@@ -68,7 +69,7 @@ const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ na
 /** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
 export function declarationPattern(id: string): string {
   const name = (id.split(".").pop() ?? id).replace(/[$]/g, "\\$");
-  return `(^|[^\\w$.])${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
+  return `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
 }
 
 /** Window arguments for reading a candidate: the whole file when the line is near the top, else around the line. */
@@ -100,7 +101,7 @@ function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string
   const name = basename(frame.path);
   const res = resultOf(steps, "list_files", { glob: name });
   if (!res) return null;
-  const scored = parsePaths(res)
+  const scored = parseListedPaths(res)
     .filter((p) => basename(p) === name)
     .map((p) => ({ p, n: commonSuffixSegments(frame.rawPath, p) }))
     .filter((x) => x.n >= 1)
@@ -366,7 +367,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   cands.push(...idCands);
   for (const p of mentioned) {
     const res = resultOf(steps, "list_files", { glob: basename(p) }) ?? "";
-    const best = parsePaths(res)
+    const best = parseListedPaths(res)
       .filter((q) => basename(q) === basename(p))
       .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
     if (best) cands.push({ path: best, line: null, evidence: "path" });
@@ -375,7 +376,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
     const res = resultOf(steps, "search_codebase", { query });
     if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a file directly; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
-    const hits = parsePaths(res ?? "").filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
+    const hits = parseSearchFiles(res ?? "").filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
     for (const p of hits.slice(0, 2)) cands.push({ path: p, line: null, evidence: "search" });
     if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
   }

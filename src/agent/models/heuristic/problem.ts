@@ -120,7 +120,7 @@ export function extractMentionedPaths(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split("\n")) {
     if (/^\s*(?:at\s|File "|from\s)/.test(raw) || /\.go:\d+\s+\+0x/.test(raw)) continue;
-    for (const m of raw.matchAll(/(?:^|[\s(`'"[])((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]{1,5})(?::\d+)?(?=$|[\s)`'",:\]])/g)) {
+    for (const m of raw.matchAll(/(?:^|[\s(`'"[])((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]{1,5})(?::\d+)?(?=$|[\s)`'",:;!?\]]|\.(?:\s|$))/g)) {
       const p = (m[1] ?? "").replace(/^\.\//, "");
       if (FILE_EXT.test(p) && !/^\d/.test(p) && !out.includes(p) && !/^(?:e\.g|i\.e)\./.test(p)) out.push(p);
     }

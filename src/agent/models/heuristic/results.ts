@@ -67,10 +67,31 @@ export function parsePaths(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:^|[\s,(`'"[])((?:[\w.@+-]+\/)*[\w.@+-]*\w\.[A-Za-z0-9]{1,8})(?=$|[\s,):`'"\]])/gm)) {
     const p = m[1] ?? "";
-    if (p.includes("..") || /^\d+(?:\.\d+)*$/.test(p) || /^\d/.test(p)) continue;
+    if (p.includes("..") || /^v?\d+(?:\.\d+)*$/.test(p) || /^\d/.test(p)) continue;
     if (!out.includes(p)) out.push(p);
   }
   return out;
+}
+
+/** Paths of a `list_files` answer: one path at the start of each line (`path`, `path [binary, 2 KB]`, `path -> target [symlink]`). */
+export function parseListedPaths(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    const m = /^([^\s'"`…][^\s]*)(?:\s+\[[^\]]*\]|\s+->\s.*)?\s*$/.exec(raw);
+    if (m?.[1] && /[\w-]\.[\w]+$|\//.test(m[1]) && !m[1].endsWith(":") && !out.includes(m[1])) out.push(m[1]);
+  }
+  return out;
+}
+
+/** Ranked file paths of a `search_codebase` answer (`1. path — why` lines before the `Symbols` section), best first. */
+export function parseSearchFiles(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    if (/^Symbols\b/.test(raw)) break;
+    const m = /^\s*\d+\.\s+(\S+)\s+—/.exec(raw);
+    if (m?.[1] && !out.includes(m[1])) out.push(m[1]);
+  }
+  return out.length ? out : parsePaths(text);
 }
 
 /** True when a tool answer is a rejection by a gate or the verbatim rule. */
