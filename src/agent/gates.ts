@@ -5,6 +5,8 @@ import type { GateName, ToolStatus } from "../types.js";
 export interface CallRecord {
   name: string;
   status: ToolStatus;
+  /** The tool reads the repository (`ToolDefinition.readsCode`); only these count for the floor. */
+  readsCode: boolean;
 }
 
 /**
@@ -12,7 +14,8 @@ export interface CallRecord {
  *
  * 1. tool_name: at least one call to a tool of `config.agent.required_tools` answered `ok` (NOT_FOUND, invalid
  *    and rejected calls do not count). An empty set disables the gate.
- * 2. count_floor: at least `config.agent.min_tool_calls` tool calls answered (`ok` or `not_found`) before the answer.
+ * 2. count_floor: at least `config.agent.min_tool_calls` calls of code-reading tools answered (`ok` or `not_found`)
+ *    before the answer.
  *
  * When both are unmet the tool-name gate is named: reading code is what matters.
  *
@@ -21,7 +24,7 @@ export interface CallRecord {
  */
 export function answerGate(calls: readonly CallRecord[], config: GroundfixConfig): { gate: GateName; message: string } | null {
   const required = config.agent.required_tools as readonly string[];
-  const answered = calls.filter((c) => c.status === "ok" || c.status === "not_found");
+  const answered = calls.filter((c) => c.readsCode && (c.status === "ok" || c.status === "not_found"));
   const called = [...new Set(calls.map((c) => c.name))];
   const readOk = required.length === 0 || calls.some((c) => c.status === "ok" && required.includes(c.name));
   const floor = config.agent.min_tool_calls;

@@ -175,12 +175,12 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const readTool = READ_TOOLS.get(call.name);
     if (readTool) {
       const result = await runTool(readTool, call.arguments, { snapshot, reads });
-      if (result.status !== "invalid") calls.push({ name: call.name, status: result.status });
+      if (result.status !== "invalid") calls.push({ name: call.name, status: result.status, readsCode: readTool.readsCode });
       return { result };
     }
     if (call.name === "suggest_addition") {
       const out = runSuggestAddition(call.arguments, { snapshot, reads, config, session });
-      if (out.result.status !== "invalid") calls.push({ name: call.name, status: out.result.status });
+      if (out.result.status !== "invalid") calls.push({ name: call.name, status: out.result.status, readsCode: false });
       return { result: out.result, ...(out.gate ? { gate: out.gate } : {}) };
     }
     if (call.name === "submit_answer") return submit(call, step);
