@@ -194,6 +194,20 @@ describe("rule 8, evidence", () => {
     expect(report.rulesChecked).toContain("evidence");
     expect(report.title).toBe("groundfix review: passed 8 rules");
   });
+  test("one hunk made of two recorded edits passes; a line used twice does not", () => {
+    const two: RunRecord = {
+      ...record,
+      edits: [
+        { path: "src/math.ts", start_line: 1, end_line: 1, code_before: "export function add(a: number, b: number): number {\n", code_after: "// adds\nexport function add(a: number, b: number): number {\n" },
+        { path: "src/math.ts", start_line: 2, end_line: 2, code_before: "  return a + b;\n", code_after: "  // sum\n  return a + b;\n" },
+      ],
+    };
+    const both = APP.replace("export function", "// adds\nexport function").replace("  return", "  // sum\n  return");
+    expect(review({ "src/math.ts": APP }, { "src/math.ts": both }, defaultConfig(), two).findings).toEqual([]);
+    const twice = both.replace("  // sum\n", "  // sum\n  // sum\n");
+    const [f] = only(review({ "src/math.ts": APP }, { "src/math.ts": twice }, defaultConfig(), two).findings, "evidence");
+    expect(f).toMatchObject({ path: "src/math.ts", start_line: 4 });
+  });
   test("a hunk with no recorded edit fails at its line", () => {
     const report = review({ "src/math.ts": APP }, { "src/math.ts": head + "export const EXTRA = 3;\n" }, defaultConfig(), record);
     const [f] = only(report.findings, "evidence");
