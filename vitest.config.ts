@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Builds dist/ once when the CLI end-to-end tests are part of the run (they spawn dist/cli/main.js).
+    globalSetup: ["test/global-setup.ts"],
   },
 });

@@ -66,7 +66,8 @@ export function renderFixReport(report: FixReport, style: Style): string {
     out.push("", style.bold("Edits"));
     for (const e of result.edits) {
       out.push(`  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`);
-      out.push(indent(colorDiff(e.diff.replace(/\n$/, ""), style), "    "));
+      const diff = e.diff.replace(/\n$/, "").split("\n").filter((l) => !/^(={10,}|Index: .*)$/.test(l)).join("\n");
+      out.push(indent(colorDiff(diff, style), "    "));
     }
   }
 

@@ -1,17 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ModelSpecError } from "../agent/models/index.js";
-import { ConfigError } from "../config/schema.js";
 import { LocalInputError } from "../host/local/errors.js";
+import { createLocalHost } from "../host/local/index.js";
 import { EXIT, UsageError } from "./errors.js";
-import { runFix } from "./fix.js";
 import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
 import { readIssueText, toProblem } from "./issue.js";
-import { fixToJson } from "./json.js";
-import { renderFixReport, renderReview } from "./render.js";
-import { reviewRunToJson, runReview } from "./review.js";
-import { serve } from "./serve.js";
 import { styleFor } from "./style.js";
+
+// The pipeline (agent, AI SDK, the TypeScript compiler used by the review's syntax rule) is imported only when a
+// command runs, so `--help` and bad input answer fast.
 
 /** The streams and environment the CLI runs with (the process's own in `main.ts`; fakes in tests). */
 export interface CliIO {
@@ -64,6 +61,10 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   const problem = toProblem(text, v.title);
   const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${m}\n`)) : undefined;
 
+  await createLocalHost(v.repo).resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
+  const { runFix } = await import("./fix.js");
+  const { fixToJson } = await import("./json.js");
+  const { renderFixReport } = await import("./render.js");
   const report = await runFix({
     repoDir: v.repo, ref: v.ref, title: problem.title, body: problem.body, model: v.model,
     force: v.force, env: io.env, onProgress: progress,
@@ -78,6 +79,11 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   const v = parse(args, { ...common, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean", default: false } }, "review");
   if (v.help) return void io.stdout.write(REVIEW_HELP), EXIT.ok;
   if (!v.base || !v.head) throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
+  const host = createLocalHost(v.repo);
+  await host.resolveBase(v.base);
+  await host.resolveBase(v.head);
+  const { reviewRunToJson, runReview } = await import("./review.js");
+  const { renderReview } = await import("./render.js");
   const run = await runReview({ repoDir: v.repo, base: v.base, head: v.head });
   if (v.json) {
     io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
@@ -89,9 +95,12 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+/** Errors that are the user's input, not a bug (by class name, so the modules that define them load lazily). */
+const INPUT_ERRORS = new Set(["UsageError", "LocalInputError", "ModelSpecError", "ConfigError", "RepoConfigError"]);
+
 /** True for errors that are the user's input, not a bug: they exit 2 with their one-line message. */
 function isInputError(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof LocalInputError || error instanceof ModelSpecError || error instanceof ConfigError;
+  return error instanceof UsageError || error instanceof LocalInputError || (error instanceof Error && INPUT_ERRORS.has(error.name));
 }
 
 /**
@@ -110,7 +119,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       case "serve":
         if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
         if (rest.length > 0) throw new UsageError(`serve: unexpected argument ${rest[0]} (see groundfix serve --help)`);
-        return await serve();
+        return await (await import("./serve.js")).serve();
       case undefined:
       case "help":
       case "--help":

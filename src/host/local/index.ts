@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
-import { parseUnifiedDiff } from "../../review/index.js";
+import { parseUnifiedDiff } from "../../review/diff-parse.js";
 import type { Host } from "../types.js";
 import { commitFilesWithPlumbing } from "./commit.js";
 import { LocalInputError } from "./errors.js";
