@@ -20,6 +20,7 @@ describe("parseProblem", () => {
       'Exception in thread "main" java.lang.IllegalStateException: not started',
       "panic: runtime error: index out of range [3] with length 3",
       "app/models/user.rb:12:in 'User#name': undefined method 'upcase' for nil (NoMethodError)",
+      "NoMethodError (undefined method `name' for nil):",
       "Some prose that is not an error.",
     ].join("\n");
     expect(extractErrorMessages(text)).toEqual([
@@ -28,6 +29,7 @@ describe("parseProblem", () => {
       "java.lang.IllegalStateException: not started",
       "panic: runtime error: index out of range [3] with length 3",
       "undefined method 'upcase' for nil (NoMethodError)",
+      "NoMethodError: undefined method `name' for nil",
     ]);
   });
 

@@ -89,6 +89,11 @@ export function extractErrorMessages(text: string): string[] {
       add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
       continue;
     }
+    const rails = /^([A-Z][\w:]*(?:Error|Exception))\s+\((.+)\):?$/.exec(line);
+    if (rails) {
+      add(`${rails[1]}: ${rails[2]}`);
+      continue;
+    }
     const tagged = /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:Error|Warning|ERROR|WARN(?:ING)?|FATAL|CRITICAL|panic|fatal error)\s*:?\s+(.+)$/.exec(line);
     if (tagged) add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
   }

@@ -70,7 +70,7 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
       return { receiver: "println", method: "", form: "concat" };
     }
     case "ruby": {
-      const own = tryReceivers(["Rails.logger", "logger", "@logger", "self.logger"], [...pref, "info"], "concat");
+      const own = tryReceivers(["Rails.logger", "logger", "@logger", "self.logger"], [...pref, "info", "debug"], "concat");
       if (own) return own;
       return { receiver: "warn", method: "", form: "concat" };
     }
@@ -78,7 +78,7 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     case "kotlin": {
       const declared = /\bLogger\s+(\w+)\s*=|\b(?:val|var)\s+(\w+)\s*(?::\s*\w*Logger\b|=\s*\w*Logger)/.exec(content);
       const names = [declared?.[1] ?? declared?.[2], "LOG", "LOGGER", "logger", "log"].filter((n): n is string => !!n);
-      const own = tryReceivers(names, [...pref, "severe", "info"], "concat");
+      const own = tryReceivers(names, [...pref, "severe", "info", "debug", "fine"], "concat");
       if (own) return own;
       return { receiver: "System.err", method: "println", form: "concat" };
     }

@@ -1,0 +1,107 @@
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../../../src/agent/index.js";
+import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
+import type { Task } from "../../../src/types.js";
+import { buildSnapshot, config, SHA } from "../helpers.js";
+
+const task = (title: string, body: string, extra: Partial<Task> = {}): Task => ({
+  source: "issue",
+  key: "acme/x#issue-2",
+  title,
+  body,
+  repo: { owner: "acme", name: "x" },
+  baseSha: SHA,
+  ...extra,
+});
+
+/** Lines the run added (every diff line starting with "+", headers excluded). */
+const added = (diffs: string[]) => diffs.flatMap((d) => d.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1)));
+
+function syntaxErrors(path: string, content: string): string[] {
+  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+describe("heuristic model on more languages (through runAgent)", () => {
+  const SERVICE = [
+    "import { Logger } from './logger';",
+    "",
+    "export class CartService {",
+    "  constructor(private readonly logger: Logger) {}",
+    "",
+    "  async addItem(cartId: string, sku: string): Promise<void> {",
+    "    this.logger.info(`adding ${sku}`);",
+    "    const cart = await this.load(cartId);",
+    "    cart.items.push({ sku, qty: 1 });",
+    "  }",
+    "",
+    "  private async load(id: string): Promise<any> {",
+    "    return undefined;",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+
+  it("TypeScript: a webpack frame into a class method, logged with this.logger, still valid TypeScript", async () => {
+    const snapshot = await buildSnapshot({ "src/services/cart.service.ts": SERVICE, "src/logger.ts": "export class Logger { info(m: string) {} }\n", "src/legacy/cart.service.ts": "export {};\n" });
+    const body = "TypeError: Cannot read properties of undefined (reading 'items')\n    at CartService.addItem (webpack:///./src/services/cart.service.ts:9:10)\n    at async Router.handle (/app/node_modules/express/lib/router/index.js:284:7)";
+    const result = await runAgent({ task: task("Adding to cart crashes", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.outcome).toBe("pr_ready");
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/services/cart.service.ts", affected_function: "addItem" });
+    const lines = added(result.edits.map((e) => e.diff));
+    expect(lines[1]).toBe("    this.logger.info(\"[groundfix] addItem(): TypeError: Cannot read properties of undefined (reading 'items')\", { sku, cartId });"); // the values the statement uses come first
+    expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
+  });
+
+  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; Rails.logger in the file", async () => {
+    const user = ["class User < ApplicationRecord", "  def display_name", "    Rails.logger.debug(\"name for #{id}\")", "    profile.name.upcase", "  end", "end", ""].join("\n");
+    const snapshot = await buildSnapshot({ "app/models/user.rb": user, "lib/models/user.rb": "class User\nend\n", "app/controllers/users_controller.rb": "class UsersController\n  def show\n    @user.display_name\n  end\nend\n" });
+    const body = "NoMethodError (undefined method `name' for nil):\n/app/app/models/user.rb:4:in `display_name'\n/app/app/controllers/users_controller.rb:3:in `show'\n/usr/local/bundle/gems/actionpack-7.1.2/lib/abstract_controller/base.rb:224:in `process_action'";
+    const result = await runAgent({ task: task("Profile page 500", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.diagnosis).toMatchObject({ affected_file: "app/models/user.rb", affected_function: "display_name" });
+    expect(result.outcome).toBe("pr_ready");
+    const lines = added(result.edits.map((e) => e.diff));
+    expect(lines[0]).toMatch(/^ {4}# groundfix: /);
+    expect(lines[1]).toMatch(/^ {4}Rails\.logger\.debug\("\[groundfix\] display_name\(\): NoMethodError: undefined method `name' for nil"\)$/);
+  });
+
+  it("Java: a frame resolved through its package path to src/main/java, logged with the class's LOG field", async () => {
+    const invoice = [
+      "package com.acme.billing;",
+      "",
+      "import org.slf4j.Logger;",
+      "import org.slf4j.LoggerFactory;",
+      "",
+      "public class Invoice {",
+      "    private static final Logger LOG = LoggerFactory.getLogger(Invoice.class);",
+      "",
+      "    public long total(Customer customer) {",
+      "        LOG.warn(\"total for {}\", customer);",
+      "        return customer.getDiscount().apply(100);",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const snapshot = await buildSnapshot({ "src/main/java/com/acme/billing/Invoice.java": invoice, "src/main/java/com/acme/legacy/Invoice.java": "package com.acme.legacy;\npublic class Invoice {}\n" });
+    const body = 'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null\n\tat com.acme.billing.Invoice.total(Invoice.java:11)\n\tat com.acme.App.main(App.java:9)';
+    const result = await runAgent({ task: task("NPE in invoice total", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/main/java/com/acme/billing/Invoice.java", affected_function: "total" });
+    const lines = added(result.edits.map((e) => e.diff));
+    expect(lines[1]).toMatch(/^ {8}LOG\.warn\("\[groundfix\] total\(\): java\.lang\.NullPointerException: .*" \+ " customer=" \+ customer\);$/);
+  });
+
+  it("code scanning: reads the alert location and cites it", async () => {
+    const query = ["const db = require('./db');", "", "function findUser(name) {", "  return db.query(\"SELECT * FROM users WHERE name = '\" + name + \"'\");", "}", "", "module.exports = { findUser };", ""].join("\n");
+    const snapshot = await buildSnapshot({ "src/users.js": query, "src/db.js": "module.exports = { query() {} };\n" });
+    const result = await runAgent({
+      task: task("Database query built from user-controlled sources", "This query depends on a user-provided value.", { source: "code_scanning", location: { path: "src/users.js", startLine: 4 } }),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/users.js", affected_function: "findUser" });
+    expect(result.diagnosis?.root_cause_snippet).toContain("db.query(");
+    expect(result.outcome).toBe("pr_ready");
+  });
+});
