@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { READ_TOOL_NAMES } from "../types.js";
 
 /**
  * Paths that groundfix never edits, whatever a repository's config says on top: workflows (the app never asks
@@ -23,14 +24,7 @@ export const DEFAULT_DENY = [
 /** The tools that count as reading code for the tool-name gate (DESIGN.md "Gates", issue 4 gate 1). */
 export const DEFAULT_REQUIRED_TOOLS = ["get_file_contents", "grep_codebase", "search_codebase"] as const;
 
-const toolName = z.enum([
-  "describe_repo",
-  "list_files",
-  "get_file_contents",
-  "grep_codebase",
-  "search_codebase",
-  "verify_symbol_in_repo",
-]);
+const toolName = z.enum(READ_TOOL_NAMES);
 
 const ruleName = z.enum(["grounded_hunks", "edit_policy", "paths", "size", "syntax", "imports", "secrets", "evidence"]);
 
