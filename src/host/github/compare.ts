@@ -39,7 +39,8 @@ function patchFromSnapshots(file: FilePatch, base: Snapshot, head: Snapshot): st
 }
 
 /**
- * `GET /repos/{o}/{r}/compare/{base}...{head}` (one call; GitHub lists up to 300 files) as {@link FilePatch}es.
+ * `GET /repos/{o}/{r}/compare/{base}...{head}` (one call; GitHub lists up to 300 files, all on the first page) as
+ * {@link FilePatch}es.
  *
  * A file without `patch` is either binary (GitHub reports `changes: 0` for it, unless it is a pure rename) or a text
  * file whose diff was too large for the compare API: for the latter the hunks are rebuilt from the two snapshots
@@ -60,7 +61,8 @@ export async function compareCommits(
     owner: repo.owner,
     repo: repo.name,
     basehead: `${base}...${head}`,
-    per_page: 300,
+    // Pagination applies to the commit list only; the first page carries every file (up to 300), so ask for one commit.
+    per_page: 1,
   });
   const mergeBase = data.merge_base_commit?.sha ?? base;
   const files = (data.files ?? []) as CompareFile[];
