@@ -104,4 +104,17 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis?.root_cause_snippet).toContain("db.query(");
     expect(result.outcome).toBe("pr_ready");
   });
+
+  it("an alert path that is not in the snapshot falls back to a search instead of failing closed", async () => {
+    const snapshot = await buildSnapshot({ "src/users.js": "function findUser(name) {\n  return name;\n}\nmodule.exports = { findUser };\n" });
+    const result = await runAgent({
+      task: task("Unsafe findUser", "findUser builds a query from user input.", { source: "code_scanning", location: { path: "src/old/users.js", startLine: 2 } }),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
+    expect(result.outcome).not.toBe("failed_closed");
+    expect(result.gates.rejections.filter((r) => r.gate === "tool_name")).toEqual([]);
+    expect(result.transcript.turns.flatMap((t) => t.tool_calls).map((c) => c.name)).toContain("search_codebase");
+  });
 });

@@ -372,32 +372,39 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
     if (best) cands.push({ path: best, line: null, evidence: "path" });
   }
-  if (!cands.length && has("search_codebase")) {
+  const seen = new Set<string>();
+  /** Read candidates in order; the first readable one wins. A plan when a read is still to be made. */
+  const pick = (list: readonly Candidate[]): Candidate | Plan | null => {
+    for (const c of list) {
+      const key = `${c.path}:${c.line}`;
+      if (seen.has(key) || !has("get_file_contents")) continue;
+      seen.add(key);
+      const args = readArgs(c);
+      const res = resultOf(steps, "get_file_contents", args);
+      if (res === undefined && turns < MAX_TURNS) {
+        return { text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`, calls: [call("get_file_contents", args)] };
+      }
+      if (!res || isNotFound(res) || isRejected(res)) {
+        tried.push(`${c.path} could not be read.`);
+        continue;
+      }
+      return c;
+    }
+    return null;
+  };
+  let picked = pick(cands);
+  if (picked && "calls" in picked) return picked;
+  // Nothing pointed at a readable file: search the problem's words (a successful search also counts as reading code).
+  if (!picked && has("search_codebase")) {
     const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
     const res = resultOf(steps, "search_codebase", { query });
-    if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a file directly; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
+    if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a readable file; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
     const hits = parseSearchFiles(res ?? "").filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
-    for (const p of hits.slice(0, 2)) cands.push({ path: p, line: null, evidence: "search" });
     if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
+    picked = pick(hits.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
+    if (picked && "calls" in picked) return picked;
   }
-  const seen = new Set<string>();
-  let chosen: Candidate | null = null;
-  for (const c of cands) {
-    const key = `${c.path}:${c.line}`;
-    if (seen.has(key) || !has("get_file_contents")) continue;
-    seen.add(key);
-    const args = readArgs(c);
-    const res = resultOf(steps, "get_file_contents", args);
-    if (res === undefined && turns < MAX_TURNS) {
-      return { text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`, calls: [call("get_file_contents", args)] };
-    }
-    if (!res || isNotFound(res) || isRejected(res)) {
-      tried.push(`${c.path} could not be read.`);
-      continue;
-    }
-    chosen = c;
-    break;
-  }
+  const chosen: Candidate | null = picked;
   const submits = steps.filter((s) => s.call.name === "submit_answer");
   if (!chosen) {
     if (submits.length && !has("get_file_contents")) return { text: "Submitting what is known.", calls: [needsInformation(problem, tried)] };
