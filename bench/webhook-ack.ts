@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { type ApplicationFunction, createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { CRASH_BODY, SHOP_FILES, labeledIssue, OWNER, REPO } from "../test/app/harness.js";
 import { createGitHubFake } from "../test/fixtures/github-fake.js";
 import { testPrivateKey } from "../test/fixtures/github.js";
@@ -17,7 +17,7 @@ import { type BenchRow, percentile } from "./lib.js";
 
 const SECRET = "bench-secret";
 
-async function serve(appFn: Parameters<Probot["load"]>[0]): Promise<{ url: string; server: Server }> {
+async function serve(appFn: ApplicationFunction): Promise<{ url: string; server: Server }> {
   const probot = new Probot({
     appId: 1,
     privateKey: testPrivateKey(),
