@@ -125,7 +125,8 @@ async function main(): Promise<number> {
   say(renderFabrications(bad, style));
   say();
   const gates = new Set(bad.result.gates.rejections.map((r) => r.gate));
-  say(`${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}${bad.result.reason ? ` — ${bad.result.reason}` : ""}`);
+  const gaveUp = /replay transcript exhausted/.test(bad.result.reason ?? "") ? style.dim(" (the recorded model gave up: its turns ran out)") : "";
+  say(`${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}${bad.result.reason ? ` — ${bad.result.reason}` : ""}${gaveUp}`);
   expect(
     bad.result.outcome !== "pr_ready" && bad.delivery === null,
     "no branch, no commit: nothing the model invented reached the repository",

@@ -1,4 +1,6 @@
-import { writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { LocalInputError } from "../host/local/errors.js";
 import { createLocalHost } from "../host/local/index.js";
@@ -27,6 +29,16 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   } catch (error) {
     const msg = String((error as Error).message).split("\n")[0]!.replace(/\. To specify .*$/, "");
     throw new UsageError(`${command}: ${msg} (see groundfix ${command} --help)`);
+  }
+}
+
+/** Fail fast (before the run) when the folder of an output file is missing or not writable. */
+async function assertWritable(file: string | undefined, what: string): Promise<void> {
+  if (!file) return;
+  try {
+    await access(dirname(resolve(file)), constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? "not writable"}`);
   }
 }
 
@@ -61,6 +73,8 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   const problem = toProblem(text, v.title);
   const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${m}\n`)) : undefined;
 
+  await assertWritable(v.trace, "trace");
+  await assertWritable(v.record, "record");
   await createLocalHost(v.repo).resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
   const { runFix } = await import("./fix.js");
   const { fixToJson } = await import("./json.js");

@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runCli, type CliIO } from "../../src/cli/run.js";
+import { demoRepo, EXAMPLES } from "./helpers.js";
+
+/** In-process IO with captured output; `tty` marks stdout and stderr as terminals. */
+function fakeIO(tty: boolean): CliIO & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const o: Buffer[] = [];
+  const e: Buffer[] = [];
+  stdout.on("data", (c: Buffer) => o.push(c));
+  stderr.on("data", (c: Buffer) => e.push(c));
+  Object.assign(stdout, { isTTY: tty });
+  Object.assign(stderr, { isTTY: tty });
+  return {
+    stdout, stderr, stdin: new PassThrough(), env: { ...process.env, GROUNDFIX_MODEL: "", NO_COLOR: "1" },
+    out: () => Buffer.concat(o).toString("utf8"), err: () => Buffer.concat(e).toString("utf8"),
+  };
+}
+
+describe("runCli (in process)", () => {
+  it("writes progress to stderr only when it is a terminal, and keeps stdout one JSON document", async () => {
+    const { dir } = demoRepo();
+    const io = fakeIO(true);
+    const code = await runCli(["fix", "--repo", dir, "--issue", join(EXAMPLES, "demo-issue.md"), "--json"], io);
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/^… snapshot of [0-9a-f]{12} \(HEAD\)$/m);
+    expect(io.err()).toMatch(/^… step 1: /m);
+    expect(JSON.parse(io.out()).status).toBe("pr_ready");
+    expect(io.out()).not.toContain("\u001b["); // NO_COLOR
+  });
+
+  it("reports an unwritable --trace file as bad input (exit 2, one line)", async () => {
+    const { dir } = demoRepo();
+    const io = fakeIO(false);
+    const issue = readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8");
+    const code = await runCli(["fix", "--repo", dir, "--issue-text", issue, "--trace", join(dir, "no", "such", "dir", "t.json")], io);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/^groundfix: cannot write trace file .*t\.json: ENOENT\n$/);
+  });
+});
