@@ -9,6 +9,9 @@ export interface Comparison {
   patches: FilePatch[];
 }
 
+/** GitHub's compare API lists at most this many changed files (REST docs, "Compare two commits"). */
+const COMPARE_FILE_LIMIT = 300;
+
 type CompareFile = {
   filename: string;
   previous_filename?: string;
@@ -48,7 +51,8 @@ function patchFromSnapshots(file: FilePatch, base: Snapshot, head: Snapshot): st
  * review refuses it instead of passing an empty diff. Modes are not in the compare answer (`oldMode`/`newMode`
  * stay unset; the review reads them from the snapshots).
  *
- * @throws the Octokit `RequestError` (404 when a SHA is unknown).
+ * @throws the Octokit `RequestError` (404 when a SHA is unknown); Error when the answer lists 300 files (GitHub's cap),
+ *   since files beyond it would go unreviewed.
  */
 export async function compareCommits(
   octokit: Octokit,
@@ -66,6 +70,9 @@ export async function compareCommits(
   });
   const mergeBase = data.merge_base_commit?.sha ?? base;
   const files = (data.files ?? []) as CompareFile[];
+  if (files.length >= COMPARE_FILE_LIMIT) {
+    throw new Error(`the diff ${base.slice(0, 12)}...${head.slice(0, 12)} lists ${files.length} files, GitHub's compare limit, so some changed files cannot be seen; split the change`);
+  }
   const patches: FilePatch[] = [];
   let snapshots: { base: Snapshot; head: Snapshot } | undefined;
   for (const file of files) {

@@ -33,6 +33,13 @@ describe("GitHub host diff and base", () => {
     expect(patches[2]).toMatchObject({ path: "new/name.txt", oldPath: "old/name.txt", status: "renamed", binary: false, patch: "" });
   });
 
+  it("refuses a comparison at GitHub's 300-file cap rather than review part of it", async () => {
+    const files = Array.from({ length: 300 }, (_, i) => ({ filename: `f${i}.txt`, status: "added", changes: 1, patch: "@@ -0,0 +1 @@\n+x" }));
+    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(200, { merge_base_commit: { sha: BASE_SHA }, files });
+    const host = createGitHubHost(testOctokit(), { owner: OWNER, name: REPO });
+    await expect(host.diff(BASE_SHA, HEAD_SHA)).rejects.toThrow(/300 files, GitHub's compare limit/);
+  });
+
   it("resolves a named branch with one call and a full SHA with none", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);

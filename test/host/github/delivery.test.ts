@@ -1,6 +1,7 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, parseConfig } from "../../../src/config/schema.js";
+import { createGitHubHost } from "../../../src/host/github/host.js";
 import { deliverPullRequest } from "../../../src/host/github/pull-request.js";
 import { decodeRunRecord, encodeRunRecord } from "../../../src/review/index.js";
 import {
@@ -111,6 +112,51 @@ describe("deliverPullRequest", () => {
       "GET /repos/{owner}/{repo}/tarball/{ref}",
       "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
     ]);
+  });
+
+  it("costs 8 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
+    const octokit = testOctokit();
+    nock(API)
+      .get(repoPath)
+      .reply(200, { default_branch: "main" })
+      .get(`${repoPath}/branches/main`)
+      .reply(200, { commit: { sha: BASE_SHA, commit: { tree: { sha: "1".repeat(40) } } } });
+    await mockReviewReads(COMMIT);
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    await host.resolveBase();
+    await host.loadSnapshot(BASE_SHA);
+    const calls = recordCalls(octokit);
+    nock(API)
+      .post(`${repoPath}/git/trees`)
+      .reply(201, { sha: "2".repeat(40) })
+      .post(`${repoPath}/git/commits`)
+      .reply(201, { sha: COMMIT })
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`)
+      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 9 })
+      .patch(`${repoPath}/check-runs/9`)
+      .reply(200, {});
+    const out = await deliverPullRequest(octokit, input());
+    expect(out.review?.conclusion).toBe("success");
+    expect(calls).toHaveLength(8);
+  });
+
+  it("a check run GitHub refuses to create leaves the PR open and says why, instead of failing the delivery", async () => {
+    const octokit = testOctokit();
+    mockCommit();
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`)
+      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
+      .post(`${repoPath}/check-runs`)
+      .reply(403, { message: "Resource not accessible by integration" });
+    const out = await deliverPullRequest(octokit, input());
+    expect(out).toMatchObject({ status: "opened", number: 34, review: null });
+    expect(out.reviewError).toContain("403");
   });
 
   it("reuses the branch and its open PR: no second commit on it, no second PR, and the head is reviewed again", async () => {
