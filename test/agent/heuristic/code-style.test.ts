@@ -66,9 +66,13 @@ describe("detectLogStyle", () => {
     expect(detectLogStyle("import sys\n", "python", false, "error")).toMatchObject({ receiver: "print", method: "sys.stderr" });
     expect(detectLogStyle('import (\n\t"fmt"\n\t"os"\n)', "go", false, "error")).toMatchObject({ receiver: "fmt", method: "Fprintf" });
     expect(detectLogStyle("package x", "go", false, "error").receiver).toBe("println");
-    expect(detectLogStyle("Rails.logger.info('x')", "ruby", false, "warn")).toMatchObject({ receiver: "Rails.logger", method: "info" });
-    expect(detectLogStyle("private static final Logger LOG = LoggerFactory.getLogger(A.class);\nLOG.warn(\"x\");", "java", false, "error")).toMatchObject({ receiver: "LOG", method: "warn" });
+    expect(detectLogStyle("Rails.logger.info('x')", "ruby", false, "warn")).toMatchObject({ receiver: "Rails.logger", method: "warn" });
+    expect(detectLogStyle("logger.info('x')", "ruby", false, "warn")).toMatchObject({ receiver: "logger", method: "info" }); // unknown logger: only what the file calls
+    expect(detectLogStyle("const log = require('pino')();\nlog.info('x');", "javascript", false, "error")).toMatchObject({ receiver: "log", method: "error" });
+    expect(detectLogStyle("private static final Logger LOGGER = Logger.getLogger(A.class.getName());\nLOGGER.info(\"x\");", "java", false, "error")).toMatchObject({ receiver: "LOGGER", method: "severe" });
+    expect(detectLogStyle("private static final Logger LOG = LoggerFactory.getLogger(A.class);\nLOG.warn(\"x\");", "java", false, "error")).toMatchObject({ receiver: "LOG", method: "error" });
     expect(detectLogStyle("_logger.LogInformation(\"x\");", "csharp", false, "warn")).toMatchObject({ receiver: "_logger", method: "LogInformation" });
+    expect(detectLogStyle("private readonly ILogger<A> _logger;\n_logger.LogInformation(\"x\");", "csharp", false, "warn")).toMatchObject({ receiver: "_logger", method: "LogWarning" });
     expect(detectLogStyle("", "csharp", false, "warn")).toMatchObject({ receiver: "System.Console.Error", method: "WriteLine" });
   });
 });

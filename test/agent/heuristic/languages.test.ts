@@ -54,7 +54,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
-  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; Rails.logger in the file", async () => {
+  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; Rails.logger at the error level", async () => {
     const user = ["class User < ApplicationRecord", "  def display_name", "    Rails.logger.debug(\"name for #{id}\")", "    profile.name.upcase", "  end", "end", ""].join("\n");
     const snapshot = await buildSnapshot({ "app/models/user.rb": user, "lib/models/user.rb": "class User\nend\n", "app/controllers/users_controller.rb": "class UsersController\n  def show\n    @user.display_name\n  end\nend\n" });
     const body = "NoMethodError (undefined method `name' for nil):\n/app/app/models/user.rb:4:in `display_name'\n/app/app/controllers/users_controller.rb:3:in `show'\n/usr/local/bundle/gems/actionpack-7.1.2/lib/abstract_controller/base.rb:224:in `process_action'";
@@ -63,10 +63,10 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.outcome).toBe("pr_ready");
     const lines = added(result.edits.map((e) => e.diff));
     expect(lines[0]).toMatch(/^ {4}# groundfix: /);
-    expect(lines[1]).toMatch(/^ {4}Rails\.logger\.debug\("\[groundfix\] display_name\(\): NoMethodError: undefined method `name' for nil"\)$/);
+    expect(lines[1]).toMatch(/^ {4}Rails\.logger\.error\("\[groundfix\] display_name\(\): NoMethodError: undefined method `name' for nil"\)$/);
   });
 
-  it("Java: a frame resolved through its package path to src/main/java, logged with the class's LOG field", async () => {
+  it("Java: a frame resolved through its package path to src/main/java, logged with the class's SLF4J LOG field at the error level", async () => {
     const invoice = [
       "package com.acme.billing;",
       "",
@@ -88,7 +88,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("NPE in invoice total", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/main/java/com/acme/billing/Invoice.java", affected_function: "total" });
     const lines = added(result.edits.map((e) => e.diff));
-    expect(lines[1]).toMatch(/^ {8}LOG\.warn\("\[groundfix\] total\(\): java\.lang\.NullPointerException: .*" \+ " customer=" \+ customer\);$/);
+    expect(lines[1]).toMatch(/^ {8}LOG\.error\("\[groundfix\] total\(\): java\.lang\.NullPointerException: .*" \+ " customer=" \+ customer\);$/);
   });
 
   it("code scanning: reads the alert location and cites it", async () => {

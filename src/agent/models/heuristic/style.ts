@@ -48,6 +48,8 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     case "javascript":
     case "typescript": {
       const own = tryReceivers(["logger", "log", "this.logger", "this.log"], [...pref, ...JS_LEVELS], "args");
+      // A well-known logging library has warn and error; a home-made logger only surely has what the file calls.
+      if (own && /(?:require\(|from\s+)['"](?:winston|pino|bunyan|log4js|loglevel|@nestjs\/common)['"]/.test(content)) return { ...own, method: severity };
       if (own) return own;
       return { receiver: "console", method: severity, form: "args" };
     }
@@ -71,6 +73,8 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     }
     case "ruby": {
       const own = tryReceivers(["Rails.logger", "logger", "@logger", "self.logger"], [...pref, "info", "debug"], "concat");
+      // Rails.logger and Ruby's ::Logger have every level.
+      if (own && (own.receiver === "Rails.logger" || /\bLogger\.new\b/.test(content))) return { ...own, method: severity };
       if (own) return own;
       return { receiver: "warn", method: "", form: "concat" };
     }
@@ -79,11 +83,16 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
       const declared = /\bLogger\s+(\w+)\s*=|\b(?:val|var)\s+(\w+)\s*(?::\s*\w*Logger\b|=\s*\w*Logger)/.exec(content);
       const names = [declared?.[1] ?? declared?.[2], "LOG", "LOGGER", "logger", "log"].filter((n): n is string => !!n);
       const own = tryReceivers(names, [...pref, "severe", "info", "debug", "fine"], "concat");
+      // SLF4J / Log4j loggers have warn and error; java.util.logging has warning and severe.
+      if (own && /\b(?:LoggerFactory|LogManager)\.getLogger\(/.test(content)) return { ...own, method: severity };
+      if (own && /\bLogger\.getLogger\(/.test(content)) return { ...own, method: severity === "warn" ? "warning" : "severe" };
       if (own) return own;
       return { receiver: "System.err", method: "println", form: "concat" };
     }
     case "csharp": {
-      const own = tryReceivers(["_logger", "logger", "_log", "Logger"], severity === "warn" ? ["LogWarning", "LogError", "LogInformation"] : ["LogError", "LogWarning", "LogInformation"], "concat");
+      const own = tryReceivers(["_logger", "logger", "_log", "Logger"], severity === "warn" ? ["LogWarning", "LogError", "LogInformation"] : ["LogError", "LogWarning", "LogInformation", "LogDebug"], "concat");
+      // Microsoft.Extensions.Logging's ILogger has every Log* level.
+      if (own && /\bILogger\b/.test(content)) return { ...own, method: severity === "warn" ? "LogWarning" : "LogError" };
       if (own) return own;
       return { receiver: "System.Console.Error", method: "WriteLine", form: "concat" };
     }
