@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchAgent } from "./agent.js";
 import { benchEditCore } from "./edit-core.js";
 import { type BenchRow, renderTable } from "./lib.js";
 import { benchRestCalls } from "./rest-calls.js";
@@ -19,6 +20,7 @@ const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
   { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
   { name: "webhook", run: () => benchWebhookAck(50) },
+  { name: "agent", run: () => benchAgent(quick ? 3 : 7) },
   {
     name: "rest",
     run: async () => {
