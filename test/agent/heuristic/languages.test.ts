@@ -117,4 +117,33 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.gates.rejections.filter((r) => r.gate === "tool_name")).toEqual([]);
     expect(result.transcript.turns.flatMap((t) => t.tool_calls).map((c) => c.name)).toContain("search_codebase");
   });
+
+  it("C#: a Windows-path frame of an async method, logged with the injected ILogger", async () => {
+    const cart = [
+      "using Microsoft.Extensions.Logging;",
+      "",
+      "namespace Shop.Services",
+      "{",
+      "    public class CartService",
+      "    {",
+      "        private readonly ILogger<CartService> _logger;",
+      "",
+      "        public async Task AddItemAsync(int cartId, string sku)",
+      "        {",
+      "            _logger.LogInformation(\"adding\");",
+      "            var cart = await _repo.FindAsync(cartId);",
+      "            cart.Items.Add(sku);",
+      "        }",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const snapshot = await buildSnapshot({ "src/Shop/Services/CartService.cs": cart, "tests/Shop.Tests/CartServiceTests.cs": "namespace Shop.Tests { public class CartServiceTests {} }\n" });
+    const body = "System.NullReferenceException: Object reference not set to an instance of an object.\n   at Shop.Services.CartService.<AddItemAsync>d__4.MoveNext() in C:\\agent\\_work\\1\\s\\src\\Shop\\Services\\CartService.cs:line 13";
+    const result = await runAgent({ task: task("Null reference when adding to cart", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/Shop/Services/CartService.cs", affected_function: "AddItemAsync" });
+    expect(result.outcome).toBe("pr_ready");
+    const lines = added(result.edits.map((e) => e.diff));
+    expect(lines[1]).toBe('            _logger.LogError("[groundfix] AddItemAsync(): System.NullReferenceException: Object reference not set to an instance of an object." + " sku=" + sku + " cartId=" + cartId);');
+  });
 });

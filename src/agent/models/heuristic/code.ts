@@ -207,7 +207,17 @@ export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: 
     const w = width(indentOf(line));
     if (w >= limit) continue;
     limit = w;
-    const def = definitionOn(line, lang);
+    let def = definitionOn(line, lang);
+    if (!def && line.trim() === "{") {
+      // Allman style: the header is the line above the brace, at the same indentation.
+      let p = n - 1;
+      while (p >= 1 && (lines.get(p) ?? "x").trim() === "") p--;
+      const header = lines.get(p);
+      if (header !== undefined && width(indentOf(header)) === w) {
+        def = definitionOn(header, lang);
+        n = p;
+      }
+    }
     if (def?.kind === "function" && !fn) fn = { name: def.name, kind: "function", line: n, params: def.params, instance: def.method };
     if (def?.kind === "class") {
       cls = { name: def.name, kind: "class", line: n, params: [], instance: false };
@@ -234,6 +244,7 @@ function continues(line: string, lang: CodeLanguage): boolean {
 
 /** True when a line ending in `{` opens a block of statements (function, control flow), not a literal. */
 function opensBlock(code: string, lang: CodeLanguage): boolean {
+  if (/^\s*\{$/.test(code)) return true; // Allman style: the brace of the line above's declaration or statement
   if (/\)\s*(?:(?::|->)\s*[^{=]+)?\{$/.test(code) && !/\(\{$/.test(code)) return true;
   if (/=>\s*\{$/.test(code)) return true;
   if (/^\s*(?:\}\s*)?(?:else|try|finally|do|default)\b.*\{$/.test(code)) return true;

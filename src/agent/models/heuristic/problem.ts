@@ -84,7 +84,7 @@ export function extractErrorMessages(text: string): string[] {
       add(ruby[1]);
       continue;
     }
-    const exception = /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[a-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(line);
+    const exception = /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(line);
     if (exception) {
       add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
       continue;
