@@ -59,7 +59,6 @@ interface Candidate {
 
 const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
-const NO_EDIT_LANGS: ReadonlySet<CodeLanguage> = new Set();
 const NOISY_VALUES = new Set(["req", "res", "request", "response", "next", "ctx", "context", "w", "r", "cb", "callback", "done", "password", "passwd", "secret", "token", "apiKey", "api_key", "credentials"]);
 const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
@@ -207,7 +206,7 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   let ins: InsertionPoint | null = null;
   let editBlocked: string | null = null;
   let enc: Enclosing | null = null;
-  if (!lang || NO_EDIT_LANGS.has(lang)) editBlocked = `the heuristic does not write ${cand.path.slice(cand.path.lastIndexOf(".")) || "this kind of"} files`;
+  if (!lang) editBlocked = `the heuristic does not write ${cand.path.slice(cand.path.lastIndexOf(".")) || "this kind of"} files`;
   else if (targetLine === null) editBlocked = "no line of the file could be tied to the problem";
   if (lang && targetLine !== null) {
     ins = insertionBefore(window.lines, targetLine, lang);
