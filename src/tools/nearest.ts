@@ -54,3 +54,50 @@ export function nearestPaths(wanted: string, paths: readonly string[], max = 5):
   scored.sort((a, b) => a.score - b.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   return scored.slice(0, max).map((s) => s.path);
 }
+
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/**
+ * Levenshtein distance of `a` and `b` when it is at most `k`, else `k + 1`. Only the diagonal band |i − j| ≤ k is
+ * computed (Ukkonen's cut-off), so a call costs O(k · min(|a|, |b|)) with no allocation: for checking many
+ * candidates against one name.
+ */
+export function boundedEditDistance(a: string, b: string, k: number): number {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > k) return k + 1;
+  if (m + 1 > rowA.length) {
+    rowA = new Int32Array(2 * (m + 1));
+    rowB = new Int32Array(2 * (m + 1));
+  }
+  const big = k + 1;
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= m; j++) prev[j] = j <= k ? j : big;
+  for (let i = 1; i <= n; i++) {
+    const from = Math.max(1, i - k);
+    const to = Math.min(m, i + k);
+    cur[0] = i <= k ? i : big;
+    if (from > 1) cur[from - 1] = big;
+    let rowMin = from === 1 ? (cur[0] as number) : big;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const sub = (prev[j - 1] as number) + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const del = (prev[j] as number) + 1;
+      const ins = (cur[j - 1] as number) + 1;
+      let v = sub < del ? sub : del;
+      if (ins < v) v = ins;
+      if (v > big) v = big;
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (to < m) cur[to + 1] = big;
+    if (rowMin > k) return big;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  const d = prev[m] as number;
+  return d > k ? big : d;
+}

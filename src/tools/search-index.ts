@@ -1,17 +1,7 @@
-import MiniSearch from "minisearch";
 import { isSecretPath } from "../grounding/secrets.js";
 import type { Snapshot } from "../types.js";
 import { identifierWords, symbolIndex } from "./symbol-index.js";
-
-/** One indexed document: a file with its path, symbol names and distinct words. */
-export interface SearchDoc {
-  id: string;
-  path: string;
-  /** Distinct symbol names of the file. */
-  symbols: string;
-  /** Distinct identifiers and words of its text (first {@link MAX_WORDS_PER_FILE}); "" for secret files. */
-  text: string;
-}
+import { TextIndex } from "./text-index.js";
 
 /** Distinct words of one file that are indexed; the rest of a huge file is not. */
 export const MAX_WORDS_PER_FILE = 5000;
@@ -31,52 +21,69 @@ export function searchTokens(text: string): string[] {
   return out;
 }
 
-function distinctWords(content: string): string {
+/** True for the characters of a word: ASCII letters, digits, `_` and `$`. */
+function isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+/** The distinct words (runs of `[A-Za-z0-9_$]`, 2 to 80 characters) of `content`, first {@link MAX_WORDS_PER_FILE}. */
+function distinctWords(content: string): Set<string> {
   const seen = new Set<string>();
-  for (const raw of content.split(/[^A-Za-z0-9_$]+/)) {
-    if (raw.length < 2 || raw.length > 80) continue;
-    seen.add(raw);
-    if (seen.size >= MAX_WORDS_PER_FILE) break;
+  const n = content.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    if (i < n && isWordChar(content.charCodeAt(i))) {
+      if (start === -1) start = i;
+      continue;
+    }
+    if (start !== -1) {
+      const len = i - start;
+      if (len >= 2 && len <= 80) {
+        seen.add(content.slice(start, i));
+        if (seen.size >= MAX_WORDS_PER_FILE) break;
+      }
+      start = -1;
+    }
   }
-  return [...seen].join(" ");
+  return seen;
 }
 
-/** A snapshot's file search index and its vocabulary (every indexed term), so queries expand only unknown terms. */
-export interface SearchIndex {
-  index: MiniSearch<SearchDoc>;
-  vocabulary: Set<string>;
-}
+/** The fields of each indexed file, in scoring order. */
+export const SEARCH_FIELDS = ["path", "symbols", "text"] as const;
 
-const cache = new WeakMap<Snapshot, SearchIndex>();
+const cache = new WeakMap<Snapshot, TextIndex>();
 
 /**
- * The search index of a snapshot (minisearch, BM25+), built once per snapshot object and cached in a WeakMap.
- * One document per path: `path` (every path, text or not), `symbols` and `text` (text files; secret files get their
- * path only). Symbols are ranked apart, from the symbol index (see search.ts).
+ * The search index of a snapshot (BM25+, see {@link TextIndex}), built once per snapshot object and cached in a
+ * WeakMap. One document per path with three fields: `path` (every path, text or not), `symbols` (the distinct
+ * symbol names of the file) and `text` (the distinct words of a text file, first {@link MAX_WORDS_PER_FILE}; none
+ * for secret files), each split by {@link searchTokens}. Symbols are ranked apart, from the symbol index (search.ts).
  */
-export function searchIndex(snapshot: Snapshot): SearchIndex {
+export function searchIndex(snapshot: Snapshot): TextIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
-  const vocabulary = new Set<string>();
-  const index = new MiniSearch<SearchDoc>({
-    fields: ["path", "symbols", "text"],
-    storeFields: ["path"],
-    tokenize: (text) => {
-      const tokens = searchTokens(text);
-      for (const t of tokens) vocabulary.add(t);
-      return tokens;
-    },
-    processTerm: (term) => term.toLowerCase(),
-  });
+  // The same words recur across files: split each distinct word once per build.
+  const memo = new Map<string, string[]>();
+  const wordTokens = (raw: string): string[] => {
+    let tokens = memo.get(raw);
+    if (tokens === undefined) {
+      tokens = searchTokens(raw);
+      memo.set(raw, tokens);
+    }
+    return tokens;
+  };
+  const index = new TextIndex(SEARCH_FIELDS);
   const symbols = symbolIndex(snapshot);
-  const docs: SearchDoc[] = [];
   for (const path of snapshot.paths) {
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
-    const names = [...new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))].join(" ");
-    docs.push({ id: path, path, symbols: names, text: content === undefined ? "" : distinctWords(content) });
+    const names = new Set((symbols.byPath.get(path) ?? []).map((d) => d.name));
+    const pathTokens = searchTokens(path);
+    const symbolTokens: string[] = [];
+    for (const name of names) for (const t of wordTokens(name)) symbolTokens.push(t);
+    const textTokens: string[] = [];
+    if (content !== undefined) for (const raw of distinctWords(content)) for (const t of wordTokens(raw)) textTokens.push(t);
+    index.add(path, [pathTokens, symbolTokens, textTokens]);
   }
-  index.addAll(docs);
-  const built = { index, vocabulary };
-  cache.set(snapshot, built);
-  return built;
+  cache.set(snapshot, index);
+  return index;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { searchIndex, searchTokens } from "./search-index.js";
+import { buildNameTable, lowerBoundString, nameTable, topK, type NameTable } from "./name-table.js";
 import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
@@ -18,7 +19,7 @@ const schema = z.object({
   max_results: z.number().int().min(1).max(SEARCH_MAX_RESULTS).optional().describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
 });
 
-/** `"word" in path, symbols; "other" in text` — from minisearch's match info (term → fields). */
+/** `"word" in path, symbols; "other" in text` — from the match info of a hit (index term → fields). */
 function why(match: Record<string, string[]>, symbolHits: string[]): string {
   const entries = Object.entries(match);
   const parts = entries.slice(0, 5).map(([term, fields]) => `"${term}" in ${fields.join(", ")}`);
@@ -30,12 +31,24 @@ function why(match: Record<string, string[]>, symbolHits: string[]): string {
 /**
  * Symbol names ranked for query terms: a name scores 3 when it equals a term (its whole lower-cased identifier),
  * plus 1 per term among its words, plus ½ per term that starts one of its words (terms of 4+ letters). Best first,
- * shorter names first on ties. @returns each name with the terms that matched it.
+ * shorter names first on ties. `names` is a prepared {@link NameTable} (only names holding a term or a word starting
+ * with one are looked at) or any list of names. @returns each name with the terms that matched it.
  */
-export function rankSymbolNames(names: Iterable<string>, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
-  const scored: { name: string; matched: string[]; score: number }[] = [];
-  for (const name of names) {
-    const words = searchTokens(name);
+export function rankSymbolNames(names: Iterable<string> | NameTable, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
+  const table = (names as NameTable).byToken instanceof Map ? (names as NameTable) : buildNameTable(names as Iterable<string>);
+  const candidates = new Set<number>();
+  for (const term of terms) {
+    for (const id of table.byToken.get(term) ?? []) candidates.add(id);
+    if (term.length < 4) continue;
+    for (let i = lowerBoundString(table.sortedTokens, term); i < table.sortedTokens.length; i++) {
+      const token = table.sortedTokens[i] as string;
+      if (!token.startsWith(term)) break;
+      for (const id of table.byToken.get(token) ?? []) candidates.add(id);
+    }
+  }
+  const best = topK<{ name: string; matched: string[]; score: number }>(max, (a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const id of candidates) {
+    const words = table.tokens[id] as readonly string[];
     if (words.length === 0) continue;
     let score = 0;
     const matched: string[] = [];
@@ -46,14 +59,13 @@ export function rankSymbolNames(names: Iterable<string>, terms: readonly string[
       else continue;
       matched.push(term);
     }
-    if (score > 0) scored.push({ name, matched, score });
+    if (score > 0) best.offer({ name: table.names[id] as string, matched, score });
   }
-  scored.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
-  return scored.slice(0, max).map(({ name, matched }) => ({ name, matched }));
+  return best.result().map(({ name, matched }) => ({ name, matched }));
 }
 
 /**
- * `search_codebase({ query, max_results? })`: files ranked for a free-text query (minisearch BM25 over paths,
+ * `search_codebase({ query, max_results? })`: files ranked for a free-text query (BM25+ over paths,
  * symbol names and the distinct words of each file; prefix and small fuzzy matches only for words the repository
  * does not contain as such), and symbol definitions ranked by the words of their names. Each hit says why.
  */
@@ -70,24 +82,23 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     if (terms.length === 0) {
       return finish(ctx.snapshot, { status: "invalid", text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more)." });
     }
-    const { index, vocabulary } = searchIndex(ctx.snapshot);
+    const index = searchIndex(ctx.snapshot);
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
-    const results = index.search(terms.join(" "), {
-      tokenize: (text) => text.split(" "),
+    const results = index.search(terms, {
       boost: { symbols: 3, path: 2, text: 1 },
-      prefix: (term) => term.length >= 4 && !vocabulary.has(term),
-      fuzzy: (term) => (term.length >= 6 && !vocabulary.has(term) ? 0.15 : false),
+      prefix: (term) => term.length >= 4 && !index.has(term),
+      fuzzy: (term) => (term.length >= 6 && !index.has(term) ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
     });
     const symbols = symbolIndex(ctx.snapshot);
-    const ranked = rankSymbolNames(symbols.byName.keys(), terms, max);
+    const ranked = rankSymbolNames(nameTable(symbols), terms, max);
     if (results.length === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, { status: "ok", text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.` });
     }
     const out: string[] = [`Files (${Math.min(max, results.length)} of ${results.length} matching):`];
     results.slice(0, max).forEach((r, i) => {
-      const path = r.id as string;
+      const path = r.id;
       const matchedTerms = new Set(r.terms);
       const symbolHits = (symbols.byPath.get(path) ?? [])
         .filter((d) => searchTokens(d.name).some((t) => matchedTerms.has(t)))

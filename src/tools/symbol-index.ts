@@ -30,7 +30,9 @@ export function symbolIndex(snapshot: Snapshot): SymbolIndex {
     byPath.set(path, defs);
     for (const d of defs) {
       const list = byName.get(d.name);
-      const site = { ...d, path };
+      const site: SymbolSite = { name: d.name, kind: d.kind, line: d.line, path };
+      if (d.endLine !== undefined) site.endLine = d.endLine;
+      if (d.container !== undefined) site.container = d.container;
       if (list === undefined) byName.set(d.name, [site]);
       else list.push(site);
     }
@@ -40,15 +42,50 @@ export function symbolIndex(snapshot: Snapshot): SymbolIndex {
   return index;
 }
 
-/** Split an identifier or phrase into lower-case words at camelCase/PascalCase humps, letter→digit steps, and `_ - .` etc. */
+const enum Ch {
+  Other = 0,
+  Lower = 1,
+  Upper = 2,
+  Digit = 3,
+}
+
+function charClass(code: number): Ch {
+  if (code >= 97 && code <= 122) return Ch.Lower;
+  if (code >= 65 && code <= 90) return Ch.Upper;
+  if (code >= 48 && code <= 57) return Ch.Digit;
+  return Ch.Other;
+}
+
+/**
+ * Split an identifier or phrase into lower-case words at camelCase/PascalCase humps (`parseHTTPServer` → parse,
+ * http, server), letter→digit steps (`handler2` → handler, 2; not digit→letter), and at every character other than
+ * ASCII letters and digits (`_ - . $`, spaces, non-ASCII). One pass, no regular expressions: it runs for every word
+ * of every indexed file.
+ */
 export function identifierWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .replace(/([A-Za-z])([0-9])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase());
+  const out: string[] = [];
+  let start = -1;
+  let prev = Ch.Other;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const cur = charClass(text.charCodeAt(i));
+    if (cur === Ch.Other) {
+      if (start !== -1) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start === -1) {
+      start = i;
+    } else if (
+      (cur === Ch.Upper && (prev === Ch.Lower || prev === Ch.Digit)) ||
+      (cur === Ch.Upper && prev === Ch.Upper && i + 1 < n && charClass(text.charCodeAt(i + 1)) === Ch.Lower) ||
+      (cur === Ch.Digit && (prev === Ch.Lower || prev === Ch.Upper))
+    ) {
+      out.push(text.slice(start, i).toLowerCase());
+      start = i;
+    }
+    prev = cur;
+  }
+  if (start !== -1) out.push(text.slice(start).toLowerCase());
+  return out;
 }
 
 /** `kind name (container.)` as shown to a model: `method Cart.total`, `function parse`. */

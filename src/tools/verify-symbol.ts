@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isSecretPath } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
-import { editDistance } from "./nearest.js";
+import { boundedEditDistance } from "./nearest.js";
+import { buildNameTable, editCandidates, nameTable, similarityTable, topK, type NameTable } from "./name-table.js";
 import { capList, finish } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { formatSymbol, identifierWords, symbolIndex, type SymbolSite } from "./symbol-index.js";
@@ -17,31 +18,53 @@ const MAX_SIMILAR = 8;
 
 /**
  * Names of the index similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
- * sharing identifier words (camelCase/snake_case parts). Best first; at most `max`.
+ * sharing identifier words (camelCase/snake_case parts). Best first (same name ignoring case, then by distance, then
+ * by most shared words; shorter names first on ties); at most `max`.
+ *
+ * `names` is a prepared {@link NameTable} (what the tool passes: candidates come from its bigram and word lists, so a
+ * call looks at a few names, not all) or any list of names (a table is built for the call).
  */
-export function similarNames(name: string, names: Iterable<string>, max = MAX_SIMILAR): string[] {
+export function similarNames(name: string, names: Iterable<string> | NameTable, max = MAX_SIMILAR): string[] {
+  const table = isNameTable(names) ? names : buildNameTable(names);
   const lower = name.toLowerCase();
   const words = new Set(identifierWords(name));
   const limit = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
-  const scored: { name: string; score: number }[] = [];
-  for (const n of names) {
+  const best = topK<{ name: string; score: number }>(max, (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const seen = new Set<number>();
+  for (const id of editCandidates(table, lower, limit)) {
+    const n = table.names[id] as string;
     if (n === name) continue;
-    const nl = n.toLowerCase();
-    let score: number;
-    if (nl === lower) score = 0;
-    else {
-      const d = editDistance(nl, lower, limit);
-      if (d <= limit) score = d;
-      else {
-        const shared = identifierWords(n).filter((w) => words.has(w)).length;
-        if (shared === 0) continue;
-        score = 10 - Math.min(5, shared) + Math.abs(n.length - name.length) / 100;
-      }
-    }
-    scored.push({ name: n, score });
+    const nl = table.lower[id] as string;
+    const d = nl === lower ? 0 : boundedEditDistance(nl, lower, limit);
+    if (d > limit) continue;
+    seen.add(id);
+    best.offer({ name: n, score: d });
   }
-  scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
-  return scored.slice(0, max).map((s) => s.name);
+  // Shared identifier words, counted per id in the table's scratch counters (reset before returning).
+  const sim = similarityTable(table);
+  const counts = sim.scratch;
+  const touched: number[] = [];
+  for (const w of words) {
+    const list = sim.byWord.get(w);
+    if (list === undefined) continue;
+    for (const id of list) {
+      const c = counts[id] ?? 0;
+      if (c === 0) touched.push(id);
+      if (c < 65535) counts[id] = c + 1;
+    }
+  }
+  for (const id of touched) {
+    const count = counts[id] ?? 0;
+    counts[id] = 0;
+    const n = table.names[id] as string;
+    if (n === name || seen.has(id)) continue;
+    best.offer({ name: n, score: 10 - Math.min(5, count) + Math.abs(n.length - name.length) / 100 });
+  }
+  return best.result().map((s) => s.name);
+}
+
+function isNameTable(value: Iterable<string> | NameTable): value is NameTable {
+  return (value as NameTable).byToken instanceof Map;
 }
 
 /** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */
@@ -97,7 +120,7 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     if (container !== undefined && all.length > 0) {
       lines.push(`${name} is defined, but not in ${container}: ${all.slice(0, 5).map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`).join("; ")}`);
     }
-    const similar = similarNames(name, index.byName.keys())
+    const similar = similarNames(name, nameTable(index))
       .map((n) => (index.byName.get(n) ?? []).filter(inScope))
       .filter((sites) => sites.length > 0)
       .map((sites) => {
