@@ -17,6 +17,8 @@ export interface NameTable {
   byToken: Map<string, number[]>;
   /** Distinct search tokens, sorted (code unit order), for prefix ranges. */
   sortedTokens: readonly string[];
+  /** `byToken.get(sortedTokens[i])`, aligned with `sortedTokens`. */
+  sortedTokenIds: readonly (readonly number[])[];
 }
 
 /** What similar-name lookups add to a {@link NameTable}. */
@@ -60,7 +62,9 @@ export function buildNameTable(source: Iterable<string>): NameTable {
       else ids.push(id);
     }
   });
-  return { names, lower: pairs.map((p) => p.lower), tokens, byToken, sortedTokens: [...byToken.keys()].sort() };
+  const sortedTokens = [...byToken.keys()].sort();
+  const sortedTokenIds = sortedTokens.map((t) => byToken.get(t) as number[]);
+  return { names, lower: pairs.map((p) => p.lower), tokens, byToken, sortedTokens, sortedTokenIds };
 }
 
 /** Bigram alphabet: a-z, 0-9, `_`, `$`; every other character shares one last slot. */

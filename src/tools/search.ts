@@ -36,32 +36,43 @@ function why(match: Record<string, string[]>, symbolHits: string[]): string {
  */
 export function rankSymbolNames(names: Iterable<string> | NameTable, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
   const table = (names as NameTable).byToken instanceof Map ? (names as NameTable) : buildNameTable(names as Iterable<string>);
-  const candidates = new Set<number>();
-  for (const term of terms) {
-    for (const id of table.byToken.get(term) ?? []) candidates.add(id);
-    if (term.length < 4) continue;
+  // Scores are summed term by term from the token postings; `exact`/`near` hold one bit per term (≤ 32 terms).
+  const list = terms.slice(0, 32);
+  const n = table.names.length;
+  const score = new Float64Array(n);
+  const exact = new Int32Array(n);
+  const near = new Int32Array(n);
+  const touched: number[] = [];
+  list.forEach((term, t) => {
+    const bit = 1 << t;
+    for (const id of table.byToken.get(term) ?? []) {
+      if (exact[id] === 0 && near[id] === 0) touched.push(id);
+      exact[id] = (exact[id] as number) | bit;
+      score[id] = (score[id] as number) + ((table.tokens[id] as readonly string[])[0] === term ? 4 : 1);
+    }
+    if (term.length < 4) return;
     for (let i = lowerBoundString(table.sortedTokens, term); i < table.sortedTokens.length; i++) {
       const token = table.sortedTokens[i] as string;
       if (!token.startsWith(term)) break;
-      for (const id of table.byToken.get(token) ?? []) candidates.add(id);
+      if (token === term) continue;
+      for (const id of table.sortedTokenIds[i] ?? []) {
+        if (((exact[id] as number) & bit) !== 0 || ((near[id] as number) & bit) !== 0) continue;
+        if (exact[id] === 0 && near[id] === 0) touched.push(id);
+        near[id] = (near[id] as number) | bit;
+        score[id] = (score[id] as number) + 0.5;
+      }
     }
-  }
-  const best = topK<{ name: string; matched: string[]; score: number }>(max, (a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const id of candidates) {
-    const words = table.tokens[id] as readonly string[];
-    if (words.length === 0) continue;
-    let score = 0;
-    const matched: string[] = [];
-    for (const term of terms) {
-      if (words[0] === term) score += 3;
-      if (words.includes(term)) score += 1;
-      else if (term.length >= 4 && words.some((w) => w.startsWith(term))) score += 0.5;
-      else continue;
-      matched.push(term);
-    }
-    if (score > 0) best.offer({ name: table.names[id] as string, matched, score });
-  }
-  return best.result().map(({ name, matched }) => ({ name, matched }));
+  });
+  const best = topK<{ id: number; score: number }>(max, (a, b) => {
+    const x = table.names[a.id] as string;
+    const y = table.names[b.id] as string;
+    return b.score - a.score || x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+  });
+  for (const id of touched) best.offer({ id, score: score[id] as number });
+  return best.result().map(({ id }) => {
+    const matched = (exact[id] as number) | (near[id] as number);
+    return { name: table.names[id] as string, matched: list.filter((_, t) => (matched & (1 << t)) !== 0) };
+  });
 }
 
 /**
@@ -85,19 +96,19 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const index = searchIndex(ctx.snapshot);
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
-    const results = index.search(terms, {
+    const { total, hits } = index.search(terms, {
       boost: { symbols: 3, path: 2, text: 1 },
       prefix: (term) => term.length >= 4 && !index.has(term),
       fuzzy: (term) => (term.length >= 6 && !index.has(term) ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
-    });
+    }, max);
     const symbols = symbolIndex(ctx.snapshot);
     const ranked = rankSymbolNames(nameTable(symbols), terms, max);
-    if (results.length === 0 && ranked.length === 0) {
+    if (total === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, { status: "ok", text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.` });
     }
-    const out: string[] = [`Files (${Math.min(max, results.length)} of ${results.length} matching):`];
-    results.slice(0, max).forEach((r, i) => {
+    const out: string[] = [`Files (${hits.length} of ${total} matching):`];
+    hits.forEach((r, i) => {
       const path = r.id;
       const matchedTerms = new Set(r.terms);
       const symbolHits = (symbols.byPath.get(path) ?? [])

@@ -83,94 +83,129 @@ export class TextIndex {
     });
   }
 
-  /** Documents matching any of `terms` (lower-case index terms), best first. */
-  search(terms: readonly string[], options: TextSearchOptions): TextHit[] {
-    const combined = new Map<number, { score: number; queryTerms: string[]; match: Record<string, string[]> }>();
-    for (const term of terms) {
-      const results = new Map<number, { score: number; queryTerms: string[]; match: Record<string, string[]> }>();
-      this.score(term, term, 1, options, results);
-      // Expansions in a stable order (closest first), so the "why" of a hit lists the nearest words first.
-      const prefixed: string[] = [];
-      const prefixOn = options.prefix(term);
-      if (prefixOn) {
-        for (const candidate of this.postings.keys()) {
-          if (candidate.length > term.length && candidate.startsWith(term)) prefixed.push(candidate);
-        }
-        prefixed.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
-        for (const candidate of prefixed) {
-          const extra = candidate.length - term.length;
-          this.score(term, candidate, (options.weights.prefix * candidate.length) / (candidate.length + 0.3 * extra), options, results);
-        }
-      }
-      const fuzzy = options.fuzzy(term);
-      const maxDistance = fuzzy === false ? 0 : Math.min(MAX_FUZZY, Math.round(term.length * fuzzy));
-      if (maxDistance > 0) {
-        const near: { term: string; d: number }[] = [];
-        for (const candidate of this.postings.keys()) {
-          if (Math.abs(candidate.length - term.length) > maxDistance || (prefixOn && candidate.startsWith(term))) continue;
-          const d = boundedEditDistance(candidate, term, maxDistance);
-          if (d > 0 && d <= maxDistance) near.push({ term: candidate, d });
-        }
-        near.sort((a, b) => a.d - b.d || a.term.length - b.term.length || (a.term < b.term ? -1 : 1));
-        for (const { term: candidate, d } of near) {
-          this.score(term, candidate, (options.weights.fuzzy * candidate.length) / (candidate.length + d), options, results);
-        }
-      }
-      for (const [doc, r] of results) {
-        const existing = combined.get(doc);
-        if (existing === undefined) combined.set(doc, r);
-        else {
-          existing.score += r.score;
-          Object.assign(existing.match, r.match);
-          for (const q of r.queryTerms) if (!existing.queryTerms.includes(q)) existing.queryTerms.push(q);
-        }
-      }
+  /**
+   * The best `max` documents matching any of `terms` (lower-case index terms, at most 31 are used), best first, with
+   * how many documents matched in all. Scores are summed into flat arrays; the match info (which index term in which
+   * field) is worked out only for the documents returned. Ties keep the order in which documents were first hit.
+   */
+  search(terms: readonly string[], options: TextSearchOptions, max: number): { total: number; hits: TextHit[] } {
+    const list = terms.slice(0, 31);
+    const n = this.ids.length;
+    const score = new Float64Array(n);
+    const queryBits = new Int32Array(n);
+    const touched: number[] = [];
+    const derivedByTerm = list.map((term, t) => {
+      const derived = this.expand(term, options);
+      for (const { term: d, weight } of derived) this.score(d, weight, 1 << t, options, score, queryBits, touched);
+      return derived;
+    });
+    const rank = new Int32Array(n);
+    touched.forEach((doc, i) => (rank[doc] = i));
+    const final = (doc: number) => (score[doc] as number) * (bitCount(queryBits[doc] as number) || 1);
+    const kept: number[] = [];
+    for (const doc of touched) {
+      // Keep `kept` sorted best first; a document enters only when it beats the last kept one.
+      const f = final(doc);
+      if (kept.length === max && f <= final(kept[max - 1] as number)) continue;
+      let i = kept.length;
+      while (i > 0 && f > final(kept[i - 1] as number)) i--;
+      kept.splice(i, 0, doc);
+      if (kept.length > max) kept.pop();
     }
-    const hits: TextHit[] = [];
-    for (const [doc, r] of combined) {
-      hits.push({ id: this.ids[doc] as string, score: r.score * (r.queryTerms.length || 1), terms: Object.keys(r.match), match: r.match });
-    }
-    return hits.sort((a, b) => b.score - a.score);
+    const hits = kept.map((doc) => {
+      const match = Object.create(null) as Record<string, string[]>;
+      for (const derived of derivedByTerm) {
+        for (const { term } of derived) {
+          const fields = this.fieldsHolding(term, doc);
+          if (fields.length > 0) match[term] = fields;
+        }
+      }
+      return { id: this.ids[doc] as string, score: final(doc), terms: Object.keys(match), match };
+    });
+    return { total: touched.length, hits };
   }
 
-  /** Add the BM25+ contributions of index term `derived` (from query term `source`) to `results`. */
-  private score(
-    source: string,
-    derived: string,
-    weight: number,
-    options: TextSearchOptions,
-    results: Map<number, { score: number; queryTerms: string[]; match: Record<string, string[]> }>,
-  ): void {
-    const perField = this.postings.get(derived);
+  /**
+   * The index terms a query term stands for, with their weights: itself (1) when indexed; when `options.prefix`
+   * allows, longer terms starting with it; when `options.fuzzy` allows, terms within the edit distance that are not
+   * prefix matches. Expansions are in a stable order, closest first.
+   */
+  private expand(term: string, options: TextSearchOptions): { term: string; weight: number }[] {
+    const out: { term: string; weight: number }[] = [];
+    if (this.postings.has(term)) out.push({ term, weight: 1 });
+    const prefixOn = options.prefix(term);
+    if (prefixOn) {
+      const prefixed: string[] = [];
+      for (const candidate of this.postings.keys()) {
+        if (candidate.length > term.length && candidate.startsWith(term)) prefixed.push(candidate);
+      }
+      prefixed.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      for (const c of prefixed) out.push({ term: c, weight: (options.weights.prefix * c.length) / (c.length + 0.3 * (c.length - term.length)) });
+    }
+    const fuzzy = options.fuzzy(term);
+    const maxDistance = fuzzy === false ? 0 : Math.min(MAX_FUZZY, Math.round(term.length * fuzzy));
+    if (maxDistance > 0) {
+      const near: { term: string; d: number }[] = [];
+      for (const candidate of this.postings.keys()) {
+        if (Math.abs(candidate.length - term.length) > maxDistance || (prefixOn && candidate.startsWith(term))) continue;
+        const d = boundedEditDistance(candidate, term, maxDistance);
+        if (d > 0 && d <= maxDistance) near.push({ term: candidate, d });
+      }
+      near.sort((a, b) => a.d - b.d || a.term.length - b.term.length || (a.term < b.term ? -1 : 1));
+      for (const { term: c, d } of near) out.push({ term: c, weight: (options.weights.fuzzy * c.length) / (c.length + d) });
+    }
+    return out;
+  }
+
+  /** Add the weighted BM25+ contributions of index term `term` to `score`, marking `bit` in `queryBits`. */
+  private score(term: string, weight: number, bit: number, options: TextSearchOptions, score: Float64Array, queryBits: Int32Array, touched: number[]): void {
+    const perField = this.postings.get(term);
     if (perField === undefined) return;
     const n = this.ids.length;
-    this.fields.forEach((field, f) => {
+    for (let f = 0; f < this.fields.length; f++) {
       const posting = perField[f];
-      if (posting === undefined) return;
-      const boost = options.boost[field] ?? 1;
+      if (posting === undefined) continue;
+      const boost = options.boost[this.fields[f] as string] ?? 1;
       const matching = posting.docs.length;
       const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
       const avg = (this.totals[f] as number) / n;
       const lengths = this.lengths[f] as number[];
+      const { docs, freqs } = posting;
       for (let i = 0; i < matching; i++) {
-        const doc = posting.docs[i] as number;
-        const tf = posting.freqs[i] as number;
+        const doc = docs[i] as number;
+        const tf = freqs[i] as number;
         const len = lengths[doc] as number;
-        const s = weight * boost * idf * (DELTA + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg)));
-        const r = results.get(doc);
-        if (r === undefined) {
-          // Null-prototype match objects: "__proto__" is a word that code contains.
-          const match = Object.create(null) as Record<string, string[]>;
-          match[derived] = [field];
-          results.set(doc, { score: s, queryTerms: [source], match });
-        } else {
-          r.score += s;
-          if (!r.queryTerms.includes(source)) r.queryTerms.push(source);
-          const m = r.match[derived];
-          if (m !== undefined) m.push(field);
-          else r.match[derived] = [field];
-        }
+        if (queryBits[doc] === 0) touched.push(doc);
+        queryBits[doc] = (queryBits[doc] as number) | bit;
+        score[doc] = (score[doc] as number) + weight * boost * idf * (DELTA + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg)));
       }
-    });
+    }
   }
+
+  /** Names of the fields in which document `doc` holds `term` (postings are in document order: binary search). */
+  private fieldsHolding(term: string, doc: number): string[] {
+    const perField = this.postings.get(term);
+    const out: string[] = [];
+    if (perField === undefined) return out;
+    this.fields.forEach((field, f) => {
+      const docs = perField[f]?.docs;
+      if (docs === undefined) return;
+      let lo = 0;
+      let hi = docs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((docs[mid] as number) < doc) lo = mid + 1;
+        else hi = mid;
+      }
+      if (docs[lo] === doc) out.push(field);
+    });
+    return out;
+  }
+}
+
+/** Number of set bits of a 32-bit integer. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
