@@ -34,30 +34,47 @@ export async function snapshotFromTar(
   const builder = new SnapshotBuilder(resolveLimits(options.limits));
   const input = await withSniffedGzip(source, options.gzip);
   const extract = tar.extract();
-  input.on("error", (err: Error) => extract.destroy(err));
-  input.pipe(extract);
-  try {
-    for await (const entry of extract) {
-      const { header } = entry;
+  // Entries are read with stream events rather than async iteration: one promise and iterator step per chunk
+  // cost more than the parse itself on repositories of many small files.
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on("entry", (header, entry, next) => {
       const path = repoPath(header.name, options.stripTopFolder === true);
       const type = header.type ?? "file";
+      const skip = () => {
+        entry.on("end", () => next());
+        entry.resume();
+      };
       if (path === null || (type !== "file" && type !== "contiguous-file")) {
         if (path !== null && type === "symlink") builder.addSymlink(path, header.linkname ?? "");
         if (path !== null && type === "directory") builder.addFolder(path);
-        entry.resume();
-        continue;
+        skip();
+        return;
       }
       const size = header.size ?? 0;
       const mode = ((header.mode ?? 0o644) & 0o111) !== 0 ? "100755" : "100644";
       if (!builder.wantsContent(size)) {
-        entry.resume();
         builder.addFile(path, mode, size, null);
-        continue;
+        skip();
+        return;
       }
       const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      builder.addFile(path, mode, size, Buffer.concat(chunks));
-    }
+      entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+      entry.on("end", () => {
+        try {
+          builder.addFile(path, mode, size, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+          next();
+        } catch (err) {
+          next(err as Error);
+        }
+      });
+    });
+    extract.on("finish", resolve);
+    extract.on("error", reject);
+  });
+  input.on("error", (err: Error) => extract.destroy(err));
+  input.pipe(extract);
+  try {
+    await done;
   } catch (err) {
     throw new Error(`cannot read the tar archive of ${options.sha}: ${(err as Error).message}`);
   }

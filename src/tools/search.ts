@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { searchIndex, searchTokens } from "./search-index.js";
-import { buildNameTable, lowerBoundString, nameTable, topK, type NameTable } from "./name-table.js";
+import { buildNameTable, nameTable, topK, type NameTable } from "./name-table.js";
+import { lowerBoundString } from "./sorted.js";
 import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */

@@ -1,4 +1,5 @@
 import { boundedEditDistance } from "./nearest.js";
+import { lowerBound } from "./sorted.js";
 
 /** One ranked document of {@link TextIndex.search}: which index terms matched in which fields. */
 export interface TextHit {
@@ -189,15 +190,7 @@ export class TextIndex {
     if (perField === undefined) return out;
     this.fields.forEach((field, f) => {
       const docs = perField[f]?.docs;
-      if (docs === undefined) return;
-      let lo = 0;
-      let hi = docs.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((docs[mid] as number) < doc) lo = mid + 1;
-        else hi = mid;
-      }
-      if (docs[lo] === doc) out.push(field);
+      if (docs !== undefined && docs[lowerBound(docs, doc)] === doc) out.push(field);
     });
     return out;
   }
