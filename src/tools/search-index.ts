@@ -62,27 +62,27 @@ const cache = new WeakMap<Snapshot, TextIndex>();
 export function searchIndex(snapshot: Snapshot): TextIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
-  // The same words recur across files: split each distinct word once per build.
-  const memo = new Map<string, string[]>();
-  const wordTokens = (raw: string): string[] => {
-    let tokens = memo.get(raw);
-    if (tokens === undefined) {
-      tokens = searchTokens(raw);
-      memo.set(raw, tokens);
-    }
-    return tokens;
-  };
   const index = new TextIndex(SEARCH_FIELDS);
+  // The same words recur across files: split each distinct word into term ids once per build.
+  const memo = new Map<string, number[]>();
+  const wordTokens = (raw: string): number[] => {
+    let ids = memo.get(raw);
+    if (ids === undefined) {
+      ids = searchTokens(raw).map((t) => index.termId(t));
+      memo.set(raw, ids);
+    }
+    return ids;
+  };
   const symbols = symbolIndex(snapshot);
   for (const path of snapshot.paths) {
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
     const names = new Set((symbols.byPath.get(path) ?? []).map((d) => d.name));
-    const pathTokens = searchTokens(path);
-    const symbolTokens: string[] = [];
+    const pathTokens = searchTokens(path).map((t) => index.termId(t));
+    const symbolTokens: number[] = [];
     for (const name of names) for (const t of wordTokens(name)) symbolTokens.push(t);
-    const textTokens: string[] = [];
+    const textTokens: number[] = [];
     if (content !== undefined) for (const raw of distinctWords(content)) for (const t of wordTokens(raw)) textTokens.push(t);
-    index.add(path, [pathTokens, symbolTokens, textTokens]);
+    index.addIds(path, [pathTokens, symbolTokens, textTokens]);
   }
   cache.set(snapshot, index);
   return index;

@@ -46,7 +46,11 @@ export class TextIndex {
   private readonly ids: string[] = [];
   private readonly lengths: number[][];
   private readonly totals: number[];
-  private readonly postings = new Map<string, (Posting | undefined)[]>();
+  /** Term → term id; postings and terms by term id. */
+  private readonly termIds = new Map<string, number>();
+  private readonly byId: (Posting | undefined)[][] = [];
+  /** Per-term-id counters used while adding one document; all zero between calls. */
+  private counts = new Int32Array(1024);
 
   constructor(readonly fields: readonly string[]) {
     this.lengths = fields.map(() => []);
@@ -60,28 +64,54 @@ export class TextIndex {
 
   /** Whether some document holds `term` in some field. */
   has(term: string): boolean {
-    return this.postings.has(term);
+    return this.termIds.has(term);
+  }
+
+  /** The id of `term`, made on first use (callers that add many documents map each distinct word once). */
+  termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.byId.length;
+      this.termIds.set(term, id);
+      this.byId.push([]);
+      if (id >= this.counts.length) {
+        const grown = new Int32Array(this.counts.length * 2);
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+    }
+    return id;
   }
 
   /** Add a document: `tokens[f]` are the terms of field `fields[f]`, repeated as often as they occur. */
   add(id: string, tokens: readonly (readonly string[])[]): void {
+    this.addIds(id, tokens.map((list) => list.map((t) => this.termId(t))));
+  }
+
+  /** Like {@link add}, with terms given by {@link termId}. */
+  addIds(id: string, termIds: readonly (readonly number[])[]): void {
     const doc = this.ids.length;
     this.ids.push(id);
-    const counts = new Map<string, number>();
-    this.fields.forEach((_, f) => {
-      counts.clear();
-      for (const t of tokens[f] ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
-      (this.lengths[f] as number[]).push(counts.size);
-      this.totals[f] = (this.totals[f] as number) + counts.size;
-      for (const [term, freq] of counts) {
-        let perField = this.postings.get(term);
-        if (perField === undefined) this.postings.set(term, (perField = []));
+    const counts = this.counts;
+    for (let f = 0; f < this.fields.length; f++) {
+      const list = termIds[f] ?? [];
+      const distinct: number[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const t = list[i] as number;
+        if (counts[t] === 0) distinct.push(t);
+        counts[t] = (counts[t] as number) + 1;
+      }
+      (this.lengths[f] as number[]).push(distinct.length);
+      this.totals[f] = (this.totals[f] as number) + distinct.length;
+      for (const t of distinct) {
+        const perField = this.byId[t] as (Posting | undefined)[];
         let posting = perField[f];
         if (posting === undefined) perField[f] = posting = { docs: [], freqs: [] };
         posting.docs.push(doc);
-        posting.freqs.push(freq);
+        posting.freqs.push(counts[t] as number);
+        counts[t] = 0;
       }
-    });
+    }
   }
 
   /**
@@ -133,11 +163,11 @@ export class TextIndex {
    */
   private expand(term: string, options: TextSearchOptions): { term: string; weight: number }[] {
     const out: { term: string; weight: number }[] = [];
-    if (this.postings.has(term)) out.push({ term, weight: 1 });
+    if (this.termIds.has(term)) out.push({ term, weight: 1 });
     const prefixOn = options.prefix(term);
     if (prefixOn) {
       const prefixed: string[] = [];
-      for (const candidate of this.postings.keys()) {
+      for (const candidate of this.termIds.keys()) {
         if (candidate.length > term.length && candidate.startsWith(term)) prefixed.push(candidate);
       }
       prefixed.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
@@ -147,7 +177,7 @@ export class TextIndex {
     const maxDistance = fuzzy === false ? 0 : Math.min(MAX_FUZZY, Math.round(term.length * fuzzy));
     if (maxDistance > 0) {
       const near: { term: string; d: number }[] = [];
-      for (const candidate of this.postings.keys()) {
+      for (const candidate of this.termIds.keys()) {
         if (Math.abs(candidate.length - term.length) > maxDistance || (prefixOn && candidate.startsWith(term))) continue;
         const d = boundedEditDistance(candidate, term, maxDistance);
         if (d > 0 && d <= maxDistance) near.push({ term: candidate, d });
@@ -160,8 +190,9 @@ export class TextIndex {
 
   /** Add the weighted BM25+ contributions of index term `term` to `score`, marking `bit` in `queryBits`. */
   private score(term: string, weight: number, bit: number, options: TextSearchOptions, score: Float64Array, queryBits: Int32Array, touched: number[]): void {
-    const perField = this.postings.get(term);
-    if (perField === undefined) return;
+    const t = this.termIds.get(term);
+    if (t === undefined) return;
+    const perField = this.byId[t] as (Posting | undefined)[];
     const n = this.ids.length;
     for (let f = 0; f < this.fields.length; f++) {
       const posting = perField[f];
@@ -185,9 +216,10 @@ export class TextIndex {
 
   /** Names of the fields in which document `doc` holds `term` (postings are in document order: binary search). */
   private fieldsHolding(term: string, doc: number): string[] {
-    const perField = this.postings.get(term);
+    const t = this.termIds.get(term);
     const out: string[] = [];
-    if (perField === undefined) return out;
+    if (t === undefined) return out;
+    const perField = this.byId[t] as (Posting | undefined)[];
     this.fields.forEach((field, f) => {
       const docs = perField[f]?.docs;
       if (docs !== undefined && docs[lowerBound(docs, doc)] === doc) out.push(field);
