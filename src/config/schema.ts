@@ -31,6 +31,17 @@ const ruleName = z.enum(["grounded_hunks", "edit_policy", "paths", "size", "synt
 const permission = z.enum(["read", "triage", "write", "maintain", "admin"]);
 
 /**
+ * True when `prefix` (already limited to `[A-Za-z0-9._/-]` and ending in `/`) can start a branch name under the rules
+ * of `git check-ref-format`: no `..`, no empty part (`//` or a leading `/`), no part that starts with `.` or ends with
+ * `.lock`.
+ */
+function isRefPrefix(prefix: string): boolean {
+  if (prefix.includes("..")) return false;
+  const parts = prefix.slice(0, -1).split("/");
+  return parts.every((p) => p.length > 0 && !p.startsWith(".") && !p.endsWith(".lock"));
+}
+
+/**
  * The schema of `.github/groundfix.yml`. Every key has a default, so an empty file (or none) is valid.
  * Unknown keys are errors (`strict`), so a typo is reported instead of silently ignored.
  */
@@ -104,6 +115,7 @@ export const configSchema = z
         branch_prefix: z
           .string()
           .regex(/^[A-Za-z0-9._\/-]+\/$/, "must be a git ref prefix ending in '/', like 'groundfix/'")
+          .refine(isRefPrefix, "must be a valid git branch prefix (git check-ref-format: no '..', '//', or part starting with '.' or ending in '.lock')")
           .default("groundfix/"),
       })
       .strict()

@@ -39,6 +39,14 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ thresholds: { comment: 0.9, pull_request: 0.5 } })).toThrow(/thresholds\.comment/);
   });
 
+  it.each(["../evil/", "/abs/", "a//b/", ".hidden/", "refs.lock/", "no-slash"])("refuses the branch prefix %j, naming the key", (prefix) => {
+    expect(() => parseConfig({ pull_request: { branch_prefix: prefix } })).toThrow(/pull_request\.branch_prefix: must be/);
+  });
+
+  it.each(["groundfix/", "bots/groundfix/", "fix_1.2/"])("accepts the branch prefix %j", (prefix) => {
+    expect(parseConfig({ pull_request: { branch_prefix: prefix } }).pull_request.branch_prefix).toBe(prefix);
+  });
+
   it("returns a fresh object each time", () => {
     const a = defaultConfig();
     a.paths.deny.push("x");
