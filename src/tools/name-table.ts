@@ -49,9 +49,26 @@ export function nameTable(index: SymbolIndex): NameTable {
 
 /** Build a {@link NameTable} from any list of names (duplicates are dropped). */
 export function buildNameTable(source: Iterable<string>): NameTable {
-  const pairs = [...new Set(source)].map((name) => ({ name, lower: name.toLowerCase() }));
-  pairs.sort((a, b) => a.lower.length - b.lower.length);
-  const names = pairs.map((p) => p.name);
+  // Ordered by lower-cased length with a counting sort (stable; no comparison sort over 100,000s of names).
+  const unique = [...new Set(source)];
+  const lowered = unique.map((name) => name.toLowerCase());
+  const byLength: number[] = [];
+  for (const l of lowered) byLength[l.length] = (byLength[l.length] ?? 0) + 1;
+  const startOf: number[] = [];
+  let sum = 0;
+  for (let len = 0; len < byLength.length; len++) {
+    startOf[len] = sum;
+    sum += byLength[len] ?? 0;
+  }
+  const names: string[] = new Array<string>(unique.length);
+  const lower: string[] = new Array<string>(unique.length);
+  unique.forEach((name, i) => {
+    const l = lowered[i] as string;
+    const at = startOf[l.length] as number;
+    startOf[l.length] = at + 1;
+    names[at] = name;
+    lower[at] = l;
+  });
   const tokens = names.map((name) => searchTokens(name));
   const byToken = new Map<string, number[]>();
   tokens.forEach((list, id) => {
@@ -65,7 +82,7 @@ export function buildNameTable(source: Iterable<string>): NameTable {
   });
   const sortedTokens = [...byToken.keys()].sort();
   const sortedTokenIds = sortedTokens.map((t) => byToken.get(t) as number[]);
-  return { names, lower: pairs.map((p) => p.lower), tokens, byToken, sortedTokens, sortedTokenIds };
+  return { names, lower, tokens, byToken, sortedTokens, sortedTokenIds };
 }
 
 /** Bigram alphabet: a-z, 0-9, `_`, `$`; every other character shares one last slot. */

@@ -63,25 +63,43 @@ export function searchIndex(snapshot: Snapshot): TextIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
   const index = new TextIndex(SEARCH_FIELDS);
-  // The same words recur across files: split each distinct word into term ids once per build.
-  const memo = new Map<string, number[]>();
-  const wordTokens = (raw: string): number[] => {
-    let ids = memo.get(raw);
-    if (ids === undefined) {
-      ids = searchTokens(raw).map((t) => index.termId(t));
-      memo.set(raw, ids);
+  // The same words recur across files: split each distinct word into term ids once per build. A word with one
+  // token maps to its term id (≥ 0); a word with several to -(offset + 1) of a [count, id, id, …] run in `runs`.
+  const memo = new Map<string, number>();
+  let runs = new Int32Array(1 << 16);
+  let runsUsed = 0;
+  const pushWord = (raw: string, out: number[]): void => {
+    let code = memo.get(raw);
+    if (code === undefined) {
+      const tokens = searchTokens(raw);
+      if (tokens.length === 1) code = index.termId(tokens[0] as string);
+      else {
+        if (runsUsed + tokens.length + 1 > runs.length) {
+          const grown = new Int32Array(Math.max(runs.length * 2, runsUsed + tokens.length + 1));
+          grown.set(runs);
+          runs = grown;
+        }
+        code = -(runsUsed + 1);
+        runs[runsUsed++] = tokens.length;
+        for (const t of tokens) runs[runsUsed++] = index.termId(t);
+      }
+      memo.set(raw, code);
     }
-    return ids;
+    if (code >= 0) out.push(code);
+    else {
+      const at = -code - 1;
+      const count = runs[at] as number;
+      for (let i = 1; i <= count; i++) out.push(runs[at + i] as number);
+    }
   };
   const symbols = symbolIndex(snapshot);
   for (const path of snapshot.paths) {
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
-    const names = new Set((symbols.byPath.get(path) ?? []).map((d) => d.name));
     const pathTokens = searchTokens(path).map((t) => index.termId(t));
     const symbolTokens: number[] = [];
-    for (const name of names) for (const t of wordTokens(name)) symbolTokens.push(t);
+    for (const name of new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))) pushWord(name, symbolTokens);
     const textTokens: number[] = [];
-    if (content !== undefined) for (const raw of distinctWords(content)) for (const t of wordTokens(raw)) textTokens.push(t);
+    if (content !== undefined) for (const raw of distinctWords(content)) pushWord(raw, textTokens);
     index.addIds(path, [pathTokens, symbolTokens, textTokens]);
   }
   cache.set(snapshot, index);

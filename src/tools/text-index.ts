@@ -1,5 +1,4 @@
 import { boundedEditDistance } from "./nearest.js";
-import { lowerBound } from "./sorted.js";
 
 /** One ranked document of {@link TextIndex.search}: which index terms matched in which fields. */
 export interface TextHit {
@@ -23,11 +22,6 @@ export interface TextSearchOptions {
   weights: { prefix: number; fuzzy: number };
 }
 
-interface Posting {
-  docs: number[];
-  freqs: number[];
-}
-
 /** BM25+ parameters (Lv & Zhai, "Lower-bounding term frequency normalization", CIKM 2011), as minisearch uses them. */
 const K1 = 1.2;
 const B = 0.7;
@@ -46,13 +40,26 @@ export class TextIndex {
   private readonly ids: string[] = [];
   private readonly lengths: number[][];
   private readonly totals: number[];
-  /** Term → term id; postings and terms by term id. */
+  private readonly nFields: number;
+  /** Term → term id. */
   private readonly termIds = new Map<string, number>();
-  private readonly byId: (Posting | undefined)[][] = [];
+  /**
+   * Postings as linked lists in flat typed arrays (no object per term): for key `termId * nFields + field`,
+   * `head`/`tail` are entry numbers (0 = none) and `df` the number of documents; entry `e` holds `entryDoc[e]`,
+   * `entryFreq[e]` and the next entry `entryNext[e]`. Entries of a key are in ascending document order.
+   */
+  private head = new Int32Array(4096);
+  private tail = new Int32Array(4096);
+  private df = new Int32Array(4096);
+  private entryDoc = new Int32Array(65536);
+  private entryFreq = new Int32Array(65536);
+  private entryNext = new Int32Array(65536);
+  private entries = 0;
   /** Per-term-id counters used while adding one document; all zero between calls. */
   private counts = new Int32Array(1024);
 
   constructor(readonly fields: readonly string[]) {
+    this.nFields = fields.length;
     this.lengths = fields.map(() => []);
     this.totals = fields.map(() => 0);
   }
@@ -71,13 +78,14 @@ export class TextIndex {
   termId(term: string): number {
     let id = this.termIds.get(term);
     if (id === undefined) {
-      id = this.byId.length;
+      id = this.termIds.size;
       this.termIds.set(term, id);
-      this.byId.push([]);
-      if (id >= this.counts.length) {
-        const grown = new Int32Array(this.counts.length * 2);
-        grown.set(this.counts);
-        this.counts = grown;
+      if (id >= this.counts.length) this.counts = grow(this.counts, id + 1);
+      const keys = (id + 1) * this.nFields;
+      if (keys > this.head.length) {
+        this.head = grow(this.head, keys);
+        this.tail = grow(this.tail, keys);
+        this.df = grow(this.df, keys);
       }
     }
     return id;
@@ -93,7 +101,7 @@ export class TextIndex {
     const doc = this.ids.length;
     this.ids.push(id);
     const counts = this.counts;
-    for (let f = 0; f < this.fields.length; f++) {
+    for (let f = 0; f < this.nFields; f++) {
       const list = termIds[f] ?? [];
       const distinct: number[] = [];
       for (let i = 0; i < list.length; i++) {
@@ -103,12 +111,21 @@ export class TextIndex {
       }
       (this.lengths[f] as number[]).push(distinct.length);
       this.totals[f] = (this.totals[f] as number) + distinct.length;
+      if (this.entries + distinct.length + 1 > this.entryDoc.length) {
+        const need = this.entries + distinct.length + 1;
+        this.entryDoc = grow(this.entryDoc, need);
+        this.entryFreq = grow(this.entryFreq, need);
+        this.entryNext = grow(this.entryNext, need);
+      }
       for (const t of distinct) {
-        const perField = this.byId[t] as (Posting | undefined)[];
-        let posting = perField[f];
-        if (posting === undefined) perField[f] = posting = { docs: [], freqs: [] };
-        posting.docs.push(doc);
-        posting.freqs.push(counts[t] as number);
+        const key = t * this.nFields + f;
+        const e = ++this.entries;
+        this.entryDoc[e] = doc;
+        this.entryFreq[e] = counts[t] as number;
+        if (this.head[key] === 0) this.head[key] = e;
+        else this.entryNext[this.tail[key] as number] = e;
+        this.tail[key] = e;
+        this.df[key] = (this.df[key] as number) + 1;
         counts[t] = 0;
       }
     }
@@ -192,20 +209,18 @@ export class TextIndex {
   private score(term: string, weight: number, bit: number, options: TextSearchOptions, score: Float64Array, queryBits: Int32Array, touched: number[]): void {
     const t = this.termIds.get(term);
     if (t === undefined) return;
-    const perField = this.byId[t] as (Posting | undefined)[];
     const n = this.ids.length;
-    for (let f = 0; f < this.fields.length; f++) {
-      const posting = perField[f];
-      if (posting === undefined) continue;
+    for (let f = 0; f < this.nFields; f++) {
+      const key = t * this.nFields + f;
+      const matching = this.df[key] as number;
+      if (matching === 0) continue;
       const boost = options.boost[this.fields[f] as string] ?? 1;
-      const matching = posting.docs.length;
       const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
       const avg = (this.totals[f] as number) / n;
       const lengths = this.lengths[f] as number[];
-      const { docs, freqs } = posting;
-      for (let i = 0; i < matching; i++) {
-        const doc = docs[i] as number;
-        const tf = freqs[i] as number;
+      for (let e = this.head[key] as number; e !== 0; e = this.entryNext[e] as number) {
+        const doc = this.entryDoc[e] as number;
+        const tf = this.entryFreq[e] as number;
         const len = lengths[doc] as number;
         if (queryBits[doc] === 0) touched.push(doc);
         queryBits[doc] = (queryBits[doc] as number) | bit;
@@ -214,20 +229,31 @@ export class TextIndex {
     }
   }
 
-  /** Names of the fields in which document `doc` holds `term` (postings are in document order: binary search). */
+  /** Names of the fields in which document `doc` holds `term` (entries are in document order). */
   private fieldsHolding(term: string, doc: number): string[] {
     const t = this.termIds.get(term);
     const out: string[] = [];
     if (t === undefined) return out;
-    const perField = this.byId[t] as (Posting | undefined)[];
-    this.fields.forEach((field, f) => {
-      const docs = perField[f]?.docs;
-      if (docs !== undefined && docs[lowerBound(docs, doc)] === doc) out.push(field);
-    });
+    for (let f = 0; f < this.nFields; f++) {
+      for (let e = this.head[t * this.nFields + f] as number; e !== 0; e = this.entryNext[e] as number) {
+        const d = this.entryDoc[e] as number;
+        if (d < doc) continue;
+        if (d === doc) out.push(this.fields[f] as string);
+        break;
+      }
+    }
     return out;
   }
 }
 
+/** A copy of `array` with room for at least `need` elements (doubling), zero-filled beyond the old length. */
+function grow(array: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  let size = array.length;
+  while (size < need) size *= 2;
+  const out = new Int32Array(size);
+  out.set(array);
+  return out;
+}
 /** Number of set bits of a 32-bit integer. */
 function bitCount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
