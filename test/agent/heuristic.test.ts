@@ -5,6 +5,7 @@ import { runAgent, type RunResult } from "../../src/agent/index.js";
 import { createHeuristicModel } from "../../src/agent/models/heuristic.js";
 import type { Snapshot, Task } from "../../src/types.js";
 import { buildSnapshot, config, SHA } from "./helpers.js";
+import { expectReadable } from "./heuristic/readable.js";
 
 function task(title: string, body: string, extra: Partial<Task> = {}): Task {
   return { source: "issue", key: "acme/shop#issue-1", title, body, repo: { owner: "acme", name: "shop" }, baseSha: SHA, number: 1, ...extra };
@@ -111,15 +112,26 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
     const base = snapshot.read("models/ValidationLog.js") ?? "";
-    expect(base).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
+    // the root cause is the line that declares the reserved field, not the frame line; both are cited
+    expect(result.diagnosis?.root_cause_snippet).toBe("    errors: { type: Array },");
+    expect(result.diagnosis?.citations).toContainEqual({ path: "models/ValidationLog.js", start_line: 9, end_line: 9 });
+    expect(result.diagnosis?.citations.some((c) => c.start_line <= 6 && c.end_line >= 6)).toBe(true);
     expect(result.diagnosis?.confidence).toBeGreaterThanOrEqual(0.85);
+    // whole sentences: the warning quoted up to a sentence end with "…", then where and why
+    expect(result.diagnosis?.summary).toBe(
+      'The issue reports "[MONGOOSE] Warning: `errors` is a reserved schema pathname and may break some functionality…". ' +
+        "`models/ValidationLog.js` declares `errors` (line 9), the reserved schema pathname the warning names; the stack trace enters the repository at models/ValidationLog.js:6. " +
+        "A clarifying comment and log line were added before line 6.",
+    );
 
     expect(result.edits.map((e) => [e.path, e.kind])).toEqual([["models/ValidationLog.js", "addition"]]);
     const added = addedLines(result, "models/ValidationLog.js");
     expect(added).toHaveLength(2);
-    expect(added[0]).toMatch(/^\/\/ groundfix: .*`errors`/); // module level: no indentation, a comment naming the problem
+    // module level: no indentation; one comment naming the problem and the declaration, one short log line
+    expect(added[0]).toBe("// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.");
     // the file's own logger, with the one method the file shows it has (lib/logger.js is not read, so warn is not assumed)
-    expect(added[1]).toMatch(/^logger\.info\("\[groundfix\] models\/ValidationLog\.js: .*reserved schema pathname/);
+    expect(added[1]).toBe("logger.info(\"[groundfix] ValidationLog.js declares the reserved schema pathname 'errors'\");");
+    expectReadable(result, WARNING.replace("(node:1) ", ""));
     const after = result.files.find((f) => f.path === "models/ValidationLog.js")?.content ?? "";
     expect(keepsEveryLine(base, after)).toBe(true);
     expect(after.indexOf(added[1] ?? "?")).toBeLessThan(after.indexOf("const validationLogSchema")); // runs before the schema is built
@@ -138,7 +150,9 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
     expect(result.diagnosis?.confidence).toBeGreaterThanOrEqual(0.55);
     expect(result.diagnosis?.confidence).toBeLessThan(0.7);
     expect(result.outcome).toBe("diagnosis_only");
-    expect(result.diagnosis?.root_cause_snippet).toContain("errors: { type: Array }");
+    expect(result.diagnosis?.root_cause_snippet).toBe("    errors: { type: Array },");
+    expect(result.diagnosis?.citations[0]).toEqual({ path: "models/ValidationLog.js", start_line: 9, end_line: 9 });
+    expectReadable(result, WARNING.replace("(node:1) ", ""));
   });
 
   it("adapts to a rejected edit (path denied): keeps the diagnosis, no edit, lower confidence", async () => {
@@ -219,8 +233,11 @@ describe("heuristic model through runAgent: Python repository", () => {
     expect(result.diagnosis?.affected_function).toBe("compute_total");
     expect(PY_PRICING).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
     const added = addedLines(result, "shop/pricing.py");
-    expect(added[0]).toMatch(/^ {4}# groundfix: .*NoneType/);
-    expect(added[1]).toMatch(/^ {4}logger\.error\("\[groundfix\] compute_total\(\): .* cart=%r.*", cart/);
+    expect(added[0]).toBe("    # groundfix: AttributeError: 'NoneType' object has no attribute 'items'; the issue's trace points here.");
+    // the whole message and the parameter the statement uses (the unused one is left out to stay under 120 characters)
+    expect(added[1]).toBe("    logger.error(\"[groundfix] compute_total(): AttributeError: 'NoneType' object has no attribute 'items' cart=%r\", cart)");
+    expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'items'");
+    expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at shop/pricing.py:10 in `compute_total`.");
     const after = result.files[0]?.content ?? "";
     expect(keepsEveryLine(PY_PRICING, after)).toBe(true);
     expect(after.indexOf(added[1] ?? "?")).toBeLessThan(after.indexOf("    return sum(item.price for item in cart.items)\n\n"));
@@ -278,7 +295,8 @@ describe("heuristic model through runAgent: Go repository", () => {
     expect(result.diagnosis?.affected_function).toBe("Get");
     expect(GO_STORE).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
     const added = addedLines(result, "store/store.go");
-    expect(added[0]).toMatch(/^\t\/\/ groundfix: .*nil pointer/);
+    expect(added[0]).toBe("\t// groundfix: panic: runtime error: invalid memory address or nil pointer dereference; the issue's trace points here.");
+    expectReadable(result, "panic: runtime error: invalid memory address or nil pointer dereference");
     expect(added[1]).toMatch(/^\tlog\.Printf\("\[groundfix\] Get\(\): .* key=%v", key\)$/);
     const after = result.files[0]?.content ?? "";
     expect(keepsEveryLine(GO_STORE, after)).toBe(true);

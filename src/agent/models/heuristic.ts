@@ -8,8 +8,10 @@
  * What it does (details in `heuristic/plan.ts`): parses the problem for stack frames (JavaScript/TypeScript, Python,
  * Java, Go, Ruby, C#), error messages, quoted identifiers, file paths and the alert location; resolves frames to real
  * files by path suffix through `list_files`; reads the file with `get_file_contents`; adds a comment and a log line
- * (the file's logger, else the language's stderr print; the anchor's indentation) before the statement of the
- * innermost in-repo frame, anchored on verbatim lines; answers with confidence from the evidence.
+ * (the file's logger, else the language's stderr print; the anchor's indentation; each line ≤ ~120 characters) before
+ * the statement of the innermost in-repo frame, anchored on verbatim lines; answers in whole sentences with
+ * confidence from the evidence. When the file declares an identifier the problem quotes (and the frame line does not
+ * name it), the declaring line is the root-cause snippet and the addition names that declaration (`heuristic/wording.ts`).
  *
  * Evidence and confidence: innermost in-repo frame + read + applied edit 0.85 (0.9 when the frame's file also declares
  * an identifier quoted in the error message); alert location 0.8; identifier declaration only 0.65 with an edit, 0.6

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runAgent } from "../../../src/agent/index.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import { buildSnapshot, config, SHA } from "../helpers.js";
+import { addedLines, expectReadable } from "./readable.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../examples/", import.meta.url));
 
@@ -34,7 +35,18 @@ describe("heuristic model on the shipped demo (examples/demo-service + examples/
       config: config(),
     });
     expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
-    expect(files["models/ValidationLog.js"]).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
+    // the root cause is the line that declares the reserved field (line 10); the frame line 6 is cited through the edit's anchor
+    const lines = (files["models/ValidationLog.js"] ?? "").split("\n");
+    const declaring = lines.findIndex((l) => /^\s*errors:/.test(l)) + 1;
+    expect(result.diagnosis?.root_cause_snippet).toBe(lines[declaring - 1]);
+    expect(result.diagnosis?.citations[0]).toEqual({ path: "models/ValidationLog.js", start_line: declaring, end_line: declaring });
+    expect(result.diagnosis?.citations.some((c) => c.start_line <= 6 && c.end_line >= 6)).toBe(true);
+    expect(result.diagnosis?.summary).toContain(`\`models/ValidationLog.js\` declares \`errors\` (line ${declaring})`);
+    expectReadable(result, rest.join("\n").match(/Warning: .*/)?.[0] ?? "");
+    expect(addedLines(result)).toEqual([
+      "// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.",
+      "console.warn(\"[groundfix] ValidationLog.js declares the reserved schema pathname 'errors'\");",
+    ]);
     expect(result.outcome).toBe("pr_ready");
     expect(result.edits.map((e) => e.path)).toEqual(["models/ValidationLog.js"]);
     const after = result.files[0]?.content ?? "";

@@ -4,6 +4,7 @@ import { runAgent } from "../../../src/agent/index.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import type { Task } from "../../../src/types.js";
 import { buildSnapshot, config, SHA } from "../helpers.js";
+import { addedLines, expectReadable } from "./readable.js";
 
 const task = (title: string, body: string, extra: Partial<Task> = {}): Task => ({
   source: "issue",
@@ -50,7 +51,10 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis).toMatchObject({ affected_file: "src/services/cart.service.ts", affected_function: "addItem" });
     const lines = added(result.edits.map((e) => e.diff));
-    expect(lines[1]).toBe("    this.logger.info(\"[groundfix] addItem(): TypeError: Cannot read properties of undefined (reading 'items')\", { sku, cartId });"); // the values the statement uses come first
+    expect(lines[0]).toBe("    // groundfix: TypeError: Cannot read properties of undefined (reading 'items'); the issue's trace points here.");
+    // the whole message and the value the statement uses; cartId is dropped to stay under 120 characters
+    expect(lines[1]).toBe("    this.logger.info(\"[groundfix] addItem(): TypeError: Cannot read properties of undefined (reading 'items')\", { sku });");
+    expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
     expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
@@ -64,6 +68,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const lines = added(result.edits.map((e) => e.diff));
     expect(lines[0]).toMatch(/^ {4}# groundfix: /);
     expect(lines[1]).toMatch(/^ {4}Rails\.logger\.error\("\[groundfix\] display_name\(\): NoMethodError: undefined method `name' for nil"\)$/);
+    expectReadable(result, "NoMethodError: undefined method `name' for nil");
   });
 
   it("Java: a frame resolved through its package path to src/main/java, logged with the class's SLF4J LOG field at the error level", async () => {
@@ -88,7 +93,9 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("NPE in invoice total", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/main/java/com/acme/billing/Invoice.java", affected_function: "total" });
     const lines = added(result.edits.map((e) => e.diff));
-    expect(lines[1]).toMatch(/^ {8}LOG\.error\("\[groundfix\] total\(\): java\.lang\.NullPointerException: .*" \+ " customer=" \+ customer\);$/);
+    // the package of the exception is dropped and the long message cut between words, so the line stays under 120 characters
+    expect(lines[1]).toBe('        LOG.error("[groundfix] total(): NullPointerException: Cannot invoke…" + " customer=" + customer);');
+    expectReadable(result, 'java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null');
   });
 
   it("code scanning: reads the alert location and cites it", async () => {
@@ -103,6 +110,10 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis).toMatchObject({ affected_file: "src/users.js", affected_function: "findUser" });
     expect(result.diagnosis?.root_cause_snippet).toContain("db.query(");
     expect(result.outcome).toBe("pr_ready");
+    expect(result.diagnosis?.summary).toBe(
+      'The alert is titled "Database query built from user-controlled sources". The alert points at src/users.js:4 in `findUser`. A clarifying comment and log line were added before line 4.',
+    );
+    expect(addedLines(result)[0]).toBe("  // groundfix: Database query built from user-controlled sources; the alert points here.");
   });
 
   it("an alert path that is not in the snapshot falls back to a search instead of failing closed", async () => {
@@ -144,6 +155,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis).toMatchObject({ affected_file: "src/Shop/Services/CartService.cs", affected_function: "AddItemAsync" });
     expect(result.outcome).toBe("pr_ready");
     const lines = added(result.edits.map((e) => e.diff));
-    expect(lines[1]).toBe('            _logger.LogError("[groundfix] AddItemAsync(): System.NullReferenceException: Object reference not set to an instance of an object." + " sku=" + sku + " cartId=" + cartId);');
+    expect(lines[1]).toBe('            _logger.LogError("[groundfix] AddItemAsync(): NullReferenceException: Object reference not set to an…" + " sku=" + sku);');
+    expectReadable(result, "System.NullReferenceException: Object reference not set to an instance of an object.");
   });
 });

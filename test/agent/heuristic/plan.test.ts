@@ -85,7 +85,7 @@ describe("planNextTurn", () => {
     expect(edit?.code_before).toBe("  let sum = 0;\n  return total(items) / items.length;");
     expect(edit?.code_after).toBe(
       [
-        "  // groundfix: reported \"TypeError: Cannot read properties of undefined (reading 'length')\"; log the context here so the next occurrence shows why.",
+        "  // groundfix: TypeError: Cannot read properties of undefined (reading 'length'); the issue's trace points here.",
         "  console.error(\"[groundfix] average(): TypeError: Cannot read properties of undefined (reading 'length')\", { items });",
         "  let sum = 0;",
         "  return total(items) / items.length;",
@@ -93,6 +93,9 @@ describe("planNextTurn", () => {
     );
     const [answerArgs] = of(calls, "submit_answer");
     expect(answerArgs).toMatchObject({ affected_file: "src/cart.js", affected_function: "average", root_cause_snippet: "  let sum = 0;", confidence: 0.85 });
+    expect(answerArgs?.summary).toBe(
+      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:10 in `average`. A clarifying comment and log line were added before line 10.",
+    );
   });
 
   it("widens the anchor after an ambiguity rejection and re-reads after a read-before-edit rejection", () => {

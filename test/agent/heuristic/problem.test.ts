@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractErrorMessages, extractMentionedPaths, extractQuotedIdentifiers, parseProblem } from "../../../src/agent/models/heuristic/problem.js";
+import { cutAtWord, extractErrorMessages, extractMentionedPaths, extractQuotedIdentifiers, headlineOf, parseProblem } from "../../../src/agent/models/heuristic/problem.js";
+import { clauseAbout, nounPhrase } from "../../../src/agent/models/heuristic/wording.js";
 import { classifyEditRejection, coversWholeFile, parseFileWindow, parseGrepHits, parseListedPaths, parsePaths, parseSearchFiles, parseVerify } from "../../../src/agent/models/heuristic/results.js";
 import { declarationPattern } from "../../../src/agent/models/heuristic/plan.js";
 import { RE2JS } from "re2js";
@@ -36,6 +37,27 @@ describe("parseProblem", () => {
   it("collects quoted identifiers (backticks first) and paths named in prose", () => {
     expect(extractQuotedIdentifiers("Field `errors` and 'user_id' in \"Order.total\"; not 'two words' nor `src/a.js`")).toEqual(["errors", "user_id", "Order.total"]);
     expect(extractMentionedPaths("I think src/models/user.js:12 or `lib/util.py` is wrong, see README.md.\n    at x (/app/b.js:1:1)")).toEqual(["src/models/user.js", "lib/util.py", "README.md"]);
+  });
+});
+
+describe("shortening text for a reader", () => {
+  const warning = "Warning: `errors` is a reserved schema pathname and may break some functionality. You are allowed to use it, but use at your own risk.";
+
+  it("cuts at a sentence end when one is far enough in, else between words, never inside a word", () => {
+    expect(headlineOf(warning, 120)).toBe("Warning: `errors` is a reserved schema pathname and may break some functionality…");
+    expect(headlineOf("TypeError: Cannot read properties of undefined (reading 'items') while rendering the cart", 60)).toBe("TypeError: Cannot read properties of undefined (reading…");
+    expect(headlineOf("short message.", 120)).toBe("short message.");
+    expect(cutAtWord("alpha beta, gamma delta", 13)).toBe("alpha beta…"); // the comma before the cut is dropped
+    expect(cutAtWord("a-very-long-identifier-without-spaces", 10)).toBe("a-very-lo…");
+  });
+
+  it("finds the clause of a message about a quoted name and its noun phrase", () => {
+    const clause = clauseAbout(`(node:1) [MONGOOSE] ${warning}`, "errors");
+    expect(clause).toBe("`errors` is a reserved schema pathname");
+    expect(nounPhrase(clause ?? "", "errors")).toBe("reserved schema pathname");
+    expect(clauseAbout("KeyError: 'user_id'", "user_id")).toBe("'user_id'");
+    expect(nounPhrase("'user_id'", "user_id")).toBeNull();
+    expect(clauseAbout("TypeError: x is not a function", "errors")).toBeNull();
   });
 });
 

@@ -10,13 +10,14 @@
  *    not read whole (is it unique?).
  * 4. edit — `suggest_addition`: a comment and a log line before the statement of the frame line, anchored on verbatim
  *    lines; a rejection is answered by re-reading or widening the anchor, at most 3 attempts.
- * 5. answer — `submit_answer` with confidence from the evidence; a rejected claim is dropped (null) and the confidence
- *    lowered.
+ * 5. answer — `submit_answer` with confidence from the evidence; the snippet is the declaring line of a quoted
+ *    identifier when the file has one (else the frame's statement); a rejected claim is dropped (null) and the
+ *    confidence lowered.
  */
 import { commonSuffixSegments, type StackFrame } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
-import { oneLine, parseProblem, type ProblemFacts } from "./problem.js";
+import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
 import {
   classifyEditRejection,
   coversWholeFile,
@@ -31,6 +32,7 @@ import {
   type FileWindow,
 } from "./results.js";
 import { buildAddition, detectLogStyle } from "./style.js";
+import { additionWording, diagnosisSentences, type DeclaredName, type WordingInput } from "./wording.js";
 import type { Message } from "../types.js";
 
 /** One call the heuristic wants to make. */
@@ -161,12 +163,16 @@ function occurrences(hay: string, needle: string): number {
   return n;
 }
 
-/** A contiguous anchor [from, to] around the insertion line, unique in `content` when it is known, widened by `extra`. */
-function chooseAnchor(w: FileWindow, at: number, content: string | null, extra: number): { from: number; to: number } | null {
+/**
+ * A contiguous anchor [from, to] starting at line `at` and covering through `through` when those lines are usable
+ * (default: `at` alone), grown until unique in `content` when it is known, then widened by `extra`.
+ */
+function chooseAnchor(w: FileWindow, at: number, content: string | null, extra: number, through = at): { from: number; to: number } | null {
   const usable = (n: number) => w.lines.has(n) && !w.clipped.has(n);
   if (!usable(at)) return null;
   let from = at;
   let to = at;
+  while (to < through && usable(to + 1)) to++;
   const text = () => Array.from({ length: to - from + 1 }, (_, i) => w.lines.get(from + i) ?? "").join("\n");
   const grow = (): boolean => {
     const below = usable(to + 1);
@@ -195,6 +201,50 @@ interface Analysis {
   enc: Enclosing | null;
   fnName: string | null;
   editBlocked: string | null;
+  /** The line(s) of the file that declare an identifier the problem quotes, when they are the root cause. */
+  decl: Declaration | null;
+}
+
+/** A declaration of a quoted identifier in the chosen file: its line and the verbatim lines [from, to] to quote. */
+interface Declaration {
+  id: string;
+  line: number;
+  from: number;
+  to: number;
+  /** The error message that quotes the identifier, when one does. */
+  message: string | null;
+}
+
+/** True when `line` names `id` (its last dotted part) as a whole word. */
+function mentions(line: string, id: string): boolean {
+  const last = (id.split(".").pop() ?? id).replace(/[$]/g, "\\$");
+  return new RegExp(`(^|[^\\w$])${last}([^\\w$]|$)`).test(line);
+}
+
+/**
+ * The declaration of a quoted identifier in the candidate's file that best explains the problem, or null.
+ * Identifiers quoted in an error message come first, then the problem's order; for a stack frame or an alert, the
+ * declaration must be near the frame line (5 before to 40 after) unless an error message quotes it, and the frame
+ * line itself must not name the identifier (then the frame line is the root cause). The declaring line is quoted
+ * verbatim, grown (at most 6 lines) until unique when the whole file was read.
+ */
+function findDeclaration(steps: readonly Step[], cand: Candidate, window: FileWindow, target: number | null, problem: ProblemFacts): Declaration | null {
+  const usable = (n: number) => window.lines.has(n) && !window.clipped.has(n) && (window.lines.get(n) ?? "").trim() !== "";
+  const messageOf = (id: string) => problem.errorMessages.find((m) => mentions(m, id)) ?? null;
+  const hits = declarationHits(steps, problem).filter((h) => h.path === cand.path && usable(h.line));
+  if (!hits.length) return null;
+  const located = cand.evidence === "frame" || cand.evidence === "alert";
+  const targetText = target !== null ? window.lines.get(target) ?? "" : "";
+  const onTarget = (id: string) => target !== null && mentions(targetText, id) && !hits.some((h) => h.line === target);
+  const near = (line: number) => target === null || (line >= target - 5 && line <= target + 40);
+  const fit = hits.filter((h) => !(located && onTarget(h.id)) && (!located || near(h.line) || messageOf(h.id) !== null));
+  const distance = (line: number) => (target === null ? 0 : line >= target ? line - target : 1000 + target - line);
+  fit.sort((a, b) => Number(messageOf(b.id) !== null) - Number(messageOf(a.id) !== null) || a.rank - b.rank || distance(a.line) - distance(b.line));
+  const best = fit[0];
+  if (!best) return null;
+  const content = coversWholeFile(window) ? Array.from({ length: window.totalLines ?? 0 }, (_, i) => window.lines.get(i + 1) ?? "").join("\n") : null;
+  const span = chooseAnchor(window, best.line, content, 0) ?? { from: best.line, to: best.line };
+  return { id: best.id, line: best.line, from: span.from, to: span.to, message: messageOf(best.id) };
 }
 
 function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts): Analysis {
@@ -215,7 +265,8 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
     if (!ins && !editBlocked) editBlocked = `line ${targetLine} is not at a place where a statement can be inserted safely`;
   }
   const fnName = enc?.name ?? cand.frame?.fn ?? null;
-  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked };
+  const decl = findDeclaration(steps, cand, window, targetLine, problem);
+  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked, decl };
 }
 
 /** Parameters of the enclosing function worth logging: those used on the anchored statement first, noisy ones left out. */
@@ -233,42 +284,82 @@ function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, e
   const content = coversWholeFile(a.window)
     ? Array.from({ length: a.window.totalLines ?? 0 }, (_, i) => a.window.lines.get(i + 1) ?? "").join("\n")
     : null;
-  const anchor = chooseAnchor(a.window, a.ins.line, content, content === null && !uniqueLine ? extra + 2 : extra);
+  const through = a.ins.statement <= a.ins.line + 4 ? a.ins.statement : a.ins.line;
+  const anchor = chooseAnchor(a.window, a.ins.line, content, content === null && !uniqueLine ? extra + 2 : extra, through);
   if (!anchor) return null;
   const get = (n: number) => a.window.lines.get(n) ?? "";
   const before: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) before.push(get(n));
-  const stmtLines = Array.from({ length: a.targetLine - a.ins.statement + 1 }, (_, i) => get(a.ins!.statement + i)).join("\n");
-  const declaredHere = declarationHits(steps, problem).filter((h) => h.path === a.cand.path).map((h) => h.id);
-  const subjects = problem.identifiers.filter((id) => stmtLines.includes(id.split(".").pop() ?? id) || declaredHere.includes(id));
   const severity = /warn/i.test(problem.errorMessages[0] ?? "") ? "warn" : "error";
   const style = detectLogStyle([...a.window.lines.values()].join("\n"), a.lang, a.enc?.instance ?? false, severity);
   const fn = a.enc?.kind === "function" ? a.enc.name : null;
-  const addition = buildAddition({
-    lang: a.lang,
-    indent: a.ins.indent,
-    style,
-    where: fn ? `${fn}()` : a.cand.path,
-    problem: problem.errorMessages[0] ?? problem.title,
-    subjects,
-    values: valuesFor(a),
-  });
+  const { note, message } = additionWording(wordingInput(a, problem, fn));
+  const addition = buildAddition({ lang: a.lang, indent: a.ins.indent, style, note, message, values: valuesFor(a) });
   const after: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) {
     if (n === a.ins.line) after.push(...addition);
     after.push(get(n));
   }
   const where = fn ? ` in ${fn}()` : "";
+  const because = a.decl
+    ? `the statement that uses the declaration of \`${a.decl.id}\` (line ${a.decl.line})`
+    : a.cand.evidence === "frame"
+      ? "the innermost stack frame in the repository"
+      : a.cand.evidence === "alert"
+        ? "the alert location"
+        : `the code tied to the problem by ${a.cand.evidence}`;
+  const output = ["console", "print", "println", "warn"].includes(style.receiver) ? "plain console/stderr output" : `logger (${style.receiver})`;
   return {
     path: a.cand.path,
     code_before: before.join("\n"),
     code_after: after.join("\n"),
-    rationale: `Clarifying addition before line ${a.ins.line}${where}, where the ${a.cand.evidence === "frame" ? "innermost stack frame in the repository" : a.cand.evidence === "alert" ? "alert" : `declaration of \`${a.cand.identifier ?? subjects[0] ?? "the reported name"}\``} points: it logs the context with the file's ${style.receiver === "console" || style.receiver === "print" || style.receiver === "println" || style.receiver === "warn" ? "plain console/stderr output" : `logger (${style.receiver})`} so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows which values were involved.`,
+    rationale: `Clarifying addition before line ${a.ins.line}${where}, at ${because}: a comment naming the problem and a log line with the file's ${output}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
   };
 }
 
-/** The first frame line quoted verbatim: the statement from the insertion line to the frame line (at most 3 lines). */
+/** Where the declaration sits relative to the insertion point: inside the statement below it (brackets still open), further below, or above. */
+function declPlace(a: Analysis, decl: Declaration): DeclaredName["place"] {
+  if (!a.ins) return decl.line >= (a.targetLine ?? 0) ? "below" : "above";
+  if (decl.line < a.ins.statement) return "above";
+  if (decl.line === a.ins.statement) return "statement";
+  let depth = 0;
+  for (let n = a.ins.statement; n < decl.line; n++) {
+    const code = (a.window.lines.get(n) ?? "").replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, "");
+    for (const c of code) {
+      if ("([{".includes(c)) depth++;
+      else if (")]}".includes(c)) depth--;
+    }
+    if (depth <= 0) return "below";
+  }
+  return "statement";
+}
+
+/** The facts the wording needs, from the analysis. */
+function wordingInput(a: Analysis, problem: ProblemFacts, fn: string | null): WordingInput {
+  return {
+    source: problem.source,
+    message: problem.errorMessages[0] ?? null,
+    title: problem.title,
+    evidence: a.cand.evidence,
+    path: a.cand.path,
+    line: a.cand.line,
+    fn,
+    lineInFile: a.lineInFile || (a.cand.evidence !== "frame" && a.cand.evidence !== "alert"),
+    tied: a.cand.tied ?? false,
+    identifier: a.cand.identifier ?? null,
+    decl: a.decl ? { id: a.decl.id, line: a.decl.line, message: a.decl.message, place: declPlace(a, a.decl) } : null,
+  };
+}
+
+/**
+ * The root cause quoted verbatim: the declaring line(s) of a quoted identifier when the file has one (trimmed to the
+ * declaring line after one rejection), else the frame line with its statement (at most 3 lines).
+ */
 function snippetFor(a: Analysis, short: boolean): string | null {
+  if (a.decl) {
+    const lines = Array.from({ length: a.decl.to - a.decl.from + 1 }, (_, i) => a.window.lines.get(a.decl!.from + i) ?? "");
+    return short ? (a.window.lines.get(a.decl.line) ?? "").trim() || null : lines.join("\n");
+  }
   if (a.targetLine === null) return null;
   const line = a.window.lines.get(a.targetLine);
   if (line === undefined || line.trim() === "" || a.window.clipped.has(a.targetLine)) return null;
@@ -301,7 +392,7 @@ function needsInformation(problem: ProblemFacts, tried: string[]): PlannedCall {
   const missing =
     "Missing evidence: a stack trace whose frames point at files of this repository, the exact error message, or the name of the file, function or field involved.";
   return call("submit_answer", {
-    summary: oneLine(`Could not tie "${problem.title || "the problem"}" to code in this repository. ${tried.join(" ")} ${missing}`, 900),
+    summary: oneLine(`Could not tie ${problem.title ? `"${headlineOf(problem.title, 120)}"` : "the problem"} to code in this repository. ${tried.join(" ")} ${missing}`, 900),
     affected_file: null,
     affected_function: null,
     root_cause_snippet: null,
@@ -486,21 +577,10 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const conf = round(baseConfidence(a, applied, agree) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : affectedFunction;
-  const whereText =
-    chosen.evidence === "frame"
-      ? `The innermost stack frame in the repository is ${chosen.path}:${chosen.line}${chosen.frame?.fn ? ` (${chosen.frame.fn})` : ""}${a.lineInFile ? "" : ", but the file has no such line"}${chosen.tied ? "; other files share its name" : ""}.`
-      : chosen.evidence === "alert"
-        ? `The alert points at ${chosen.path}:${chosen.line}.`
-        : chosen.evidence === "identifier"
-          ? `\`${chosen.identifier}\` is declared in ${chosen.path}:${chosen.line}.`
-          : chosen.evidence === "path"
-            ? `The problem names ${chosen.path}.`
-            : `search_codebase ranked ${chosen.path} first for the problem's words.`;
-  const agreeText = agree && chosen.evidence === "frame" && problem.identifiers[0] ? ` It also declares \`${idCands[0]?.identifier}\`.` : "";
-  const fnText = fn ? ` The code runs in ${fn}.` : "";
-  const editText = applied ? " A clarifying log line was added before that statement." : editNote ? ` ${editNote}` : "";
-  const headline = oneLine(problem.errorMessages[0] ?? problem.title, 200).replace(/[.…]+$/, "");
-  const summary = oneLine(`${headline}. ${whereText}${agreeText}${fnText}${editText}`, 900);
+  const sentences = diagnosisSentences(wordingInput(a, problem, fn));
+  if (applied) sentences.push(`A clarifying comment and log line were added before line ${a.ins?.line ?? a.targetLine}.`);
+  else if (editNote) sentences.push(editNote);
+  const summary = oneLine(sentences.join(" "), 900);
   const finalConf = dropFile ? Math.min(conf, 0.3) : conf;
   return {
     text: `Submitting the diagnosis for ${chosen.path} (confidence ${finalConf}).`,

@@ -58,10 +58,35 @@ function splitTask(content: string): { title: string; source: string; alert: Pro
   return { title, source, alert, body: body.replace(/^\n+|\n+$/g, "") };
 }
 
-/** Collapse whitespace, trim, cut at `max` characters with "…". */
+/**
+ * Cut one line of text to at most `max` characters at a word boundary, ending in "…" (trailing punctuation before
+ * the cut dropped, so no ",…" or ".…"). A word longer than a third of `max` is cut inside. Text that fits is unchanged.
+ */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, Math.max(1, max - 1));
+  const space = room.lastIndexOf(" ");
+  const head = space >= (max - 1) / 3 && text[room.length] !== undefined && text[room.length] !== " " ? room.slice(0, space) : room;
+  return `${head.trimEnd().replace(/[\s.,;:!?…\-–—(\[{]+$/, "")}…`;
+}
+
+/** Collapse whitespace, trim, cut at `max` characters at a word boundary with "…" (see {@link cutAtWord}). */
 export function oneLine(text: string, max = 160): string {
+  return cutAtWord(text.replace(/\s+/g, " ").trim(), max);
+}
+
+/**
+ * A message shortened for a reader (≤ `max` characters, default 120): unchanged when it fits; else cut after its
+ * last whole sentence when that keeps at least 40% of the room, otherwise at a word boundary; the cut ends in "…"
+ * (the sentence's own full stop dropped).
+ */
+export function headlineOf(text: string, max = 120): string {
   const s = text.replace(/\s+/g, " ").trim();
-  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+  if (s.length <= max) return s;
+  let end = -1;
+  for (const m of s.slice(0, max).matchAll(/[.!?](?=\s)/g)) end = m.index;
+  if (end >= max * 0.4) return `${s.slice(0, end)}…`;
+  return cutAtWord(s, max);
 }
 
 /**
@@ -73,7 +98,7 @@ export function oneLine(text: string, max = 160): string {
 export function extractErrorMessages(text: string): string[] {
   const out: string[] = [];
   const add = (s: string | undefined) => {
-    const v = oneLine(s ?? "", 200);
+    const v = oneLine(s ?? "", 400);
     if (v.length >= 3 && !out.includes(v)) out.push(v);
   };
   for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {

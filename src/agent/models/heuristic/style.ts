@@ -4,6 +4,7 @@
  * values involved. Problem text is untrusted: it only ever lands inside an escaped string literal or a comment.
  */
 import type { CodeLanguage, Enclosing } from "./code.js";
+import { cutAtWord } from "./problem.js";
 
 /** How the file logs: the receiver expression (`logger`, `this.log`, `Rails.logger`, `LOG`) and the method to call. */
 export interface LogStyle {
@@ -99,13 +100,15 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
   }
 }
 
-/** Characters of untrusted text that may reach a literal: printable, one line, at most `max` long. */
-function clean(text: string, max: number): string {
-  const s = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+/** Untrusted text made safe for one line of code: printable, whitespace collapsed, trimmed unless `keepEnds`. */
+function clean(text: string, keepEnds = false): string {
+  const s = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ");
+  return keepEnds ? s : s.trim();
+}
+
+/** `text` (already clean) cut at a word boundary to at most `max` characters, ending in "…" when cut. */
+function fitWords(text: string, max: number): string {
+  return text.length <= max ? text : cutAtWord(text, Math.max(max, 1));
 }
 
 /** A double-quoted string literal of `lang` holding `text` literally (no interpolation, no format verbs left raw). */
@@ -117,38 +120,35 @@ export function stringLiteral(text: string, lang: CodeLanguage, options: { print
   return `"${s}"`;
 }
 
-/** Line comment text for `lang`, with any comment terminator in the problem text defused. */
-function comment(text: string, lang: CodeLanguage): string {
-  const marker = lang === "python" || lang === "ruby" ? "#" : "//";
-  return `${marker} ${text.replace(/\*\//g, "* /")}`;
+/**
+ * A line of text in three parts: `head` and `tail` are kept whole; `text` (the part quoted from the problem) is cut
+ * at a word boundary so the finished line of code stays within {@link MAX_ADDED_LINE} characters. All three are
+ * treated as untrusted (control characters removed, escaped for the literal or comment they land in).
+ */
+export interface FittedText {
+  head: string;
+  text: string;
+  tail: string;
 }
+
+/** Longest added line, in characters after the indentation, that the heuristic aims for (comment and log line). */
+export const MAX_ADDED_LINE = 120;
 
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
   lang: CodeLanguage;
   indent: string;
   style: LogStyle;
-  /** Where it runs: `save()` or the file path for module-level code. */
-  where: string;
-  /** The problem in one line (an error message or the title); untrusted. */
-  problem: string;
-  /** Names the comment should mention (identifiers from the problem found on the anchored lines). */
-  subjects: string[];
+  /** The comment after `groundfix: `: names the problem and the evidence that ties it to this place. */
+  note: FittedText;
+  /** The log message after `[groundfix] `: where it runs and what was reported. */
+  message: FittedText;
   /** Variables in scope whose values help (parameters of the enclosing function), at most 3 used. */
   values: string[];
 }
 
-/**
- * The lines of the clarifying addition (without line breaks), already indented: one comment naming the problem,
- * then one logging statement that prints `[groundfix] <where>: <problem>` and the values involved.
- */
-export function buildAddition(input: AdditionInput): string[] {
-  const { lang, indent, style } = input;
-  const values = input.values.slice(0, 3);
-  const problem = clean(input.problem, 100);
-  const subjects = input.subjects.length ? ` (${input.subjects.slice(0, 3).map((s) => `\`${s}\``).join(", ")})` : "";
-  const note = comment(`groundfix: reported "${problem}"${subjects}; log the context here so the next occurrence shows why.`, lang);
-  const message = `[groundfix] ${clean(input.where, 60)}: ${problem}`;
+/** The logging statement (without indentation) printing `message` and `values` in `lang` and `style`. */
+function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: readonly string[]): string {
   const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
   let call: string;
   switch (lang) {
@@ -195,5 +195,53 @@ export function buildAddition(input: AdditionInput): string[] {
       break;
     }
   }
-  return [`${indent}${note}`, `${indent}${call}${semi}`];
+  return `${call}${semi}`;
+}
+
+/**
+ * Build a line of at most {@link MAX_ADDED_LINE} characters from `make(text)`, with `text` cut at a word boundary
+ * as little as possible (binary search on the room; never below `min` characters); null when even that does not fit.
+ */
+function fitLine(text: string, min: number, make: (text: string) => string): string | null {
+  const whole = make(text);
+  if (whole.length <= MAX_ADDED_LINE) return whole;
+  let best: string | null = null;
+  let lo = Math.min(min, text.length);
+  let hi = text.length - 1;
+  while (lo <= hi) {
+    const room = Math.floor((lo + hi) / 2);
+    const line = make(fitWords(text, room));
+    if (line.length <= MAX_ADDED_LINE) {
+      best = line;
+      lo = room + 1;
+    } else hi = room - 1;
+  }
+  return best;
+}
+
+/**
+ * The lines of the clarifying addition (without line breaks), already indented: one comment naming the problem
+ * (`groundfix: <note>`), then one logging statement that prints `[groundfix] <message>` and the values involved.
+ * Each line aims at {@link MAX_ADDED_LINE} characters after the indentation. The log line keeps the whole message
+ * and drops values from the end (down to one) first; then it cuts the message at a word boundary (with one value,
+ * then none). The comment cuts its quoted text at a word boundary.
+ */
+export function buildAddition(input: AdditionInput): string[] {
+  const { lang, indent, style } = input;
+  const marker = lang === "python" || lang === "ruby" ? "#" : "//";
+  const n = { head: clean(input.note.head, true), text: clean(input.note.text).replace(/[.,;:]+$/, ""), tail: clean(input.note.tail, true) };
+  const note =
+    fitLine(n.text, 24, (t) => `${marker} groundfix: ${n.head}${t}${n.tail}`.replace(/\*\//g, "* /")) ??
+    `${marker} groundfix: ${n.head}${fitWords(n.text, 24)}${n.tail}`.replace(/\*\//g, "* /");
+  const m = { head: clean(input.message.head, true), text: clean(input.message.text), tail: clean(input.message.tail, true) };
+  const values = input.values.slice(0, 3);
+  const make = (keep: number) => (t: string) => logCall(lang, style, `[groundfix] ${m.head}${t}${m.tail}`, values.slice(0, keep));
+  // The whole message with as many values as fit (at least one); else the message cut with one value; else none.
+  let call: string | null = null;
+  for (let keep = values.length; keep >= Math.min(1, values.length) && call === null; keep--) {
+    const whole = make(keep)(m.text);
+    if (whole.length <= MAX_ADDED_LINE) call = whole;
+  }
+  call ??= fitLine(m.text, 32, make(Math.min(1, values.length))) ?? fitLine(m.text, 32, make(0)) ?? make(0)(fitWords(m.text, 32));
+  return [`${indent}${note}`, `${indent}${call}`];
 }

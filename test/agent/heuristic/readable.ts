@@ -1,0 +1,33 @@
+import { expect } from "vitest";
+import type { RunResult } from "../../../src/agent/index.js";
+
+/** The lines a run added (every diff line starting with "+", headers excluded). */
+export function addedLines(result: RunResult): string[] {
+  return result.edits.flatMap((e) => e.diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1)));
+}
+
+/**
+ * What a reader sees is readable:
+ * - the summary is whole sentences: it ends with a full stop, has no doubled or dangling punctuation, and the problem
+ *   it quotes (`reports "…"` / `is titled "…"`) is a prefix of `quoted` (whitespace collapsed) that ends at a word
+ *   boundary, with "…" only where it was cut, and at most ~120 characters;
+ * - every added line is at most 120 characters after its indentation.
+ */
+export function expectReadable(result: RunResult, quoted: string): void {
+  const summary = result.diagnosis?.summary ?? "";
+  expect(summary).toMatch(/\.$/);
+  expect(summary).not.toMatch(/\.\.|\s[.,;]|[,;]\.|\.\s*\.|…\.(?!")/);
+  const m = /(?:reports|is titled) "(.*?)"\./.exec(summary);
+  expect(m, `the summary quotes the problem: ${summary}`).not.toBeNull();
+  const quote = m?.[1] ?? "";
+  expect(quote.length).toBeLessThanOrEqual(120);
+  const original = quoted.replace(/\s+/g, " ").trim();
+  if (quote.endsWith("…")) {
+    const kept = quote.slice(0, -1);
+    expect(original.startsWith(kept), `"${kept}" is a prefix of "${original}"`).toBe(true);
+    expect(original.charAt(kept.length)).toMatch(/[^\w$'`]/); // cut between words, never inside one
+  } else {
+    expect(quote).toBe(original);
+  }
+  for (const line of addedLines(result)) expect(line.trimStart().length, line).toBeLessThanOrEqual(120);
+}
