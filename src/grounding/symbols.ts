@@ -59,7 +59,8 @@ export function symbolLanguage(path: string): Lang | null {
 export function extractSymbols(path: string, content: string): SymbolDef[] {
   const lang = symbolLanguage(path);
   if (lang === null || content === "") return [];
-  const lines = content.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const split = content.split("\n");
+  const lines = content.includes("\r") ? split.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : split;
   switch (lang) {
     case "python":
       return indentSymbols(lines, pythonLine);

@@ -14,12 +14,18 @@ export interface NameTable {
   lower: readonly string[];
   /** `searchTokens(name)` of each name (whole lower-cased identifier first, then its parts). */
   tokens: readonly (readonly string[])[];
-  /** Search token → ids holding it (once per name), ascending. */
-  byToken: Map<string, number[]>;
-  /** Distinct search tokens, sorted (code unit order), for prefix ranges. */
-  sortedTokens: readonly string[];
-  /** `byToken.get(sortedTokens[i])`, aligned with `sortedTokens`. */
-  sortedTokenIds: readonly (readonly number[])[];
+  /** Search token → the id holding it, or the ids (ascending) when several names hold it; see {@link tokenIds}. */
+  byToken: Map<string, number | number[]>;
+  /** First 4 letters → the distinct tokens (of 4+ letters) starting with them, for prefix matches of 4+ letters. */
+  byPrefix4: Map<string, string[]>;
+}
+
+/** Call `fn` with each id whose name holds search token `token`. */
+export function tokenIds(table: NameTable, token: string, fn: (id: number) => void): void {
+  const ids = table.byToken.get(token);
+  if (ids === undefined) return;
+  if (typeof ids === "number") fn(ids);
+  else for (const id of ids) fn(id);
 }
 
 /** What similar-name lookups add to a {@link NameTable}. */
@@ -70,19 +76,27 @@ export function buildNameTable(source: Iterable<string>): NameTable {
     lower[at] = l;
   });
   const tokens = names.map((name) => searchTokens(name));
-  const byToken = new Map<string, number[]>();
+  // Most tokens (whole identifiers) belong to one name: store a bare id then, an array only when shared.
+  const byToken = new Map<string, number | number[]>();
+  const byPrefix4 = new Map<string, string[]>();
   tokens.forEach((list, id) => {
     for (let i = 0; i < list.length; i++) {
       const token = list[i] as string;
       if (list.indexOf(token) !== i) continue;
       const ids = byToken.get(token);
-      if (ids === undefined) byToken.set(token, [id]);
+      if (ids === undefined) {
+        byToken.set(token, id);
+        if (token.length >= 4) {
+          const key = token.slice(0, 4);
+          const bucket = byPrefix4.get(key);
+          if (bucket === undefined) byPrefix4.set(key, [token]);
+          else bucket.push(token);
+        }
+      } else if (typeof ids === "number") byToken.set(token, [ids, id]);
       else ids.push(id);
     }
   });
-  const sortedTokens = [...byToken.keys()].sort();
-  const sortedTokenIds = sortedTokens.map((t) => byToken.get(t) as number[]);
-  return { names, lower, tokens, byToken, sortedTokens, sortedTokenIds };
+  return { names, lower, tokens, byToken, byPrefix4 };
 }
 
 /** Bigram alphabet: a-z, 0-9, `_`, `$`; every other character shares one last slot. */

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { searchIndex, searchTokens } from "./search-index.js";
-import { buildNameTable, nameTable, topK, type NameTable } from "./name-table.js";
-import { lowerBoundString } from "./sorted.js";
+import { buildNameTable, nameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
@@ -46,22 +45,20 @@ export function rankSymbolNames(names: Iterable<string> | NameTable, terms: read
   const touched: number[] = [];
   list.forEach((term, t) => {
     const bit = 1 << t;
-    for (const id of table.byToken.get(term) ?? []) {
+    tokenIds(table, term, (id) => {
       if (exact[id] === 0 && near[id] === 0) touched.push(id);
       exact[id] = (exact[id] as number) | bit;
       score[id] = (score[id] as number) + ((table.tokens[id] as readonly string[])[0] === term ? 4 : 1);
-    }
+    });
     if (term.length < 4) return;
-    for (let i = lowerBoundString(table.sortedTokens, term); i < table.sortedTokens.length; i++) {
-      const token = table.sortedTokens[i] as string;
-      if (!token.startsWith(term)) break;
-      if (token === term) continue;
-      for (const id of table.sortedTokenIds[i] ?? []) {
-        if (((exact[id] as number) & bit) !== 0 || ((near[id] as number) & bit) !== 0) continue;
+    for (const token of table.byPrefix4.get(term.slice(0, 4)) ?? []) {
+      if (token === term || !token.startsWith(term)) continue;
+      tokenIds(table, token, (id) => {
+        if (((exact[id] as number) & bit) !== 0 || ((near[id] as number) & bit) !== 0) return;
         if (exact[id] === 0 && near[id] === 0) touched.push(id);
         near[id] = (near[id] as number) | bit;
         score[id] = (score[id] as number) + 0.5;
-      }
+      });
     }
   });
   const best = topK<{ id: number; score: number }>(max, (a, b) => {
