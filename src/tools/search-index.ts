@@ -12,11 +12,22 @@ export const MAX_WORDS_PER_FILE = 5000;
  */
 export function searchTokens(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/[^A-Za-z0-9_$]+/)) {
-    if (raw.length < 2) continue;
-    out.push(raw.toLowerCase());
-    const parts = identifierWords(raw);
-    if (parts.length > 1) for (const p of parts) if (p.length > 1) out.push(p);
+  // Runs of word characters, found by hand: this is called for every distinct word of a repository.
+  const n = text.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    if (i < n && isWordChar(text.charCodeAt(i))) {
+      if (start === -1) start = i;
+      continue;
+    }
+    if (start === -1) continue;
+    if (i - start >= 2) {
+      const raw = start === 0 && i === n ? text : text.slice(start, i);
+      out.push(raw.toLowerCase());
+      const parts = identifierWords(raw);
+      if (parts.length > 1) for (const p of parts) if (p.length > 1) out.push(p);
+    }
+    start = -1;
   }
   return out;
 }
