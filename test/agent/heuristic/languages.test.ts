@@ -158,4 +158,29 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(lines[1]).toBe('            _logger.LogError("[groundfix] AddItemAsync(): NullReferenceException: Object reference not set to an…" + " sku=" + sku);');
     expectReadable(result, "System.NullReferenceException: Object reference not set to an instance of an object.");
   });
+
+  it("keeps the frame line as the root cause when it names the quoted identifier itself (a declaration nearby is not cited)", async () => {
+    const cart = ["const defaults = {", "  items: [],", "};", "", "function add(cart, sku) {", "  cart.items.push(sku);", "}", "", "module.exports = { add, defaults };", ""].join("\n");
+    const snapshot = await buildSnapshot({ "src/cart.js": cart });
+    const body = "TypeError: Cannot read properties of undefined (reading 'items')\n    at add (/app/src/cart.js:6:8)";
+    const result = await runAgent({ task: task("Adding fails", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.diagnosis?.root_cause_snippet).toBe("  cart.items.push(sku);");
+    expect(result.diagnosis?.citations[0]).toEqual({ path: "src/cart.js", start_line: 6, end_line: 6 });
+    expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at src/cart.js:6 in `add`.");
+    expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
+  });
+
+  it("Python: a KeyError about a field declared in the frame's class body cites that declaration and says where it is", async () => {
+    const model = ["class Order:", "    status = 'new'", "", "    def close(self, reason):", "        self.audit(reason)", "        return self.fields['closed_at']", "", "    fields = {'opened_at': None}", ""].join("\n");
+    const snapshot = await buildSnapshot({ "shop/order.py": model, "shop/other.py": "fields = {}\n" });
+    const body = ["Traceback (most recent call last):", '  File "/srv/app/shop/order.py", line 5, in close', "    self.audit(reason)", "KeyError: 'fields'"].join("\n");
+    const result = await runAgent({ task: task("Closing an order fails", body), snapshot, model: createHeuristicModel(), config: config() });
+    expect(result.diagnosis?.affected_file).toBe("shop/order.py");
+    expect(result.diagnosis?.root_cause_snippet).toBe("    fields = {'opened_at': None}");
+    expect(result.diagnosis?.citations[0]).toEqual({ path: "shop/order.py", start_line: 8, end_line: 8 });
+    const lines = addedLines(result);
+    expect(lines[0]).toBe("        # groundfix: KeyError: 'fields' (see the error in the issue); the code below declares it.");
+    expect(lines[1]).toBe("        print(\"[groundfix] order.py declares 'fields', named in the error\", \"reason=\", repr(reason))");
+    expectReadable(result, "KeyError: 'fields'");
+  });
 });

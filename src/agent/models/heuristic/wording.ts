@@ -89,6 +89,11 @@ export function nounPhrase(clause: string, id: string): string | null {
   return m?.[1]?.trim() ?? null;
 }
 
+/** An exception's namespace is noise in a one-line note: `System.NullReferenceException: x` → `NullReferenceException: x`. */
+function shortExceptionNames(message: string): string {
+  return message.replace(/^(?:[A-Za-z_]\w*\.)+(?=[A-Z]\w*(?:Error|Exception|Warning)\b)/, "");
+}
+
 /** A short name for the file in a log line: its path when short, else its base name. */
 function shortPath(path: string): string {
   return path.length <= 40 ? path : path.slice(path.lastIndexOf("/") + 1);
@@ -105,7 +110,9 @@ export function additionWording(w: WordingInput): { note: FittedText; message: F
   if (w.decl) {
     const { id, message } = w.decl;
     const where = w.decl.place === "statement" ? "the statement below" : w.decl.place === "below" ? "the code below" : "the code above";
-    const clause = message ? clauseAbout(message, id) : null;
+    const found = message ? clauseAbout(message, id) : null;
+    // A clause that is the bare name (`KeyError: 'fields'`) says nothing: quote the whole message instead.
+    const clause = found !== null && found.replace(/["'`‘’“”]/g, "") === id ? shortExceptionNames(message ?? "") : found;
     const phrase = clause ? nounPhrase(clause, id) : null;
     const note: FittedText = clause
       ? { head: "", text: clause, tail: ` (see the ${kindOf(message ?? "")} in the ${src}); ${where} declares it.` }
@@ -115,8 +122,7 @@ export function additionWording(w: WordingInput): { note: FittedText; message: F
       : { head: `${base} declares '${id}', named in the ${message ? kindOf(message) : src}`, text: "", tail: "" };
     return { note, message: msg };
   }
-  // An exception's namespace is noise in a one-line note: `System.NullReferenceException` → `NullReferenceException`.
-  const quoted = (w.message ?? w.title).replace(/^(?:[A-Za-z_]\w*\.)+(?=[A-Z]\w*(?:Error|Exception|Warning)\b)/, "");
+  const quoted = shortExceptionNames(w.message ?? w.title);
   const tail =
     w.evidence === "frame"
       ? `; the ${src}'s trace points here.`
