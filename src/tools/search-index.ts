@@ -12,23 +12,14 @@ export const MAX_WORDS_PER_FILE = 5000;
  */
 export function searchTokens(text: string): string[] {
   const out: string[] = [];
-  // Runs of word characters, found by hand: this is called for every distinct word of a repository.
-  const n = text.length;
-  let start = -1;
-  for (let i = 0; i <= n; i++) {
-    if (i < n && isWordChar(text.charCodeAt(i))) {
-      if (start === -1) start = i;
-      continue;
-    }
-    if (start === -1) continue;
-    if (i - start >= 2) {
-      const raw = start === 0 && i === n ? text : text.slice(start, i);
-      out.push(raw.toLowerCase());
-      const parts = identifierWords(raw);
-      if (parts.length > 1) for (const p of parts) if (p.length > 1) out.push(p);
-    }
-    start = -1;
-  }
+  forEachWord(text, (start, end) => {
+    if (end - start < 2) return true;
+    const raw = start === 0 && end === text.length ? text : text.slice(start, end);
+    out.push(raw.toLowerCase());
+    const parts = identifierWords(raw);
+    if (parts.length > 1) for (const p of parts) if (p.length > 1) out.push(p);
+    return true;
+  });
   return out;
 }
 
@@ -37,25 +28,30 @@ function isWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 
-/** The distinct words (runs of `[A-Za-z0-9_$]`, 2 to 80 characters) of `content`, first {@link MAX_WORDS_PER_FILE}. */
-function distinctWords(content: string): Set<string> {
-  const seen = new Set<string>();
-  const n = content.length;
+/**
+ * Call `fn(start, end)` for each run of word characters of `text` (found by hand, no regex: this runs over every
+ * file of a repository); stop when `fn` returns false.
+ */
+function forEachWord(text: string, fn: (start: number, end: number) => boolean): void {
+  const n = text.length;
   let start = -1;
   for (let i = 0; i <= n; i++) {
-    if (i < n && isWordChar(content.charCodeAt(i))) {
+    if (i < n && isWordChar(text.charCodeAt(i))) {
       if (start === -1) start = i;
-      continue;
-    }
-    if (start !== -1) {
-      const len = i - start;
-      if (len >= 2 && len <= 80) {
-        seen.add(content.slice(start, i));
-        if (seen.size >= MAX_WORDS_PER_FILE) break;
-      }
+    } else if (start !== -1) {
+      if (!fn(start, i)) return;
       start = -1;
     }
   }
+}
+
+/** The distinct words (runs of `[A-Za-z0-9_$]`, 2 to 80 characters) of `content`, first {@link MAX_WORDS_PER_FILE}. */
+function distinctWords(content: string): Set<string> {
+  const seen = new Set<string>();
+  forEachWord(content, (start, end) => {
+    if (end - start >= 2 && end - start <= 80) seen.add(content.slice(start, end));
+    return seen.size < MAX_WORDS_PER_FILE;
+  });
   return seen;
 }
 
