@@ -70,22 +70,76 @@ async function identityEnv(repoDir: string): Promise<Record<string, string>> {
   return env;
 }
 
+/** One commit of an existing branch, for messages: abbreviated SHA and subject line (untrusted text). */
+export interface CommitSummary {
+  sha: string;
+  subject: string;
+}
+
+/**
+ * What {@link deliverWithPlumbing} did with `refs/heads/<branch>`:
+ * - `created`: the branch did not exist; it now points at a new commit (parent = base).
+ * - `reused`: the branch already held exactly this commit's content (its only parent is the base and its tree is
+ *   the tree this run would write); nothing was written.
+ * - `exists`: the branch holds something else (another base, other edits, or commits not made by groundfix) and
+ *   `force` was not given; nothing was written and `note` says so in one line.
+ * - `replaced`: `force` moved the branch from `previousSha` to a new commit; `dropped` lists the commits the branch
+ *   no longer reaches (at most 10 named, `droppedCount` in all), `foreign` is true when they were not one groundfix
+ *   commit on a base (the CLI then prints a warning). The old head stays in the branch's reflog.
+ */
+export type DeliveryOutcome =
+  | { kind: "created" | "reused"; branch: string; headSha: string }
+  | { kind: "exists"; branch: string; existingSha: string; why: "other_base" | "other_edits" | "other_commits"; note: string }
+  | { kind: "replaced"; branch: string; headSha: string; previousSha: string; foreign: boolean; dropped: CommitSummary[]; droppedCount: number };
+
+/** Most commits named in a `replaced` outcome. */
+const MAX_NAMED_DROPPED = 10;
+
+/** Parents, tree and message of a commit (`git cat-file commit`). */
+async function readCommit(repoDir: string, sha: string): Promise<{ parents: string[]; tree: string; message: string }> {
+  const raw = await gitText(repoDir, ["cat-file", "commit", sha]);
+  const end = raw.indexOf("\n\n");
+  const headers = (end < 0 ? raw : raw.slice(0, end)).split("\n");
+  const field = (name: string) => headers.filter((h) => h.startsWith(`${name} `)).map((h) => h.slice(name.length + 1));
+  return { parents: field("parent"), tree: field("tree")[0] ?? "", message: end < 0 ? "" : raw.slice(end + 2) };
+}
+
+/**
+ * True when `commit` looks like one groundfix commit on a base: exactly one parent, and the message's
+ * `Base: <sha>` line (written by the CLI's commit message) names that parent.
+ */
+function isGroundfixCommit(commit: { parents: string[]; message: string }): boolean {
+  const [parent, ...more] = commit.parents;
+  return parent !== undefined && more.length === 0 && new RegExp(`^Base: ${parent}$`, "m").test(commit.message);
+}
+
+/** The commits reachable from `tip` but not from `base` (newest first): what moving the branch off `tip` drops. */
+async function commitsOnlyIn(repoDir: string, tip: string, base: string): Promise<{ named: CommitSummary[]; count: number }> {
+  const count = Number(await gitText(repoDir, ["rev-list", "--count", tip, "--not", base]));
+  const log = await gitText(repoDir, ["log", `--max-count=${MAX_NAMED_DROPPED}`, "--format=%h %s", tip, "--not", base]);
+  const named = log === "" ? [] : log.split("\n").map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
+  return { named, count };
+}
+
 /**
  * Write `files` as one commit whose only parent is `baseSha` and point `refs/heads/<branch>` at it, using git
  * plumbing only: `hash-object -w --no-filters` (bytes exactly as given: UTF-8 of `content`, no clean filters or
  * line-ending conversion), a temporary index (`GIT_INDEX_FILE`) filled by `read-tree <baseSha>` and
  * `update-index --add --cacheinfo MODE,SHA,PATH`, `write-tree`, `commit-tree -p <baseSha>` and a compare-and-swap
- * `update-ref`. The working tree, the real index and HEAD are never read or written.
+ * `update-ref --create-reflog`. The working tree, the real index and HEAD are never read or written.
  *
- * An existing branch is left as it is (`reused: true`, its current head returned) unless `force`; with `force`
- * it is moved, except when it is the checked-out branch (that would change the user's working state).
- * The ref is written last, so a failure leaves no branch behind.
- * @throws LocalInputError for a bad path, mode or branch name; GitError when a git command fails.
+ * An existing branch is reused only when its head is exactly what this call would write (only parent = `baseSha`,
+ * same tree); otherwise, without `force`, nothing is written and the outcome is `exists` (see
+ * {@link DeliveryOutcome}); with `force` the branch is moved (`replaced`), except when it is checked out.
+ * Loose blob/tree objects may be written before that decision; no ref is. The ref is written last, so a failure
+ * leaves no branch behind.
+ * @throws LocalInputError for a bad path, mode or branch name, or `--force` on the checked-out branch;
+ *   GitError when a git command fails (including a concurrent update of the branch).
  */
-export async function commitFilesWithPlumbing(
+export async function deliverWithPlumbing(
   repoDir: string,
   input: { baseSha: string; branch: string; message: string; files: ChangedFile[]; force?: boolean },
-): Promise<{ headSha: string; branch: string; reused: boolean }> {
+): Promise<DeliveryOutcome> {
   const { baseSha, branch, message, files } = input;
   await assertBranchName(repoDir, branch);
   if (files.length === 0) throw new LocalInputError("bad_file", "nothing to commit: no changed files");
@@ -96,15 +150,41 @@ export async function commitFilesWithPlumbing(
     }
   }
   const base = await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${baseSha}^{commit}`]);
+  const tree = await writeTree(repoDir, base, files);
   const existing = await branchHead(repoDir, branch);
-  if (existing && !input.force) return { headSha: existing, branch, reused: true };
+  let replacing: { previousSha: string; foreign: boolean } | null = null;
   if (existing) {
+    const old = await readCommit(repoDir, existing);
+    if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree) return { kind: "reused", branch, headSha: existing };
+    const ours = isGroundfixCommit(old);
+    if (!input.force) {
+      const why = !ours ? "other_commits" : old.parents[0] === base ? "other_edits" : "other_base";
+      const where =
+        why === "other_commits" ? "with other commits" : why === "other_edits" ? "with other edits on this base" : `on another base (${old.parents[0]!.slice(0, 12)})`;
+      const note = `branch ${branch} already exists at ${existing.slice(0, 12)} ${where}; left untouched; rerun with --force to replace it`;
+      return { kind: "exists", branch, existingSha: existing, why, note };
+    }
     const current = await gitText(repoDir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "");
     if (current === `refs/heads/${branch}`) {
       throw new LocalInputError("bad_branch", `branch ${branch} is checked out; switch to another branch before using --force`);
     }
+    replacing = { previousSha: existing, foreign: !ours };
   }
 
+  const headSha = await gitText(repoDir, ["commit-tree", tree, "-p", base, "-F", "-"], {
+    input: message,
+    env: await identityEnv(repoDir),
+  });
+  // Compare-and-swap: "" = the ref must not exist yet; otherwise it must still point where we saw it.
+  // --create-reflog: a replaced head stays recoverable (`git reflog <branch>`), also in a bare repository.
+  await git(repoDir, ["update-ref", "--create-reflog", "-m", "groundfix: commit edits", `refs/heads/${branch}`, headSha, existing ?? ""]);
+  if (!replacing) return { kind: "created", branch, headSha };
+  const dropped = await commitsOnlyIn(repoDir, replacing.previousSha, headSha);
+  return { kind: "replaced", branch, headSha, ...replacing, dropped: dropped.named, droppedCount: dropped.count };
+}
+
+/** The tree of `base` with `files` written over it (blobs and a tree object; a temporary index, no ref). */
+async function writeTree(repoDir: string, base: string, files: ChangedFile[]): Promise<string> {
   const tmp = await mkdtemp(join(tmpdir(), "groundfix-index-"));
   try {
     const indexEnv = { GIT_INDEX_FILE: join(tmp, "index") };
@@ -117,15 +197,23 @@ export async function commitFilesWithPlumbing(
     }
     await git(repoDir, ["read-tree", base], { env: indexEnv });
     await git(repoDir, ["update-index", "--add", ...cacheinfo], { env: indexEnv });
-    const tree = await gitText(repoDir, ["write-tree"], { env: indexEnv });
-    const headSha = await gitText(repoDir, ["commit-tree", tree, "-p", base, "-F", "-"], {
-      input: message,
-      env: await identityEnv(repoDir),
-    });
-    // Compare-and-swap: "" = the ref must not exist yet; otherwise it must still point where we saw it.
-    await git(repoDir, ["update-ref", "-m", "groundfix: commit edits", `refs/heads/${branch}`, headSha, existing ?? ""]);
-    return { headSha, branch, reused: false };
+    return await gitText(repoDir, ["write-tree"], { env: indexEnv });
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * `Host.commitFiles` for a checkout: {@link deliverWithPlumbing}, with `created`/`replaced` as `reused: false` and
+ * `reused` as `reused: true`.
+ * @throws LocalInputError (kind `branch_exists`, message = the outcome's note) when the branch holds something else
+ *   and `force` was not given; otherwise as {@link deliverWithPlumbing}.
+ */
+export async function commitFilesWithPlumbing(
+  repoDir: string,
+  input: { baseSha: string; branch: string; message: string; files: ChangedFile[]; force?: boolean },
+): Promise<{ headSha: string; branch: string; reused: boolean }> {
+  const outcome = await deliverWithPlumbing(repoDir, input);
+  if (outcome.kind === "exists") throw new LocalInputError("branch_exists", outcome.note);
+  return { headSha: outcome.headSha, branch: outcome.branch, reused: outcome.kind === "reused" };
 }

@@ -2,12 +2,13 @@ import { realpathSync } from "node:fs";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
 import { parseUnifiedDiff } from "../../review/diff-parse.js";
 import type { Host } from "../types.js";
-import { commitFilesWithPlumbing } from "./commit.js";
+import { commitFilesWithPlumbing, deliverWithPlumbing, type DeliveryOutcome } from "./commit.js";
 import { LocalInputError } from "./errors.js";
 import { git, gitText, GitError } from "./git.js";
 
 export { LocalInputError } from "./errors.js";
 export { GitError } from "./git.js";
+export type { CommitSummary, DeliveryOutcome } from "./commit.js";
 
 /**
  * The local host: a git checkout on this machine stands in for GitHub (like Renovate's `platform/local`).
@@ -15,9 +16,14 @@ export { GitError } from "./git.js";
  * the index or the current branch), diffs come from `git diff --full-index -M`.
  *
  * Construction is cheap and does no I/O; the first call checks that `repoDir` is a git repository.
- * @throws (from each method) LocalInputError `not_a_repository` / `unknown_ref` for bad user input; GitError otherwise.
+ * @throws (from each method) LocalInputError `not_a_repository` / `no_commits` / `unknown_ref` for bad user input;
+ *   GitError otherwise. `commitFiles` throws LocalInputError `branch_exists` when the branch holds other content.
  */
-export function createLocalHost(repoDir: string): Host & { readonly repoDir: string } {
+export function createLocalHost(repoDir: string): Host & {
+  readonly repoDir: string;
+  /** `commitFiles` with the whole story of an existing branch (see DeliveryOutcome in ./commit.ts). */
+  deliver(input: Parameters<Host["commitFiles"]>[0]): Promise<DeliveryOutcome>;
+} {
   let checked: Promise<string> | null = null;
   /** The repository's top-level directory (also the snapshot cache key), after checking it is a repository. */
   const topLevel = (): Promise<string> =>
@@ -38,6 +44,9 @@ export function createLocalHost(repoDir: string): Host & { readonly repoDir: str
       return await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     } catch (error) {
       if (error instanceof GitError) {
+        // A repository without any commit (fresh `git init`): no revision can resolve, so say that instead.
+        const any = await gitText(repoDir, ["rev-list", "-n", "1", "--all"]).catch(() => "unknown");
+        if (any === "") throw new LocalInputError("no_commits", `repository ${await topLevel()} has no commits yet`);
         throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)} in ${repoDir} (not a commit)`);
       }
       throw error;
@@ -57,6 +66,10 @@ export function createLocalHost(repoDir: string): Host & { readonly repoDir: str
     async commitFiles(input) {
       await topLevel();
       return commitFilesWithPlumbing(repoDir, input);
+    },
+    async deliver(input) {
+      await topLevel();
+      return deliverWithPlumbing(repoDir, input);
     },
     async diff(baseSha, headSha) {
       const base = await resolveCommit(baseSha);

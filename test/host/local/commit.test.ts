@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitFilesWithPlumbing } from "../../../src/host/local/commit.js";
+import { commitFilesWithPlumbing, deliverWithPlumbing } from "../../../src/host/local/commit.js";
 import { LocalInputError } from "../../../src/host/local/errors.js";
 import { makeRepo, sh } from "./git-repo.js";
 
@@ -70,24 +70,76 @@ describe("commitFilesWithPlumbing", () => {
     expect(userState(dir)).toEqual(before);
   });
 
-  it("reuses an existing branch unless force, and force moves it to a new commit on the base", async () => {
+  it("reuses an existing branch only when it holds exactly this commit (only parent = base, same tree)", async () => {
     const { dir, base } = makeRepo(files);
-    const first = await commitFilesWithPlumbing(dir, {
-      baseSha: base, branch: "groundfix/x", message: "m1", files: [{ path: "README.md", content: "one\n", mode: "100644" }],
-    });
-    const again = await commitFilesWithPlumbing(dir, {
-      baseSha: base, branch: "groundfix/x", message: "m2", files: [{ path: "README.md", content: "two\n", mode: "100644" }],
-    });
-    expect(again).toEqual({ headSha: first.headSha, branch: "groundfix/x", reused: true });
-    expect(sh(dir, "show", "groundfix/x:README.md")).toBe("one");
-    const forced = await commitFilesWithPlumbing(dir, {
-      baseSha: base, branch: "groundfix/x", message: "m3", force: true,
-      files: [{ path: "README.md", content: "three\n", mode: "100644" }],
-    });
-    expect(forced.reused).toBe(false);
-    expect(forced.headSha).not.toBe(first.headSha);
-    expect(sh(dir, "show", "groundfix/x:README.md")).toBe("three");
-    expect(sh(dir, "rev-parse", "groundfix/x^")).toBe(base);
+    const input = { baseSha: base, branch: "groundfix/x", message: `m1\n\nBase: ${base}`, files: [{ path: "README.md", content: "one\n", mode: "100644" as const }] };
+    const first = await deliverWithPlumbing(dir, input);
+    expect(first.kind).toBe("created");
+    // Same base, same content (another message): nothing written, the branch is reused as it is.
+    expect(await deliverWithPlumbing(dir, { ...input, message: "other wording" })).toEqual({ kind: "reused", branch: "groundfix/x", headSha: sh(dir, "rev-parse", "groundfix/x") });
+    expect(await commitFilesWithPlumbing(dir, input)).toEqual({ headSha: sh(dir, "rev-parse", "groundfix/x"), branch: "groundfix/x", reused: true });
+  });
+
+  it("leaves a branch holding other edits, another base or someone's commits untouched without force, and says which", async () => {
+    const { dir, base } = makeRepo(files);
+    const edit = (content: string, baseSha = base) =>
+      ({ baseSha, branch: "groundfix/x", message: `m\n\nBase: ${baseSha}`, files: [{ path: "README.md", content, mode: "100644" as const }] });
+    const first = await deliverWithPlumbing(dir, edit("one\n"));
+    if (first.kind !== "created") throw new Error("expected a new branch");
+    const short = first.headSha.slice(0, 12);
+
+    const otherEdits = await deliverWithPlumbing(dir, edit("two\n"));
+    expect(otherEdits).toMatchObject({ kind: "exists", why: "other_edits", existingSha: first.headSha });
+    expect(otherEdits.kind === "exists" && otherEdits.note).toBe(
+      `branch groundfix/x already exists at ${short} with other edits on this base; left untouched; rerun with --force to replace it`,
+    );
+
+    // The base moved on (a new commit on main): the same edit on the new base is not what the branch holds.
+    writeFileSync(join(dir, "new.txt"), "later\n");
+    sh(dir, "add", "new.txt");
+    sh(dir, "commit", "-q", "-m", "later");
+    const newBase = sh(dir, "rev-parse", "HEAD");
+    const moved = await deliverWithPlumbing(dir, edit("one\n", newBase));
+    expect(moved).toMatchObject({ kind: "exists", why: "other_base" });
+    expect(moved.kind === "exists" && moved.note).toMatch(new RegExp(`already exists at ${short} on another base \\(${base.slice(0, 12)}\\); .*--force`));
+    await expect(commitFilesWithPlumbing(dir, edit("one\n", newBase))).rejects.toThrow(/already exists .*--force/);
+
+    // Someone committed on top of the groundfix commit.
+    const tree = sh(dir, "rev-parse", `${first.headSha}^{tree}`);
+    const human = sh(dir, "commit-tree", tree, "-p", first.headSha, "-m", "human follow-up");
+    sh(dir, "update-ref", "refs/heads/groundfix/x", human);
+    const theirs = await deliverWithPlumbing(dir, edit("one\n", newBase));
+    expect(theirs).toMatchObject({ kind: "exists", why: "other_commits", existingSha: human });
+    expect(theirs.kind === "exists" && theirs.note).toMatch(/with other commits; left untouched; rerun with --force/);
+    expect(sh(dir, "rev-parse", "groundfix/x")).toBe(human);
+  });
+
+  it("with force replaces the branch: a new commit on the new base; someone's dropped commits are named and stay in the reflog", async () => {
+    const { dir, base } = makeRepo(files);
+    const edit = (content: string, baseSha: string, force = true) =>
+      ({ baseSha, branch: "groundfix/x", message: `m\n\nBase: ${baseSha}`, force, files: [{ path: "README.md", content, mode: "100644" as const }] });
+    const first = await deliverWithPlumbing(dir, edit("one\n", base, false));
+    if (first.kind !== "created") throw new Error("expected a new branch");
+    writeFileSync(join(dir, "new.txt"), "later\n");
+    sh(dir, "add", "new.txt");
+    sh(dir, "commit", "-q", "-m", "later");
+    const newBase = sh(dir, "rev-parse", "HEAD");
+
+    // A groundfix commit on an older base: replaced, nothing foreign.
+    const replaced = await deliverWithPlumbing(dir, edit("one\n", newBase));
+    expect(replaced).toMatchObject({ kind: "replaced", previousSha: first.headSha, foreign: false });
+    if (replaced.kind !== "replaced") throw new Error("expected replaced");
+    expect(sh(dir, "rev-list", "--parents", "-n", "1", "groundfix/x")).toBe(`${replaced.headSha} ${newBase}`);
+
+    // Someone's commit on top: replaced, and the outcome names it.
+    const tree = sh(dir, "rev-parse", `${replaced.headSha}^{tree}`);
+    const human = sh(dir, "commit-tree", tree, "-p", replaced.headSha, "-m", "human follow-up");
+    sh(dir, "update-ref", "refs/heads/groundfix/x", human);
+    const again = await deliverWithPlumbing(dir, edit("two\n", newBase));
+    expect(again).toMatchObject({ kind: "replaced", previousSha: human, foreign: true, droppedCount: 2 });
+    expect(again.kind === "replaced" && again.dropped.map((c) => c.subject)).toEqual(["human follow-up", "m"]);
+    expect(sh(dir, "show", "groundfix/x:README.md")).toBe("two");
+    expect(sh(dir, "reflog", "--format=%H", "groundfix/x").split("\n")).toContain(human);
   });
 
   it("refuses unsafe paths and modes before writing anything", async () => {

@@ -3,7 +3,7 @@ import { createLocalHost, LocalInputError } from "../../../src/host/local/index.
 import { makeRepo, sh } from "./git-repo.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 describe("createLocalHost", () => {
   it("resolves HEAD and named revisions to the commit SHA, and says which input was bad", async () => {
@@ -15,6 +15,14 @@ describe("createLocalHost", () => {
     await expect(host.resolveBase("--output=/tmp/x")).rejects.toBeInstanceOf(LocalInputError);
     const plain = mkdtempSync(join(tmpdir(), "groundfix-not-repo-"));
     await expect(createLocalHost(plain).resolveBase()).rejects.toThrow(/is not a git repository/);
+  });
+
+  it("says a repository without commits has none (not an unknown HEAD)", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "groundfix-empty-repo-"));
+    sh(empty, "init", "-q", "-b", "main");
+    const host = createLocalHost(empty);
+    await expect(host.resolveBase()).rejects.toThrow(new RegExp(`^repository .*${basename(empty)} has no commits yet$`));
+    await expect(host.resolveBase("main")).rejects.toMatchObject({ kind: "no_commits" });
   });
 
   it("loads the snapshot of a commit, not the dirty working tree", async () => {
