@@ -16,6 +16,7 @@ import { runFix, type FixReport } from "./fix.js";
 import { toProblem } from "./issue.js";
 import { renderFixReport } from "./render.js";
 import { styleFor, type Style } from "./style.js";
+import { escapeControls } from "./terminal.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../examples/", import.meta.url));
 const REAL_FILE = "models/ValidationLog.js";
@@ -57,9 +58,9 @@ function renderFabrications(report: FixReport, style: Style): string {
     }
     for (const call of step.tool_calls) {
       if (call.status !== "rejected") continue;
-      out.push(`  ${style.bold(`step ${step.step}`)}  ${describeCall(call.name, call.arguments)}`);
+      out.push(`  ${style.bold(`step ${step.step}`)}  ${escapeControls(describeCall(call.name, call.arguments))}`);
       out.push(`           ${style.yellow(`stopped by gate ${call.gate ?? "(tool)"}`)}; the model was told:`);
-      out.push(call.result.trim().split("\n").map((l) => `             ${style.dim(l)}`).join("\n"));
+      out.push(escapeControls(call.result.trim()).split("\n").map((l) => `             ${style.dim(l)}`).join("\n"));
     }
   }
   return out.join("\n");

@@ -9,5 +9,8 @@ export class UsageError extends Error {
   }
 }
 
-/** Exit codes of the `groundfix` command. */
-export const EXIT = { ok: 0, internal: 1, usage: 2 } as const;
+/**
+ * Exit codes of the `groundfix` command. `reviewFailed` (1, as `git diff --exit-code` uses 1 for "differences")
+ * only with `review --exit-code` when the conclusion is failure.
+ */
+export const EXIT = { ok: 0, internal: 1, reviewFailed: 1, usage: 2 } as const;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { basename, resolve } from "node:path";
 import { runAgent, type RunResult } from "../agent/index.js";
 import { createModel } from "../agent/models/index.js";
-import { createLocalHost } from "../host/local/index.js";
+import { createLocalHost, type CommitSummary } from "../host/local/index.js";
 import { reviewCommit } from "../review/index.js";
 import type { AppliedEdit, ReviewReport, RunRecord, Task } from "../types.js";
 import { configFromSnapshot } from "./config.js";
@@ -20,7 +20,7 @@ export interface FixOptions {
   body: string;
   /** Model spec (see createModel); default {@link DEFAULT_MODEL}. */
   model?: string;
-  /** Move an existing `groundfix/<slug>` branch to the new commit instead of reusing it. */
+  /** Move an existing `groundfix/<slug>` branch that holds something else to the new commit (see {@link runFix}). */
   force?: boolean;
   env?: NodeJS.ProcessEnv;
   onProgress?: (message: string) => void;
@@ -33,10 +33,23 @@ export interface FixReport {
   ref: string;
   model: string;
   result: RunResult;
-  /** Set when the outcome was `pr_ready`: the branch holding the commit, its head, whether it already existed. */
-  delivery: { branch: string; headSha: string; reused: boolean } | null;
+  /**
+   * Set when the outcome was `pr_ready` and the branch now holds this run's commit: its head, whether the branch
+   * already held exactly that commit (`reused`), whether `--force` moved it off other commits (`replaced`).
+   * Null when nothing was delivered, including when the branch exists with other content (see `deliveryNote`).
+   */
+  delivery: { branch: string; headSha: string; reused: boolean; replaced: boolean } | null;
+  /**
+   * One line about the branch when it was not the plain case: `branch X already exists at SHA …; rerun with
+   * --force to replace it` (nothing written), or `replaced branch X (was SHA)` with `--force`; else null.
+   */
+  deliveryNote: string | null;
   /** The review rules on base..branch head (only with a delivery). */
   review: ReviewReport | null;
+  /** One-line notes for the user (config `model:` not used by the CLI, what a replay is). */
+  notes: string[];
+  /** One-line warnings (commits dropped from a branch by `--force`). */
+  warnings: string[];
 }
 
 /** The lines of an edit's `code_before` in the base file (falling back to the lines in the edited content). */
@@ -60,6 +73,11 @@ export function recordFromResult(result: RunResult, baseSha: string, headSha: st
  * outcome is `pr_ready` commit the edited files on `<branch_prefix><slug>` (git plumbing; the working tree, index
  * and current branch are untouched) and run the review rules on base..head.
  *
+ * An existing branch is reused only when it already holds exactly this commit (only parent = base, same tree).
+ * When it holds anything else (another base, other edits, someone's commits) nothing is written, `delivery` and
+ * `review` are null and `deliveryNote` says why; with `force` the branch is replaced, and when the commits it
+ * drops were not one groundfix commit on a base, `warnings` names them (they stay in the branch's reflog).
+ *
  * @throws LocalInputError (not a repository, unknown ref), ModelSpecError (unknown model spec), ConfigError
  *   (invalid .github/groundfix.yml) — all bad input; anything else is an internal error.
  */
@@ -74,6 +92,7 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   progress(`snapshot of ${base.sha.slice(0, 12)} (${ref})`);
   const snapshot = await host.loadSnapshot(base.sha);
   const config = configFromSnapshot(snapshot);
+  const notes = runNotes(config.model, modelSpec, model.spec);
 
   const slug = slugFor(options.title, `${options.title}\n${options.body}`);
   const task: Task = {
@@ -94,18 +113,28 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   });
 
   let delivery: FixReport["delivery"] = null;
+  let deliveryNote: string | null = null;
   let review: ReviewReport | null = null;
+  const warnings: string[] = [];
   if (result.outcome === "pr_ready" && result.files.length > 0) {
     const branch = `${config.pull_request.branch_prefix}${slug}`;
     progress(`commit on ${branch}`);
-    delivery = await host.commitFiles({
+    const outcome = await host.deliver({
       baseSha: base.sha,
       branch,
       message: commitMessage(task, result),
       files: result.files,
       force: options.force,
     });
-    progress("review rules on the new commit");
+    if (outcome.kind === "exists") {
+      return { task, baseSha: base.sha, ref, model: model.spec, result, delivery, deliveryNote: outcome.note, review, notes, warnings };
+    }
+    delivery = { branch, headSha: outcome.headSha, reused: outcome.kind === "reused", replaced: outcome.kind === "replaced" };
+    if (outcome.kind === "replaced") {
+      deliveryNote = `replaced branch ${branch} (was ${outcome.previousSha.slice(0, 12)})`;
+      if (outcome.foreign && outcome.droppedCount > 0) warnings.push(droppedWarning(branch, outcome.dropped, outcome.droppedCount));
+    }
+    progress("review rules on the commit");
     review = await reviewCommit(host, {
       baseSha: base.sha,
       headSha: delivery.headSha,
@@ -113,7 +142,32 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
       record: recordFromResult(result, base.sha, delivery.headSha),
     });
   }
-  return { task, baseSha: base.sha, ref, model: model.spec, result, delivery, review };
+  return { task, baseSha: base.sha, ref, model: model.spec, result, delivery, deliveryNote, review, notes, warnings };
+}
+
+/**
+ * The notes of a run: the repository config's `model:` key differs from the model used (the CLI takes the model
+ * from `--model` / `GROUNDFIX_MODEL` only; the key is for the GitHub App, when the operator allows it), and a
+ * replay reproduces a recorded run (it is meaningful only on the repository, base and issue it was recorded on).
+ */
+export function runNotes(configModel: string | undefined, requested: string, used: string): string[] {
+  const notes: string[] = [];
+  if (configModel !== undefined && configModel.trim() !== requested.trim() && configModel.trim() !== used) {
+    notes.push(
+      `.github/groundfix.yml sets model: ${configModel}, which the CLI does not use; this run used ${used} (choose the model with --model or GROUNDFIX_MODEL)`,
+    );
+  }
+  if (requested.trim().startsWith("replay:")) {
+    notes.push("a replay reproduces a recorded run: use it with the same repository, base commit and issue it was recorded on");
+  }
+  return notes;
+}
+
+/** The warning for `--force` over commits not made by groundfix: which commits the branch no longer holds. */
+function droppedWarning(branch: string, dropped: readonly CommitSummary[], count: number): string {
+  const named = dropped.map((c) => `${c.sha} ${JSON.stringify(c.subject)}`).join(", ");
+  const more = count > dropped.length ? ` and ${count - dropped.length} more` : "";
+  return `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${count} commit${count === 1 ? "" : "s"}: ${named}${more}; they stay in the reflog (git reflog ${branch})`;
 }
 
 /** `groundfix: <title>` (≤72 chars) and a body naming the diagnosis and the edited files. */

@@ -3,11 +3,12 @@ export const MAIN_HELP = `groundfix — grounded fixes: every edit anchored on t
 
 Usage:
   groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
-  groundfix review --repo <dir> --base <rev> --head <rev> [--json]
+  groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
   groundfix serve                      run the GitHub App (probot run dist/index.js), like npm start
 
 Run "groundfix <command> --help" for the options of a command.
-Exit codes: 0 the run completed (whatever its outcome), 1 internal error, 2 bad input.
+Exit codes: 0 the run completed (whatever its outcome), 1 internal error (or, with review --exit-code,
+a failing review), 2 bad input.
 `;
 
 /** `groundfix fix --help`. */
@@ -26,17 +27,22 @@ Options:
   --model <spec>       heuristic (default; no network) | replay:<file> | openai:<model> |
                        anthropic:<model> | openai-compatible:<model> (needs GROUNDFIX_OPENAI_BASE_URL);
                        default from GROUNDFIX_MODEL, else heuristic
-  --force              replace the commit of an existing groundfix/<slug> branch (default: reuse it)
+  --force              replace an existing groundfix/<slug> branch that holds anything but this exact
+                       commit (default: leave it untouched and say so; a branch already holding this
+                       commit is reused). Commits not made by groundfix that it drops are named in a
+                       warning and stay in the reflog (git reflog groundfix/<slug>)
   --trace <file>       write the full trace (every model turn, tool call, tool result, gate decision) as JSON
   --record <file>      write the model's turns as a replay transcript (use with --model replay:<file>)
   --json               print one JSON document instead of the readable report
   -h, --help           this help
 
-Progress goes to stderr when it is a terminal. Configuration: .github/groundfix.yml at the pinned commit.
+Progress goes to stderr when it is a terminal; notes and warnings always go to stderr (and to "notes" and
+"warnings" with --json). Configuration: .github/groundfix.yml at the pinned commit (its model: key is for the
+GitHub App; the CLI takes the model from --model or GROUNDFIX_MODEL).
 `;
 
 /** `groundfix review --help`. */
-export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--json]
+export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
 
 Run the groundfix/review rules on the diff between two commits of a local checkout (the same rules as the
 check run on the app's pull requests; without a run record, the evidence rule has nothing to match).
@@ -46,6 +52,8 @@ Options:
   --base <rev>   the base commit
   --head <rev>   the head commit
   --json         print one JSON document: base_sha, head_sha, conclusion, findings, rules_checked
+  --exit-code    exit with 1 when the conclusion is failure (like git diff --exit-code); without it the
+                 exit code is 0 whenever the review ran
   -h, --help     this help
 `;
 

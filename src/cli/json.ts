@@ -3,9 +3,12 @@ import { editBaseLines, type FixReport } from "./fix.js";
 
 /**
  * The one JSON document `groundfix fix --json` prints (issue #7). `status` is the outcome; `branch`/`head_sha`
- * are null unless the outcome was `pr_ready` (then `branch_reused` says whether the branch already existed);
- * `reason` is the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based, inclusive,
- * in the base commit.
+ * name the branch holding this run's commit, null unless the outcome was `pr_ready` and the commit is on the
+ * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
+ * was not the plain case (it exists with other content and was left untouched — then `branch`, `head_sha` and
+ * `review` are null — or `--force` replaced it), else null. `notes`/`warnings` are one-line messages also printed
+ * on stderr. `reason` is the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
+ * inclusive, in the base commit.
  */
 export interface FixJson {
   status: FixReport["result"]["outcome"];
@@ -14,6 +17,7 @@ export interface FixJson {
   branch: string | null;
   head_sha: string | null;
   branch_reused: boolean;
+  delivery: string | null;
   model: string;
   diagnosis: {
     summary: string;
@@ -27,6 +31,8 @@ export interface FixJson {
   review: ReviewJson | null;
   gates: { rejections: { gate: string; message: string }[]; observations_stripped: number };
   usage: { model_calls: number; tool_calls: number; input_tokens: number; output_tokens: number };
+  notes: string[];
+  warnings: string[];
 }
 
 /** The review part of the JSON documents (`fix --json`, `review --json`). */
@@ -56,6 +62,7 @@ export function fixToJson(report: FixReport): FixJson {
     branch: report.delivery?.branch ?? null,
     head_sha: report.delivery?.headSha ?? null,
     branch_reused: report.delivery?.reused ?? false,
+    delivery: report.deliveryNote,
     model: report.model,
     diagnosis: d
       ? {
@@ -79,5 +86,7 @@ export function fixToJson(report: FixReport): FixJson {
       input_tokens: result.usage.input_tokens,
       output_tokens: result.usage.output_tokens,
     },
+    notes: [...report.notes],
+    warnings: [...report.warnings],
   };
 }

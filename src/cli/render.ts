@@ -1,6 +1,7 @@
 import type { GateRejection, ReviewReport } from "../types.js";
 import { editBaseLines, type FixReport } from "./fix.js";
 import { colorDiff, type Style } from "./style.js";
+import { terminalSafe } from "./terminal.js";
 
 const LABEL = 10;
 const label = (name: string, style: Style) => style.bold(name.padEnd(LABEL));
@@ -16,8 +17,12 @@ function outcomeLine(report: FixReport, style: Style): string {
   return `${label("Outcome", style)}${colour(outcome)}${conf}`;
 }
 
-/** The review conclusion and its findings, one line each (`level rule path:line message`). */
-export function renderReview(review: ReviewReport, style: Style): string {
+/**
+ * The review conclusion and its findings, one line each (`level rule path:line message`); a message's further
+ * lines follow, indented, with their own spacing kept. Control characters are shown escaped.
+ */
+export function renderReview(unsafeReview: ReviewReport, style: Style): string {
+  const review = terminalSafe({ conclusion: unsafeReview.conclusion, rulesChecked: [...unsafeReview.rulesChecked], findings: unsafeReview.findings.map((f) => ({ ...f })) });
   const colour = review.conclusion === "success" ? style.green : style.red;
   const count = review.findings.length;
   const lines = [
@@ -26,14 +31,15 @@ export function renderReview(review: ReviewReport, style: Style): string {
   ];
   for (const f of review.findings) {
     const lvl = f.level === "failure" ? style.red(f.level) : f.level === "warning" ? style.yellow(f.level) : f.level;
-    lines.push(`  ${lvl} ${f.rule} ${f.path}:${range(f.start_line, f.end_line)} ${f.message.replace(/\s+/g, " ")}`);
+    const [first = "", ...more] = f.message.replace(/\s+$/, "").split(/\r?\n/);
+    lines.push(`  ${lvl} ${f.rule} ${f.path}:${range(f.start_line, f.end_line)} ${first}`, ...more.map((l) => `      ${l}`));
   }
   return lines.join("\n");
 }
 
-/** The gate rejections of a run: which gate stopped which call, and what the model was told. */
+/** The gate rejections of a run: which gate stopped which call, and what the model was told (escaped). */
 export function renderRejections(rejections: readonly GateRejection[], style: Style): string {
-  return rejections
+  return terminalSafe(rejections.map((r) => ({ ...r })))
     .map((r) => `  ${style.yellow(r.gate)} ${style.dim(`(step ${r.step})`)}\n${indent(r.message.trim(), "    ")}`)
     .join("\n");
 }
@@ -41,8 +47,11 @@ export function renderRejections(rejections: readonly GateRejection[], style: St
 /**
  * The human-readable report of `groundfix fix`: outcome, diagnosis with `path:line` citations and the verified
  * snippet, the unified diff of each edit, the branch and review conclusion, gate rejections and usage.
+ * Every text in it (model output, file content, issue-derived names, commit subjects) is shown with control
+ * characters escaped (see terminal.ts); only the styling adds escape sequences.
  */
-export function renderFixReport(report: FixReport, style: Style): string {
+export function renderFixReport(unsafeReport: FixReport, style: Style): string {
+  const report = safeReport(unsafeReport);
   const { result } = report;
   const out: string[] = [];
   out.push(outcomeLine(report, style));
@@ -63,7 +72,7 @@ export function renderFixReport(report: FixReport, style: Style): string {
   }
 
   if (result.edits.length > 0) {
-    out.push("", style.bold("Edits"));
+    out.push("", style.bold(report.delivery ? "Edits" : "Edits (not committed)"));
     for (const e of result.edits) {
       out.push(`  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`);
       const diff = e.diff.replace(/\n$/, "").split("\n").filter((l) => !/^(={10,}|Index: .*)$/.test(l)).join("\n");
@@ -72,13 +81,17 @@ export function renderFixReport(report: FixReport, style: Style): string {
   }
 
   if (report.delivery) {
-    const { branch, headSha, reused } = report.delivery;
+    const { branch, headSha, reused, replaced } = report.delivery;
+    const how = reused
+      ? "(the branch already held exactly this commit: reused)"
+      : replaced
+        ? `(${report.deliveryNote ?? "replaced"}: one new commit, parent = base)`
+        : "(one new commit, parent = base)";
     out.push("");
-    out.push(
-      `${label("Branch", style)}${branch} → ${short(headSha)} ` +
-        style.dim(reused ? "(branch already existed: reused; pass --force to replace it)" : "(one new commit, parent = base)"),
-    );
+    out.push(`${label("Branch", style)}${branch} → ${short(headSha)} ${style.dim(how)}`);
     out.push(`${" ".repeat(LABEL)}${style.dim(`see it in the repository: git show ${branch}`)}`);
+  } else if (report.deliveryNote) {
+    out.push("", `${label("Branch", style)}${style.yellow("not written")}: ${report.deliveryNote}`);
   }
   if (report.review) out.push(renderReview(report.review, style));
 
@@ -92,4 +105,24 @@ export function renderFixReport(report: FixReport, style: Style): string {
   const u = result.usage;
   out.push(`${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`);
   return out.join("\n");
+}
+
+/** The parts of a report the text shows, copied with every string escaped (the trace and transcript are left out). */
+function safeReport(report: FixReport): FixReport {
+  const { result } = report;
+  const safe = terminalSafe({
+    ref: report.ref,
+    model: report.model,
+    deliveryNote: report.deliveryNote,
+    delivery: report.delivery ? { ...report.delivery } : null,
+    result: {
+      outcome: result.outcome,
+      reason: result.reason,
+      diagnosis: result.diagnosis ? { ...result.diagnosis, citations: result.diagnosis.citations.map((c) => ({ ...c })) } : null,
+      edits: result.edits.map((e) => ({ ...e })),
+      gates: { ...result.gates, rejections: result.gates.rejections.map((r) => ({ ...r })) },
+      usage: { ...result.usage },
+    },
+  });
+  return { ...report, ...safe, result: { ...result, ...safe.result } };
 }

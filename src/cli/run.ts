@@ -1,13 +1,14 @@
 import { constants } from "node:fs";
-import { access, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { access, realpath, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { LocalInputError } from "../host/local/errors.js";
 import { createLocalHost } from "../host/local/index.js";
 import { EXIT, UsageError } from "./errors.js";
 import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
-import { readIssueText, toProblem } from "./issue.js";
+import { assertIssueText, readIssueText, toProblem } from "./issue.js";
 import { styleFor } from "./style.js";
+import { escapeControls, isBlankText } from "./terminal.js";
 
 // The pipeline (agent, AI SDK, the TypeScript compiler used by the review's syntax rule) is imported only when a
 // command runs, so `--help` and bad input answer fast.
@@ -42,6 +43,20 @@ async function assertWritable(file: string | undefined, what: string): Promise<v
   }
 }
 
+/**
+ * True when two output paths name the same file: equal once resolved (with symbolic links in their folders
+ * followed), or, when both exist, the same device and inode (a link to the other).
+ */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const canonical = async (file: string) => {
+    const abs = resolve(file);
+    return join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
+  };
+  if ((await canonical(a)) === (await canonical(b))) return true;
+  const [x, y] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
+  return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
+}
+
 async function writeJsonFile(file: string, value: unknown, what: string): Promise<void> {
   try {
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
@@ -68,10 +83,14 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError("fix: missing --issue <file|-> or --issue-text <text> (see groundfix fix --help)");
   }
   if (v.issue !== undefined && v["issue-text"] !== undefined) throw new UsageError("fix: give either --issue or --issue-text, not both");
-  if (v["issue-text"] !== undefined && v["issue-text"].trim() === "") throw new UsageError("fix: --issue-text is empty");
+  if (v["issue-text"] !== undefined) assertIssueText(v["issue-text"], "fix: --issue-text");
+  if (v.title !== undefined && isBlankText(v.title)) throw new UsageError("fix: --title is empty");
+  if (v.trace && v.record && (await sameFile(v.trace, v.record))) {
+    throw new UsageError(`fix: --trace and --record name the same file (${v.trace}); give each its own file`);
+  }
   const text = v.issue !== undefined ? await readIssueText(v.issue, io.stdin) : v["issue-text"]!;
   const problem = toProblem(text, v.title);
-  const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${m}\n`)) : undefined;
+  const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${escapeControls(m)}\n`)) : undefined;
 
   await assertWritable(v.trace, "trace");
   await assertWritable(v.record, "record");
@@ -85,12 +104,20 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (v.trace) await writeJsonFile(v.trace, report.result.trace, "trace");
   if (v.record) await writeJsonFile(v.record, report.result.transcript, "record");
+  for (const note of report.notes) io.stderr.write(`groundfix: note: ${escapeControls(note)}\n`);
+  for (const warning of report.warnings) io.stderr.write(`groundfix: warning: ${escapeControls(warning)}\n`);
   io.stdout.write(v.json ? `${JSON.stringify(fixToJson(report), null, 2)}\n` : `${renderFixReport(report, styleFor(io.stdout, io.env))}\n`);
   return EXIT.ok;
 }
 
 async function reviewCommand(args: string[], io: CliIO): Promise<number> {
-  const v = parse(args, { ...common, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean", default: false } }, "review");
+  const v = parse(args, {
+    ...common,
+    base: { type: "string" },
+    head: { type: "string" },
+    json: { type: "boolean", default: false },
+    "exit-code": { type: "boolean", default: false },
+  }, "review");
   if (v.help) return void io.stdout.write(REVIEW_HELP), EXIT.ok;
   if (!v.base || !v.head) throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
   const host = createLocalHost(v.repo);
@@ -106,7 +133,8 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`);
     io.stdout.write(`${renderReview(run.review, style)}\n`);
   }
-  return EXIT.ok;
+  // Like `git diff --exit-code`: 1 tells a script the review failed (the run itself completed).
+  return v["exit-code"] && run.review.conclusion === "failure" ? EXIT.reviewFailed : EXIT.ok;
 }
 
 /** Errors that are the user's input, not a bug (by class name, so the modules that define them load lazily). */
@@ -119,8 +147,8 @@ function isInputError(error: unknown): error is Error {
 
 /**
  * The `groundfix` command: dispatch `fix`, `review`, `serve`, print help, map errors to exit codes.
- * @returns the exit code: 0 the run completed (whatever its outcome), 2 bad input (one line on stderr),
- *   1 internal error (one line plus a hint; the stack with GROUNDFIX_DEBUG=1).
+ * @returns the exit code: 0 the run completed (whatever its outcome; `review --exit-code`: 1 when the review's
+ *   conclusion is failure), 2 bad input (one line on stderr), 1 internal error (one line plus a hint; the stack with GROUNDFIX_DEBUG=1).
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -145,10 +173,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
   } catch (error) {
     if (isInputError(error)) {
-      io.stderr.write(`groundfix: ${error.message.split("\n")[0]}\n`);
+      io.stderr.write(`groundfix: ${escapeControls(error.message.split("\n")[0] ?? "")}\n`);
       return EXIT.usage;
     }
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const message = escapeControls((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (io.env.GROUNDFIX_DEBUG === "1" && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     io.stderr.write(`groundfix: internal error: ${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}\n`);
     return EXIT.internal;

@@ -1,8 +1,8 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, demoRepo, git } from "./helpers.js";
+import { cli, demoRepo, git, ROOT } from "./helpers.js";
 
 /** Exit 2, nothing on stdout, exactly one line on stderr matching `reason`. */
 function expectBadInput(r: { code: number | null; stdout: string; stderr: string }, reason: RegExp) {
@@ -32,6 +32,41 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
   it("unreadable issue file", () => {
     expectBadInput(cli(["fix", "--repo", dir, "--issue", join(dir, "missing.md")]), /cannot read issue file .*missing\.md: no such file/);
     expectBadInput(cli(["fix", "--repo", dir, "--issue", dir]), /cannot read issue file .*: is a directory/);
+  });
+
+  it("a repository without commits", () => {
+    const empty = mkdtempSync(join(tmpdir(), "groundfix-empty-"));
+    git(empty, "init", "-q", "-b", "main");
+    expectBadInput(cli(["fix", "--repo", empty, ...text]), /^groundfix: repository \/.* has no commits yet$/);
+    expectBadInput(cli(["review", "--repo", empty, "--base", "HEAD", "--head", "HEAD"]), /has no commits yet$/);
+  });
+
+  it("an issue that is not text, or shows nothing", () => {
+    const files = mkdtempSync(join(tmpdir(), "groundfix-issues-"));
+    const nul = join(files, "nul.md");
+    const latin1 = join(files, "latin1.md");
+    const invisible = join(files, "invisible.md");
+    writeFileSync(nul, Buffer.from("TypeError\u0000\u0001\u0002", "latin1"));
+    writeFileSync(latin1, Buffer.from([0x45, 0x72, 0x72, 0x65, 0x75, 0x72, 0x20, 0xe9, 0x0a])); // "Erreur é" in Latin-1
+    writeFileSync(invisible, "\ufeff\u200b\u200d\n\t\u2060\u202e\u2066\n");
+    expectBadInput(cli(["fix", "--repo", dir, "--issue", nul]), /^groundfix: issue file .*nul\.md is not UTF-8 text \(binary data or another encoding\)$/);
+    expectBadInput(cli(["fix", "--repo", dir, "--issue", latin1]), /latin1\.md is not UTF-8 text/);
+    expectBadInput(cli(["fix", "--repo", dir, "--issue", "-"], { input: "crash\u0000\u0000" }), /the issue text on stdin is not UTF-8 text/);
+    expectBadInput(cli(["fix", "--repo", dir, "--issue", invisible]), /issue file .*invisible\.md is empty$/);
+    expectBadInput(cli(["fix", "--repo", dir, "--issue", "-"], { input: " \u200b\n" }), /the issue text on stdin is empty$/);
+    expectBadInput(cli(["fix", "--repo", dir, "--issue-text", "\u200b\u202e \u2060"]), /--issue-text is empty$/);
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--title", ""]), /--title is empty$/);
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--title", " \u200b "]), /--title is empty$/);
+  });
+
+  it("--trace and --record naming the same file", () => {
+    const out = mkdtempSync(join(tmpdir(), "groundfix-out-"));
+    mkdirSync(join(out, "sub"));
+    symlinkSync(out, join(out, "link"));
+    const same = /^groundfix: fix: --trace and --record name the same file/;
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", `${out}/sub/../t.json`]), same);
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", join(out, "link", "t.json")]), same);
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", "t.json", "--record", join(ROOT, "t.json")]), same);
   });
 
   it("unknown model spec", () => {

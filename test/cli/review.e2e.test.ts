@@ -30,6 +30,14 @@ describe("groundfix review (built CLI)", () => {
     );
     expect(JSON.stringify(badDoc)).not.toContain(key); // a finding names the secret kind, never the secret
 
+    // --exit-code, like git diff --exit-code: 1 for a failing review, 0 for a passing one.
+    const failing = cli(["review", "--repo", dir, "--base", benign, "--head", "HEAD", "--json", "--exit-code"]);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toBe("");
+    expect(JSON.parse(failing.stdout).conclusion).toBe("failure");
+    expect(cli(["review", "--repo", dir, "--base", base, "--head", benign, "--exit-code"]).code).toBe(0);
+    expect(cli(["review", "--help"]).stdout).toMatch(/--exit-code\s+exit with 1 when the conclusion is failure/);
+
     const text = cli(["review", "--repo", dir, "--base", benign, "--head", "HEAD"]);
     expect(text.stdout).toMatch(/Review\s+failure/);
     expect(text.stdout).toMatch(/secrets services\/keys\.js:3/);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { runNotes } from "../../src/cli/fix.js";
 import { runCli, type CliIO } from "../../src/cli/run.js";
 import { demoRepo, EXAMPLES } from "./helpers.js";
 
@@ -40,5 +41,12 @@ describe("runCli (in process)", () => {
     const code = await runCli(["fix", "--repo", dir, "--issue-text", issue, "--trace", join(dir, "no", "such", "dir", "t.json")], io);
     expect(code).toBe(2);
     expect(io.err()).toMatch(/^groundfix: cannot write trace file .*t\.json: ENOENT\n$/);
+  });
+
+  it("notes a config model: only when it differs from the model used, and every replay", () => {
+    expect(runNotes("heuristic", "heuristic", "heuristic")).toEqual([]);
+    expect(runNotes(undefined, "heuristic", "heuristic")).toEqual([]);
+    expect(runNotes("anthropic:claude", "heuristic", "heuristic")).toEqual([expect.stringMatching(/sets model: anthropic:claude, which the CLI does not use; this run used heuristic/)]);
+    expect(runNotes(undefined, "replay:t.json", "replay:t.json")).toEqual([expect.stringMatching(/^a replay reproduces a recorded run/)]);
   });
 });
