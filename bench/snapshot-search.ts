@@ -95,8 +95,14 @@ export async function benchSnapshotSearch(opts: { files: number; avgBytes: numbe
     const t1 = performance.now();
     await runTool(verifySymbolInRepo, { name: "warmupSymbol" }, ctx);
     const symBuild = performance.now() - t1;
-    const found = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: "handleAudit100_1" }, ctx));
-    const missing = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: "handleAuditx100_1" }, ctx));
+    // A name the generated repository really defines (from a file in the middle), and a one-letter typo of it.
+    const middle = files.slice(Math.floor(files.length / 2)).find((f) => f.path.endsWith(".js"))!;
+    const defined = /export function (\w+)/.exec(middle.content)![1]!;
+    const probe = await runTool(verifySymbolInRepo, { name: defined }, ctx);
+    if (probe.status !== "ok") throw new Error(`verify_symbol_in_repo did not find ${defined}: ${probe.text.split("\n")[0]}`);
+    const typo = `${defined.slice(0, 6)}x${defined.slice(7)}`;
+    const found = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: defined }, ctx));
+    const missing = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: typo }, ctx));
     rows.push({ section: "search", name: "verify_symbol_in_repo first call (symbol index)", value: symBuild, unit: "ms" });
     rows.push({ section: "search", name: "verify_symbol_in_repo FOUND", value: found, unit: "ms" });
     rows.push({ section: "search", name: "verify_symbol_in_repo NOT_FOUND (similar names)", value: missing, unit: "ms" });

@@ -1,7 +1,7 @@
 import { isSecretPath } from "../grounding/secrets.js";
 import type { Snapshot } from "../types.js";
 import { identifierWords, symbolIndex } from "./symbol-index.js";
-import { TextIndex } from "./text-index.js";
+import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
 
 /** Distinct words of one file that are indexed; the rest of a huge file is not. */
 export const MAX_WORDS_PER_FILE = 5000;
@@ -58,57 +58,64 @@ function distinctWords(content: string): Set<string> {
 /** The fields of each indexed file, in scoring order. */
 export const SEARCH_FIELDS = ["path", "symbols", "text"] as const;
 
-const cache = new WeakMap<Snapshot, TextIndex>();
+/** One indexed file: each field is its tokens (already made by {@link searchTokens}) joined by single spaces. */
+interface SearchDoc {
+  id: string;
+  path: string;
+  symbols: string;
+  text: string;
+}
+
+/** A built search index: minisearch over {@link SEARCH_FIELDS}, plus the set of every indexed term. */
+export interface SearchIndex {
+  search(query: string[], options: SearchOptions): SearchResult[];
+  /** True when `term` is a term of the index (as such, not by prefix or fuzzy expansion). */
+  has(term: string): boolean;
+}
+
+const cache = new WeakMap<Snapshot, SearchIndex>();
 
 /**
- * The search index of a snapshot (BM25+, see {@link TextIndex}), built once per snapshot object and cached in a
- * WeakMap. One document per path with three fields: `path` (every path, text or not), `symbols` (the distinct
- * symbol names of the file) and `text` (the distinct words of a text file, first {@link MAX_WORDS_PER_FILE}; none
- * for secret files), each split by {@link searchTokens}. Symbols are ranked apart, from the symbol index (search.ts).
+ * The search index of a snapshot, built once per snapshot object and cached in a WeakMap: minisearch (BM25+ ranking,
+ * prefix and fuzzy expansion) over one document per path with three fields: `path` (every path, text or not),
+ * `symbols` (the distinct symbol names of the file) and `text` (the distinct words of a text file, first
+ * {@link MAX_WORDS_PER_FILE}; none for secret files), each split by {@link searchTokens}. Tokens are made here, once
+ * per distinct word of the repository, and handed to minisearch already split (its tokenizer only splits on spaces),
+ * which keeps the build fast on 100 MB repositories. Symbols are ranked apart, from the symbol index (search.ts).
  */
-export function searchIndex(snapshot: Snapshot): TextIndex {
+export function searchIndex(snapshot: Snapshot): SearchIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
-  const index = new TextIndex(SEARCH_FIELDS);
-  // The same words recur across files: split each distinct word into term ids once per build. A word with one
-  // token maps to its term id (≥ 0); a word with several to -(offset + 1) of a [count, id, id, …] run in `runs`.
-  const memo = new Map<string, number>();
-  let runs = new Int32Array(1 << 16);
-  let runsUsed = 0;
-  const pushWord = (raw: string, out: number[]): void => {
-    let code = memo.get(raw);
-    if (code === undefined) {
+  const vocabulary = new Set<string>();
+  // The same words recur across files: split each distinct word once per build.
+  const memo = new Map<string, string>();
+  const tokensOf = (raw: string): string => {
+    let joined = memo.get(raw);
+    if (joined === undefined) {
       const tokens = searchTokens(raw);
-      if (tokens.length === 1) code = index.termId(tokens[0] as string);
-      else {
-        if (runsUsed + tokens.length + 1 > runs.length) {
-          const grown = new Int32Array(Math.max(runs.length * 2, runsUsed + tokens.length + 1));
-          grown.set(runs);
-          runs = grown;
-        }
-        code = -(runsUsed + 1);
-        runs[runsUsed++] = tokens.length;
-        for (const t of tokens) runs[runsUsed++] = index.termId(t);
-      }
-      memo.set(raw, code);
+      for (const t of tokens) vocabulary.add(t);
+      joined = tokens.join(" ");
+      memo.set(raw, joined);
     }
-    if (code >= 0) out.push(code);
-    else {
-      const at = -code - 1;
-      const count = runs[at] as number;
-      for (let i = 1; i <= count; i++) out.push(runs[at + i] as number);
-    }
+    return joined;
   };
   const symbols = symbolIndex(snapshot);
+  const docs: SearchDoc[] = [];
   for (const path of snapshot.paths) {
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
-    const pathTokens = searchTokens(path).map((t) => index.termId(t));
-    const symbolTokens: number[] = [];
-    for (const name of new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))) pushWord(name, symbolTokens);
-    const textTokens: number[] = [];
-    if (content !== undefined) for (const raw of distinctWords(content)) pushWord(raw, textTokens);
-    index.addIds(path, [pathTokens, symbolTokens, textTokens]);
+    const pathTokens = searchTokens(path);
+    for (const t of pathTokens) vocabulary.add(t);
+    const names = [...new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))].map(tokensOf);
+    const words = content === undefined ? [] : [...distinctWords(content)].map(tokensOf);
+    docs.push({ id: path, path: pathTokens.join(" "), symbols: names.join(" "), text: words.join(" ") });
   }
+  const split = (text: string): string[] => (text === "" ? [] : text.split(" "));
+  const mini = new MiniSearch<SearchDoc>({ fields: [...SEARCH_FIELDS], tokenize: split, processTerm: (t) => t });
+  mini.addAll(docs);
+  const index: SearchIndex = {
+    search: (query, options) => mini.search(query.join(" "), { ...options, tokenize: split, processTerm: (t) => t }),
+    has: (term) => vocabulary.has(term),
+  };
   cache.set(snapshot, index);
   return index;
 }

@@ -19,9 +19,12 @@ const schema = z.object({
   max_results: z.number().int().min(1).max(SEARCH_MAX_RESULTS).optional().describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
 });
 
-/** `"word" in path, symbols; "other" in text` — from the match info of a hit (index term → fields). */
+/**
+ * `"word" in path, symbols; "other" in text` — from the match info of a hit (index term → fields). Shorter terms
+ * first: a query word found as such, then its closest prefix or fuzzy expansions ("pars" → parse, parser, parseall).
+ */
 function why(match: Record<string, string[]>, symbolHits: string[]): string {
-  const entries = Object.entries(match);
+  const entries = Object.entries(match).sort(([a], [b]) => a.length - b.length);
   const parts = entries.slice(0, 5).map(([term, fields]) => `"${term}" in ${fields.join(", ")}`);
   if (entries.length > 5) parts.push(`${entries.length - 5} more words`);
   const extra = symbolHits.length > 0 ? ` (symbols: ${symbolHits.join(", ")})` : "";
@@ -94,12 +97,14 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const index = searchIndex(ctx.snapshot);
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
-    const { total, hits } = index.search(terms, {
+    const results = index.search(terms, {
       boost: { symbols: 3, path: 2, text: 1 },
       prefix: (term) => term.length >= 4 && !index.has(term),
       fuzzy: (term) => (term.length >= 6 && !index.has(term) ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
-    }, max);
+    });
+    const total = results.length;
+    const hits = results.slice(0, max);
     const symbols = symbolIndex(ctx.snapshot);
     const ranked = rankSymbolNames(nameTable(symbols), terms, max);
     if (total === 0 && ranked.length === 0) {
