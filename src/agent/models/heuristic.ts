@@ -7,9 +7,13 @@
  *
  * What it does (details in `heuristic/plan.ts`): parses the problem for stack frames (JavaScript/TypeScript, Python,
  * Java, Go, Ruby, C#), error messages, quoted identifiers, file paths and the alert location; resolves frames to real
- * files by path suffix through `list_files`; reads the file with `get_file_contents`; adds a comment and a log line
- * (the file's logger, else the language's stderr print; the anchor's indentation; each line ≤ ~120 characters) before
- * the statement of the innermost in-repo frame, anchored on verbatim lines; answers in whole sentences with
+ * files by path suffix through `list_files` (compiled output such as `dist/x.js` through its source `src/x.ts`, chosen
+ * by the frame's function); reads the file with `get_file_contents`; adds, before the statement of the innermost
+ * in-repo frame and anchored on verbatim lines, an addition in proportion to the problem (`heuristic/proportion.ts`):
+ * a crash that names what was missing gets a log guarded by a null check on the frame line's receiver; a warning
+ * about a declared name gets comments only (the finding and the fix options); anything else a log line at the
+ * problem's severity (the file's logger, else the language's stderr print; the anchor's indentation; each line
+ * ≤ ~120 characters); answers in whole sentences with
  * confidence from the evidence. When the file declares an identifier the problem quotes (and the frame line does not
  * name it), the declaring line is the root-cause snippet and the addition names that declaration (`heuristic/wording.ts`).
  *
@@ -28,9 +32,12 @@
  *   message within 40 lines after the frame line (e.g. an in-repo library that emits a warning about a caller's field);
  * - identifiers are found by a declaration regex (`name:` / `name =` / `def|function|func|class|type name`), so a
  *   field declared another way (decorators, `attr_accessor`, struct tags) is missed; dotted names use their last part;
- * - values logged are parameters of the enclosing named function (request/response/context/secret-like names left
- *   out); locals are never referenced, so nothing undefined is logged; a home-made logger is called only with a
+ * - values logged are cheap facts about parameters of the enclosing named function: ids by value, lengths, type
+ *   names (Java/Kotlin/C#: ids only), never whole objects, request/response/context/secret-like names left out; a
+ *   guard's receiver is read off the frame line (a name, or a dotted chain guarded part by part) and must be in scope
+ *   and not bound by the statement itself (Go: a pointer parameter only); a home-made logger is called only with a
  *   method the file already calls on it;
+ * - a compiled-output frame's line number is not used: the line is searched inside the function in the source;
  * - it adds lines only; it never fixes the bug itself.
  */
 import type { Model, ModelTurn, ToolCall } from "./types.js";

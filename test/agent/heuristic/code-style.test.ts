@@ -79,33 +79,33 @@ describe("detectLogStyle", () => {
 
 describe("buildAddition", () => {
   const problem = 'Error: bad "quote" \\ 100% #{x} ${y} */\nsecond line';
-  const base = { note: { head: "", text: problem, tail: "; the issue's trace points here." }, message: { head: "save(): ", text: problem, tail: "" }, values: ["user", "opts"] };
+  const base = { note: { head: "", text: problem, tail: "; the issue's trace points here." }, message: { head: "save(): ", text: problem, tail: "" }, values: [{ label: "userId", expr: "userId" }, { label: "optsType", expr: "typeof opts" }] };
 
   it("keeps untrusted problem text inside escaped literals and one-line comments", () => {
     const js = buildAddition({ ...base, lang: "javascript", indent: "    ", style: { receiver: "console", method: "error", form: "args" } });
     expect(js).toEqual([
       '    // groundfix: Error: bad "quote" \\ 100% #{x} ${y} * / second line; the issue\'s trace points here.',
-      '    console.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line", { user, opts });',
+      '    console.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line", { userId });', // optsType dropped: 120 characters
     ]);
     const go = buildAddition({ ...base, lang: "go", indent: "\t", style: { receiver: "log", method: "Printf", form: "printf" } });
-    expect(go[1]).toBe('\tlog.Printf("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line user=%v opts=%v", user, opts)');
+    expect(go[1]).toBe('\tlog.Printf("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line userId=%v", userId)'); // optsType dropped: 120 characters
     const rb = buildAddition({ ...base, lang: "ruby", indent: "  ", style: { receiver: "warn", method: "", form: "concat" } });
     expect(rb[0]).toBe("  # groundfix: Error: bad \"quote\" \\ 100% #{x} ${y} * / second line; the issue's trace points here.");
-    expect(rb[1]).toBe('  warn "[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% \\#{x} ${y} */ second line user=#{user.inspect}"'); // opts dropped: 120 characters
+    expect(rb[1]).toBe('  warn "[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% \\#{x} ${y} */ second line userId=#{userId}"'); // optsType dropped: 120 characters
     const py = buildAddition({ ...base, lang: "python", indent: "    ", style: { receiver: "logger", method: "error", form: "printf" } });
-    expect(py[1]).toBe('    logger.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line user=%r opts=%r", user, opts)');
+    expect(py[1]).toBe('    logger.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line userId=%r", userId)'); // optsType dropped: 120 characters
     const cs = buildAddition({ ...base, lang: "csharp", indent: "        ", style: { receiver: "System.Console.Error", method: "WriteLine", form: "concat" } });
-    expect(cs[1]).toBe('        System.Console.Error.WriteLine("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */…" + " user=" + user);'); // cut between words, one value kept
+    expect(cs[1]).toBe('        System.Console.Error.WriteLine("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line");'); // whole message, values dropped
   });
 
   it("stays within 120 characters: drops values before cutting the message, then cuts the quoted text between words", () => {
     const long = "TypeError: Cannot read properties of undefined (reading 'items') while rendering the shopping cart summary for a returning customer";
     const style = { receiver: "console", method: "error", form: "args" } as const;
-    const [note, log] = buildAddition({ lang: "javascript", indent: "  ", style, note: { head: "", text: long, tail: "; the issue's trace points here." }, message: { head: "render(): ", text: long, tail: "" }, values: ["cart", "user"] });
+    const [note, log] = buildAddition({ lang: "javascript", indent: "  ", style, note: { head: "", text: long, tail: "; the issue's trace points here." }, message: { head: "render(): ", text: long, tail: "" }, values: [{ label: "cartId", expr: "cartId" }, { label: "userId", expr: "userId" }] });
     expect(note).toBe("  // groundfix: TypeError: Cannot read properties of undefined (reading 'items') while…; the issue's trace points here.");
-    expect(log).toBe("  console.error(\"[groundfix] render(): TypeError: Cannot read properties of undefined (reading 'items')…\", { cart });");
+    expect(log).toBe("  console.error(\"[groundfix] render(): TypeError: Cannot read properties of undefined (reading 'items')…\", { cartId });");
     for (const line of [note, log]) expect(line?.trimStart().length).toBeLessThanOrEqual(120);
-    const short = buildAddition({ lang: "javascript", indent: "", style, note: { head: "", text: "Error: boom", tail: "." }, message: { head: "f(): ", text: "Error: boom", tail: "" }, values: ["a", "b", "c"] });
+    const short = buildAddition({ lang: "javascript", indent: "", style, note: { head: "", text: "Error: boom", tail: "." }, message: { head: "f(): ", text: "Error: boom", tail: "" }, values: ["a", "b", "c"].map((v) => ({ label: v, expr: v })) });
     expect(short[1]).toBe('console.error("[groundfix] f(): Error: boom", { a, b, c });');
   });
 

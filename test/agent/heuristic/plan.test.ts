@@ -86,7 +86,7 @@ describe("planNextTurn", () => {
     expect(edit?.code_after).toBe(
       [
         "  // groundfix: TypeError: Cannot read properties of undefined (reading 'length'); the issue's trace points here.",
-        "  console.error(\"[groundfix] average(): TypeError: Cannot read properties of undefined (reading 'length')\", { items });",
+        "  console.error(\"[groundfix] average(): TypeError: Cannot read properties of undefined (reading 'length')\");",
         "  let sum = 0;",
         "  return total(items) / items.length;",
       ].join("\n"),
@@ -94,7 +94,7 @@ describe("planNextTurn", () => {
     const [answerArgs] = of(calls, "submit_answer");
     expect(answerArgs).toMatchObject({ affected_file: "src/cart.js", affected_function: "average", root_cause_snippet: "  let sum = 0;", confidence: 0.85 });
     expect(answerArgs?.summary).toBe(
-      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:10 in `average`. A clarifying comment and log line were added before line 10.",
+      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:10 in `average`. A comment and a log line were added before line 10.",
     );
   });
 

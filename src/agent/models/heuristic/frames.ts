@@ -317,3 +317,29 @@ export function parseStackFrames(text: string): StackFrame[] {
   const ordered = [...blocks.filter((b) => b.causedBy).reverse(), ...blocks.filter((b) => !b.causedBy)];
   return ordered.flatMap((b) => (b.innermostLast ? [...b.frames].reverse() : b.frames));
 }
+
+/** Folders that hold compiled output (TypeScript `outDir`, bundlers, Babel): `dist/`, `build/`, `lib/`, `out/`. */
+const COMPILED_DIRS = new Set(["dist", "build", "lib", "out"]);
+
+/** True when a repository path lies under a folder of compiled output other than `lib/` (`dist/`, `build/`, `out/`). */
+export function isCompiledOutputPath(path: string): boolean {
+  return pathSegments(path).some((s) => s === "dist" || s === "build" || s === "out");
+}
+
+/**
+ * The source guess for a frame in compiled JavaScript (`/app/dist/services/user.js` → stem `user`, `rel`
+ * `services/user`, glob `user.{ts,tsx,mts,cts,js}`): the path after the last `dist/`/`build/`/`lib/`/`out/` folder,
+ * without its `.js`/`.mjs`/`.cjs` extension. Null for other frames. The source lies under `src/` or the repository
+ * root; its line numbers differ from the compiled file's (no source maps are read).
+ */
+export function compiledSource(rawPath: string): { stem: string; rel: string; glob: string } | null {
+  const segs = pathSegments(cleanFramePath(rawPath));
+  const file = segs[segs.length - 1] ?? "";
+  const m = /^(.+)\.(?:js|mjs|cjs)$/.exec(file);
+  if (!m?.[1]) return null;
+  let at = -1;
+  for (let i = segs.length - 2; i >= 0; i--) if (COMPILED_DIRS.has(segs[i] ?? "")) { at = i; break; }
+  if (at < 0) return null;
+  const rel = [...segs.slice(at + 1, -1), m[1]].join("/");
+  return { stem: m[1], rel, glob: `${m[1]}.{ts,tsx,mts,cts,js}` };
+}

@@ -14,7 +14,7 @@
  *    identifier when the file has one (else the frame's statement); a rejected claim is dropped (null) and the
  *    confidence lowered.
  */
-import { commonSuffixSegments, type StackFrame } from "./frames.js";
+import { commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, type StackFrame } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
 import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
@@ -26,12 +26,14 @@ import {
   isRejected,
   parseFileWindow,
   parseGrepHits,
+  parseDefinitionSites,
   parseListedPaths,
   parseSearchFiles,
   parseVerify,
   type FileWindow,
 } from "./results.js";
-import { buildAddition, detectLogStyle } from "./style.js";
+import { buildAddition, detectLogStyle, type AdditionShape, type LogStyle } from "./style.js";
+import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
 import { additionWording, diagnosisSentences, type DeclaredName, type WordingInput } from "./wording.js";
 import type { Message } from "../types.js";
 
@@ -57,6 +59,8 @@ interface Candidate {
   identifier?: string;
   /** The frame's file name matched several repository files equally well. */
   tied?: boolean;
+  /** A compiled-output frame mapped to its source: the function's definition lines there (frame line numbers do not apply). */
+  compiled?: { start: number; end: number | null };
 }
 
 const MAX_TURNS = 24;
@@ -110,6 +114,44 @@ function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string
   const best = scored[0];
   if (!best) return null;
   return { path: best.p, tied: scored.length > 1 && scored[1]?.n === best.n };
+}
+
+/**
+ * The source file of a frame in compiled output (`dist/services/user.js` → `src/services/user.ts`), from the
+ * `list_files` answer for its stem and, when the frame names its function, the `verify_symbol_in_repo` answer for
+ * that name: a file that does not define the function is not the source (a decoy loses). Ranked by the shared path
+ * after the compiled folder, then the shortest path. Null when the frame is not compiled output or nothing fits.
+ */
+function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate | null {
+  const src = compiledSource(frame.rawPath);
+  if (!src) return null;
+  const listed = parseListedPaths(resultOf(steps, "list_files", { glob: src.glob }) ?? "").filter(
+    (p) => basename(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
+  );
+  const verify = frame.fn ? resultOf(steps, "verify_symbol_in_repo", { name: frame.fn }) : undefined;
+  const sites = verify ? parseDefinitionSites(verify) : [];
+  const rel = pathSegments(src.rel);
+  const shared = (p: string) => {
+    const segs = pathSegments(p.replace(/\.[^./]+$/, ""));
+    let n = 0;
+    while (n < rel.length && n < segs.length && rel[rel.length - 1 - n] === segs[segs.length - 1 - n]) n++;
+    return n;
+  };
+  const scored = listed
+    .map((p) => ({ p, site: sites.find((s) => s.path === p) ?? null, n: shared(p) }))
+    .filter((x) => verify === undefined || x.site !== null)
+    .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
+  const best = scored[0];
+  if (!best) return null;
+  const tied = scored.length > 1 && scored[1]?.n === best.n;
+  return {
+    path: best.p,
+    line: best.site?.line ?? null,
+    evidence: "frame",
+    frame,
+    tied,
+    ...(best.site ? { compiled: { start: best.site.line, end: best.site.endLine } } : {}),
+  };
 }
 
 /** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
@@ -247,10 +289,36 @@ function findDeclaration(steps: readonly Step[], cand: Candidate, window: FileWi
   return { id: best.id, line: best.line, from: span.from, to: span.to, message: messageOf(best.id) };
 }
 
+/**
+ * The line to anchor on inside a function located through a compiled-output frame (whose line number belongs to the
+ * compiled file): the first body line that reads the member the crash names or a quoted identifier, else the first
+ * statement of the body. Null when the body was not read.
+ */
+function lineInCompiledFunction(w: FileWindow, fnLines: { start: number; end: number | null }, problem: ProblemFacts): number | null {
+  const end = fnLines.end ?? fnLines.start + 40;
+  const body: [number, string][] = [];
+  for (let n = fnLines.start + 1; n <= end; n++) {
+    const t = w.lines.get(n);
+    if (t === undefined || w.clipped.has(n)) continue;
+    const code = t.trim();
+    if (code === "" || /^(?:\/\/|\/\*|\*|#|[{}]|\)\s*\{?)$/.test(code) || /^[}\])]+;?$/.test(code)) continue;
+    body.push([n, t]);
+  }
+  const name = crashOf(problem.errorMessages[0] ?? null)?.name ?? null;
+  const words = [...(name ? [name] : []), ...problem.identifiers];
+  for (const word of words) {
+    const re = new RegExp(`(?:\\.|\\?\\.|\\[['"])${word.replace(/[.$]/g, (c) => `\\${c}`)}(?![\\w$])`);
+    const hit = body.find(([, t]) => re.test(t));
+    if (hit) return hit[0];
+  }
+  return body[0]?.[0] ?? null;
+}
+
 function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts): Analysis {
   const window = knownLines(steps, cand.path);
   const lang = languageOf(cand.path);
   let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
+  if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem);
   const lineInFile = targetLine !== null;
   if (targetLine === null) targetLine = lineWith(window.lines, [...problem.identifiers, ...(cand.evidence === "search" ? problem.searchWords : [])]);
   let ins: InsertionPoint | null = null;
@@ -269,13 +337,84 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked, decl };
 }
 
-/** Parameters of the enclosing function worth logging: those used on the anchored statement first, noisy ones left out. */
-function valuesFor(a: Analysis): string[] {
-  if (!a.enc || a.enc.kind !== "function" || a.ins === null || a.targetLine === null) return [];
-  const stmt = Array.from({ length: a.targetLine - a.ins.statement + 1 }, (_, i) => a.window.lines.get(a.ins!.statement + i) ?? "").join("\n");
-  const params = a.enc.params.filter((p) => !NOISY_VALUES.has(p));
-  const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${p.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(stmt));
-  return [...used, ...params.filter((p) => !used.includes(p))].slice(0, 3);
+/** The indentation one block level adds in this file: the smallest increase between lines read (Go: a tab). */
+function indentUnit(a: Analysis): string {
+  if (a.lang === "go" || a.ins?.indent.startsWith("\t")) return "\t";
+  let best = 0;
+  let prev: number | null = null;
+  for (const [, t] of [...a.window.lines.entries()].sort((x, y) => x[0] - y[0])) {
+    if (t.trim() === "") continue;
+    const w = /^ */.exec(t)?.[0].length ?? 0;
+    if (prev !== null && w > prev && (best === 0 || w - prev < best)) best = w - prev;
+    prev = w;
+  }
+  return " ".repeat(best || (a.lang === "javascript" || a.lang === "typescript" || a.lang === "ruby" ? 2 : 4));
+}
+
+/** What the clarifying addition is, in proportion to the problem (see `proportion.ts`), and how it reads. */
+interface AdditionDesign {
+  kind: "guard" | "comment" | "log";
+  lines: string[];
+  /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
+  what: string;
+  plural?: boolean;
+  output: string;
+}
+
+/** Decide and write the clarifying addition for the analysis (null when no insertion point). */
+function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | null {
+  if (!a.ins || !a.lang || a.targetLine === null) return null;
+  const lang = a.lang;
+  const get = (n: number) => a.window.lines.get(n) ?? "";
+  const statement = Array.from({ length: Math.max(1, a.targetLine - a.ins.statement + 1) }, (_, i) => get(a.ins!.statement + i)).join("\n");
+  const fn = a.enc?.kind === "function" ? a.enc.name : null;
+  const wording = additionWording(wordingInput(a, problem, fn));
+  const content = [...a.window.lines.values()].join("\n");
+  const message0 = problem.errorMessages[0] ?? null;
+  const crash = crashOf(message0);
+  const where = fn ? `${fn}(): ` : `${a.cand.path.slice(a.cand.path.lastIndexOf("/") + 1)}: `;
+  const outputOf = (style: LogStyle) => (["console", "print", "println", "warn"].includes(style.receiver) ? "plain console/stderr output" : `logger (${style.receiver})`);
+  // 1. a crash that names what was missing, at the frame line: a guarded log on the receiver.
+  if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
+    const top = a.enc?.kind === "function" ? a.enc.line : 1;
+    const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
+    const imports = [...content.matchAll(/^\s*(?:import\s+)?(?:(\w+)\s+)?"([\w./-]+)"\s*$/gm)].map((m) => m[1] ?? m[2]?.split("/").pop() ?? "");
+    const guard = guardFor(crash, lang, get(a.targetLine), statement, earlier, a.enc, a.enc ? get(a.enc.line) : null, imports);
+    if (guard) {
+      const style = detectLogStyle(content, lang, a.enc?.instance ?? false, "warn");
+      const root = guard.receiver.replace(/^(?:this\.|self\.|@)/, "").split(".")[0] ?? "";
+      const unit = indentUnit(a);
+      const allman = lang === "csharp" && /^\s*\{\s*$/m.test(content);
+      const shape: AdditionShape =
+        lang === "python"
+          ? { kind: "guard", open: [`if ${guard.condition}:`], close: [], inner: unit }
+          : lang === "ruby"
+            ? { kind: "guard", open: [], close: [], inner: "", suffix: ` if ${guard.condition}` }
+            : lang === "go"
+              ? { kind: "guard", open: [`if ${guard.condition} {`], close: ["}"], inner: unit }
+              : { kind: "guard", open: allman ? [`if (${guard.condition})`, "{"] : [`if (${guard.condition}) {`], close: ["}"], inner: unit };
+      const lines = buildAddition({
+        lang, indent: a.ins.indent, style, note: wording.note, shape,
+        message: { head: where, text: guard.message, tail: "" },
+        values: contextValues(a.enc, statement, lang, [root]),
+      });
+      return { kind: "guard", lines, what: `a guarded log line (only when \`${guard.receiver}\` is missing)`, output: outputOf(style) };
+    }
+  }
+  // 2. a warning about a name the file declares, no crash: comments only (the finding and the fix options).
+  if (a.decl && !crash && /\bwarn/i.test(a.decl.message ?? message0 ?? "")) {
+    const fix = fixOptions(a.decl.id, a.decl.message ?? message0);
+    const lines = buildAddition({
+      lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [],
+      shape: { kind: "comment", fix: { head: "", text: fix, tail: "." } },
+    });
+    return { kind: "comment", lines, what: "a comment with the finding and the fix options (no runtime change)", output: "" };
+  }
+  // 3. otherwise: a log line at the problem's severity, cheap context only.
+  const severity = /warn/i.test(message0 ?? "") ? "warn" : "error";
+  const style = detectLogStyle(content, lang, a.enc?.instance ?? false, severity);
+  const lines = buildAddition({ lang, indent: a.ins.indent, style, note: wording.note, message: wording.message, values: contextValues(a.enc, statement, lang) });
+  return { kind: "log", lines, what: "a comment and a log line", plural: true, output: outputOf(style) };
 }
 
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
@@ -290,11 +429,10 @@ function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, e
   const get = (n: number) => a.window.lines.get(n) ?? "";
   const before: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) before.push(get(n));
-  const severity = /warn/i.test(problem.errorMessages[0] ?? "") ? "warn" : "error";
-  const style = detectLogStyle([...a.window.lines.values()].join("\n"), a.lang, a.enc?.instance ?? false, severity);
+  const design = designAddition(a, problem);
+  if (!design) return null;
+  const addition = design.lines;
   const fn = a.enc?.kind === "function" ? a.enc.name : null;
-  const { note, message } = additionWording(wordingInput(a, problem, fn));
-  const addition = buildAddition({ lang: a.lang, indent: a.ins.indent, style, note, message, values: valuesFor(a) });
   const after: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) {
     if (n === a.ins.line) after.push(...addition);
@@ -308,12 +446,11 @@ function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, e
       : a.cand.evidence === "alert"
         ? "the alert location"
         : `the code tied to the problem by ${a.cand.evidence}`;
-  const output = ["console", "print", "println", "warn"].includes(style.receiver) ? "plain console/stderr output" : `logger (${style.receiver})`;
   return {
     path: a.cand.path,
     code_before: before.join("\n"),
     code_after: after.join("\n"),
-    rationale: `Clarifying addition before line ${a.ins.line}${where}, at ${because}: a comment naming the problem and a log line with the file's ${output}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
+    rationale: `Clarifying addition before line ${a.ins.line}${where}, at ${because}: ${design.what}${design.output ? ` with the file's ${design.output}` : ""}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
   };
 }
 
@@ -342,7 +479,7 @@ function wordingInput(a: Analysis, problem: ProblemFacts, fn: string | null): Wo
     title: problem.title,
     evidence: a.cand.evidence,
     path: a.cand.path,
-    line: a.cand.line,
+    line: a.cand.compiled ? a.targetLine : a.cand.line,
     fn,
     lineInFile: a.lineInFile || (a.cand.evidence !== "frame" && a.cand.evidence !== "alert"),
     tied: a.cand.tied ?? false,
@@ -421,8 +558,15 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const discovery: PlannedCall[] = [];
   if (has("describe_repo")) discovery.push(call("describe_repo", {}));
   if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
+  // Compiled output (dist/, build/, lib/, out/): look for the source by stem, and for the frame's function.
+  for (const f of inRepoFrames) {
+    const src = compiledSource(f.rawPath);
+    if (!src) continue;
+    if (has("list_files")) discovery.push(call("list_files", { glob: src.glob }));
+    if (f.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: f.fn }));
+  }
   if (has("grep_codebase")) for (const id of problem.identifiers.slice(0, 3)) discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
-  const firstCalls = pending(discovery);
+  const firstCalls = pending(discovery.filter((c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i));
   if (firstCalls.length && turns < MAX_TURNS) {
     const what = [
       inRepoFrames.length ? `${inRepoFrames.length} stack frame(s) outside dependencies` : "",
@@ -442,6 +586,12 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const decls = declarationHits(steps, problem).filter((h) => inMessage(h.id));
   const frameCands: Candidate[] = [];
   for (const f of inRepoFrames) {
+    const compiled = resolveCompiled(steps, f);
+    if (compiled) {
+      frameCands.push(compiled);
+      framePaths.add(compiled.path);
+      continue;
+    }
     const r = resolveFrame(steps, f);
     if (r) {
       frameCands.push({ path: r.path, line: f.line, evidence: "frame", frame: f, tied: r.tied });
@@ -450,7 +600,16 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   }
   const declaresNear = (c: Candidate) => decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
   cands.push(...frameCands.filter(declaresNear), ...frameCands.filter((c) => !declaresNear(c)));
-  if (inRepoFrames.length && !framePaths.size) tried.push(`No stack frame file (${names.slice(0, 3).join(", ")}) exists in the repository.`);
+  if (inRepoFrames.length && !framePaths.size) {
+    // Say "does not exist" only for names list_files answered without any file of that name.
+    const absent = names.filter((n) => {
+      const res = resultOf(steps, "list_files", { glob: n });
+      return res !== undefined && res !== null && !parseListedPaths(res).some((p) => basename(p) === n);
+    });
+    if (absent.length) tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
+    const unmatched = names.filter((n) => !absent.includes(n));
+    if (unmatched.length) tried.push(`The stack frame file(s) ${unmatched.slice(0, 3).join(", ")} could not be tied to one repository file.`);
+  }
   if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
   const idCands = identifierCandidates(steps, problem, framePaths);
   if (problem.identifiers.length && !idCands.length) tried.push(`No declaration of ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")} was found.`);
@@ -554,7 +713,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       const used = new Set(suggests.map((s) => callKey(s.call.name, s.call.arguments)));
       while (args && used.has(callKey("suggest_addition", args)) && extra < 6) args = buildEdit(steps, a, problem, ++extra, uniqueLine);
       if (args && !used.has(callKey("suggest_addition", args))) {
-        return { text: `Adding a clarifying log line to ${chosen.path} before line ${a.ins?.line}.`, calls: [call("suggest_addition", args)] };
+        return { text: `Adding a clarifying addition to ${chosen.path} before line ${a.ins?.line}.`, calls: [call("suggest_addition", args)] };
       }
       editNote = "No edit: no anchor unique in the file could be built from the lines read.";
     } else {
@@ -578,7 +737,15 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : affectedFunction;
   const sentences = diagnosisSentences(wordingInput(a, problem, fn));
-  if (applied) sentences.push(`A clarifying comment and log line were added before line ${a.ins?.line ?? a.targetLine}.`);
+  if (chosen.compiled && chosen.frame) {
+    const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : basename(chosen.frame.path);
+    sentences.push(`The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`);
+  }
+  if (applied) {
+    const design = designAddition(a, problem);
+    const what = design?.what ?? "a clarifying addition";
+    sentences.push(`${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${a.ins?.line ?? a.targetLine}.`);
+  }
   else if (editNote) sentences.push(editNote);
   const summary = oneLine(sentences.join(" "), 900);
   const finalConf = dropFile ? Math.min(conf, 0.3) : conf;

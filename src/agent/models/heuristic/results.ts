@@ -73,12 +73,28 @@ export function parsePaths(text: string): string[] {
   return out;
 }
 
-/** Paths of a `list_files` answer: one path at the start of each line (`path`, `path [binary, 2 KB]`, `path -> target [symlink]`). */
+/**
+ * Paths of a `list_files` answer: one path per line (`path`, `path [binary, 2 KB]`, `path -> target [symlink]`);
+ * a path may contain spaces (`src/my dir/a b.py`). The header (`N paths match …`) and the `… N more` line are skipped.
+ */
 export function parseListedPaths(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split("\n")) {
-    const m = /^([^\s'"`…][^\s]*)(?:\s+\[[^\]]*\]|\s+->\s.*)?\s*$/.exec(raw);
-    if (m?.[1] && /[\w-]\.[\w]+$|\//.test(m[1]) && !m[1].endsWith(":") && !out.includes(m[1])) out.push(m[1]);
+    if (/^\s*$|^\s|^…|^\d+ (?:paths? match|files?)\b/.test(raw)) continue;
+    const p = raw.replace(/ -> .*$/, "").replace(/\s+\[[^\]]*\]\s*$/, "").trimEnd();
+    if (/^['"`]/.test(p) || p.endsWith(":") || !/[\w-]\.[\w]+$|\//.test(p) || out.includes(p)) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+/** Definition sites of a `verify_symbol_in_repo` FOUND answer (`path:line[-end] kind`), in order. */
+export function parseDefinitionSites(text: string): { path: string; line: number; endLine: number | null }[] {
+  if (!/^\s*FOUND\b/.test(text)) return [];
+  const out: { path: string; line: number; endLine: number | null }[] = [];
+  for (const raw of text.split("\n").slice(1)) {
+    const m = /^\s*(?:[-*]\s+)?(.+?):(\d+)(?:-(\d+))?\s+\S/.exec(raw);
+    if (m?.[1]) out.push({ path: m[1], line: Number(m[2]), endLine: m[3] ? Number(m[3]) : null });
   }
   return out;
 }

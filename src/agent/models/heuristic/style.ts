@@ -55,6 +55,9 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
       return { receiver: "console", method: severity, form: "args" };
     }
     case "python": {
+      // A module logger the file declares (`logger = logging.getLogger(__name__)`) has every level, called or not.
+      const declared = /^(\w+)\s*=\s*logging\.getLogger\(/m.exec(content)?.[1];
+      if (declared) return { receiver: declared, method: severity === "warn" ? "warning" : "error", form: "printf" };
       const own = tryReceivers(["logger", "log", "LOGGER", "LOG", "self.logger", "self.log"], [...pref, "exception", "info", "debug"], "printf");
       // A stdlib logger (`x = logging.getLogger(...)`) has every level: use the one the problem calls for.
       if (own && new RegExp(`^\\s*${own.receiver.replace(".", "\\.")}\\s*=\\s*logging\\.getLogger\\(`, "m").test(content)) {
@@ -83,6 +86,9 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     case "kotlin": {
       const declared = /\bLogger\s+(\w+)\s*=|\b(?:val|var)\s+(\w+)\s*(?::\s*\w*Logger\b|=\s*\w*Logger)/.exec(content);
       const names = [declared?.[1] ?? declared?.[2], "LOG", "LOGGER", "logger", "log"].filter((n): n is string => !!n);
+      // A declared SLF4J/Log4j/java.util.logging logger has every level, called or not.
+      const factory = declared ? new RegExp(`\\b${declared[1] ?? declared[2]}\\s*=\\s*(LoggerFactory|LogManager|Logger)\\.getLogger\\(`).exec(content)?.[1] : undefined;
+      if (factory) return { receiver: declared?.[1] ?? declared?.[2] ?? "", method: factory === "Logger" ? (severity === "warn" ? "warning" : "severe") : severity, form: "concat" };
       const own = tryReceivers(names, [...pref, "severe", "info", "debug", "fine"], "concat");
       // SLF4J / Log4j loggers have warn and error; java.util.logging has warning and severe.
       if (own && /\b(?:LoggerFactory|LogManager)\.getLogger\(/.test(content)) return { ...own, method: severity };
@@ -134,6 +140,29 @@ export interface FittedText {
 /** Longest added line, in characters after the indentation, that the heuristic aims for (comment and log line). */
 export const MAX_ADDED_LINE = 120;
 
+/**
+ * One piece of cheap context for a log line: `label` is printed, `expr` (an expression of the file's language) is
+ * evaluated. Only ids (their value), lengths and type names are ever logged, never whole objects (see `context.ts`).
+ * `type`: Go prints it with `%T` (then `expr` is the variable itself); Python with `%s`.
+ */
+export interface ContextValue {
+  label: string;
+  expr: string;
+  type?: boolean;
+}
+
+/**
+ * The shape of the clarifying addition:
+ * - `log`: a comment, then a log line (runs every time the statement below runs);
+ * - `guard`: a comment, then the log line inside `if <condition>` (`open` … `close` lines; Ruby: a trailing
+ *   `if <cond>` modifier in `suffix`), so it logs only when the value the crash needs is missing;
+ * - `comment`: two comment lines (the finding, then `fix`: what to change), no runtime change.
+ */
+export type AdditionShape =
+  | { kind: "log" }
+  | { kind: "guard"; open: string[]; close: string[]; inner: string; suffix?: string }
+  | { kind: "comment"; fix: FittedText };
+
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
   lang: CodeLanguage;
@@ -143,46 +172,48 @@ export interface AdditionInput {
   note: FittedText;
   /** The log message after `[groundfix] `: where it runs and what was reported. */
   message: FittedText;
-  /** Variables in scope whose values help (parameters of the enclosing function), at most 3 used. */
-  values: string[];
+  /** Cheap context to print (ids, lengths, type names), at most 3 used. */
+  values: ContextValue[];
+  /** Default `{ kind: "log" }`. */
+  shape?: AdditionShape;
 }
 
 /** The logging statement (without indentation) printing `message` and `values` in `lang` and `style`. */
-function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: readonly string[]): string {
+function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: readonly ContextValue[]): string {
   const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
   let call: string;
   switch (lang) {
     case "javascript":
     case "typescript": {
-      const obj = values.length ? `, { ${values.join(", ")} }` : "";
+      const obj = values.length ? `, { ${values.map((v) => (v.expr === v.label ? v.label : `${v.label}: ${v.expr}`)).join(", ")} }` : "";
       call = `${style.receiver}.${style.method}(${stringLiteral(message, lang)}${obj})`;
       break;
     }
     case "python": {
       if (style.receiver === "print") {
-        const args = values.map((v) => `${stringLiteral(`${v}=`, lang)}, repr(${v})`).join(", ");
+        const args = values.map((v) => `${stringLiteral(`${v.label}=`, lang)}, ${v.type ? v.expr : `repr(${v.expr})`}`).join(", ");
         const file = style.method ? ", file=sys.stderr" : "";
         call = `print(${stringLiteral(message, lang)}${args ? `, ${args}` : ""}${file})`;
       } else {
-        const fmt = `${message.replace(/%/g, "%%")}${values.map((v) => ` ${v}=%r`).join("")}`;
-        call = `${style.receiver}.${style.method}(${stringLiteral(fmt, lang)}${values.map((v) => `, ${v}`).join("")})`;
+        const fmt = `${message.replace(/%/g, "%%")}${values.map((v) => ` ${v.label}=${v.type ? "%s" : "%r"}`).join("")}`;
+        call = `${style.receiver}.${style.method}(${stringLiteral(fmt, lang)}${values.map((v) => `, ${v.expr}`).join("")})`;
       }
       break;
     }
     case "go": {
       if (style.receiver === "println") {
-        call = `println(${stringLiteral(message, lang)})`;
+        call = `println(${[stringLiteral(message, lang), ...values.filter((v) => !v.type).map((v) => `${stringLiteral(` ${v.label}=`, lang)}, ${v.expr}`)].join(", ")})`;
       } else {
-        const fmt = stringLiteral(message, lang, { printf: true }).slice(0, -1) + values.map((v) => ` ${v}=%v`).join("");
+        const fmt = stringLiteral(message, lang, { printf: true }).slice(0, -1) + values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
         const lit = `${fmt}${style.receiver === "fmt" ? "\\n" : ""}"`;
         const head = style.receiver === "fmt" ? "fmt.Fprintf(os.Stderr, " : `${style.receiver}.${style.method}(`;
-        call = `${head}${lit}${values.map((v) => `, ${v}`).join("")})`;
+        call = `${head}${lit}${values.map((v) => `, ${v.expr}`).join("")})`;
       }
       break;
     }
     case "ruby": {
       const lit = stringLiteral(message, lang);
-      const interp = values.map((v) => ` ${v}=#{${v}.inspect}`).join("");
+      const interp = values.map((v) => ` ${v.label}=#{${v.expr}}`).join("");
       const text = interp ? `${lit.slice(0, -1)}${interp}"` : lit;
       call = style.receiver === "warn" ? `warn ${text}` : `${style.receiver}.${style.method}(${text})`;
       break;
@@ -190,7 +221,7 @@ function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: r
     case "java":
     case "kotlin":
     case "csharp": {
-      const parts = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v}=`, lang)} + ${v}`)];
+      const parts = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`)];
       call = `${style.receiver}.${style.method}(${parts.join(" + ")})`;
       break;
     }
@@ -221,27 +252,39 @@ function fitLine(text: string, min: number, make: (text: string) => string): str
 
 /**
  * The lines of the clarifying addition (without line breaks), already indented: one comment naming the problem
- * (`groundfix: <note>`), then one logging statement that prints `[groundfix] <message>` and the values involved.
+ * (`groundfix: <note>`), then, by {@link AdditionShape}: a logging statement that prints `[groundfix] <message>`
+ * and the cheap context values; the same statement inside a guard; or a second comment line with the fix options.
  * Each line aims at {@link MAX_ADDED_LINE} characters after the indentation. The log line keeps the whole message
- * and drops values from the end (down to one) first; then it cuts the message at a word boundary (with one value,
- * then none). The comment cuts its quoted text at a word boundary.
+ * and drops values from the end (down to none) first; only a message too long even alone is cut at a word boundary
+ * (with one value, then none). Comments cut their quoted text at a word boundary.
  */
 export function buildAddition(input: AdditionInput): string[] {
   const { lang, indent, style } = input;
+  const shape = input.shape ?? { kind: "log" };
   const marker = lang === "python" || lang === "ruby" ? "#" : "//";
-  const n = { head: clean(input.note.head, true), text: clean(input.note.text).replace(/[.,;:]+$/, ""), tail: clean(input.note.tail, true) };
-  const note =
-    fitLine(n.text, 24, (t) => `${marker} groundfix: ${n.head}${t}${n.tail}`.replace(/\*\//g, "* /")) ??
-    `${marker} groundfix: ${n.head}${fitWords(n.text, 24)}${n.tail}`.replace(/\*\//g, "* /");
+  const commentLine = (head: string, raw: FittedText) => {
+    const n = { head: clean(raw.head, true), text: clean(raw.text).replace(/[.,;:]+$/, ""), tail: clean(raw.tail, true) };
+    return (
+      fitLine(n.text, 24, (t) => `${marker} ${head}${n.head}${t}${n.tail}`.replace(/\*\//g, "* /")) ??
+      `${marker} ${head}${n.head}${fitWords(n.text, 24)}${n.tail}`.replace(/\*\//g, "* /")
+    );
+  };
+  const note = commentLine("groundfix: ", input.note);
+  if (shape.kind === "comment") return [`${indent}${note}`, `${indent}${commentLine("", shape.fix)}`];
   const m = { head: clean(input.message.head, true), text: clean(input.message.text), tail: clean(input.message.tail, true) };
   const values = input.values.slice(0, 3);
-  const make = (keep: number) => (t: string) => logCall(lang, style, `[groundfix] ${m.head}${t}${m.tail}`, values.slice(0, keep));
-  // The whole message with as many values as fit (at least one); else the message cut with one value; else none.
+  const suffix = shape.kind === "guard" ? (shape.suffix ?? "") : "";
+  const make = (keep: number) => (t: string) => `${logCall(lang, style, `[groundfix] ${m.head}${t}${m.tail}`, values.slice(0, keep))}${suffix}`;
+  // The whole message with as many values as fit (maybe none); else the message cut with one value; else none.
   let call: string | null = null;
-  for (let keep = values.length; keep >= Math.min(1, values.length) && call === null; keep--) {
+  // The message says what went wrong: keep it whole, dropping values (down to none) first.
+  for (let keep = values.length; keep >= 0 && call === null; keep--) {
     const whole = make(keep)(m.text);
     if (whole.length <= MAX_ADDED_LINE) call = whole;
   }
   call ??= fitLine(m.text, 32, make(Math.min(1, values.length))) ?? fitLine(m.text, 32, make(0)) ?? make(0)(fitWords(m.text, 32));
+  if (shape.kind === "guard" && !shape.suffix) {
+    return [`${indent}${note}`, ...shape.open.map((l) => `${indent}${l}`), `${indent}${shape.inner}${call}`, ...shape.close.map((l) => `${indent}${l}`)];
+  }
   return [`${indent}${note}`, `${indent}${call}`];
 }

@@ -1,0 +1,245 @@
+/**
+ * A clarifying addition in proportion to the problem (what a reader of the pull request sees):
+ *
+ * - a crash whose message names what was missing (JS `Cannot read properties of undefined (reading 'x')`, Python
+ *   `'NoneType' object has no attribute 'x'` / `KeyError: 'x'` / `'NoneType' object is not subscriptable|iterable`,
+ *   Java `NullPointerException … because "x" is null`, Go nil pointer dereference, Ruby `undefined method 'x' for
+ *   nil`, C# `NullReferenceException`) → a GUARDED log on the receiver expression read off the frame line
+ *   (`item.price` → `if (item == null) { … }`), so nothing is logged on the normal path;
+ * - a declaration problem (a warning quoting a name the file declares, no crash) → comments only: the finding and
+ *   the fix options (rename, or the option the warning itself names), no runtime change;
+ * - otherwise → a log line at the problem's severity before the statement.
+ *
+ * Logged context is cheap only ({@link cheapContext}): ids by value, lengths, type names; never whole objects,
+ * never request/response/secret-like names.
+ */
+import type { CodeLanguage, Enclosing } from "./code.js";
+import type { ContextValue } from "./style.js";
+
+/** What a crash message says was missing. */
+export interface Crash {
+  /** `member`: a property/attribute/method read on a missing value; `key`: a dict key; `index`/`iterate`: a None value subscripted/iterated; `any`: a null dereference that names nothing. */
+  access: "member" | "key" | "index" | "iterate" | "any";
+  /** The property, attribute, method or key named by the message, or null. */
+  name: string | null;
+  /** The variable the message names as null (Java's helpful NullPointerException), or null. */
+  receiver: string | null;
+}
+
+/**
+ * The crash a message reports when it names (or implies) a missing value; null for any other message.
+ * Sources: V8 TypeError texts, CPython AttributeError/KeyError/TypeError texts, JEP 358 helpful NullPointerException
+ * messages (`Cannot invoke "T.m()" because "<local1>" is null`), Go runtime panics, Ruby NoMethodError, .NET NRE.
+ */
+export function crashOf(message: string | null): Crash | null {
+  if (!message) return null;
+  let m: RegExpExecArray | null;
+  if ((m = /Cannot (?:read|set) propert(?:y|ies) of (?:undefined|null) \((?:reading|setting) ['"]([^'"]+)['"]\)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if ((m = /Cannot (?:read|set) property ['"]([^'"]+)['"] of (?:undefined|null)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if ((m = /'NoneType' object has no attribute '(\w+)'/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if (/'NoneType' object is not subscriptable/.test(message)) return { access: "index", name: null, receiver: null };
+  if (/'NoneType' object is not iterable/.test(message)) return { access: "iterate", name: null, receiver: null };
+  if ((m = /^(?:\w+\.)*KeyError:\s*['"]([^'"]+)['"]\s*$/.exec(message))) return { access: "key", name: m[1] ?? null, receiver: null };
+  if ((m = /undefined method [`']([\w]+[?!=]?)' for (?:nil\b|an instance of NilClass)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if (/NullPointerException/.test(message)) {
+    const receiver = /because "([A-Za-z_$][\w$.]*)" is null/.exec(message)?.[1] ?? null;
+    const name = /Cannot invoke "(?:[\w$.]+\.)?([\w$]+)\(/.exec(message)?.[1] ?? /Cannot (?:read|assign) field "([\w$]+)"/.exec(message)?.[1] ?? null;
+    return { access: name ? "member" : "any", name, receiver };
+  }
+  if (/nil pointer dereference/.test(message)) return { access: "any", name: null, receiver: null };
+  if (/NullReferenceException/.test(message)) return { access: "any", name: null, receiver: null };
+  return null;
+}
+
+const EXPR = String.raw`(?:this\.|self\.|@)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
+const esc = (s: string) => s.replace(/[.$?!=]/g, (c) => `\\${c}`);
+
+/**
+ * The line's code with string literal contents blanked, except interpolations (`${…}` in JS template literals,
+ * `#{…}` in Ruby strings), and a trailing comment dropped (rough, one line).
+ */
+function codeOnly(line: string, lang: CodeLanguage): string {
+  const blank = (s: string) => s.replace(/[^\s]/g, " ");
+  const noStrings = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, (s) => {
+    if (s.length <= 2) return s;
+    const inner = s.slice(1, -1);
+    const kept = inner.replace(/(\$\{[^}]*\}|#\{[^}]*\})|[^$#]+|[$#]/g, (m, interp: string | undefined) => (interp ? ` ${interp.slice(2, -1)}  `.slice(0, m.length).padEnd(m.length) : blank(m)));
+    return `${s[0]}${kept}${s[0]}`;
+  });
+  const marker = lang === "python" || lang === "ruby" ? noStrings.indexOf("#") : noStrings.indexOf("//");
+  return marker >= 0 ? noStrings.slice(0, marker) : noStrings;
+}
+
+/** True when `root` is bound by the statement itself (loop variable, declaration, lambda or block parameter). */
+function boundIn(statement: string, root: string): boolean {
+  const r = esc(root);
+  return new RegExp(
+    [
+      String.raw`\b(?:const|let|var|val|auto)\s+[^=;]*\b${r}\b`,
+      String.raw`\bfor\s*\(?\s*(?:[\w<>\[\],.?]+\s+)?(?:\w+\s*,\s*)?${r}\b`,
+      String.raw`\b${r}\s*(?:,\s*\w+\s*)?:=`,
+      String.raw`\(\s*(?:[\w$]+\s*,\s*)*${r}\s*(?:,[^)]*)?\)\s*=>`,
+      String.raw`\b${r}\s*=>`,
+      String.raw`\|[^|]*\b${r}\b[^|]*\|`,
+      String.raw`\blambda\b[^:]*\b${r}\b`,
+      String.raw`\bas\s+${r}\b`,
+      String.raw`\bfunction\s*\w*\s*\([^)]*\b${r}\b`,
+    ].join("|"),
+  ).test(statement);
+}
+
+/**
+ * A guard condition for `receiver` being missing, per language, safe on a dotted chain (`a.b.c`): JS/TS/C#/Kotlin
+ * `a?.b?.c == null`, Ruby `a&.b&.c.nil?`, Java `a == null || a.b == null || …`, Python `a is None or a.b is None …`
+ * (so the guard itself never dereferences a missing value). `key`: the dict key of a Python KeyError.
+ */
+function condition(lang: CodeLanguage, receiver: string, key: string | null): string {
+  const parts = receiver.split(".");
+  const head = /^(?:this|self)$/.test(parts[0] ?? "") && parts.length > 1 ? `${parts.shift()}.${parts.shift()}` : (parts.shift() ?? "");
+  const prefixes = parts.reduce((acc, p) => [...acc, `${acc[acc.length - 1]}.${p}`], [head]);
+  switch (lang) {
+    case "python":
+      return key !== null ? `${JSON.stringify(key)} not in ${receiver}` : prefixes.map((x) => `${x} is None`).join(" or ");
+    case "ruby":
+      return `${[head, ...parts].join("&.")}.nil?`;
+    case "go":
+      return `${receiver} == nil`;
+    case "java":
+      return prefixes.map((x) => `${x} == null`).join(" || ");
+    default:
+      return `${[head, ...parts].join("?.")} == null`;
+  }
+}
+
+/** The words a reader understands for a missing value in `lang`. */
+export function nullWord(lang: CodeLanguage): string {
+  return lang === "python" ? "None" : lang === "go" || lang === "ruby" ? "nil" : lang === "javascript" || lang === "typescript" ? "null or undefined" : "null";
+}
+
+/** A guard on the frame line's receiver: the condition, the receiver, and the log message's text. */
+export interface Guard {
+  receiver: string;
+  condition: string;
+  /** e.g. `item is null or undefined before reading 'price'`. */
+  message: string;
+}
+
+/**
+ * The guard for a crash, read off the statement lines (`statement` joined, `frameLine` the line that crashed):
+ * the receiver expression of the missing member (`order.items.total` → `order.items`), a Python dict before
+ * `['key']`, the iterable of a `for … in x`, or the first dereferenced local (Go/C#/Java without a name). Null when
+ * no receiver can be read safely: a call result, a name bound by the statement itself, a name never seen earlier in
+ * the function, or (Go) a receiver that is not a pointer parameter (comparing a non-pointer with nil does not compile).
+ *
+ * @param earlier the function's lines above the statement (signature included), to check the receiver is in scope
+ * @param signature the enclosing function's definition line, or null at module level
+ */
+export function guardFor(
+  crash: Crash,
+  lang: CodeLanguage,
+  frameLine: string,
+  statement: string,
+  earlier: string,
+  enc: Enclosing | null,
+  signature: string | null,
+  imports: readonly string[],
+): Guard | null {
+  const code = codeOnly(frameLine, lang);
+  const lead = String.raw`(?<![\w$.)\]])`;
+  let receiver: string | null = null;
+  let key: string | null = null;
+  if (crash.receiver && !crash.receiver.startsWith("<") && new RegExp(`(^|[^\\w$.])${esc(crash.receiver)}\\s*\\.`).test(code)) receiver = crash.receiver;
+  else if (crash.access === "member" && crash.name) {
+    const n = esc(crash.name);
+    const dotted = new RegExp(`${lead}(${EXPR})\\s*(?:&?\\.|\\?\\.)${n}(?![\\w$])`).exec(code);
+    receiver = dotted?.[1] ?? new RegExp(`${lead}(${EXPR})\\[['"]${n}['"]\\]`).exec(frameLine)?.[1] ?? null;
+  } else if (crash.access === "key" && crash.name) {
+    const m = new RegExp(`${lead}(${EXPR})\\[\\s*['"]${esc(crash.name)}['"]\\s*\\]`).exec(frameLine);
+    receiver = m?.[1] ?? null;
+    key = crash.name;
+  } else if (crash.access === "index") {
+    receiver = new RegExp(`${lead}(${EXPR})\\s*\\[`).exec(code)?.[1] ?? null;
+  } else if (crash.access === "iterate") {
+    receiver = new RegExp(`\\bin\\s+(${EXPR})\\s*:?\\s*$`).exec(code.trimEnd())?.[1] ?? null;
+  } else if (crash.access === "any" || crash.access === "member") {
+    for (const m of code.matchAll(new RegExp(`${lead}(${EXPR})\\.[A-Za-z_]\\w*`, "g"))) {
+      const candidate = m[1] ?? "";
+      const root = candidate.replace(/^(?:this|self)\./, "").split(".")[0] ?? "";
+      if (/^[A-Z]/.test(root) || imports.includes(root) || root === "fmt" || root === "os") continue;
+      // the part before the last member: `s.db.Query` → `s.db`
+      receiver = candidate;
+      break;
+    }
+  }
+  if (!receiver || receiver === "this" || receiver === "self") return null;
+  const root = receiver.replace(/^(?:this\.|self\.|@)/, "").split(".")[0] ?? "";
+  const instance = /^(?:this\.|self\.|@)/.test(receiver);
+  if (!instance && boundIn(codeOnly(statement, lang), root)) return null;
+  // In scope: seen earlier in the function (Ruby: a bare name may also be a method, always callable).
+  if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang))) return null;
+  if (instance && !enc?.instance && lang !== "ruby") return null;
+  if (lang === "go") {
+    if (receiver.includes(".") || !signature || !new RegExp(`[(,]\\s*${esc(root)}\\s+\\*`).test(signature)) return null;
+  }
+  const what = crash.access === "key" ? `has no key '${key}'` : `is ${nullWord(lang)}`;
+  const use =
+    crash.access === "member" && crash.name
+      ? ` before ${lang === "java" || lang === "ruby" || lang === "csharp" ? "calling" : "reading"} '${crash.name}'`
+      : crash.access === "iterate"
+        ? " before the loop"
+        : "";
+  return { receiver, condition: condition(lang, receiver, key), message: `${receiver} ${what}${use}` };
+}
+
+const SECRET_LIKE = /pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$/i;
+const ID_LIKE = /^(?:id|uuid|[a-z][\w]*(?:Id|ID|_id|Uuid|_uuid))$/;
+const PLURAL = /^[a-z][\w]*(?:[^s]s|List|_list|Ids|_ids|Items|items)$/;
+
+/**
+ * Cheap context for a parameter `name` in `lang`: an id by value; a plural collection by length (JS `x?.length`,
+ * Ruby `x&.size`); anything else by type name (JS `typeof x`, Python `type(x).__name__`, Go `%T`, Ruby `x.class`).
+ * Java/Kotlin/C# log ids only (a type name there needs a null check and the type). Null for request/response,
+ * context, callback and secret-like names.
+ */
+export function cheapContext(name: string, lang: CodeLanguage): ContextValue | null {
+  if (SECRET_LIKE.test(name)) return null;
+  const id = ID_LIKE.test(name);
+  switch (lang) {
+    case "javascript":
+    case "typescript":
+      if (id) return { label: name, expr: name };
+      return PLURAL.test(name) ? { label: `${name}Length`, expr: `${name}?.length` } : { label: `${name}Type`, expr: `typeof ${name}` };
+    case "python":
+      return id ? { label: name, expr: name } : { label: `type(${name})`, expr: `type(${name}).__name__`, type: true };
+    case "go":
+      return id ? { label: name, expr: name } : { label: `type(${name})`, expr: name, type: true };
+    case "ruby":
+      if (id) return { label: name, expr: `${name}.inspect` };
+      return PLURAL.test(name) ? { label: `${name}.size`, expr: `${name}&.size.inspect` } : { label: `${name}.class`, expr: `${name}.class` };
+    default:
+      return id ? { label: name, expr: name } : null;
+  }
+}
+
+/** Cheap context for the parameters of `enc` (those used on the statement first, then ids), `exclude`d names left out, at most 3. */
+export function contextValues(enc: Enclosing | null, statement: string, lang: CodeLanguage, exclude: readonly string[] = []): ContextValue[] {
+  if (!enc || enc.kind !== "function") return [];
+  const params = enc.params.filter((p) => !exclude.includes(p));
+  const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${esc(p)}([^\\w$]|$)`).test(statement));
+  const rest = params.filter((p) => !used.includes(p));
+  const ordered = [...used, ...rest.filter((p) => ID_LIKE.test(p)), ...rest.filter((p) => !ID_LIKE.test(p))];
+  return ordered.map((p) => cheapContext(p, lang)).filter((v): v is ContextValue => v !== null).slice(0, 3);
+}
+
+/**
+ * The fix options of a declaration warning, for a comment: "rename `<id>` (and its uses)" plus the library's own
+ * option when the warning names one ("pass `suppressReservedKeysWarning` as a schema option"). Problem text: quoted
+ * only, inside a comment.
+ */
+export function fixOptions(id: string, message: string | null): string {
+  const option = message
+    ? /\b((?:pass|set|use|enable|add)\s+[`'"][\w.$-]+[`'"](?:\s+(?:as|in|to|on)\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b(?:option|setting|flag|config(?:uration)?))?)/i.exec(message)?.[1]
+    : undefined;
+  const quoted = option && !option.includes(id) ? option.replace(/\s+/g, " ") : null;
+  return quoted ? `Fix options: rename \`${id}\` (and its uses), or ${quoted.charAt(0).toLowerCase()}${quoted.slice(1)}` : `Fix: rename \`${id}\` here and where it is used`;
+}

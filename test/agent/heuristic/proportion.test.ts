@@ -1,0 +1,216 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../../../src/agent/index.js";
+import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
+import type { Task } from "../../../src/types.js";
+import { buildSnapshot, config, SHA } from "../helpers.js";
+import { addedLines, expectReadable } from "./readable.js";
+
+const task = (title: string, body: string): Task => ({ source: "issue", key: "acme/x#issue-9", title, body, repo: { owner: "acme", name: "x" }, baseSha: SHA });
+
+async function run(files: Record<string, string>, title: string, body: string) {
+  return runAgent({ task: task(title, body), snapshot: await buildSnapshot(files), model: createHeuristicModel(), config: config() });
+}
+
+function tsErrors(path: string, content: string): string[] {
+  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+/** True when python3 parses `content` (skipped as true when no python3 is installed). */
+function pythonParses(content: string): boolean {
+  const dir = mkdtempSync(join(tmpdir(), "gf-py-"));
+  writeFileSync(join(dir, "f.py"), content);
+  try {
+    execFileSync("python3", ["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", join(dir, "f.py")], { stdio: "pipe" });
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Lines that log something (any logger, print or console call), for "never a whole object" checks. */
+const logLines = (lines: string[]) => lines.filter((l) => !/^\s*(?:\/\/|#)/.test(l) && /log|print|console|warn/i.test(l));
+
+describe("the clarifying addition is proportionate", () => {
+  it("Python AttributeError on None: a guard on the receiver read off the frame line, no whole request object logged", async () => {
+    const file = [
+      "import logging",
+      "",
+      "logger = logging.getLogger(__name__)",
+      "",
+      "",
+      "def total_price(order, request):",
+      "    total = 0",
+      "    for item in order.items:",
+      "        total += item.price * item.qty",
+      "    return total",
+      "",
+    ].join("\n");
+    const body = [
+      "Traceback (most recent call last):",
+      '  File "/app/shop/api.py", line 12, in checkout',
+      "    return total_price(order, request)",
+      '  File "/app/shop/pricing.py", line 9, in total_price',
+      "    total += item.price * item.qty",
+      "AttributeError: 'NoneType' object has no attribute 'price'",
+    ].join("\n");
+    const result = await run({ "shop/pricing.py": file, "shop/api.py": "def checkout(order, request):\n    pass\n" }, "Checkout crashes", body);
+    expect(result.outcome).toBe("pr_ready");
+    const lines = addedLines(result);
+    expect(lines).toEqual([
+      "        # groundfix: AttributeError: 'NoneType' object has no attribute 'price'; the issue's trace points here.",
+      "        if item is None:",
+      "            logger.warning(\"[groundfix] total_price(): item is None before reading 'price' type(order)=%s\", type(order).__name__)",
+    ]);
+    // never the whole object, never the request
+    for (const l of logLines(lines)) expect(l).not.toMatch(/%r|request|, order\)/);
+    expect(result.diagnosis?.summary).toContain("A guarded log line (only when `item` is missing) was added before line 9.");
+    expect(pythonParses(result.files[0]?.content ?? "")).toBe(true);
+    expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'price'");
+  });
+
+  it("JavaScript TypeError reading 'price': `if (item == null)` with the file's indentation; valid JavaScript", async () => {
+    const file = ["function sum(items, cartId) {", "\tlet s = 0;", "\tfor (const item of items) {", "\t\ts += item.price;", "\t}", "\treturn s;", "}", "module.exports = { sum };", ""].join("\n");
+    const body = "TypeError: Cannot read properties of undefined (reading 'price')\n    at sum (/app/src/cart.js:4:16)";
+    const result = await run({ "src/cart.js": file }, "Cart total crashes", body);
+    expect(addedLines(result)).toEqual([
+      "\t\t// groundfix: TypeError: Cannot read properties of undefined (reading 'price'); the issue's trace points here.",
+      "\t\tif (item == null) {",
+      "\t\t\tconsole.warn(\"[groundfix] sum(): item is null or undefined before reading 'price'\", { cartId });",
+      "\t\t}",
+    ]);
+    expect(tsErrors("cart.js", result.files[0]?.content ?? "")).toEqual([]);
+  });
+
+  it("a receiver bound by the crashing statement itself is not guarded: an unconditional log with cheap context only", async () => {
+    const file = ["function names(users) {", "  return users.map((u) => u.profile.name);", "}", ""].join("\n");
+    const body = "TypeError: Cannot read properties of undefined (reading 'name')\n    at names (/app/src/names.js:2:40)";
+    const result = await run({ "src/names.js": file }, "names crash", body);
+    const lines = addedLines(result);
+    expect(lines).toHaveLength(2);
+    // the lambda binds `u`: no guard; an unguarded log keeps the whole message (a length would not fit; never the array)
+    expect(lines[1]).toBe("  console.error(\"[groundfix] names(): TypeError: Cannot read properties of undefined (reading 'name')\");");
+    expect(tsErrors("names.js", result.files[0]?.content ?? "")).toEqual([]);
+  });
+
+  it("Go nil pointer on a pointer parameter: `if item == nil` inside the function, not a println on every call", async () => {
+    const file = ["package shop", "", "type Item struct{ Price int }", "", "func Price(item *Item, qty int) int {", "\treturn item.Price * qty", "}", ""].join("\n");
+    const body = "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\nexample.com/shop.Price(0x0, 0x2)\n\t/src/shop/price.go:6 +0x1d";
+    const result = await run({ "shop/price.go": file }, "panic in Price", body);
+    const lines = addedLines(result);
+    expect(lines.slice(1)).toEqual(["\tif item == nil {", "\t\tprintln(\"[groundfix] Price(): item is nil\")", "\t}"]);
+    expect(lines.join("\n")).not.toMatch(/^\tprintln/m);
+  });
+
+  it("Java helpful NullPointerException naming the local: a guard on it, ids only in the log line", async () => {
+    const file = [
+      "package com.acme;",
+      "",
+      "import org.slf4j.Logger;",
+      "import org.slf4j.LoggerFactory;",
+      "",
+      "public class Orders {",
+      "    private static final Logger LOG = LoggerFactory.getLogger(Orders.class);",
+      "",
+      "    public int total(Order order, String orderId) {",
+      "        Customer customer = order.getCustomer();",
+      "        return customer.getDiscount() + order.getSum();",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const body =
+      'java.lang.NullPointerException: Cannot invoke "com.acme.Customer.getDiscount()" because "customer" is null\n\tat com.acme.Orders.total(Orders.java:11)';
+    const result = await run({ "src/main/java/com/acme/Orders.java": file }, "NPE in total", body);
+    const lines = addedLines(result);
+    expect(lines.slice(1)).toEqual([
+      "        if (customer == null) {",
+      "            LOG.warn(\"[groundfix] total(): customer is null before calling 'getDiscount'\" + \" orderId=\" + orderId);",
+      "        }",
+    ]);
+  });
+
+  it("a declaration warning (no crash): comments only, naming the fix options the warning gives, no runtime line", async () => {
+    const model = ["const { Schema } = require('../lib/schema');", "", "const logSchema = new Schema({", "  errors: { type: Array },", "});", "module.exports = logSchema;", ""].join("\n");
+    const body = "(node:1) Warning: `errors` is a reserved schema pathname. To disable this warning pass `suppressReservedKeysWarning` as a schema option.\n    at Object.<anonymous> (/app/models/Log.js:3:19)";
+    const result = await run({ "models/Log.js": model, "lib/schema.js": "module.exports = { Schema: class {} };\n" }, "startup warning", body);
+    expect(result.outcome).toBe("pr_ready");
+    const lines = addedLines(result);
+    expect(lines).toEqual([
+      "// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.",
+      "// Fix options: rename `errors` (and its uses), or pass `suppressReservedKeysWarning` as a schema option.",
+    ]);
+    expect(result.diagnosis?.summary).toContain("A comment with the finding and the fix options (no runtime change) was added");
+  });
+});
+
+describe("compiled output and unusual frame paths", () => {
+  it("maps dist/services/user.js to src/services/user.ts by the frame's function; a decoy without it loses", async () => {
+    const real = [
+      "import { User } from '../types';",
+      "",
+      "export function greeting(user: User): string {",
+      "  return `Hello ${user.name}`;",
+      "}",
+      "",
+      "export function displayName(user: User | undefined): string {",
+      "  const title = 'Dr.';",
+      "  return `${title} ${user.profile.last}`;",
+      "}",
+      "",
+    ].join("\n");
+    const decoy = ["export function formatUser(u: any): string {", "  return u.profile.first;", "}", ""].join("\n");
+    const files = { "src/services/user.ts": real, "src/services-old/user.ts": decoy, "src/types.ts": "export interface User { name: string; profile: any }\n" };
+    const body = "TypeError: Cannot read properties of undefined (reading 'profile')\n    at displayName (file:///app/dist/services/user.js:6:20)\n    at main (file:///app/dist/index.js:4:3)";
+    const result = await run(files, "displayName crashes", body);
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/services/user.ts", affected_function: "displayName" });
+    expect(result.edits.map((e) => e.path)).toEqual(["src/services/user.ts"]);
+    // anchored inside displayName, before source line 9 that reads `.profile` (not at the compiled file's line 6)
+    const after = (result.files[0]?.content ?? "").split("\n");
+    const guard = after.findIndex((l) => l.trim() === "if (user == null) {");
+    expect(guard).toBeGreaterThan(after.findIndex((l) => l.startsWith("export function displayName")));
+    expect(after[guard + 3]).toBe("  return `${title} ${user.profile.last}`;");
+    expect(result.diagnosis?.summary).toContain("compiled output (dist/services/user.js:6)");
+    expect(tsErrors("user.ts", result.files[0]?.content ?? "")).toEqual([]);
+  });
+
+  it("a Python frame path with spaces resolves; nothing claims a listed file does not exist", async () => {
+    const file = ["def load(cfg):", "    return cfg['path']", ""].join("\n");
+    const body = 'Traceback (most recent call last):\n  File "/app/src/my dir/space file.py", line 2, in load\n    return cfg[\'path\']\nTypeError: \'NoneType\' object is not subscriptable';
+    const result = await run({ "src/my dir/space file.py": file, "src/file.py": "x = 1\n" }, "load crashes", body);
+    expect(result.diagnosis?.affected_file).toBe("src/my dir/space file.py");
+    expect(result.diagnosis?.summary).not.toMatch(/does not exist|exists in the repository/);
+    expect(addedLines(result).slice(1)).toEqual(["    if cfg is None:", "        print(\"[groundfix] load(): cfg is None\")"]);
+    expect(pythonParses(result.files[0]?.content ?? "")).toBe(true);
+  });
+});
+
+describe("crashOf / guardFor", () => {
+  it("reads what a crash says was missing, per runtime; other messages are not crashes", async () => {
+    const { crashOf } = await import("../../../src/agent/models/heuristic/proportion.js");
+    expect(crashOf("TypeError: Cannot read properties of null (reading 'id')")).toEqual({ access: "member", name: "id", receiver: null });
+    expect(crashOf("KeyError: 'sku'")).toEqual({ access: "key", name: "sku", receiver: null });
+    expect(crashOf('java.lang.NullPointerException: Cannot invoke "A.b()" because "<local2>" is null')).toEqual({ access: "member", name: "b", receiver: null }); // a javac-less local name is no receiver
+    expect(crashOf("NoMethodError: undefined method 'title' for nil")).toMatchObject({ access: "member", name: "title" });
+    expect(crashOf("ValueError: invalid literal for int()")).toBeNull();
+    expect(crashOf("(node:1) Warning: `errors` is a reserved schema pathname")).toBeNull();
+  });
+
+  it("guards a dotted receiver without dereferencing a missing part; refuses calls and names bound by the statement", async () => {
+    const { crashOf, guardFor } = await import("../../../src/agent/models/heuristic/proportion.js");
+    const attr = crashOf("AttributeError: 'NoneType' object has no attribute 'city'")!;
+    const enc = { name: "ship", kind: "function" as const, line: 1, params: ["order"], instance: false };
+    const line = "    return order.customer.city";
+    expect(guardFor(attr, "python", line, line, "def ship(order):", enc, "def ship(order):", [])?.condition).toBe("order is None or order.customer is None");
+    expect(guardFor(attr, "java", line, line, "int ship(Order order) {", enc, null, [])?.condition).toBe("order == null || order.customer == null");
+    expect(guardFor(attr, "typescript", line, line, "function ship(order) {", enc, null, [])?.condition).toBe("order?.customer == null");
+    expect(guardFor(attr, "python", "    return load().city", "    return load().city", "def ship(order):", enc, null, [])).toBeNull();
+    const loop = "    for c in order.items: print(c.city)";
+    expect(guardFor(attr, "python", loop, loop, "def ship(order):", enc, null, [])).toBeNull();
+  });
+});
