@@ -179,6 +179,23 @@ describe("compiled output and unusual frame paths", () => {
     expect(tsErrors("user.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
+  it("a frame in lib/ of a plain JavaScript project is the source itself: its line is used, not the function's first line", async () => {
+    const lib = ["function check(name, opts) {", "  const known = new Set(['a']);", "  if (!known.has(name)) {", "    throw new Error(`unknown name ${name}`);", "  }", "}", "module.exports = { check };", ""].join("\n");
+    const body = "Error: unknown name b\n    at check (/app/lib/check.js:4:11)";
+    const result = await run({ "lib/check.js": lib, "src/lib/check.ts": "export function check(): void {}\n" }, "unknown name", body);
+    expect(result.diagnosis?.affected_file).toBe("lib/check.js");
+    expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at lib/check.js:4 in `check`.");
+    expect(result.diagnosis?.summary).not.toContain("compiled output");
+  });
+
+  it("a problem at module level (no enclosing function, no declaration) gets a comment only, no log line at every load", async () => {
+    const file = ["const config = require('./config.json');", "const port = Number(config.port);", "module.exports = { port };", ""].join("\n");
+    const body = "RangeError: Invalid port\n    at Object.<anonymous> (/app/src/port.js:2:14)";
+    const result = await run({ "src/port.js": file, "src/config.json": "{}\n" }, "invalid port at startup", body);
+    expect(addedLines(result)).toEqual(["// groundfix: RangeError: Invalid port; the issue's trace points here."]);
+    expect(result.diagnosis?.summary).toContain("A comment naming the problem (module level: no log line that would run at every load) was added");
+  });
+
   it("a Python frame path with spaces resolves; nothing claims a listed file does not exist", async () => {
     const file = ["def load(cfg):", "    return cfg['path']", ""].join("\n");
     const body = 'Traceback (most recent call last):\n  File "/app/src/my dir/space file.py", line 2, in load\n    return cfg[\'path\']\nTypeError: \'NoneType\' object is not subscriptable';

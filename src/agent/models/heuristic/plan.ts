@@ -125,6 +125,9 @@ function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string
 function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate | null {
   const src = compiledSource(frame.rawPath);
   if (!src) return null;
+  // The frame's own file exists outside dist/build/out (`lib/schema.js` of a plain JS project): it is the source.
+  const literal = parseListedPaths(resultOf(steps, "list_files", { glob: basename(frame.path) }) ?? "");
+  if (literal.some((p) => basename(p) === basename(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p))) return null;
   const listed = parseListedPaths(resultOf(steps, "list_files", { glob: src.glob }) ?? "").filter(
     (p) => basename(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
   );
@@ -401,7 +404,12 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
       return { kind: "guard", lines, what: `a guarded log line (only when \`${guard.receiver}\` is missing)`, output: outputOf(style) };
     }
   }
-  // 2. a warning about a name the file declares, no crash: comments only (the finding and the fix options).
+  // 2. module level (no enclosing function): a log line would run at every load, one more startup message: a comment.
+  if (a.enc?.kind !== "function" && !a.decl) {
+    const lines = buildAddition({ lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [], shape: { kind: "comment" } });
+    return { kind: "comment", lines, what: "a comment naming the problem (module level: no log line that would run at every load)", output: "" };
+  }
+  // 3. a warning about a name the file declares, no crash: comments only (the finding and the fix options).
   if (a.decl && !crash && /\bwarn/i.test(a.decl.message ?? message0 ?? "")) {
     const fix = fixOptions(a.decl.id, a.decl.message ?? message0);
     const lines = buildAddition({
@@ -410,7 +418,7 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
     });
     return { kind: "comment", lines, what: "a comment with the finding and the fix options (no runtime change)", output: "" };
   }
-  // 3. otherwise: a log line at the problem's severity, cheap context only.
+  // 4. otherwise: a log line at the problem's severity inside the function, cheap context only.
   const severity = /warn/i.test(message0 ?? "") ? "warn" : "error";
   const style = detectLogStyle(content, lang, a.enc?.instance ?? false, severity);
   const lines = buildAddition({ lang, indent: a.ins.indent, style, note: wording.note, message: wording.message, values: contextValues(a.enc, statement, lang) });

@@ -156,12 +156,12 @@ export interface ContextValue {
  * - `log`: a comment, then a log line (runs every time the statement below runs);
  * - `guard`: a comment, then the log line inside `if <condition>` (`open` … `close` lines; Ruby: a trailing
  *   `if <cond>` modifier in `suffix`), so it logs only when the value the crash needs is missing;
- * - `comment`: two comment lines (the finding, then `fix`: what to change), no runtime change.
+ * - `comment`: comment lines only (the finding, then `fix` when given: what to change), no runtime change.
  */
 export type AdditionShape =
   | { kind: "log" }
   | { kind: "guard"; open: string[]; close: string[]; inner: string; suffix?: string }
-  | { kind: "comment"; fix: FittedText };
+  | { kind: "comment"; fix?: FittedText };
 
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
@@ -270,7 +270,7 @@ export function buildAddition(input: AdditionInput): string[] {
     );
   };
   const note = commentLine("groundfix: ", input.note);
-  if (shape.kind === "comment") return [`${indent}${note}`, `${indent}${commentLine("", shape.fix)}`];
+  if (shape.kind === "comment") return shape.fix ? [`${indent}${note}`, `${indent}${commentLine("", shape.fix)}`] : [`${indent}${note}`];
   const m = { head: clean(input.message.head, true), text: clean(input.message.text), tail: clean(input.message.tail, true) };
   const values = input.values.slice(0, 3);
   const suffix = shape.kind === "guard" ? (shape.suffix ?? "") : "";
