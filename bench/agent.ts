@@ -14,7 +14,7 @@ import { pack } from "tar-stream";
 import { runAgent } from "../src/agent/index.js";
 import { createModel } from "../src/agent/models/index.js";
 import { createReplayModel } from "../src/agent/models/replay.js";
-import { defaultConfig } from "../src/config/schema.js";
+import { defaultConfig, parseConfig } from "../src/config/schema.js";
 import { snapshotFromTar } from "../src/snapshot/index.js";
 import type { Snapshot, Task } from "../src/types.js";
 import { REPO as TEST_REPO, task as testTask } from "../test/agent/helpers.js";
@@ -76,9 +76,11 @@ export async function benchAgent(runs: number): Promise<BenchRow[]> {
   const testSnapshot = await snapshotOf(TEST_REPO, "0123456789abcdef0123456789abcdef01234567");
   const testRepoTokens = tokens(repoChars(testSnapshot));
   const dir = join(ROOT, "test", "fixtures", "transcripts");
+  // The one transcript whose test runs it with another config (test/agent/replay-gates.test.ts, case f).
+  const configFor = (name: string) => (name.startsWith("f-empty-tool-name-set") ? parseConfig({ agent: { required_tools: [] } }) : config);
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".json")).sort()) {
     const file = join(dir, name);
-    const run = () => runAgent({ task: testTask(), snapshot: testSnapshot, model: createModel(`replay:${file}`), config });
+    const run = () => runAgent({ task: testTask(), snapshot: testSnapshot, model: createModel(`replay:${file}`), config: configFor(name) });
     const result = await run();
     const ms = await timeMedian(runs, run);
     const t = tokens(toolOutputChars(result));
