@@ -34,6 +34,11 @@ export interface TaskQueue {
   enqueue(job: QueueJob): EnqueueResult;
   /** True when this delivery id was already accepted (lets a handler skip its API calls for a redelivery). */
   seen(deliveryId: string): boolean;
+  /**
+   * Record a delivery id at the START of a handler: true the first time, false for a redelivery — also one that
+   * arrives while the first is still being handled (so two concurrent copies cannot both react and enqueue).
+   */
+  claim(deliveryId: string): boolean;
   /** Resolves when nothing is waiting or running (jobs added meanwhile are awaited too). */
   idle(): Promise<void>;
   /** Stop accepting jobs (enqueue answers "closed"), then resolve when the accepted ones have finished. */
@@ -135,6 +140,11 @@ export function createQueue(options: QueueOptions = {}): TaskQueue {
     },
     seen(deliveryId) {
       return deliveries.has(deliveryId);
+    },
+    claim(deliveryId) {
+      if (deliveries.has(deliveryId)) return false;
+      remember(deliveryId);
+      return true;
     },
     idle() {
       return new Promise<void>((resolve) => {

@@ -25,7 +25,8 @@ export interface TarSnapshotOptions {
  * names are absolute or contain `..` are ignored. Caps: see {@link SnapshotLimits}; what they leave out is listed in
  * `stats.leftOut` and sets `stats.truncated`.
  *
- * @throws Error when the stream is not a readable tar (or gzip) archive.
+ * @throws Error when the stream is not a readable tar (or gzip) archive, or has no entry inside the repository
+ *   (`cannot read the tar archive of SHA: it has no files`; `cachedSnapshot` then forgets the failed load).
  */
 export async function snapshotFromTar(
   source: NodeJS.ReadableStream | Uint8Array,
@@ -34,12 +35,14 @@ export async function snapshotFromTar(
   const builder = new SnapshotBuilder(resolveLimits(options.limits));
   const input = await withSniffedGzip(source, options.gzip);
   const extract = tar.extract();
+  let entries = 0; // entries inside the repository (the stripped top folder does not count)
   // Entries are read with stream events rather than async iteration: one promise and iterator step per chunk
   // cost more than the parse itself on repositories of many small files.
   const done = new Promise<void>((resolve, reject) => {
     extract.on("entry", (header, entry, next) => {
       const path = repoPath(header.name, options.stripTopFolder === true);
       const type = header.type ?? "file";
+      if (path !== null) entries += 1;
       const skip = () => {
         entry.on("end", () => next());
         entry.resume();
@@ -78,6 +81,8 @@ export async function snapshotFromTar(
   } catch (err) {
     throw new Error(`cannot read the tar archive of ${options.sha}: ${(err as Error).message}`);
   }
+  // An empty body (a 200 with no bytes) or an archive of nothing is never a commit's tree: fail, so nothing is cached.
+  if (entries === 0) throw new Error(`cannot read the tar archive of ${options.sha}: it has no files`);
   return builder.finish(options.sha);
 }
 

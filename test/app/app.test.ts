@@ -100,13 +100,15 @@ describe("a labeled issue", () => {
     expect(state.refs.get("groundfix/issue-1")).toBe(state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/refs")!.body.sha);
   });
 
-  it("reuses an existing branch instead of writing a second commit on it", async () => {
+  it("moves a branch that has no commit of its own forward (fast-forward, nothing lost) and opens the PR from it", async () => {
     app = await startApp();
     app.fake.state.refs.set("groundfix/issue-1", app.fake.baseSha);
     await app.receive("issues", labeledIssue());
     const { state } = app.fake;
-    expect(state.refs.get("groundfix/issue-1")).toBe(app.fake.baseSha);
-    expect(state.calls.map((c) => c.route)).not.toContain("PATCH /repos/{o}/{r}/git/refs/heads/{branch}");
+    const commit = state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;
+    expect(state.refs.get("groundfix/issue-1")).not.toBe(app.fake.baseSha);
+    expect(state.calls.find((c) => c.route === "PATCH /repos/{o}/{r}/git/refs/heads/{branch}")!.body.force).toBe(false);
+    expect(commit.body.parents).toEqual([app.fake.baseSha]);
     expect(state.pulls).toHaveLength(1);
     expect(state.pulls[0]!.head).toBe("groundfix/issue-1");
   });

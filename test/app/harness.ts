@@ -6,7 +6,10 @@
 import { randomUUID } from "node:crypto";
 import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
+import { forgetCommitTrees } from "../../src/host/github/commit.js";
+import { forgetReviewClaims } from "../../src/host/github/review-claims.js";
 import { forgetStatusComments } from "../../src/host/github/status-comment.js";
+import { clearSnapshotCache } from "../../src/snapshot/index.js";
 import { createApp } from "../../src/index.js";
 import { createQueue } from "../../src/queue/index.js";
 import { createGitHubFake, type FakeRepoOptions } from "../fixtures/github-fake.js";
@@ -29,10 +32,18 @@ export const SHOP_FILES = {
 export const CRASH_BODY =
   "Checkout crashes:\n\n```\nTypeError: Cannot read properties of undefined (reading 'price')\n    at total (/app/src/cart.js:4:16)\n    at Object.<anonymous> (/app/index.js:2:13)\n```\n";
 
-/** Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). */
+/**
+ * Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). Every per-process cache is
+ * cleared first (snapshots, commit trees, review claims, status-comment ids), so a faked failure is really met;
+ * retries wait no time (`delay` records the waits asked for in `waits`, ms).
+ */
 export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.ProcessEnv = {}) {
   nock.disableNetConnect();
+  clearSnapshotCache();
+  forgetCommitTrees();
+  forgetReviewClaims();
   forgetStatusComments();
+  const waits: number[] = [];
   const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" }, ...repo });
   const queue = createQueue({ concurrency: 2 });
   const probot = new Probot({
@@ -41,11 +52,12 @@ export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.
     logLevel: "fatal",
     Octokit: ProbotOctokit.defaults((o: any) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
   });
-  await probot.load(createApp({ queue, env }));
+  await probot.load(createApp({ queue, env, delay: async (ms) => void waits.push(ms) }));
   return {
     fake,
     queue,
     probot,
+    waits,
     /** Deliver a webhook (default: a fresh delivery id) and wait until every queued run has finished. */
     async receive(name: string, payload: Record<string, any>, id: string = randomUUID()) {
       await probot.receive({ id, name, payload } as any);

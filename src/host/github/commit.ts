@@ -28,15 +28,35 @@ export interface CommitInput {
   branch: string;
   message: string;
   files: ChangedFile[];
+  /** Replace a branch that holds other commits (`/groundfix retry`); the commits dropped are reported. */
   force?: boolean;
+  /** The app's bot login (`<slug>[bot]`): commits authored by it are named as groundfix's own. */
+  botLogin?: string;
 }
 
-/** What {@link commitFiles} did. `created` is true only when this call created the branch (callers undo it). */
+/** A commit found on an existing branch and not on the base: short SHA material and who wrote it. */
+export interface BranchCommit {
+  sha: string;
+  /** The GitHub login of the author, else the git author name, else "unknown". */
+  author: string;
+  /** True when the author is the app's bot login ({@link CommitInput.botLogin}). */
+  ours: boolean;
+}
+
+/**
+ * What {@link commitFiles} did. `created` is true only when this call created the branch (callers undo it).
+ * - `reused`: the branch already held exactly this run's commit (one commit, parent = base, same tree); untouched.
+ * - `held`: the branch holds commits beyond the base that are not this run's commit and `force` was not given:
+ *   NOTHING was written; `headSha` is the branch's head and `held` lists its commits not on the base.
+ * - `replaced`: with `force`, the branch was moved from `replaced.was` to the new commit, dropping `replaced.commits`.
+ */
 export interface CommitOutcome {
   headSha: string;
   branch: string;
   reused: boolean;
   created: boolean;
+  held?: BranchCommit[];
+  replaced?: { was: string; commits: BranchCommit[] };
 }
 
 type TreeMode = "100644" | "100755" | "040000" | "160000" | "120000";
@@ -53,10 +73,13 @@ function treeMode(mode: string): TreeMode {
  * `resolveBase` in this process, else from one `GET git/commits/{sha}`. (GitHub docs: "Git database" REST API;
  * without `base_tree` every unlisted file would be deleted.)
  *
- * A branch that exists (422 "Reference already exists"): without `force` nothing is moved and the branch's current
- * head is returned with `reused: true` (a rerun never stacks a second commit); with `force` the ref is moved with
- * `PATCH git/refs/heads/<branch> {force: true}`. The tree and commit objects made before are unreferenced and
- * collected by GitHub.
+ * A branch that exists (422 "Reference already exists") is inspected (`GET git/ref`, `GET git/commits/{head}`, and
+ * `GET compare/{base}...{head}` unless the head is this run's commit):
+ * - head is exactly what this run writes (one commit, parent `baseSha`, the same tree SHA): kept, `reused`;
+ * - head has no commit beyond the base (it is the base or an ancestor of it): fast-forwarded, nothing is lost;
+ * - otherwise, without `force`: NOTHING is written, `held` lists the commits (a branch with someone else's work is
+ *   never taken over); with `force`: moved (`PATCH git/refs {force: true}`), `replaced` names what was dropped.
+ * The tree and commit objects made before are unreferenced and collected by GitHub.
  *
  * @throws the Octokit `RequestError` of the failing step; nothing of the ref is left behind by a failure, because
  *   the ref is the last write.
@@ -80,18 +103,41 @@ export async function commitFiles(octokit: Octokit, repo: RepoRef, input: Commit
     parents: [input.baseSha],
   });
   const headSha = commit.data.sha;
+  const done = (extra: Partial<CommitOutcome> = {}): CommitOutcome => ({ headSha, branch: input.branch, reused: false, created: false, ...extra });
   try {
     await octokit.rest.git.createRef({ owner, repo: name, ref: `refs/heads/${input.branch}`, sha: headSha });
-    return { headSha, branch: input.branch, reused: false, created: true };
+    return done({ created: true });
   } catch (error) {
     if (!isReferenceExists(error)) throw error;
   }
-  if (input.force) {
-    await octokit.rest.git.updateRef({ owner, repo: name, ref: `heads/${input.branch}`, sha: headSha, force: true });
-    return { headSha, branch: input.branch, reused: false, created: false };
-  }
-  const current = await octokit.rest.git.getRef({ owner, repo: name, ref: `heads/${input.branch}` });
-  return { headSha: current.data.object.sha, branch: input.branch, reused: true, created: false };
+  const current = (await octokit.rest.git.getRef({ owner, repo: name, ref: `heads/${input.branch}` })).data.object.sha;
+  const onBranch = await branchState(octokit, repo, current, input, tree.data.sha);
+  if (onBranch.kind === "same") return done({ headSha: current, reused: true });
+  if (onBranch.kind === "held" && !input.force) return done({ headSha: current, held: onBranch.commits });
+  const force = onBranch.kind === "held";
+  await octokit.rest.git.updateRef({ owner, repo: name, ref: `heads/${input.branch}`, sha: headSha, force });
+  return done(onBranch.kind === "held" ? { replaced: { was: current, commits: onBranch.commits } } : {});
+}
+
+/** How an existing branch head relates to the commit this run would write. */
+async function branchState(
+  octokit: Octokit,
+  repo: RepoRef,
+  head: string,
+  input: CommitInput,
+  ourTree: string,
+): Promise<{ kind: "same" } | { kind: "behind" } | { kind: "held"; commits: BranchCommit[] }> {
+  if (head === input.baseSha) return { kind: "behind" };
+  const { data: commit } = await octokit.rest.git.getCommit({ owner: repo.owner, repo: repo.name, commit_sha: head });
+  if (commit.parents.length === 1 && commit.parents[0]!.sha === input.baseSha && commit.tree.sha === ourTree) return { kind: "same" };
+  const { data } = await octokit.rest.repos.compareCommits({ owner: repo.owner, repo: repo.name, base: input.baseSha, head, per_page: 100 });
+  if (data.ahead_by === 0) return { kind: "behind" };
+  const commits = data.commits.map((c) => {
+    const author = c.author?.login ?? c.commit.author?.name ?? "unknown";
+    return { sha: c.sha, author, ours: input.botLogin !== undefined && c.author?.login === input.botLogin };
+  });
+  // The compare answer lists at most 250 commits; an empty list still means the branch holds work of its own.
+  return { kind: "held", commits: commits.length ? commits : [{ sha: head, author: "unknown", ours: false }] };
 }
 
 function isReferenceExists(error: unknown): boolean {

@@ -71,8 +71,9 @@ export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
     },
 
     async commitFiles(input) {
-      const { headSha, branch, reused } = await commitFiles(octokit, repo, input);
-      return { headSha, branch, reused };
+      // A held branch (someone else's commits, no force) is left as is: nothing written, like a reused one.
+      const { headSha, branch, reused, held } = await commitFiles(octokit, repo, input);
+      return { headSha, branch, reused: reused || held !== undefined };
     },
 
     compare(baseSha: string, headSha: string) {

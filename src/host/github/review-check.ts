@@ -4,6 +4,23 @@ import type { ReviewReport, RunRecord } from "../../types.js";
 import { createGitHubHost } from "./host.js";
 import { capText } from "./markdown.js";
 import { describeError, type Octokit } from "./octokit.js";
+import { retryOnce, type Delay } from "./retry.js";
+
+/**
+ * The `groundfix/review` check run could not be written: `create` (there is no check run on the head), `conclude`
+ * (it was created but stays `in_progress`), or `annotations` (concluded, but a later annotation batch was refused).
+ * `message` is one line for a status comment; `report` is the review's verdict when it ran.
+ */
+export class ReviewCheckError extends Error {
+  constructor(
+    readonly stage: "create" | "conclude" | "annotations",
+    readonly failure: unknown,
+    readonly report: ReviewReport | null = null,
+  ) {
+    super(describeError(failure));
+    this.name = "ReviewCheckError";
+  }
+}
 
 /** GitHub's cap on a check run's `output.summary` and `output.text` (characters). */
 const CHECK_TEXT_LIMIT = 65_535;
@@ -26,6 +43,8 @@ export interface ReviewCheckInput {
   externalId?: string;
   /** A note appended to the summary (e.g. that later commits by others were reviewed without the evidence rule). */
   note?: string;
+  /** The wait before the one retry of a check-run write on 5xx/429 (tests pass an instant one). */
+  delay?: Delay;
 }
 
 /**
@@ -39,11 +58,12 @@ export interface ReviewCheckInput {
  *
  * If the review itself throws, the check run is completed with conclusion `failure` and a summary that says what
  * failed (a safety check that could not run must not pass and must never stay `in_progress`); the returned report
- * says the same. @throws only when GitHub refuses the create or the completing update.
+ * says the same. Each check-run write is retried once on 5xx/429 (`retry-after` honoured up to 5 s).
+ * @throws {@link ReviewCheckError} when GitHub still refuses the create, the completing update or an annotation batch.
  */
 export async function runReviewCheck(octokit: Octokit, p: ReviewCheckInput): Promise<ReviewReport> {
   const base = { owner: p.owner, repo: p.repo };
-  const created = await octokit.rest.checks.create({
+  const create = () => octokit.rest.checks.create({
     ...base,
     name: REVIEW_CHECK_NAME,
     head_sha: p.headSha,
@@ -53,7 +73,12 @@ export async function runReviewCheck(octokit: Octokit, p: ReviewCheckInput): Pro
     ...(p.externalId ? { external_id: p.externalId } : {}),
     output: { title: "Reviewing the diff", summary: `Re-verifying every hunk of #${p.prNumber} against its base commit.` },
   });
-  const checkRunId = created.data.id;
+  let checkRunId: number;
+  try {
+    checkRunId = (await retryOnce(create, p.delay)).data.id;
+  } catch (error) {
+    throw new ReviewCheckError("create", error);
+  }
 
   let report: ReviewReport;
   try {
@@ -73,20 +98,29 @@ export async function runReviewCheck(octokit: Octokit, p: ReviewCheckInput): Pro
 
   const outputs = toCheckRunOutputs(report);
   const [first, ...rest] = outputs.length ? outputs : [{ title: report.title, summary: report.summary, annotations: [] }];
-  await octokit.rest.checks.update({
-    ...base,
-    check_run_id: checkRunId,
-    status: "completed",
-    conclusion: report.conclusion,
-    completed_at: new Date().toISOString(),
-    output: first!,
-  });
-  for (const batch of rest) {
-    await octokit.rest.checks.update({
-      ...base,
-      check_run_id: checkRunId,
-      output: { title: first!.title, summary: first!.summary, annotations: batch.annotations },
-    });
+  try {
+    await retryOnce(
+      () =>
+        octokit.rest.checks.update({
+          ...base,
+          check_run_id: checkRunId,
+          status: "completed",
+          conclusion: report.conclusion,
+          completed_at: new Date().toISOString(),
+          output: first!,
+        }),
+      p.delay,
+    );
+  } catch (error) {
+    throw new ReviewCheckError("conclude", error, report);
+  }
+  try {
+    for (const batch of rest) {
+      const output = { title: first!.title, summary: first!.summary, annotations: batch.annotations };
+      await retryOnce(() => octokit.rest.checks.update({ ...base, check_run_id: checkRunId, output }), p.delay);
+    }
+  } catch (error) {
+    throw new ReviewCheckError("annotations", error, report);
   }
   return report;
 }

@@ -5,6 +5,7 @@ import type { ReviewReport } from "../../types.js";
 import type { Octokit } from "./octokit.js";
 import { claimReview } from "./review-claims.js";
 import { evidenceFor, runReviewCheck } from "./review-check.js";
+import type { Delay } from "./retry.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
 export type ReviewEventResult =
@@ -24,6 +25,7 @@ export async function reviewPullRequest(
   request: ReviewRequest,
   config: GroundfixConfig,
   prBody?: string | null,
+  delay?: Delay,
 ): Promise<ReviewEventResult> {
   const { owner, repo, headSha } = request;
   if (!request.rerequested) {
@@ -50,6 +52,7 @@ export async function reviewPullRequest(
     record: evidence.record,
     ...(evidence.record ? { externalId: evidence.record.run_id } : {}),
     ...(evidence.note ? { note: evidence.note } : {}),
+    ...(delay ? { delay } : {}),
   });
   return { status: "reviewed", prNumber: request.prNumber, headSha, report };
 }

@@ -6,9 +6,12 @@ import type { RunRequest } from "../../events/types.js";
 import type { Task } from "../../types.js";
 import { createGitHubHost } from "./host.js";
 import { httpStatus, type Octokit } from "./octokit.js";
-import { deliverPullRequest } from "./pull-request.js";
-import { renderStatusComment } from "./render.js";
-import { upsertStatusComment } from "./status-comment.js";
+import type { BranchCommit } from "./commit.js";
+import { capText, escapeUntrusted, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { deliverPullRequest, type DeliveryProgress, type HeldBranch } from "./pull-request.js";
+import { renderStatusComment, STATUS_MARKER } from "./render.js";
+import type { Delay } from "./retry.js";
+import { upsertStatusComment, type StatusCommentOptions } from "./status-comment.js";
 
 /** Logger subset (Probot's pino logger fits). */
 export interface RunLogger {
@@ -30,11 +33,15 @@ export interface RunTaskInput {
   baseBranch?: string;
   /** Id of this run (PR record, check-run external_id); default a random UUID. */
   runId?: string;
+  /** The app's bot login (`<slug>[bot]`, from `GET /app` once per process); undefined when it could not be read. */
+  botLogin?: () => Promise<string | undefined>;
+  /** The wait before the one retry of a status-comment or check-run write on 5xx/429 (tests: instant). */
+  delay?: Delay;
 }
 
 /** How a run ended, for logs and tests. */
 export interface RunTaskSummary {
-  status: "pull_request" | "comment" | "refused" | "error";
+  status: "pull_request" | "held" | "comment" | "refused" | "error";
   outcome?: RunResult["outcome"];
   baseSha?: string;
   pullRequest?: { number: number; url: string; reused: boolean };
@@ -47,11 +54,14 @@ export interface RunTaskSummary {
  * 2. the model spec: the operator's, or the repository's `model:` only if the operator allowed it (else refused);
  * 3. pin the base ONCE (`resolveBase(default branch)`: one `GET branches/{b}`) and load its snapshot (one tarball);
  * 4. `runAgent` (for `approve`, the pull-request threshold is lowered to the comment threshold; gates unchanged);
- * 5. `pr_ready` → {@link deliverPullRequest} on `<prefix><branchSuffix>` (`force` for `retry`), which reuses an
- *    existing branch/PR and always runs the review check; other outcomes → the grounded diagnosis or what is missing.
+ * 5. `pr_ready` → {@link deliverPullRequest} on `<prefix><branchSuffix>` (`force` for `retry`), which reuses a branch
+ *    only when it already holds exactly this commit, leaves a branch with other commits alone (`held`: the comment
+ *    names them and says `/groundfix retry` replaces it), and always tries the review check; other outcomes → the
+ *    grounded diagnosis or what is missing.
  * Any error (GitHub 5xx, rate limit 403/429, a model that cannot be created) ends with a status comment that says
- * what failed and that nothing was pushed (the delivery deletes a branch it created before failing).
- * Requests without a status issue (code-scanning alerts, dispatch without issue_number) are logged only.
+ * what failed and what was already written (a pushed branch, an opened PR) — "nothing was pushed" only when so.
+ * Status-comment writes are retried once on 5xx/429. Requests without a status issue (code-scanning alerts,
+ * dispatch without issue_number) are logged only.
  *
  * Never throws for run trouble; it returns a summary. It throws only if posting the failure comment itself fails.
  */
@@ -60,6 +70,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskSummary> {
   const repo = request.task.repo;
   const runId = input.runId ?? randomUUID();
   const status = statusWriter(input);
+  const progress: DeliveryProgress = {};
   let baseSha: string | undefined;
   try {
     await status({ stage: "starting", detail: modeDetail(request) });
@@ -89,7 +100,9 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskSummary> {
       return { status: "comment", outcome: result.outcome, baseSha: base.sha };
     }
 
-    await status({ stage: "delivering", detail: `committing ${result.files.length} file(s) on ${config.pull_request.branch_prefix}${request.branchSuffix}` });
+    const branch = `${config.pull_request.branch_prefix}${request.branchSuffix}`;
+    await status({ stage: "delivering", detail: `committing ${result.files.length} file(s) on ${branch}` });
+    const botLogin = await input.botLogin?.();
     const delivery = await deliverPullRequest(octokit, {
       owner: repo.owner,
       repo: repo.name,
@@ -97,22 +110,86 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskSummary> {
       result,
       baseSha: base.sha,
       baseBranch: base.ref,
-      branch: `${config.pull_request.branch_prefix}${request.branchSuffix}`,
+      branch,
       config,
       force: request.mode === "retry",
       runId,
+      progress,
+      ...(botLogin ? { botLogin } : {}),
+      ...(input.delay ? { delay: input.delay } : {}),
     });
+    if (delivery.status === "held") {
+      await status(renderStatusComment({ ...site, note: heldNote(delivery) }));
+      log.warn({ key: task.key, branch, head: delivery.headSha }, "branch holds commits groundfix did not write; nothing pushed");
+      return { status: "held", outcome: result.outcome, baseSha: base.sha };
+    }
     const pullRequest = { number: delivery.number, url: delivery.url, reused: delivery.status === "existing" };
-    const note = delivery.reviewError ? `The groundfix/review check could not be created: ${delivery.reviewError}` : undefined;
-    await status(renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) }));
+    const notes = [delivery.replaced ? replacedNote(branch, delivery.replaced) : "", delivery.reviewStage && delivery.reviewStage !== "create" ? reviewNote(delivery) : ""];
+    const note = notes.filter(Boolean).join("\n\n");
+    let body = renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) });
+    if (delivery.reviewStage === "create") body = withTopWarning(body, reviewNote(delivery));
+    await status(body);
     log.info({ key: task.key, pullRequest }, delivery.status === "opened" ? "opened pull request" : "pointed at existing pull request");
     return { status: "pull_request", outcome: result.outcome, baseSha: base.sha, pullRequest };
   } catch (error) {
     const what = describeFailure(error);
     log.error({ err: error, key: request.task.key }, `groundfix run failed: ${what}`);
-    await status({ stage: "failed", detail: `${what}. Nothing was pushed; comment \`/groundfix retry\` to run again.` }, true);
+    await status(`${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(what)}.\n\n${writtenSoFar(progress)}`, true);
     return { status: "error", error: what, ...(baseSha ? { baseSha } : {}) };
   }
+}
+
+/** What a failed run had already written, for its failure comment (one line). */
+function writtenSoFar(progress: DeliveryProgress): string {
+  if (progress.pullRequest) {
+    return `Pull request #${progress.pullRequest.number} (${progress.pullRequest.url}) was already opened or updated${progress.pushed ? ` with commit ${progress.pushed.headSha.slice(0, 12)}` : ""}; look there, or comment \`/groundfix retry\` to run again.`;
+  }
+  if (progress.pushed) {
+    return `Branch \`${progress.pushed.branch}\` was already moved to commit ${progress.pushed.headSha.slice(0, 12)}, but no pull request was opened for it; comment \`/groundfix retry\` to run again.`;
+  }
+  return "Nothing was pushed; comment `/groundfix retry` to run again.";
+}
+
+/** `abc1234` by `login`, … (at most 10 named). Backticks keep a login from pinging anyone. */
+function commitList(commits: BranchCommit[]): string {
+  const named = commits.slice(0, 10).map((c) => `\`${c.sha.slice(0, 7)}\` by \`${c.author.replace(/`/g, "")}\``);
+  return named.join(", ") + (commits.length > 10 ? ` and ${commits.length - 10} more` : "");
+}
+
+/** Why a held branch got no commit and no PR, and how to proceed (one line). */
+function heldNote(held: HeldBranch): string {
+  const foreign = held.commits.filter((c) => !c.ours);
+  const what = foreign.length
+    ? `the branch \`${held.branch}\` already holds commits groundfix did not make: ${commitList(foreign)}`
+    : `the branch \`${held.branch}\` already holds an earlier groundfix commit made on another base or with other edits: ${commitList(held.commits)}`;
+  const pr = held.pullRequest ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.` : "";
+  return `${what}. Nothing was written to it and no pull request was opened.${pr} Comment \`/groundfix retry\` to replace the branch with this run's commit (the commits listed are dropped from it), or delete the branch and run again.`;
+}
+
+/** What `/groundfix retry` dropped when it replaced a branch. */
+function replacedNote(branch: string, replaced: { was: string; commits: BranchCommit[] }): string {
+  const foreign = replaced.commits.filter((c) => !c.ours);
+  const who = foreign.length ? ` including commits groundfix did not make` : "";
+  return `\`/groundfix retry\` replaced the branch \`${branch}\` (was ${replaced.was}), dropping ${commitList(replaced.commits)}${who}. GitHub keeps no reflog for it: the pull request timeline shows the force-push.`;
+}
+
+/** The reader-facing line for a review check that could not be written. */
+function reviewNote(delivery: { reviewStage?: string; reviewError?: string; warningError?: string }): string {
+  const why = delivery.reviewError ?? "unknown error";
+  if (delivery.reviewStage === "conclude") {
+    return `The \`groundfix/review\` check run was created but could not be concluded (${why}); it stays in progress. Re-run it from the pull request's Checks tab.`;
+  }
+  if (delivery.reviewStage === "annotations") {
+    return `The \`groundfix/review\` check run was concluded, but some of its annotations could not be sent (${why}). Re-run it to see them all.`;
+  }
+  const warned = delivery.warningError ? ` (${delivery.warningError})` : "";
+  return `**Warning: do not merge the pull request yet.** The \`groundfix/review\` check could not be created (${why}). The pull request was kept as a draft with this warning at the top of its body${warned}; it must not be merged until \`groundfix/review\` has run: push to the branch, re-run the checks, or comment \`/groundfix retry\`.`;
+}
+
+/** `body` with `warning` as its first visible line (right after the status marker), capped to GitHub's limit. */
+function withTopWarning(body: string, warning: string): string {
+  const rest = body.startsWith(STATUS_MARKER) ? body.slice(STATUS_MARKER.length) : `\n${body}`;
+  return capText(`${STATUS_MARKER}\n> [!WARNING]\n> ${warning}\n${rest}`, GITHUB_BODY_LIMIT);
 }
 
 /**
@@ -124,6 +201,7 @@ export async function reportConfigError(
   log: RunLogger,
   request: RunRequest,
   error: ConfigError,
+  options: StatusCommentOptions = {},
 ): Promise<void> {
   log.warn({ key: request.task.key, issues: error.issues }, "invalid .github/groundfix.yml");
   if (request.statusIssue === null) return;
@@ -135,7 +213,31 @@ export async function reportConfigError(
     "",
     "Fix the file on the default branch, then comment `/groundfix retry`.",
   ].join("\n");
-  await upsertStatusComment(octokit, { owner: request.task.repo.owner, repo: request.task.repo.name, issueNumber: request.statusIssue, body });
+  await upsertStatusComment(octokit, { owner: request.task.repo.owner, repo: request.task.repo.name, issueNumber: request.statusIssue, body }, options);
+}
+
+/**
+ * Post the one status comment of a trigger that could not be checked because a lookup failed (GitHub 5xx/429):
+ * `config` — `.github/groundfix.yml` could not be read, so groundfix did not run; `permission` — the sender's
+ * permission could not be read, so it is unknown whether they may trigger: the comment is neutral (it says the
+ * trigger could not be checked, not that it was accepted) and nothing runs. Logs only without a status issue.
+ */
+export async function reportLookupFailure(
+  octokit: Octokit,
+  log: RunLogger,
+  request: RunRequest,
+  lookup: "config" | "permission",
+  error: unknown,
+  options: StatusCommentOptions = {},
+): Promise<void> {
+  const what = describeFailure(error);
+  log.warn({ key: request.task.key, lookup, err: error }, `groundfix: could not read the ${lookup}: ${what}`);
+  if (request.statusIssue === null) return;
+  const body =
+    lookup === "config"
+      ? `${STATUS_MARKER}\n**groundfix** did not run: it could not read \`.github/groundfix.yml\` (${escapeUntrusted(what)}). Comment \`/groundfix retry\` to try again.`
+      : `${STATUS_MARKER}\n**groundfix** could not check this trigger: reading the sender's permission on the repository failed (${escapeUntrusted(what)}), so nothing ran. Someone allowed to trigger groundfix can comment \`/groundfix retry\`.`;
+  await upsertStatusComment(octokit, { owner: request.task.repo.owner, repo: request.task.repo.name, issueNumber: request.statusIssue, body }, options);
 }
 
 /**
@@ -185,12 +287,18 @@ function statusWriter(input: RunTaskInput): (body: string | { stage: string; det
       return;
     }
     try {
-      await upsertStatusComment(octokit, { owner: request.task.repo.owner, repo: request.task.repo.name, issueNumber: request.statusIssue, body: text });
+      await upsertStatusComment(octokit, { owner: request.task.repo.owner, repo: request.task.repo.name, issueNumber: request.statusIssue, body: text }, await commentOptions(input));
     } catch (error) {
       if (final || typeof body === "string") throw error;
       log.warn({ err: error, key: request.task.key }, "could not update the status comment");
     }
   };
+}
+
+/** The status-comment options of a run: the app's login (so only its own comment is edited) and the retry wait. */
+export async function commentOptions(input: { botLogin?: () => Promise<string | undefined>; delay?: Delay }): Promise<StatusCommentOptions> {
+  const botLogin = await input.botLogin?.();
+  return { ...(botLogin ? { botLogin } : {}), ...(input.delay ? { delay: input.delay } : {}) };
 }
 
 function firstLine(text: string): string {

@@ -22,6 +22,23 @@ function mockTreeAndCommit(treeSeen: (b: any) => void, commitSeen: (b: any) => v
     .reply(201, { sha: commitSha });
 }
 
+/**
+ * The branch exists: the base tree lookup, our tree and commit (`commitSha`), the 422 on the ref, the branch head
+ * `head`, and — unless `head` is the base — that head's commit (`tree`, `parent`) and, when given, its compare answer.
+ */
+function mockExistingBranch(head: string, commitSha: string, headCommit?: { tree: string; parent: string; compare?: object }) {
+  nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+  mockTreeAndCommit(() => undefined, () => undefined, commitSha);
+  const scope = nock(API)
+    .post(`${repoPath}/git/refs`)
+    .reply(422, refExists)
+    .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
+    .reply(200, { ref: `refs/heads/${BRANCH}`, object: { sha: head, type: "commit" } });
+  if (!headCommit) return;
+  scope.get(`${repoPath}/git/commits/${head}`).reply(200, { sha: head, tree: { sha: headCommit.tree }, parents: [{ sha: headCommit.parent }] });
+  if (headCommit.compare) scope.get(`${repoPath}/compare/${BASE_SHA}...${head}`).query(true).reply(200, headCommit.compare);
+}
+
 describe("commitFiles through the Git Data API", () => {
   it("writes one tree with base_tree and inline content (modes kept), one commit on the base, one ref", async () => {
     const octokit = testOctokit();
@@ -67,17 +84,11 @@ describe("commitFiles through the Git Data API", () => {
     expect(calls.filter((c) => c.includes("/git/commits/"))).toEqual([]);
   });
 
-  it("reuses an existing branch without moving it or stacking a second commit on it", async () => {
+  it("reuses an existing branch that already holds exactly this commit (parent = base, same tree), writing nothing", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     const existing = "f".repeat(40);
-    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
-    mockTreeAndCommit(() => undefined, () => undefined);
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(422, refExists)
-      .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
-      .reply(200, { ref: `refs/heads/${BRANCH}`, object: { sha: existing, type: "commit" } });
+    mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA });
 
     const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
     const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
@@ -85,20 +96,44 @@ describe("commitFiles through the Git Data API", () => {
     expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
   });
 
-  it("with force, moves the existing branch to the new commit", async () => {
+  it("leaves a branch holding someone else's commit untouched and names that commit and its author", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    const foreign = "f".repeat(40);
+    const compare = { ahead_by: 1, commits: [{ sha: foreign, commit: { author: { name: "Mallory" } }, author: { login: "mallory" } }], files: [] };
+    mockExistingBranch(foreign, "c".repeat(40), { tree: "9".repeat(40), parent: BASE_SHA, compare });
+
+    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const out = await host.commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, botLogin: "groundfix[bot]" });
+    expect(out).toMatchObject({ headSha: foreign, reused: false, created: false, held: [{ sha: foreign, author: "mallory", ours: false }] });
+    expect(calls.filter((c) => c.startsWith("PATCH") || c.startsWith("DELETE"))).toEqual([]);
+  });
+
+  it("fast-forwards a branch that has no commit beyond the base (nothing is lost, no force)", async () => {
     const octokit = testOctokit();
     let patch: any;
-    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
-    mockTreeAndCommit(() => undefined, () => undefined, "9".repeat(40));
+    mockExistingBranch(BASE_SHA, "9".repeat(40));
     nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(422, refExists)
+      .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
+      .reply(200, { object: { sha: "9".repeat(40) } });
+    const out = await createGitHubHost(octokit, { owner: OWNER, name: REPO }).commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toEqual({ headSha: "9".repeat(40), branch: BRANCH, reused: false, created: false });
+    expect(patch).toEqual({ sha: "9".repeat(40), force: false });
+  });
+
+  it("with force, replaces a branch holding other commits and reports the head it was and the commits dropped", async () => {
+    const octokit = testOctokit();
+    let patch: any;
+    const old = "8".repeat(40);
+    const compare = { ahead_by: 1, commits: [{ sha: old, commit: { author: { name: "Ann" } }, author: null }], files: [] };
+    mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
+    nock(API)
       .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
       .reply(200, { object: { sha: "9".repeat(40) } });
 
     const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
-    expect(out).toEqual({ headSha: "9".repeat(40), branch: BRANCH, reused: false });
+    const out = await host.commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+    expect(out).toMatchObject({ headSha: "9".repeat(40), reused: false, replaced: { was: old, commits: [{ sha: old, author: "Ann", ours: false }] } });
     expect(patch).toEqual({ sha: "9".repeat(40), force: true });
   });
 

@@ -97,7 +97,7 @@ describe("deliverPullRequest", () => {
     expect(completed.output.title).toBeTruthy();
     expect(completed.output.summary).toBeTruthy();
     expect(completed.output.annotations.length).toBeLessThanOrEqual(50);
-    expect(out.review?.conclusion).toBe("success");
+    expect(out.status !== "held" && out.review?.conclusion).toBe("success");
 
     // The REST calls of one delivery (the codeload redirect targets are not REST calls).
     expect(calls).toEqual([
@@ -140,23 +140,55 @@ describe("deliverPullRequest", () => {
       .patch(`${repoPath}/check-runs/9`)
       .reply(200, {});
     const out = await deliverPullRequest(octokit, input());
-    expect(out.review?.conclusion).toBe("success");
+    expect(out.status !== "held" && out.review?.conclusion).toBe("success");
     expect(calls).toHaveLength(8);
   });
 
-  it("a check run GitHub refuses to create leaves the PR open and says why, instead of failing the delivery", async () => {
+  it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
     const octokit = testOctokit();
     mockCommit();
+    let patched: any;
     nock(API)
       .post(`${repoPath}/git/refs`)
       .reply(201, {})
       .post(`${repoPath}/pulls`)
-      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
+      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT }, draft: true })
       .post(`${repoPath}/check-runs`)
-      .reply(403, { message: "Resource not accessible by integration" });
+      .reply(403, { message: "Resource not accessible by integration" })
+      .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
+      .reply(200, {});
     const out = await deliverPullRequest(octokit, input());
-    expect(out).toMatchObject({ status: "opened", number: 34, review: null });
-    expect(out.reviewError).toContain("403");
+    expect(out).toMatchObject({ status: "opened", number: 34, review: null, reviewStage: "create" });
+    expect(out.status !== "held" && out.reviewError).toContain("403");
+    const firstLines = patched.body.split("\n").slice(0, 4).join("\n");
+    expect(firstLines).toContain("Do not merge this pull request yet");
+    expect(firstLines).toContain("`groundfix/review` check could not be created (GitHub answered 403");
+    expect(decodeRunRecord(patched.body)?.head_sha).toBe(COMMIT); // the evidence rule still finds the record
+  });
+
+  it("retries a check-run create that answers 502 once, and converts a ready PR to draft when it fails again", async () => {
+    const octokit = testOctokit();
+    mockCommit();
+    let graphql: any;
+    nock(API)
+      .post(`${repoPath}/git/refs`)
+      .reply(201, {})
+      .post(`${repoPath}/pulls`)
+      .reply(201, { number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
+      .post(`${repoPath}/check-runs`)
+      .times(2)
+      .reply(502, { message: "Server Error" })
+      .post("/graphql", (b) => ((graphql = b), true))
+      .reply(200, { data: { convertPullRequestToDraft: { pullRequest: { isDraft: true } } } })
+      .patch(`${repoPath}/pulls/34`)
+      .reply(200, {});
+    const waits: number[] = [];
+    const config = parseConfig({ pull_request: { draft: false } });
+    const out = await deliverPullRequest(octokit, input({ config, delay: async (ms: number) => void waits.push(ms) }));
+    expect(out).toMatchObject({ status: "opened", reviewStage: "create" });
+    expect(waits).toEqual([1000]);
+    expect(graphql.query).toContain("convertPullRequestToDraft");
+    expect(graphql.variables).toEqual({ id: "PR_34" });
   });
 
   it("reuses the branch and its open PR: no second commit on it, no second PR, and the head is reviewed again", async () => {
@@ -171,6 +203,8 @@ describe("deliverPullRequest", () => {
       .reply(422, { message: "Reference already exists" })
       .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
       .reply(200, { object: { sha: existingHead } })
+      .get(`${repoPath}/git/commits/${existingHead}`)
+      .reply(200, { sha: existingHead, tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
       .get(`${repoPath}/pulls`)
       .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
       .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])

@@ -35,13 +35,35 @@ describe("upsertStatusComment", () => {
       .get(comments)
       .query(true)
       .reply(200, [
-        { id: 2, body: "hello", user: { type: "User" } },
-        { id: 3, body: `${STATUS_MARKER}\nold`, user: { type: "Bot" } },
+        { id: 2, body: "hello", user: { login: "ann", type: "User" } },
+        { id: 3, body: `echo: ${STATUS_MARKER}`, user: { login: "github-actions[bot]", type: "Bot" } },
+        { id: 4, body: `${STATUS_MARKER}\nold`, user: { login: "groundfix[bot]", type: "Bot" } },
       ])
-      .patch(`/repos/${OWNER}/${REPO}/issues/comments/3`, (b) => ((edited = b), true))
-      .reply(200, { id: 3, html_url: "u" });
-    const out = await upsertStatusComment(testOctokit(), { owner: OWNER, repo: REPO, issueNumber: 12, body: `${STATUS_MARKER}\nnew` });
-    expect(out.id).toBe(3);
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/4`, (b) => ((edited = b), true))
+      .reply(200, { id: 4, html_url: "u" });
+    const out = await upsertStatusComment(testOctokit(), { owner: OWNER, repo: REPO, issueNumber: 12, body: `${STATUS_MARKER}\nnew` }, { botLogin: "groundfix[bot]" });
+    expect(out.id).toBe(4);
     expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
+  });
+
+  it("retries a write that answers 502 or 429 once, waiting GitHub's retry-after capped at 5 s, and throws a second failure", async () => {
+    const octokit = testOctokit();
+    const waits: number[] = [];
+    const delay = async (ms: number) => void waits.push(ms);
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [])
+      .post(comments)
+      .reply(429, { message: "slow down" }, { "retry-after": "60" })
+      .post(comments)
+      .reply(201, { id: 60, html_url: "u60" })
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/60`)
+      .times(2)
+      .reply(502, { message: "Server Error" });
+    const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { delay })).toEqual({ id: 60, html_url: "u60" });
+    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { delay })).rejects.toMatchObject({ status: 502 });
+    expect(waits).toEqual([5000, 1000]);
   });
 });
