@@ -93,6 +93,26 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     expect(app.waits).toEqual([1000]);
   });
 
+  it("a status-comment create that GitHub wrote but answered 502 for is not posted twice: the retry finds and edits it", async () => {
+    app = await startApp();
+    const { state } = app.fake;
+    const real = state.failures;
+    let creates = 0;
+    (state as { failures: { get(k: string): number | undefined } }).failures = {
+      get(k: string) {
+        if (k !== "POST /repos/{o}/{r}/issues/{n}/comments" || ++creates > 1) return real.get(k);
+        const body = state.calls.at(-1)!.body.body as string;
+        state.comments.push({ id: 9000, issue: 1, body, user: { login: "groundfix[bot]", type: "Bot" }, html_url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9000" });
+        return 502;
+      },
+    };
+    await app.receive("issues", labeledIssue());
+    expect(creates).toBe(1);
+    expect(statusBody()).toHaveLength(1);
+    expect(statusBody()[0]).toContain(`Opened pull request [#${state.pulls[0]!.number}]`);
+    expect(app.waits).toEqual([1000]);
+  });
+
   it("when the final edit fails twice, the failure comment points at the opened PR and never says nothing was pushed", async () => {
     app = await startApp();
     failCalls("PATCH /repos/{o}/{r}/issues/comments/{n}", 502, 4, 5);

@@ -1,7 +1,7 @@
 import { capText, GITHUB_BODY_LIMIT } from "./markdown.js";
 import { httpStatus, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
-import { retryOnce, type Delay } from "./retry.js";
+import { isTransient, retryOnce, retryWait, sleep, type Delay } from "./retry.js";
 
 /** Comment ids found per issue (`owner/repo#N`), so later stages of a run edit without listing again. */
 const known = new Map<string, number>();
@@ -30,7 +30,9 @@ export interface StatusCommentOptions {
  * The comment is found among the issue's comments (`GET issues/{n}/comments`, paginated) by the marker AND the
  * app's own login `options.botLogin` (a human or another app quoting the marker is never edited), then remembered in
  * this process, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
- * falls back to a fresh search). Each call is retried once on 5xx/429 ({@link retryOnce}).
+ * falls back to a fresh search). Each call is retried once on 5xx/429 ({@link retryOnce}); a create is retried only
+ * after listing the comments again, because GitHub may have written a comment it answered 5xx for (see
+ * {@link createOnce}), so a failed create never posts the status twice.
  * The marker is prepended when `body` lacks it; the body is capped at 65,536 characters.
  *
  * @returns the comment's id and html_url. @throws the Octokit `RequestError` of a failed create/update.
@@ -57,13 +59,45 @@ export async function upsertStatusComment(
     octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 }),
   );
   const login = options.botLogin?.toLowerCase();
-  const mine = login ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER)) : undefined;
-  const { data } = mine
-    ? await again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: mine.id, body }))
-    : await again(() => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body }));
+  const mine = ownStatusComment(comments, login);
+  const update = (id: number) => again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: id, body }));
+  const { data } = mine ? await update(mine.id) : await createOnce(octokit, p, body, login, options.delay);
   if (known.size >= 5000) known.delete(known.keys().next().value!);
   known.set(key, data.id);
   return { id: data.id, html_url: data.html_url };
+}
+
+/**
+ * `POST issues/{n}/comments`; on a 5xx/429, wait, list the issue's comments once more and edit the app's marker
+ * comment when the failed create did land (a 502 from GitHub's front end does not mean nothing was written), else
+ * create once more. Without `login` no comment can be proven the app's own, so the create is simply retried.
+ * @throws the `RequestError` of the last call.
+ */
+async function createOnce(
+  octokit: Octokit,
+  p: StatusCommentTarget,
+  body: string,
+  login: string | undefined,
+  delay: Delay = sleep,
+): Promise<{ data: { id: number; html_url: string } }> {
+  const create = () => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body });
+  try {
+    return await create();
+  } catch (error) {
+    if (!isTransient(error)) throw error;
+    await delay(retryWait(error));
+  }
+  if (login) {
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 });
+    const landed = ownStatusComment(comments, login);
+    if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body });
+  }
+  return create();
+}
+
+/** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */
+function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(comments: C[], login: string | undefined): C | undefined {
+  return login ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER)) : undefined;
 }
 
 /** Forget the remembered comment ids (tests; or after an installation is removed). */

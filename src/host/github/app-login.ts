@@ -1,0 +1,28 @@
+import type { Octokit } from "./octokit.js";
+
+/** The part of a Probot instance {@link createBotLogin} uses: the app-JWT octokit and a logger. */
+export interface AppAuth {
+  auth(): Promise<Pick<Octokit, "rest">>;
+  log: { warn(obj: object, msg?: string): void };
+}
+
+/**
+ * A memoised lookup of the app's own bot login, `<slug>[bot]`, from `GET /app` (authenticated as the app, not an
+ * installation): asked once per process. A failed lookup is logged and not cached (undefined now, asked again next
+ * time), so no status comment is edited unless its author is proven to be this app.
+ */
+export function createBotLogin(app: AppAuth): () => Promise<string | undefined> {
+  let login: Promise<string | undefined> | undefined;
+  return () => {
+    login ??= app
+      .auth()
+      .then((octokit) => octokit.rest.apps.getAuthenticated())
+      .then(({ data }) => (data?.slug ? `${data.slug}[bot]` : undefined))
+      .catch((error: unknown) => {
+        app.log.warn({ err: error }, "groundfix: could not read the app's slug (GET /app)");
+        login = undefined;
+        return undefined;
+      });
+    return login;
+  };
+}
