@@ -7,7 +7,8 @@ export { commitFiles, deleteBranch, type CommitInput, type CommitOutcome } from 
 export { compareCommits, type Comparison } from "./compare.js";
 export { deliverPullRequest, pullRequestTitle, type Delivery, type DeliveryInput } from "./pull-request.js";
 export { runReviewCheck, evidenceFor, type ReviewCheckInput } from "./review-check.js";
-export { reviewPullRequest, type ReviewEventResult } from "./review-handler.js";
+export { reviewPullRequest, reviewOnEvent, reviewConfigOf, type ReviewEventResult, type ReviewConfigProblem } from "./review-handler.js";
+export { failReviewCheck, type ReviewFailureInput } from "./review-failure.js";
 export { upsertStatusComment, forgetStatusComments, type StatusCommentTarget } from "./status-comment.js";
 export {
   renderStatusComment,
