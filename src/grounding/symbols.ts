@@ -101,10 +101,12 @@ function stripPrefixes(text: string, modifiers: RegExp): string {
 
 /** Remove string literals and comments from one line (approximately) so braces can be counted. */
 function codeOnly(line: string, state: { inBlock: boolean }): string {
-  if (!state.inBlock && !/["'`/]/.test(line)) return line;
+  if (!state.inBlock && !QUOTE_OR_SLASH.test(line)) return line;
+  // Plain runs are copied as slices (not character by character): this runs for every line of every source file.
   let out = "";
   let i = 0;
-  while (i < line.length) {
+  const n = line.length;
+  while (i < n) {
     if (state.inBlock) {
       const close = line.indexOf("*/", i);
       if (close === -1) return out;
@@ -112,25 +114,36 @@ function codeOnly(line: string, state: { inBlock: boolean }): string {
       i = close + 2;
       continue;
     }
-    const ch = line[i];
-    const next = line[i + 1];
+    let j = i;
+    while (j < n && !isQuoteOrSlash(line.charCodeAt(j))) j++;
+    if (j > i) out += line.slice(i, j);
+    if (j >= n) break;
+    const ch = line[j] as string;
+    const next = line[j + 1];
     if (ch === "/" && next === "/") return out;
     if (ch === "/" && next === "*") {
       state.inBlock = true;
-      i += 2;
+      i = j + 2;
       continue;
     }
-    if (ch === '"' || ch === "'" || ch === "`") {
-      let j = i + 1;
-      while (j < line.length && line[j] !== ch) j += line[j] === "\\" ? 2 : 1;
-      out += ch + ch;
+    if (ch === "/") {
+      out += ch;
       i = j + 1;
       continue;
     }
-    out += ch;
-    i++;
+    let k = j + 1;
+    while (k < n && line[k] !== ch) k += line[k] === "\\" ? 2 : 1;
+    out += ch + ch;
+    i = k + 1;
   }
   return out;
+}
+
+const QUOTE_OR_SLASH = /["'`/]/;
+
+/** `"`, `'`, `` ` `` or `/`. */
+function isQuoteOrSlash(code: number): boolean {
+  return code === 34 || code === 39 || code === 96 || code === 47;
 }
 
 /** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
@@ -244,7 +257,10 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
       if (lang === "go" && !code.includes("{")) def.endLine = lineNo;
       else open.push({ def, depthBefore: depth, opened: false, linesWaited: 0, isContainer: found.opens === true });
     }
-    for (const ch of code) {
+    // Most lines have no brace at all: skip the character loop for them.
+    const braces = code.includes("{") || code.includes("}");
+    for (let c = 0; braces && c < code.length; c++) {
+      const ch = code[c];
       if (ch === "{") {
         depth++;
         for (const o of open) if (!o.opened && depth === o.depthBefore + 1) o.opened = true;

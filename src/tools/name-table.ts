@@ -44,17 +44,23 @@ export interface SimilarityTable {
 const tables = new WeakMap<SymbolIndex, NameTable>();
 const similarity = new WeakMap<NameTable, SimilarityTable>();
 
-/** The name table of a symbol index (see {@link NameTable}); cached per index object. */
-export function nameTable(index: SymbolIndex): NameTable {
+/**
+ * The name table of a symbol index (see {@link NameTable}); cached per index object. `tokensOf` (default
+ * `searchTokens`) may be a memo of it, when the caller has already split the names.
+ */
+export function nameTable(index: SymbolIndex, tokensOf?: (name: string) => readonly string[]): NameTable {
   const hit = tables.get(index);
   if (hit !== undefined) return hit;
-  const table = buildNameTable(index.byName.keys());
+  const table = buildNameTable(index.byName.keys(), tokensOf);
   tables.set(index, table);
   return table;
 }
 
-/** Build a {@link NameTable} from any list of names (duplicates are dropped). */
-export function buildNameTable(source: Iterable<string>): NameTable {
+/**
+ * Build a {@link NameTable} from any list of names (duplicates are dropped). `tokensOf` must equal `searchTokens`
+ * (a memo of it may be passed).
+ */
+export function buildNameTable(source: Iterable<string>, tokensOf: (name: string) => readonly string[] = searchTokens): NameTable {
   // Ordered by lower-cased length with a counting sort (stable; no comparison sort over 100,000s of names).
   const unique = [...new Set(source)];
   const lowered = unique.map((name) => name.toLowerCase());
@@ -75,7 +81,7 @@ export function buildNameTable(source: Iterable<string>): NameTable {
     names[at] = name;
     lower[at] = l;
   });
-  const tokens = names.map((name) => searchTokens(name));
+  const tokens = names.map((name) => tokensOf(name));
   // Most tokens (whole identifiers) belong to one name: store a bare id then, an array only when shared.
   const byToken = new Map<string, number | number[]>();
   const byPrefix4 = new Map<string, string[]>();

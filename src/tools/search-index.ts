@@ -1,5 +1,6 @@
 import { isSecretPath } from "../grounding/secrets.js";
 import type { Snapshot } from "../types.js";
+import { nameTable } from "./name-table.js";
 import { identifierWords, symbolIndex } from "./symbol-index.js";
 import MiniSearch, { type SearchOptions, type SearchResult } from "minisearch";
 
@@ -45,25 +46,18 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
   }
 }
 
-/** The distinct words (runs of `[A-Za-z0-9_$]`, 2 to 80 characters) of `content`, first {@link MAX_WORDS_PER_FILE}. */
-function distinctWords(content: string): Set<string> {
-  const seen = new Set<string>();
-  forEachWord(content, (start, end) => {
-    if (end - start >= 2 && end - start <= 80) seen.add(content.slice(start, end));
-    return seen.size < MAX_WORDS_PER_FILE;
-  });
-  return seen;
-}
-
 /** The fields of each indexed file, in scoring order. */
 export const SEARCH_FIELDS = ["path", "symbols", "text"] as const;
 
-/** One indexed file: each field is its tokens (already made by {@link searchTokens}) joined by single spaces. */
+/**
+ * One indexed file: each field is its list of tokens (already made by {@link searchTokens}). minisearch is given
+ * the lists as they are (identity `stringifyField`/`tokenize`), so no field is joined into a string and split again.
+ */
 interface SearchDoc {
   id: string;
-  path: string;
-  symbols: string;
-  text: string;
+  path: readonly string[];
+  symbols: readonly string[];
+  text: readonly string[];
 }
 
 /** A built search index: minisearch over {@link SEARCH_FIELDS}, plus the set of every indexed term. */
@@ -75,45 +69,77 @@ export interface SearchIndex {
 
 const cache = new WeakMap<Snapshot, SearchIndex>();
 
+/** Append every item of `items` to `out`. */
+function append(out: string[], items: readonly string[]): void {
+  for (let i = 0; i < items.length; i++) out.push(items[i] as string);
+}
+
 /**
  * The search index of a snapshot, built once per snapshot object and cached in a WeakMap: minisearch (BM25+ ranking,
  * prefix and fuzzy expansion) over one document per path with three fields: `path` (every path, text or not),
- * `symbols` (the distinct symbol names of the file) and `text` (the distinct words of a text file, first
- * {@link MAX_WORDS_PER_FILE}; none for secret files), each split by {@link searchTokens}. Tokens are made here, once
- * per distinct word of the repository, and handed to minisearch already split (its tokenizer only splits on spaces),
- * which keeps the build fast on 100 MB repositories. Symbols are ranked apart, from the symbol index (search.ts).
+ * `symbols` (the distinct symbol names of the file) and `text` (the distinct words — runs of `[A-Za-z0-9_$]`, 2 to
+ * 80 characters — of a text file, first {@link MAX_WORDS_PER_FILE}; none for secret files), each split by
+ * {@link searchTokens}. Tokens are made here, once per distinct word of the repository (a memo shared with the name
+ * table of the symbol index, which is built here too), and handed to minisearch as token lists, which keeps the build
+ * fast on 100 MB repositories. Symbols are ranked apart, from the symbol index (search.ts).
  */
 export function searchIndex(snapshot: Snapshot): SearchIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
   const vocabulary = new Set<string>();
   // The same words recur across files: split each distinct word once per build.
-  const memo = new Map<string, string>();
-  const tokensOf = (raw: string): string => {
-    let joined = memo.get(raw);
-    if (joined === undefined) {
-      const tokens = searchTokens(raw);
+  const memo = new Map<string, readonly string[]>();
+  const tokensOf = (raw: string): readonly string[] => {
+    let tokens: readonly string[] | undefined = memo.get(raw);
+    if (tokens === undefined) {
+      tokens = searchTokens(raw);
       for (const t of tokens) vocabulary.add(t);
-      joined = tokens.join(" ");
-      memo.set(raw, joined);
+      memo.set(raw, tokens);
     }
-    return joined;
+    return tokens;
   };
+  const asIs = <T>(value: T): T => value;
+  const mini = new MiniSearch<SearchDoc>({
+    fields: [...SEARCH_FIELDS],
+    // Fields are token lists (see SearchDoc): minisearch's field → string → tokens steps are identities here.
+    stringifyField: asIs as unknown as (value: unknown) => string,
+    tokenize: asIs as unknown as (text: string) => string[],
+    processTerm: asIs,
+  });
   const symbols = symbolIndex(snapshot);
-  const docs: SearchDoc[] = [];
   for (const path of snapshot.paths) {
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
     const pathTokens = searchTokens(path);
     for (const t of pathTokens) vocabulary.add(t);
-    const names = [...new Set((symbols.byPath.get(path) ?? []).map((d) => d.name))].map(tokensOf);
-    const words = content === undefined ? [] : [...distinctWords(content)].map(tokensOf);
-    docs.push({ id: path, path: pathTokens.join(" "), symbols: names.join(" "), text: words.join(" ") });
+    const names: string[] = [];
+    const defs = symbols.byPath.get(path);
+    if (defs !== undefined) {
+      const seenNames = new Set<string>();
+      for (const d of defs) {
+        if (seenNames.has(d.name)) continue;
+        seenNames.add(d.name);
+        append(names, tokensOf(d.name));
+      }
+    }
+    const text: string[] = [];
+    if (content !== undefined) {
+      const seen = new Set<string>();
+      forEachWord(content, (start, end) => {
+        if (end - start < 2 || end - start > 80) return true;
+        const word = content.slice(start, end);
+        if (seen.has(word)) return true;
+        seen.add(word);
+        append(text, tokensOf(word));
+        return seen.size < MAX_WORDS_PER_FILE;
+      });
+    }
+    mini.add({ id: path, path: pathTokens, symbols: names, text });
   }
+  // The name table splits every symbol name the same way: give it the memo while it is alive.
+  nameTable(symbols, tokensOf);
   const split = (text: string): string[] => (text === "" ? [] : text.split(" "));
-  const mini = new MiniSearch<SearchDoc>({ fields: [...SEARCH_FIELDS], tokenize: split, processTerm: (t) => t });
-  mini.addAll(docs);
   const index: SearchIndex = {
-    search: (query, options) => mini.search(query.join(" "), { ...options, tokenize: split, processTerm: (t) => t }),
+    search: (query, options) => mini.search(query.join(" "), { ...options, tokenize: split, processTerm: asIs }),
     has: (term) => vocabulary.has(term),
   };
   cache.set(snapshot, index);
