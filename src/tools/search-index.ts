@@ -87,17 +87,20 @@ export function searchIndex(snapshot: Snapshot): SearchIndex {
   const hit = cache.get(snapshot);
   if (hit !== undefined) return hit;
   const vocabulary = new Set<string>();
-  // The same words recur across files: split each distinct word once per build.
-  const memo = new Map<string, readonly string[]>();
-  const tokensOf = (raw: string): readonly string[] => {
-    let tokens: readonly string[] | undefined = memo.get(raw);
-    if (tokens === undefined) {
-      tokens = searchTokens(raw);
+  // The same words recur across files: split each distinct word once per build. `file` is the number of the last
+  // file that took the word's tokens, so one lookup per occurrence also keeps the words of a file distinct.
+  const memo = new Map<string, { tokens: readonly string[]; file: number }>();
+  const entryOf = (raw: string): { tokens: readonly string[]; file: number } => {
+    let entry = memo.get(raw);
+    if (entry === undefined) {
+      const tokens = searchTokens(raw);
       for (const t of tokens) vocabulary.add(t);
-      memo.set(raw, tokens);
+      entry = { tokens, file: -1 };
+      memo.set(raw, entry);
     }
-    return tokens;
+    return entry;
   };
+  const tokensOf = (raw: string): readonly string[] => entryOf(raw).tokens;
   const asIs = <T>(value: T): T => value;
   const mini = new MiniSearch<SearchDoc>({
     fields: [...SEARCH_FIELDS],
@@ -107,7 +110,9 @@ export function searchIndex(snapshot: Snapshot): SearchIndex {
     processTerm: asIs,
   });
   const symbols = symbolIndex(snapshot);
+  let file = 0;
   for (const path of snapshot.paths) {
+    file++;
     const content = isSecretPath(path) ? undefined : snapshot.read(path);
     const pathTokens = searchTokens(path);
     for (const t of pathTokens) vocabulary.add(t);
@@ -123,14 +128,14 @@ export function searchIndex(snapshot: Snapshot): SearchIndex {
     }
     const text: string[] = [];
     if (content !== undefined) {
-      const seen = new Set<string>();
+      let distinct = 0;
       forEachWord(content, (start, end) => {
         if (end - start < 2 || end - start > 80) return true;
-        const word = content.slice(start, end);
-        if (seen.has(word)) return true;
-        seen.add(word);
-        append(text, tokensOf(word));
-        return seen.size < MAX_WORDS_PER_FILE;
+        const entry = entryOf(content.slice(start, end));
+        if (entry.file === file) return true;
+        entry.file = file;
+        append(text, entry.tokens);
+        return ++distinct < MAX_WORDS_PER_FILE;
       });
     }
     mini.add({ id: path, path: pathTokens, symbols: names, text });

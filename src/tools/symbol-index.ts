@@ -10,6 +10,7 @@ export interface SymbolSite extends SymbolDef {
 /** Every definition of a snapshot, by exact name; built once per snapshot (WeakMap) from `extractSymbols`. */
 export interface SymbolIndex {
   byName: Map<string, SymbolSite[]>;
+  /** The definitions of each file, in line order (the same objects as in `byName`, so they also carry `path`). */
   byPath: Map<string, SymbolDef[]>;
 }
 
@@ -29,10 +30,10 @@ export function symbolIndex(snapshot: Snapshot): SymbolIndex {
     if (defs.length === 0) continue;
     byPath.set(path, defs);
     for (const d of defs) {
+      // The definition object itself becomes the site (no copy per definition): byPath and byName share it.
+      const site = d as SymbolSite;
+      site.path = path;
       const list = byName.get(d.name);
-      const site: SymbolSite = { name: d.name, kind: d.kind, line: d.line, path };
-      if (d.endLine !== undefined) site.endLine = d.endLine;
-      if (d.container !== undefined) site.container = d.container;
       if (list === undefined) byName.set(d.name, [site]);
       else list.push(site);
     }
