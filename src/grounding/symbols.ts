@@ -316,6 +316,8 @@ function indentSymbols(lines: string[], match: typeof pythonLine): SymbolDef[] {
     const indent = raw.length - raw.trimStart().length;
     close(indent);
     for (const s of stack) s.lastLine = i + 1;
+    // Indented lines define something only with `def` or `class` (variables count at the top level only).
+    if (indent > 0 && !raw.includes("def") && !raw.includes("class")) continue;
     const found = match(raw);
     if (found === null) continue;
     const parent = stack[stack.length - 1]?.def;

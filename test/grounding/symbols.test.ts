@@ -174,6 +174,25 @@ describe("extractSymbols", () => {
     expect(brief(extractSymbols("Cart.cs", src))).toEqual(["1-10 module Shop.Core", "3-9 class Shop.Core.Cart", "5-8 method Cart.Total"]);
   });
 
+  it("braces inside strings, template literals and comments do not end a block", () => {
+    const src = [
+      "export function render(v) {", // 1
+      '  const open = "{{" + v + \'}\'; // a } in a comment', // 2
+      "  const t = `}${v}`; /* } */ const half = 1 / 2;", // 3
+      "  /* a block comment {", // 4
+      "     } still inside */", // 5
+      '  return open + "\\"}" + t;', // 6
+      "}", // 7
+      "export function after() {}", // 8
+    ].join("\n");
+    expect(brief(extractSymbols("src/render.js", src))).toEqual(["1-7 function render", "8-8 function after"]);
+  });
+
+  it("Python: indented lines other than def and class define nothing", () => {
+    const src = "class Cart:\n    total = 0\n    items = []\n    def add(self, x):\n        y = x\n        return y\n";
+    expect(brief(extractSymbols("cart.py", src))).toEqual(["1-6 class Cart", "4-6 method Cart.add"]);
+  });
+
   it("ignores other languages and very long lines", () => {
     expect(extractSymbols("README.md", "function notCode() {}\n")).toEqual([]);
     expect(extractSymbols("min.js", `function ${"a".repeat(2000)}() {}\n`)).toEqual([]);
