@@ -142,6 +142,8 @@ export function searchIndex(snapshot: Snapshot): SearchIndex {
   }
   // The name table splits every symbol name the same way: give it the memo while it is alive.
   nameTable(symbols, tokensOf);
+  // The closures below share this scope: empty the memo so its million entries are not kept alive with the index.
+  memo.clear();
   const split = (text: string): string[] => (text === "" ? [] : text.split(" "));
   const index: SearchIndex = {
     search: (query, options) => mini.search(query.join(" "), { ...options, tokenize: split, processTerm: asIs }),
