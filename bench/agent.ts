@@ -10,26 +10,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pack } from "tar-stream";
 import { runAgent } from "../src/agent/index.js";
 import { createModel } from "../src/agent/models/index.js";
 import { createReplayModel } from "../src/agent/models/replay.js";
 import { defaultConfig, parseConfig } from "../src/config/schema.js";
-import { snapshotFromTar } from "../src/snapshot/index.js";
 import type { Snapshot, Task } from "../src/types.js";
-import { REPO as TEST_REPO, task as testTask } from "../test/agent/helpers.js";
+import { buildSnapshot, REPO as TEST_REPO, task as testTask } from "../test/agent/helpers.js";
 import { type BenchRow, timeMedian } from "./lib.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-
-async function snapshotOf(files: Record<string, string>, sha: string): Promise<Snapshot> {
-  const p = pack();
-  for (const [name, content] of Object.entries(files)) p.entry({ name, mode: 0o644 }, content);
-  p.finalize();
-  const chunks: Buffer[] = [];
-  for await (const c of p) chunks.push(c as Buffer);
-  return snapshotFromTar(Buffer.concat(chunks), { sha });
-}
 
 function filesUnder(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -60,7 +49,7 @@ export async function benchAgent(runs: number): Promise<BenchRow[]> {
 
   // The demo: heuristic, then a replay of its own recorded turns.
   const demoFiles = filesUnder(join(ROOT, "examples", "demo-service"));
-  const demo = await snapshotOf(demoFiles, "d".repeat(40));
+  const demo = await buildSnapshot(demoFiles);
   const issue = readFileSync(join(ROOT, "examples", "demo-issue.md"), "utf8");
   const [title, ...rest] = issue.split("\n");
   const demoTask: Task = { source: "local", key: "local:demo", title: title!, body: rest.join("\n"), repo: { owner: "local", name: "demo-service" }, baseSha: demo.sha };
@@ -73,7 +62,7 @@ export async function benchAgent(runs: number): Promise<BenchRow[]> {
   rows.push({ section: "agent", name: "heuristic on the demo repo: tool-output tokens", value: demoTokens, unit: "tokens", reference: { name: "whole repo once", value: demoRepoTokens }, ratio: demoTokens / demoRepoTokens, ratioMeaning: "of the whole repo" });
 
   // The replay transcripts of the test suite, over the repository they were written for.
-  const testSnapshot = await snapshotOf(TEST_REPO, "0123456789abcdef0123456789abcdef01234567");
+  const testSnapshot = await buildSnapshot(TEST_REPO);
   const testRepoTokens = tokens(repoChars(testSnapshot));
   const dir = join(ROOT, "test", "fixtures", "transcripts");
   // The one transcript whose test runs it with another config (test/agent/replay-gates.test.ts, case f).

@@ -4,8 +4,6 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createGzip } from "node:zlib";
-import { pack } from "tar-stream";
 
 /** One generated file: repository-relative path and UTF-8 content. */
 export interface GenFile {
@@ -80,23 +78,6 @@ export function generateRepo(count: number, avgBytes: number, seed = 42): GenFil
 /** Total UTF-8 bytes of the files. */
 export function totalBytes(files: GenFile[]): number {
   return files.reduce((sum, f) => sum + Buffer.byteLength(f.content), 0);
-}
-
-/** A gzip tarball shaped like GitHub's (`owner-repo-sha/` top folder), as one Buffer. */
-export async function githubTarball(files: GenFile[], top = "octo-bench-0000000"): Promise<Buffer> {
-  const p = pack();
-  const gz = p.pipe(createGzip({ level: 1 }));
-  const chunks: Buffer[] = [];
-  gz.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    gz.on("end", resolve);
-    gz.on("error", reject);
-  });
-  p.entry({ name: `${top}/`, type: "directory" });
-  for (const f of files) p.entry({ name: `${top}/${f.path}`, mode: 0o644 }, f.content);
-  p.finalize();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 /** Write the files under `dir` (created as needed). */

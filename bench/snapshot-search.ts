@@ -14,8 +14,9 @@ import { extract } from "tar-stream";
 import { snapshotFromTar } from "../src/snapshot/index.js";
 import { createReadLog, grepCodebase, runTool, searchCodebase, verifySymbolInRepo } from "../src/tools/index.js";
 import type { Snapshot } from "../src/types.js";
-import { generateRepo, githubTarball, totalBytes, writeRepo } from "./gen-repo.js";
-import { type BenchRow, peakRss, timeMedian } from "./lib.js";
+import { githubTarball } from "../test/fixtures/github.js";
+import { generateRepo, totalBytes, writeRepo } from "./gen-repo.js";
+import { type BenchRow, median, peakRss, timeMedian } from "./lib.js";
 
 /** Parse the tarball without keeping anything: the floor for any tar-based loader. */
 async function drainTar(tarball: Buffer): Promise<number> {
@@ -47,7 +48,7 @@ export async function benchSnapshotSearch(opts: { files: number; avgBytes: numbe
   const files = generateRepo(opts.files, opts.avgBytes);
   const bytes = totalBytes(files);
   const mb = bytes / (1024 * 1024);
-  const tarball = await githubTarball(files);
+  const tarball = await githubTarball("octo-bench-0000000", Object.fromEntries(files.map((f) => [f.path, f.content])));
   const rows: BenchRow[] = [];
   const sha = "0".repeat(40);
 
@@ -63,8 +64,7 @@ export async function benchSnapshotSearch(opts: { files: number; avgBytes: numbe
     snapshot = measured.result;
     peak = Math.max(peak, measured.peak - measured.baseline);
   }
-  loadTimes.sort((a, b) => a - b);
-  const loadMs = loadTimes[Math.floor(loadTimes.length / 2)]!;
+  const loadMs = median(loadTimes);
   const snap = snapshot!;
   rows.push({ section: "snapshot", name: `load ${snap.stats.files} files, ${mb.toFixed(0)} MB (gzip tar)`, value: mb / (loadMs / 1000), unit: "MB/s", reference: { name: "gunzip+tar parse only", value: mb / (drainMs / 1000) }, ratio: loadMs / drainMs, ratioMeaning: "time of bare parse" });
   rows.push({ section: "snapshot", name: "peak RSS growth while loading / source size", value: peak / bytes, unit: "× source", note: `${(peak / 1048576).toFixed(0)} MB for ${mb.toFixed(0)} MB` });
