@@ -206,7 +206,7 @@ export async function reportConfigError(
   log.warn({ key: request.task.key, issues: error.issues }, "invalid .github/groundfix.yml");
   if (request.statusIssue === null) return;
   const body = [
-    "<!-- groundfix:status -->",
+    STATUS_MARKER,
     "**groundfix** did not run: `.github/groundfix.yml` is invalid.",
     "",
     ...error.issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``),
