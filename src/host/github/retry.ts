@@ -26,16 +26,17 @@ export function retryWait(error: unknown): number {
 }
 
 /**
- * Run `call`; when it fails with a 5xx or 429 ({@link isTransient}), wait ({@link retryWait}) and run it once more.
+ * Run `call`; when it fails with a 5xx or 429 ({@link isTransient}), wait ({@link retryWait}) and run `retry` once
+ * (default: `call` again; a write GitHub may have applied despite the 5xx passes one that looks first).
  * Any other error, or a second failure, is thrown as is. Used for the writes a reader depends on: the status
  * comment, the check run's create and its conclusion.
  */
-export async function retryOnce<T>(call: () => Promise<T>, delay: Delay = sleep): Promise<T> {
+export async function retryOnce<T>(call: () => Promise<T>, delay: Delay = sleep, retry: () => Promise<T> = call): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!isTransient(error)) throw error;
     await delay(retryWait(error));
-    return call();
+    return retry();
   }
 }

@@ -1,7 +1,7 @@
 import { capText, GITHUB_BODY_LIMIT } from "./markdown.js";
 import { httpStatus, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
-import { isTransient, retryOnce, retryWait, sleep, type Delay } from "./retry.js";
+import { retryOnce, type Delay } from "./retry.js";
 
 /** Comment ids found per issue (`owner/repo#N`), so later stages of a run edit without listing again. */
 const known = new Map<string, number>();
@@ -78,21 +78,18 @@ async function createOnce(
   p: StatusCommentTarget,
   body: string,
   login: string | undefined,
-  delay: Delay = sleep,
+  delay?: Delay,
 ): Promise<{ data: { id: number; html_url: string } }> {
   const create = () => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body });
-  try {
-    return await create();
-  } catch (error) {
-    if (!isTransient(error)) throw error;
-    await delay(retryWait(error));
-  }
-  if (login) {
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 });
-    const landed = ownStatusComment(comments, login);
-    if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body });
-  }
-  return create();
+  const editLandedOrCreate = async () => {
+    if (login) {
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 });
+      const landed = ownStatusComment(comments, login);
+      if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body });
+    }
+    return create();
+  };
+  return retryOnce(create, delay, editLandedOrCreate);
 }
 
 /** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */
