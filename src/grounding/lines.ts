@@ -97,8 +97,9 @@ export function lineEndingStyle(content: string): "CRLF" | "LF" | "mixed" | "non
 }
 
 /**
- * Split a piece of text into lines without their line breaks ("a\r\nb\n" → ["a", "b"]); a final line break does not
- * start another line. Only for snippets and small regions: it copies.
+ * Split text into lines as an editor shows them, without their line breaks ("a\r\nb\n" → ["a", "b"]): a "\r" before
+ * "\n" is dropped, a final line break does not start another line, "" has no lines. It copies every line, so
+ * callers use it once per file, not inside a per-offset loop.
  */
 export function splitLines(text: string): string[] {
   if (text.length === 0) return [];

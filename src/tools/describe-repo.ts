@@ -8,7 +8,7 @@ import { manifestKind, parseManifest } from "./manifests.js";
 import { capList, finish, formatBytes, shortSha } from "./output.js";
 import { folderSet, isUnder, normalizeRepoPath } from "./paths.js";
 import { resolveTextFile } from "./serve.js";
-import { splitLines } from "./lines.js";
+import { splitLines } from "../grounding/lines.js";
 
 const schema = z.object({
   path: z.string().optional().describe("A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository."),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
-import { splitLines, numberLine } from "./lines.js";
+import { splitLines } from "../grounding/lines.js";
+import { numberLine } from "./lines.js";
 import { clipLine, finish } from "./output.js";
 import { resolveTextFile } from "./serve.js";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isSecretPath } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { compileGlob } from "./list-files.js";
-import { splitLines } from "./lines.js";
+import { splitLines } from "../grounding/lines.js";
 import { clipLine, finish } from "./output.js";
 
 /** Default and largest number of hits `grep_codebase` shows. */
