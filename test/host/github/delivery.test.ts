@@ -52,6 +52,19 @@ function mockCommit() {
     .reply(201, { sha: COMMIT });
 }
 
+/**
+ * The delivery's writes up to an opened PR: {@link mockCommit}, create the branch ref, then `POST pulls` answered
+ * 201 with `pr`; the request body sent is kept in `sent.pr`. Returns the nock scope to chain the check-run mocks.
+ */
+function mockOpenPullRequest(pr: Record<string, unknown>, sent: { pr?: any } = {}) {
+  mockCommit();
+  return nock(API)
+    .post(`${repoPath}/git/refs`)
+    .reply(201, {})
+    .post(`${repoPath}/pulls`, (b) => ((sent.pr = b), true))
+    .reply(201, pr);
+}
+
 const input = (overrides = {}) => ({
   owner: OWNER,
   repo: REPO,
@@ -69,13 +82,9 @@ describe("deliverPullRequest", () => {
   it("commits, opens a draft PR with a grounded body, and creates then completes the groundfix/review check run", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
-    mockCommit();
-    let pr: any, created: any, completed: any;
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(201, {})
-      .post(`${repoPath}/pulls`, (b) => ((pr = b), true))
-      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
+    const sent: { pr?: any } = {};
+    let created: any, completed: any;
+    mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
       .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
       .reply(201, { id: 777 })
       .patch(`${repoPath}/check-runs/777`, (b) => ((completed = b), true))
@@ -83,6 +92,7 @@ describe("deliverPullRequest", () => {
     await mockReviewReads(COMMIT);
 
     const out = await deliverPullRequest(octokit, input());
+    const pr = sent.pr;
 
     expect(out).toMatchObject({ status: "opened", number: 34, url: PR_URL, branch: BRANCH, headSha: COMMIT });
     expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
@@ -146,13 +156,8 @@ describe("deliverPullRequest", () => {
 
   it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
     const octokit = testOctokit();
-    mockCommit();
     let patched: any;
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(201, {})
-      .post(`${repoPath}/pulls`)
-      .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT }, draft: true })
+    mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT }, draft: true })
       .post(`${repoPath}/check-runs`)
       .reply(403, { message: "Resource not accessible by integration" })
       .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
@@ -168,13 +173,8 @@ describe("deliverPullRequest", () => {
 
   it("retries a check-run create that answers 502 once, and converts a ready PR to draft when it fails again", async () => {
     const octokit = testOctokit();
-    mockCommit();
     let graphql: any;
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(201, {})
-      .post(`${repoPath}/pulls`)
-      .reply(201, { number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
+    mockOpenPullRequest({ number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
       .post(`${repoPath}/check-runs`)
       .times(2)
       .reply(502, { message: "Server Error" })
@@ -238,13 +238,8 @@ describe("deliverPullRequest", () => {
 
   it("opens a ready (non-draft) PR with 'Closes #N' when the config asks for it", async () => {
     const octokit = testOctokit();
-    mockCommit();
-    let pr: any;
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(201, {})
-      .post(`${repoPath}/pulls`, (b) => ((pr = b), true))
-      .reply(201, { number: 35, html_url: PR_URL, head: { sha: COMMIT } })
+    const sent: { pr?: any } = {};
+    mockOpenPullRequest({ number: 35, html_url: PR_URL, head: { sha: COMMIT } }, sent)
       .post(`${repoPath}/check-runs`)
       .reply(201, { id: 1 })
       .patch(`${repoPath}/check-runs/1`)
@@ -252,8 +247,8 @@ describe("deliverPullRequest", () => {
     await mockReviewReads(COMMIT);
     const config = parseConfig({ pull_request: { draft: false, link_keyword: "Closes" } });
     await deliverPullRequest(octokit, input({ config }));
-    expect(pr.draft).toBe(false);
-    expect(pr.body).toContain("Closes #12");
-    expect(pr.body).not.toContain("Refs #12");
+    expect(sent.pr.draft).toBe(false);
+    expect(sent.pr.body).toContain("Closes #12");
+    expect(sent.pr.body).not.toContain("Refs #12");
   });
 });
