@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { searchIndex, searchTokens } from "./search-index.js";
-import { buildNameTable, nameTable, tokenIds, topK, type NameTable } from "./name-table.js";
+import { nameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
@@ -34,11 +34,10 @@ function why(match: Record<string, string[]>, symbolHits: string[]): string {
 /**
  * Symbol names ranked for query terms: a name scores 3 when it equals a term (its whole lower-cased identifier),
  * plus 1 per term among its words, plus ½ per term that starts one of its words (terms of 4+ letters). Best first,
- * shorter names first on ties. `names` is a prepared {@link NameTable} (only names holding a term or a word starting
- * with one are looked at) or any list of names. @returns each name with the terms that matched it.
+ * shorter names first on ties. Only the names of `table` holding a term or a word starting with one are looked at.
+ * @returns at most `max` names, each with the terms that matched it.
  */
-export function rankSymbolNames(names: Iterable<string> | NameTable, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
-  const table = (names as NameTable).byToken instanceof Map ? (names as NameTable) : buildNameTable(names as Iterable<string>);
+export function rankSymbolNames(table: NameTable, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
   // Scores are summed term by term from the token postings; `exact`/`near` hold one bit per term (≤ 32 terms).
   const list = terms.slice(0, 32);
   const n = table.names.length;

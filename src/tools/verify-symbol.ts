@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isSecretPath } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { boundedEditDistance } from "./nearest.js";
-import { buildNameTable, editCandidates, nameTable, similarityTable, topK, type NameTable } from "./name-table.js";
+import { editCandidates, nameTable, similarityTable, topK, type NameTable } from "./name-table.js";
 import { capList, finish } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { formatSymbol, identifierWords, symbolIndex, type SymbolSite } from "./symbol-index.js";
@@ -19,13 +19,10 @@ const MAX_SIMILAR = 8;
 /**
  * Names of the index similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
  * sharing identifier words (camelCase/snake_case parts). Best first (same name ignoring case, then by distance, then
- * by most shared words; shorter names first on ties); at most `max`.
- *
- * `names` is a prepared {@link NameTable} (what the tool passes: candidates come from its bigram and word lists, so a
- * call looks at a few names, not all) or any list of names (a table is built for the call).
+ * by most shared words; shorter names first on ties); at most `max`. Candidates come from the bigram and word lists
+ * of `table`, so a call looks at a few names, not all.
  */
-export function similarNames(name: string, names: Iterable<string> | NameTable, max = MAX_SIMILAR): string[] {
-  const table = isNameTable(names) ? names : buildNameTable(names);
+export function similarNames(name: string, table: NameTable, max = MAX_SIMILAR): string[] {
   const lower = name.toLowerCase();
   const words = new Set(identifierWords(name));
   const limit = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
@@ -61,10 +58,6 @@ export function similarNames(name: string, names: Iterable<string> | NameTable, 
     best.offer({ name: n, score: 10 - Math.min(5, count) + Math.abs(n.length - name.length) / 100 });
   }
   return best.result().map((s) => s.name);
-}
-
-function isNameTable(value: Iterable<string> | NameTable): value is NameTable {
-  return (value as NameTable).byToken instanceof Map;
 }
 
 /** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */
