@@ -28,7 +28,6 @@ export function decodeText(bytes: Uint8Array): string | null {
 export class SnapshotBuilder {
   private readonly entries = new Map<string, SnapshotEntry>();
   private readonly contents = new Map<string, string>();
-  private readonly folders = new Set<string>();
   private readonly leftOut: { path: string; reason: string }[] = [];
   private loadedBytes = 0;
 
@@ -69,11 +68,6 @@ export class SnapshotBuilder {
   addSymlink(path: string, target: string): void {
     if (!this.admit(path)) return;
     this.entries.set(path, { path, kind: "symlink", size: Buffer.byteLength(target), mode: "120000", target });
-  }
-
-  /** Record a folder (archives list submodules as empty folders; see {@link finish}). */
-  addFolder(path: string): void {
-    this.folders.add(path);
   }
 
   /**

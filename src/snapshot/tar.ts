@@ -21,9 +21,9 @@ export interface TarSnapshotOptions {
  * folder, a pax global header carrying the commit id — ignored) or the output of `git archive --format=tar`.
  *
  * Regular files keep their git mode ("100755" when any execute bit is set, else "100644"); symlinks are recorded
- * with their target (mode "120000"), never followed; folders are only used to recognise submodules. Entries whose
- * names are absolute or contain `..` are ignored. Caps: see {@link SnapshotLimits}; what they leave out is listed in
- * `stats.leftOut` and sets `stats.truncated`.
+ * with their target (mode "120000"), never followed; folders are not recorded (submodules are read from the root
+ * `.gitmodules`, see `SnapshotBuilder.finish`). Entries whose names are absolute or contain `..` are ignored. Caps:
+ * see {@link SnapshotLimits}; what they leave out is listed in `stats.leftOut` and sets `stats.truncated`.
  *
  * @throws Error when the stream is not a readable tar (or gzip) archive, or has no entry inside the repository
  *   (`cannot read the tar archive of SHA: it has no files`; `cachedSnapshot` then forgets the failed load).
@@ -49,7 +49,6 @@ export async function snapshotFromTar(
       };
       if (path === null || (type !== "file" && type !== "contiguous-file")) {
         if (path !== null && type === "symlink") builder.addSymlink(path, header.linkname ?? "");
-        if (path !== null && type === "directory") builder.addFolder(path);
         skip();
         return;
       }
