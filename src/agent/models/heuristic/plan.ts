@@ -65,7 +65,6 @@ interface Candidate {
 
 const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
-const NOISY_VALUES = new Set(["req", "res", "request", "response", "next", "ctx", "context", "w", "r", "cb", "callback", "done", "password", "passwd", "secret", "token", "apiKey", "api_key", "credentials"]);
 const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
 const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
