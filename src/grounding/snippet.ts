@@ -27,8 +27,11 @@ export function verifySnippet(content: string, snippet: string): SnippetCheck {
   return nearest ? { found: false, nearest } : { found: false };
 }
 
-/** Drop whole blank lines (spaces, tabs and a CR only) at the start and end, with their line breaks. */
-function trimBlankLines(text: string): string {
+/**
+ * `text` without its whole blank lines (spaces, tabs and a CR only) at the start and end, with their line breaks:
+ * the text {@link verifySnippet} looks for. "" when every line is blank.
+ */
+export function trimBlankLines(text: string): string {
   const blank = (line: string) => /^[ \t\r]*$/.test(line);
   let start = 0;
   for (let nl = text.indexOf("\n"); nl !== -1 && blank(text.slice(start, nl)); nl = text.indexOf("\n", start)) start = nl + 1;

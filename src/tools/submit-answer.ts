@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { locateVerbatim, numberLines, verifySnippet } from "../grounding/index.js";
 import { isSecretPath } from "../grounding/secrets.js";
+import { trimBlankLines } from "../grounding/snippet.js";
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import type { Citation, Snapshot } from "../types.js";
 import { nearestPaths } from "./nearest.js";
@@ -108,8 +109,7 @@ export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): Check
     } else {
       let span = { startLine: check.startLine, endLine: check.endLine };
       if (check.occurrences > 1 && fnRange) {
-        const core = answer.root_cause_snippet.replace(/^([ \t\r]*\n)+/, "").replace(/(\r?\n[ \t\r]*)+$/, "");
-        const inFn = locateVerbatim(content, core).find((m) => m.startLine >= fnRange.start && m.endLine <= fnRange.end);
+        const inFn = locateVerbatim(content, trimBlankLines(answer.root_cause_snippet)).find((m) => m.startLine >= fnRange.start && m.endLine <= fnRange.end);
         if (inFn) span = inFn;
       }
       out.root_cause_snippet = answer.root_cause_snippet;
