@@ -30,6 +30,7 @@ import {
   parseListedPaths,
   parseSearchFiles,
   parseVerify,
+  wholeFileText,
   type FileWindow,
 } from "./results.js";
 import { buildAddition, detectLogStyle, type AdditionShape, type LogStyle } from "./style.js";
@@ -286,7 +287,7 @@ function findDeclaration(steps: readonly Step[], cand: Candidate, window: FileWi
   fit.sort((a, b) => Number(messageOf(b.id) !== null) - Number(messageOf(a.id) !== null) || a.rank - b.rank || distance(a.line) - distance(b.line));
   const best = fit[0];
   if (!best) return null;
-  const content = coversWholeFile(window) ? Array.from({ length: window.totalLines ?? 0 }, (_, i) => window.lines.get(i + 1) ?? "").join("\n") : null;
+  const content = wholeFileText(window);
   const span = chooseAnchor(window, best.line, content, 0) ?? { from: best.line, to: best.line };
   return { id: best.id, line: best.line, from: span.from, to: span.to, message: messageOf(best.id) };
 }
@@ -427,9 +428,7 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
 function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, extra: number, uniqueLine: boolean): Record<string, unknown> | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
-  const content = coversWholeFile(a.window)
-    ? Array.from({ length: a.window.totalLines ?? 0 }, (_, i) => a.window.lines.get(i + 1) ?? "").join("\n")
-    : null;
+  const content = wholeFileText(a.window);
   const through = a.ins.statement <= a.ins.line + 4 ? a.ins.statement : a.ins.line;
   const anchor = chooseAnchor(a.window, a.ins.line, content, content === null && !uniqueLine ? extra + 2 : extra, through);
   if (!anchor) return null;
