@@ -35,7 +35,7 @@ import {
 } from "./results.js";
 import { buildAddition, detectLogStyle, type AdditionShape, type LogStyle } from "./style.js";
 import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
-import { additionWording, diagnosisSentences, type DeclaredName, type WordingInput } from "./wording.js";
+import { additionWording, diagnosisSentences, escapeRe, wholeWord, type DeclaredName, type WordingInput } from "./wording.js";
 import type { Message } from "../types.js";
 
 /** One call the heuristic wants to make. */
@@ -73,7 +73,7 @@ const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ na
 
 /** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
 export function declarationPattern(id: string): string {
-  const name = (id.split(".").pop() ?? id).replace(/[$]/g, "\\$");
+  const name = escapeRe(id.split(".").pop() ?? id);
   return `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
 }
 
@@ -195,7 +195,7 @@ function identifierCandidates(steps: readonly Step[], problem: ProblemFacts, fra
 /** The first line (in the window) containing one of `words` as a whole word, or null. */
 function lineWith(lines: ReadonlyMap<number, string>, words: readonly string[]): number | null {
   for (const w of words) {
-    const re = new RegExp(`(^|[^\\w$])${w.replace(/[.$]/g, (c) => `\\${c}`)}([^\\w$]|$)`);
+    const re = wholeWord(w);
     for (const [n, t] of [...lines.entries()].sort((a, b) => a[0] - b[0])) if (re.test(t)) return n;
   }
   return null;
@@ -262,8 +262,7 @@ interface Declaration {
 
 /** True when `line` names `id` (its last dotted part) as a whole word. */
 function mentions(line: string, id: string): boolean {
-  const last = (id.split(".").pop() ?? id).replace(/[$]/g, "\\$");
-  return new RegExp(`(^|[^\\w$])${last}([^\\w$]|$)`).test(line);
+  return wholeWord(id.split(".").pop() ?? id).test(line);
 }
 
 /**
@@ -310,7 +309,7 @@ function lineInCompiledFunction(w: FileWindow, fnLines: { start: number; end: nu
   const name = crashOf(problem.errorMessages[0] ?? null)?.name ?? null;
   const words = [...(name ? [name] : []), ...problem.identifiers];
   for (const word of words) {
-    const re = new RegExp(`(?:\\.|\\?\\.|\\[['"])${word.replace(/[.$]/g, (c) => `\\${c}`)}(?![\\w$])`);
+    const re = new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(word)}(?![\\w$])`);
     const hit = body.find(([, t]) => re.test(t));
     if (hit) return hit[0];
   }

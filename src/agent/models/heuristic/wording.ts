@@ -44,7 +44,13 @@ export interface WordingInput {
   decl: DeclaredName | null;
 }
 
-const escapeRe = (s: string) => s.replace(/[.$]/g, (c) => `\\${c}`);
+/** `name` with the regular-expression characters an identifier or dotted name can hold (`.`, `$`) escaped. */
+export const escapeRe = (name: string): string => name.replace(/[.$]/g, (c) => `\\${c}`);
+
+/** A RegExp matching `name` as a whole word (not preceded or followed by a word character or `$`); no flags. */
+export function wholeWord(name: string): RegExp {
+  return new RegExp(`(^|[^\\w$])${escapeRe(name)}([^\\w$]|$)`);
+}
 
 /** "issue" or "alert" (code scanning): what the problem came from, for prose. */
 export function sourceNoun(source: string): string {
@@ -70,7 +76,7 @@ function untagged(message: string): string {
  */
 export function clauseAbout(message: string, id: string): string | null {
   const last = id.split(".").pop() ?? id;
-  const word = new RegExp(`(^|[^\\w$])${escapeRe(last)}([^\\w$]|$)`);
+  const word = wholeWord(last);
   const sentence = untagged(message)
     .split(/(?<=[.!?])\s+/)
     .find((s) => word.test(s));
