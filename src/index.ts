@@ -10,6 +10,7 @@ import { malformedPayload } from "./events/payload.js";
 import { createReplyOnce } from "./events/reply-once.js";
 import { reviewRequestFromEvent } from "./events/review-trigger.js";
 import { createBotLogin } from "./host/github/app-login.js";
+import { createReviewClaims } from "./host/github/review-claims.js";
 import { reviewOnEvent } from "./host/github/review-handler.js";
 import type { Delay } from "./host/github/retry.js";
 import { createQueue, type TaskQueue } from "./queue/index.js";
@@ -40,7 +41,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     const operator = loadOperatorEnv(env);
     const queue = options.queue ?? createQueue({ concurrency: operator.concurrency, log: app.log });
     const delay = options.delay ? { delay: options.delay } : {};
-    const accept = createAccept({ queue, operator, env, botLogin: createBotLogin(app), replyOnce: createReplyOnce(), ...delay });
+    const claimReview = createReviewClaims();
+    const accept = createAccept({ queue, operator, env, botLogin: createBotLogin(app), replyOnce: createReplyOnce(), claimReview, ...delay });
 
     app.on("issues.labeled", async (context) => {
       if (!queue.claim(context.id) || malformedPayload(context, ["issue", "sender"]) || labeledIssuePrecheck(context.payload)) return;
@@ -79,7 +81,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const { octokit, log, name, payload } = context;
       queue.enqueue({
         key: `${review.owner}/${review.repo}#review-${review.prNumber}@${review.headSha}`,
-        run: async () => void (await reviewOnEvent({ octokit, log, name, payload, config: () => lookupConfig(context), ...delay })),
+        run: async () => void (await reviewOnEvent({ octokit, log, name, payload, config: () => lookupConfig(context), claimReview, ...delay })),
       });
     });
   };

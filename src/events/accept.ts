@@ -1,5 +1,6 @@
 import type { OperatorEnv } from "../config/env.js";
 import type { Delay } from "../host/github/retry.js";
+import type { ReviewClaims } from "../host/github/review-claims.js";
 import { commentOptions, reportConfigError, reportLookupFailure, runTask, type RunLogger } from "../host/github/run-task.js";
 import type { Octokit } from "../host/github/octokit.js";
 import type { TaskQueue } from "../queue/index.js";
@@ -16,6 +17,8 @@ export interface AcceptDeps {
   /** The app's bot login (memoised `GET /app`). */
   botLogin: () => Promise<string | undefined>;
   replyOnce: ReturnType<typeof createReplyOnce>;
+  /** The process's review claims, handed to {@link runTask}. */
+  claimReview: ReviewClaims;
   delay?: Delay;
 }
 
@@ -78,7 +81,7 @@ export function createAccept(deps: AcceptDeps): (context: AcceptContext, decisio
       run: async () => {
         if (unreadable) await reportLookupFailure(octokit, log, request, "config", unreadable, await commentOptions(run));
         else if (error) await reportConfigError(octokit, log, request, error, await commentOptions(run));
-        else await runTask({ octokit, log, request, config, operator: deps.operator, env: deps.env, ...run, ...(baseBranch ? { baseBranch } : {}) });
+        else await runTask({ octokit, log, request, config, operator: deps.operator, env: deps.env, claimReview: deps.claimReview, ...run, ...(baseBranch ? { baseBranch } : {}) });
       },
     });
     log.info({ id: context.id, key: request.task.key, queue: result }, "groundfix: enqueued");

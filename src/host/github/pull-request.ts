@@ -6,7 +6,7 @@ import { createGitHubHost } from "./host.js";
 import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeError, type Octokit } from "./octokit.js";
 import { renderPullRequestBody } from "./render.js";
-import { claimReview } from "./review-claims.js";
+import type { ReviewClaims } from "./review-claims.js";
 import { evidenceFor, ReviewCheckError, runReviewCheck } from "./review-check.js";
 import type { Delay } from "./retry.js";
 import { decodeRunRecord } from "../../review/index.js";
@@ -34,6 +34,8 @@ export interface DeliveryInput {
   progress?: DeliveryProgress;
   /** The wait before the one retry of a check-run write (tests pass an instant one). */
   delay?: Delay;
+  /** The process's review claims: the new head SHA is claimed so the webhooks this PR causes skip it. */
+  claimReview: ReviewClaims;
 }
 
 /** What a delivery has written so far (read by the caller after a failure: never claim nothing was pushed). */
@@ -161,7 +163,7 @@ export async function deliverPullRequest(octokit: Octokit, input: DeliveryInput)
   if (!commit.reused) progress.pushed = { branch, headSha: commit.headSha };
 
   let pr: { number: number; url: string; headSha: string; status: PullRequestDelivery["status"]; record: RunRecord | null; body: string; draft: boolean; nodeId: string };
-  claimReview(owner, repo, commit.headSha); // the webhooks this PR causes must not review it a second time
+  input.claimReview(owner, repo, commit.headSha); // the webhooks this PR causes must not review it a second time
   try {
     const existing = commit.created ? undefined : await openFromBranch();
     const ours = runRecord(input, commit.headSha);

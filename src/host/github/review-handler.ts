@@ -4,7 +4,7 @@ import { reviewRequestFromEvent, type ReviewRequest } from "../../events/review-
 import { decodeRunRecord, REVIEW_CHECK_NAME } from "../../review/index.js";
 import type { ReviewReport } from "../../types.js";
 import type { Octokit } from "./octokit.js";
-import { claimReview } from "./review-claims.js";
+import type { ReviewClaims } from "./review-claims.js";
 import { evidenceFor, runReviewCheck } from "./review-check.js";
 import { failReviewCheck } from "./review-failure.js";
 import type { Delay } from "./retry.js";
@@ -42,7 +42,7 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
 /**
  * Review one pull request head on request (the queued job behind every review trigger that
  * `reviewRequestFromEvent` accepts): unless `request.rerequested`, skip a head SHA already reviewed — claimed in
- * this process (the delivery path claims its own head SHA) or carrying a `groundfix/review` check run
+ * `claimReview`, the app's per-process claims (the delivery path claims its own head SHA) or carrying a `groundfix/review` check run
  * (`GET commits/{sha}/check-runs?check_name=`, one call; when that lookup fails the review goes ahead) — so a push
  * that sends both `pull_request.synchronize` and `check_suite.requested` is reviewed once. Then the run record from
  * the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and
@@ -55,6 +55,7 @@ export async function reviewPullRequest(
   octokit: Octokit,
   request: ReviewRequest,
   config: GroundfixConfig | ReviewConfigProblem,
+  claimReview: ReviewClaims,
   prBody?: string | null,
   delay?: Delay,
 ): Promise<ReviewEventResult> {
@@ -103,6 +104,8 @@ export interface ReviewEventInput {
   payload: unknown;
   /** Reads `.github/groundfix.yml` without throwing (`lookupConfig` of `events/config-lookup.ts`). */
   config: () => Promise<ConfigLookup>;
+  /** The process's review claims, shared with the delivery path. */
+  claimReview: ReviewClaims;
   delay?: Delay;
 }
 
@@ -120,7 +123,7 @@ export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEven
     const prefix = "problem" in config ? (name === "check_run" ? "" : defaultConfig().pull_request.branch_prefix) : config.pull_request.branch_prefix;
     const request = reviewRequestFromEvent(name, payload, prefix);
     if (!request) return { status: "skipped", reason: "not a groundfix pull request" };
-    const done = await reviewPullRequest(octokit, request, config, prBodyOf(payload), input.delay);
+    const done = await reviewPullRequest(octokit, request, config, input.claimReview, prBodyOf(payload), input.delay);
     log.info({ pr: request.prNumber, status: done.status }, "groundfix review job finished");
     return done;
   } catch (error) {

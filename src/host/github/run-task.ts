@@ -11,6 +11,7 @@ import { capText, escapeUntrusted, GITHUB_BODY_LIMIT } from "./markdown.js";
 import { deliverPullRequest, type DeliveryProgress, type HeldBranch } from "./pull-request.js";
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
 import type { Delay } from "./retry.js";
+import type { ReviewClaims } from "./review-claims.js";
 import { upsertStatusComment, type StatusCommentOptions } from "./status-comment.js";
 
 /** Logger subset (Probot's pino logger fits). */
@@ -37,6 +38,8 @@ export interface RunTaskInput {
   botLogin?: () => Promise<string | undefined>;
   /** The wait before the one retry of a status-comment or check-run write on 5xx/429 (tests: instant). */
   delay?: Delay;
+  /** The process's review claims (the delivered head SHA is claimed; see {@link deliverPullRequest}). */
+  claimReview: ReviewClaims;
 }
 
 /** How a run ended, for logs and tests. */
@@ -115,6 +118,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskSummary> {
       force: request.mode === "retry",
       runId,
       progress,
+      claimReview: input.claimReview,
       ...(botLogin ? { botLogin } : {}),
       ...(input.delay ? { delay: input.delay } : {}),
     });

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, parseConfig } from "../../../src/config/schema.js";
 import { createGitHubHost } from "../../../src/host/github/host.js";
 import { deliverPullRequest } from "../../../src/host/github/pull-request.js";
+import { createReviewClaims } from "../../../src/host/github/review-claims.js";
 import { decodeRunRecord, encodeRunRecord } from "../../../src/review/index.js";
 import {
   API,
@@ -75,6 +76,7 @@ const input = (overrides = {}) => ({
   branch: BRANCH,
   config: defaultConfig(),
   runId: "run-42",
+  claimReview: createReviewClaims(),
   ...overrides,
 });
 
