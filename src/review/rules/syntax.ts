@@ -1,10 +1,10 @@
 import ts from "typescript";
 import { parseAllDocuments } from "yaml";
+import { lineAt as lineOf } from "../../grounding/lines.js";
 import type { Finding } from "../../types.js";
 import { splitLines } from "../hunks.js";
 import { pythonSyntaxError } from "../python-parser.js";
 import type { RuleContext } from "../types.js";
-import { lineAt as lineOf } from "./util.js";
 
 type Language = "ts" | "tsx" | "js" | "jsx" | "json" | "jsonc" | "yaml" | "python";
 interface SyntaxError {
