@@ -1,5 +1,7 @@
 import { realpathSync } from "node:fs";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
+// The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
+// and the Python grammar. The CLI imports this host eagerly to answer a bad --repo/--ref before the pipeline loads.
 import { parseUnifiedDiff } from "../../review/diff-parse.js";
 import type { Host } from "../types.js";
 import { commitFilesWithPlumbing, deliverWithPlumbing, type DeliveryOutcome } from "./commit.js";
