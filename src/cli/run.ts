@@ -2,7 +2,6 @@ import { constants } from "node:fs";
 import { access, realpath, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { LocalInputError } from "../host/local/errors.js";
 import { createLocalHost } from "../host/local/index.js";
 import { EXIT, UsageError } from "./errors.js";
 import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
@@ -142,7 +141,7 @@ const INPUT_ERRORS = new Set(["UsageError", "LocalInputError", "ModelSpecError",
 
 /** True for errors that are the user's input, not a bug: they exit 2 with their one-line message. */
 function isInputError(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof LocalInputError || (error instanceof Error && INPUT_ERRORS.has(error.name));
+  return error instanceof Error && INPUT_ERRORS.has(error.name);
 }
 
 /**
