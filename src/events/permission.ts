@@ -3,6 +3,7 @@ import { httpStatus } from "../host/github/octokit.js";
 
 /** GitHub's repository roles from least to most (docs: "Repository roles for an organization"). */
 export const PERMISSION_ORDER = ["none", "read", "triage", "write", "maintain", "admin"] as const;
+/** One of {@link PERMISSION_ORDER}: `none` … `admin`. */
 export type PermissionLevel = (typeof PERMISSION_ORDER)[number];
 
 /** The part of an Octokit this module calls. */

@@ -30,7 +30,9 @@ export interface QueueLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** The queue {@link createQueue} returns: one per app, shared by every webhook handler. */
 export interface TaskQueue {
+  /** Accept `job` without running it now; never throws (a failing `run` is logged). */
   enqueue(job: QueueJob): EnqueueResult;
   /** True when this delivery id was already accepted (lets a handler skip its API calls for a redelivery). */
   seen(deliveryId: string): boolean;
@@ -47,6 +49,7 @@ export interface TaskQueue {
   stats(): { running: number; waiting: number };
 }
 
+/** Options of {@link createQueue}. */
 export interface QueueOptions {
   /** Jobs at once (default 2). */
   concurrency?: number;
