@@ -102,8 +102,11 @@ export function pathSegments(path: string): string[] {
  * @example commonSuffixSegments("/app/models/Log.js", "models/Log.js") === 2
  */
 export function commonSuffixSegments(framePath: string, repoPath: string): number {
-  const a = pathSegments(cleanFramePath(framePath));
-  const b = pathSegments(repoPath);
+  return sharedTailLength(pathSegments(cleanFramePath(framePath)), pathSegments(repoPath));
+}
+
+/** How many trailing elements two segment lists share (`["a","b","c"]`, `["x","b","c"]` → 2). */
+export function sharedTailLength(a: readonly string[], b: readonly string[]): number {
   let n = 0;
   while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
   return n;

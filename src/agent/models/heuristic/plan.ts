@@ -14,7 +14,7 @@
  *    identifier when the file has one (else the frame's statement); a rejected claim is dropped (null) and the
  *    confidence lowered.
  */
-import { commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, type StackFrame } from "./frames.js";
+import { commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, sharedTailLength, type StackFrame } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
 import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
@@ -134,12 +134,7 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
   const verify = frame.fn ? resultOf(steps, "verify_symbol_in_repo", { name: frame.fn }) : undefined;
   const sites = verify ? parseDefinitionSites(verify) : [];
   const rel = pathSegments(src.rel);
-  const shared = (p: string) => {
-    const segs = pathSegments(p.replace(/\.[^./]+$/, ""));
-    let n = 0;
-    while (n < rel.length && n < segs.length && rel[rel.length - 1 - n] === segs[segs.length - 1 - n]) n++;
-    return n;
-  };
+  const shared = (p: string) => sharedTailLength(rel, pathSegments(p.replace(/\.[^./]+$/, "")));
   const scored = listed
     .map((p) => ({ p, site: sites.find((s) => s.path === p) ?? null, n: shared(p) }))
     .filter((x) => verify === undefined || x.site !== null)
