@@ -36,6 +36,14 @@ describe(".env.example", () => {
       expect(text).toMatch(new RegExp(`^#? ?${name}=`, "m"));
     }
   });
+
+  it("documents every GROUNDFIX_* variable the source reads (a new one cannot go undocumented)", () => {
+    const text = read(".env.example");
+    const sources = ["src/config/env.ts", "src/agent/models/ai-sdk.ts", "src/agent/models/index.ts"].map(read).join("\n");
+    const names = new Set(sources.match(/\bGROUNDFIX_[A-Z][A-Z_]*[A-Z]\b/g) ?? []);
+    expect(names.size).toBeGreaterThan(3);
+    for (const name of names) expect(text, name).toMatch(new RegExp(`^#? ?${name}=`, "m"));
+  });
 });
 
 describe("Dockerfile", () => {
