@@ -5,6 +5,7 @@ import { trimBlankLines } from "../grounding/snippet.js";
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import type { Citation, Snapshot } from "../types.js";
 import { nearestPaths } from "./nearest.js";
+import { shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 
 /** Arguments of `submit_answer` (CONTRACTS.md, D1). */
@@ -68,7 +69,7 @@ export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): Check
     const textPaths = snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text" && !isSecretPath(p));
     const near = nearestPaths(path, textPaths, 5);
     const what = !entry
-      ? `affected_file "${answer.affected_file}" does not exist in the repository at ${snapshot.sha.slice(0, 7)}`
+      ? `affected_file "${answer.affected_file}" does not exist in the repository at ${shortSha(snapshot.sha)}`
       : isSecretPath(path)
         ? `affected_file "${path}" is a secret file, which groundfix does not cite`
         : `affected_file "${path}" is a ${entry.kind.replace("_", " ")} entry, not a text file`;

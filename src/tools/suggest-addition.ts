@@ -5,6 +5,7 @@ import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index
 import { isSecretPath } from "../grounding/secrets.js";
 import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
+import { shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 
 /** Arguments of `suggest_addition` (CONTRACTS.md, D1). */
@@ -65,7 +66,7 @@ export function editPathProblem(path: string, snapshot: Snapshot, config: Ground
   const entry = snapshot.entry(path);
   if (!entry) {
     const near = nearestPaths(path, snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text"), 5);
-    return `${path} is not a file in the repository at ${snapshot.sha.slice(0, 7)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;
+    return `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;
   }
   if (entry.kind !== "text") return `${path} is a ${entry.kind.replace("_", " ")} entry, not a text file; only text files can be edited.`;
   if (isSecretPath(path)) return `${path} is a secret file (environment file or key); groundfix never edits it.`;

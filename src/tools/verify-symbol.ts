@@ -3,7 +3,7 @@ import { isSecretPath } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { editCandidates, nameTable, similarityTable, topK, type NameTable } from "./name-table.js";
-import { capList, finish } from "./output.js";
+import { capList, finish, shortSha } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { formatSymbol, identifierWords, symbolIndex, type SymbolSite } from "./symbol-index.js";
 
@@ -109,7 +109,7 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
       const sites = exact.map((s) => `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`);
       return finish(ctx.snapshot, { status: "ok", text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join("\n") });
     }
-    const lines: string[] = [`NOT_FOUND: no definition of ${args.name}${scope} at ${ctx.snapshot.sha.slice(0, 7)}.`];
+    const lines: string[] = [`NOT_FOUND: no definition of ${args.name}${scope} at ${shortSha(ctx.snapshot.sha)}.`];
     if (container !== undefined && all.length > 0) {
       lines.push(`${name} is defined, but not in ${container}: ${all.slice(0, 5).map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`).join("; ")}`);
     }
