@@ -176,6 +176,7 @@ export type GateName =
   | "claims"
   | "budget";
 
+/** One call a gate refused in a run: the gate, the text the model was shown (`message`), and when. */
 export interface GateRejection {
   gate: GateName;
   message: string;
@@ -217,6 +218,11 @@ export interface FilePatch {
   patch: string;
 }
 
+/**
+ * One problem a review rule found in a pull request's diff: `path` and the 1-based inclusive lines
+ * `start_line..end_line` of the file at the head SHA, a level that becomes the check run annotation's
+ * `annotation_level` one to one, and a one-line `message` for the reader.
+ */
 export interface Finding {
   rule: RuleName;
   path: string;
@@ -226,6 +232,10 @@ export interface Finding {
   message: string;
 }
 
+/**
+ * The outcome of a review, as posted in the `groundfix/review` check run: `conclusion` is "failure" when any finding
+ * is at level failure; `title` and `summary` become the check run output; `rulesChecked` names the rules that ran.
+ */
 export interface ReviewReport {
   conclusion: "success" | "failure";
   title: string;
