@@ -76,17 +76,18 @@ describe("get_file_contents", () => {
   });
 
   it("says why binary, too-large, symlink and secret files are not served", async () => {
-    ctx = { ...ctx, reads: createReadLog() };
-    const bin = await call("get_file_contents", { path: "assets/logo.png" });
+    const reads = createReadLog();
+    const read = (path: string) => runTool(tool("get_file_contents"), { path }, { ...ctx, reads });
+    const bin = await read("assets/logo.png");
     expect(bin.text).toContain("is a binary file");
-    const big = await call("get_file_contents", { path: "data/huge.json" });
+    const big = await read("data/huge.json");
     expect(big.text).toContain("too large to serve");
-    const link = await call("get_file_contents", { path: "docs/link.md" });
+    const link = await read("docs/link.md");
     expect(link.text).toBe(`NOT_FOUND: docs/link.md is a symbolic link to '../README.md' (not followed). Call get_file_contents with path "README.md".`);
-    const env = await call("get_file_contents", { path: ".env" });
+    const env = await read(".env");
     expect(env.status).toBe("rejected");
     expect(env.text).not.toContain("hunter2");
-    expect(ctx.reads.windows()).toHaveLength(0);
+    expect(reads.windows()).toHaveLength(0);
   });
 
   it("redacts token-like strings", async () => {
@@ -191,6 +192,8 @@ describe("verify_symbol_in_repo", () => {
     expect(r.text).toContain("Similar defined names: method Cart.totalPrice (src/models/cart.js:10)");
     const scoped = await call("verify_symbol_in_repo", { name: "Cart", path: "src/util" });
     expect(scoped.status).toBe("not_found");
+    expect(scoped.text).toMatch(/^NOT_FOUND: no definition of Cart under src\/util at 0123456\./);
+    expect(scoped.text).not.toContain("src/models/cart.js");
   });
 });
 
