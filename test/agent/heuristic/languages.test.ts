@@ -1,10 +1,9 @@
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../../../src/agent/index.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import type { Task } from "../../../src/types.js";
 import { buildSnapshot, config, SHA } from "../helpers.js";
-import { addedLines, expectReadable } from "./readable.js";
+import { addedLines, expectReadable, syntaxErrors } from "./readable.js";
 
 const task = (title: string, body: string, extra: Partial<Task> = {}): Task => ({
   source: "issue",
@@ -15,14 +14,6 @@ const task = (title: string, body: string, extra: Partial<Task> = {}): Task => (
   baseSha: SHA,
   ...extra,
 });
-
-/** Lines the run added (every diff line starting with "+", headers excluded). */
-const added = (diffs: string[]) => diffs.flatMap((d) => d.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1)));
-
-function syntaxErrors(path: string, content: string): string[] {
-  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
-  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
 
 describe("heuristic model on more languages (through runAgent)", () => {
   const SERVICE = [
@@ -50,7 +41,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("Adding to cart crashes", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis).toMatchObject({ affected_file: "src/services/cart.service.ts", affected_function: "addItem" });
-    const lines = added(result.edits.map((e) => e.diff));
+    const lines = addedLines(result);
     expect(lines[0]).toBe("    // groundfix: TypeError: Cannot read properties of undefined (reading 'items'); the issue's trace points here.");
     // a guard on the receiver of `.items` (a local assigned above): logs only when cart is missing, with the type of
     // the parameter the statement uses (never its value), through the instance logger's one known method
@@ -70,7 +61,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("Profile page 500", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "app/models/user.rb", affected_function: "display_name" });
     expect(result.outcome).toBe("pr_ready");
-    const lines = added(result.edits.map((e) => e.diff));
+    const lines = addedLines(result);
     expect(lines[0]).toMatch(/^ {4}# groundfix: /);
     // `profile.name.upcase`: the receiver of `name` is guarded with a trailing modifier; Rails.logger has every level
     expect(lines[1]).toBe("    Rails.logger.warn(\"[groundfix] display_name(): profile is nil before calling 'name'\") if profile.nil?");
@@ -99,7 +90,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const body = 'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null\n\tat com.acme.billing.Invoice.total(Invoice.java:11)\n\tat com.acme.App.main(App.java:9)';
     const result = await runAgent({ task: task("NPE in invoice total", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/main/java/com/acme/billing/Invoice.java", affected_function: "total" });
-    const lines = added(result.edits.map((e) => e.diff));
+    const lines = addedLines(result);
     // the null is a call's return value (nothing to guard on without calling twice): an unguarded log at error level;
     // the package of the exception is dropped and the message cut between words; Java logs ids only (customer is an object)
     expect(lines[1]).toBe('        LOG.error("[groundfix] total(): NullPointerException: Cannot invoke \\"Discount.apply(int)\\" because the return value…");');
@@ -162,7 +153,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("Null reference when adding to cart", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/Shop/Services/CartService.cs", affected_function: "AddItemAsync" });
     expect(result.outcome).toBe("pr_ready");
-    const lines = added(result.edits.map((e) => e.diff));
+    const lines = addedLines(result);
     // no name in the message: the first dereferenced local chain of the frame line, null-conditional so the guard never
     // throws itself; Allman braces like the file; the int id is logged, the string sku is not
     expect(lines.slice(1)).toEqual([

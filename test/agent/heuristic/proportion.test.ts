@@ -2,23 +2,17 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../../../src/agent/index.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import type { Task } from "../../../src/types.js";
 import { buildSnapshot, config, SHA } from "../helpers.js";
-import { addedLines, expectReadable } from "./readable.js";
+import { addedLines, expectReadable, syntaxErrors } from "./readable.js";
 
 const task = (title: string, body: string): Task => ({ source: "issue", key: "acme/x#issue-9", title, body, repo: { owner: "acme", name: "x" }, baseSha: SHA });
 
 async function run(files: Record<string, string>, title: string, body: string) {
   return runAgent({ task: task(title, body), snapshot: await buildSnapshot(files), model: createHeuristicModel(), config: config() });
-}
-
-function tsErrors(path: string, content: string): string[] {
-  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
-  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
 /** True when python3 parses `content` (skipped as true when no python3 is installed). */
@@ -84,7 +78,7 @@ describe("the clarifying addition is proportionate", () => {
       "\t\t\tconsole.warn(\"[groundfix] sum(): item is null or undefined before reading 'price'\", { cartId });",
       "\t\t}",
     ]);
-    expect(tsErrors("cart.js", result.files[0]?.content ?? "")).toEqual([]);
+    expect(syntaxErrors("cart.js", result.files[0]?.content ?? "")).toEqual([]);
   });
 
   it("a receiver bound by the crashing statement itself is not guarded: an unconditional log with cheap context only", async () => {
@@ -95,7 +89,7 @@ describe("the clarifying addition is proportionate", () => {
     expect(lines).toHaveLength(2);
     // the lambda binds `u`: no guard; an unguarded log keeps the whole message (a length would not fit; never the array)
     expect(lines[1]).toBe("  console.error(\"[groundfix] names(): TypeError: Cannot read properties of undefined (reading 'name')\");");
-    expect(tsErrors("names.js", result.files[0]?.content ?? "")).toEqual([]);
+    expect(syntaxErrors("names.js", result.files[0]?.content ?? "")).toEqual([]);
   });
 
   it("Go nil pointer on a pointer parameter: `if item == nil` inside the function, not a println on every call", async () => {
@@ -176,7 +170,7 @@ describe("compiled output and unusual frame paths", () => {
     expect(guard).toBeGreaterThan(after.findIndex((l) => l.startsWith("export function displayName")));
     expect(after[guard + 3]).toBe("  return `${title} ${user.profile.last}`;");
     expect(result.diagnosis?.summary).toContain("compiled output (dist/services/user.js:6)");
-    expect(tsErrors("user.ts", result.files[0]?.content ?? "")).toEqual([]);
+    expect(syntaxErrors("user.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
   it("a frame in lib/ of a plain JavaScript project is the source itself: its line is used, not the function's first line", async () => {

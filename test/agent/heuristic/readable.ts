@@ -1,3 +1,4 @@
+import ts from "typescript";
 import { expect } from "vitest";
 import type { RunResult } from "../../../src/agent/index.js";
 
@@ -30,4 +31,10 @@ export function expectReadable(result: RunResult, quoted: string): void {
     expect(quote).toBe(original);
   }
   for (const line of addedLines(result)) expect(line.trimStart().length, line).toBeLessThanOrEqual(120);
+}
+
+/** The TypeScript compiler's syntax errors for `content` read as the file `path` (.js/.ts); [] when it parses. */
+export function syntaxErrors(path: string, content: string): string[] {
+  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
