@@ -12,6 +12,7 @@ import { reviewRequestFromEvent } from "./events/review-trigger.js";
 import { createBotLogin } from "./host/github/app-login.js";
 import { createReviewClaims } from "./host/github/review-claims.js";
 import { reviewOnEvent } from "./host/github/review-handler.js";
+import { createStatusCommentIds } from "./host/github/status-comment.js";
 import type { Delay } from "./host/github/retry.js";
 import { createQueue, type TaskQueue } from "./queue/index.js";
 
@@ -42,7 +43,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     const queue = options.queue ?? createQueue({ concurrency: operator.concurrency, log: app.log });
     const delay = options.delay ? { delay: options.delay } : {};
     const claimReview = createReviewClaims();
-    const accept = createAccept({ queue, operator, env, botLogin: createBotLogin(app), replyOnce: createReplyOnce(), claimReview, ...delay });
+    const accept = createAccept({ queue, operator, env, botLogin: createBotLogin(app), replyOnce: createReplyOnce(), claimReview, commentIds: createStatusCommentIds(), ...delay });
 
     app.on("issues.labeled", async (context) => {
       if (!queue.claim(context.id) || malformedPayload(context, ["issue", "sender"]) || labeledIssuePrecheck(context.payload)) return;

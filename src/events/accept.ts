@@ -1,6 +1,7 @@
 import type { OperatorEnv } from "../config/env.js";
 import type { Delay } from "../host/github/retry.js";
 import type { ReviewClaims } from "../host/github/review-claims.js";
+import type { StatusCommentIds } from "../host/github/status-comment.js";
 import { commentOptions, reportConfigError, reportLookupFailure, runTask, type RunLogger } from "../host/github/run-task.js";
 import type { Octokit } from "../host/github/octokit.js";
 import type { TaskQueue } from "../queue/index.js";
@@ -19,6 +20,8 @@ export interface AcceptDeps {
   replyOnce: ReturnType<typeof createReplyOnce>;
   /** The process's review claims, handed to {@link runTask}. */
   claimReview: ReviewClaims;
+  /** The process's status-comment ids (one comment per issue, edited without listing again). */
+  commentIds: StatusCommentIds;
   delay?: Delay;
 }
 
@@ -49,7 +52,7 @@ export interface AcceptHooks {
  */
 export function createAccept(deps: AcceptDeps): (context: AcceptContext, decision: Decision, found: ConfigLookup, hooks?: AcceptHooks) => Promise<void> {
   const { queue } = deps;
-  const run = { botLogin: deps.botLogin, ...(deps.delay ? { delay: deps.delay } : {}) };
+  const run = { botLogin: deps.botLogin, commentIds: deps.commentIds, ...(deps.delay ? { delay: deps.delay } : {}) };
   return async (context, decision, found, hooks = {}) => {
     const { octokit, log } = context;
     if ("skip" in decision) return void log.info({ id: context.id, reason: decision.skip }, "groundfix: not a trigger");

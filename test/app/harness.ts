@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
 import { forgetCommitTrees } from "../../src/host/github/commit.js";
-import { forgetStatusComments } from "../../src/host/github/status-comment.js";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
 import { createApp } from "../../src/index.js";
 import { createQueue } from "../../src/queue/index.js";
@@ -33,14 +32,13 @@ export const CRASH_BODY =
 
 /**
  * Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). Every per-process cache is
- * cleared first (snapshots, commit trees, status-comment ids; the review claims are per app), so a faked failure is really met;
+ * cleared first (snapshots, commit trees; review claims and status-comment ids are per app), so a faked failure is really met;
  * retries wait no time (`delay` records the waits asked for in `waits`, ms).
  */
 export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.ProcessEnv = {}) {
   nock.disableNetConnect();
   clearSnapshotCache();
   forgetCommitTrees();
-  forgetStatusComments();
   const waits: number[] = [];
   const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" }, ...repo });
   const queue = createQueue({ concurrency: 2 });

@@ -9,7 +9,7 @@ export { deliverPullRequest, pullRequestTitle, type Delivery, type DeliveryInput
 export { runReviewCheck, evidenceFor, type ReviewCheckInput } from "./review-check.js";
 export { reviewPullRequest, reviewOnEvent, reviewConfigOf, type ReviewEventResult, type ReviewConfigProblem } from "./review-handler.js";
 export { failReviewCheck, type ReviewFailureInput } from "./review-failure.js";
-export { upsertStatusComment, forgetStatusComments, type StatusCommentTarget } from "./status-comment.js";
+export { upsertStatusComment, createStatusCommentIds, type StatusCommentTarget, type StatusCommentIds } from "./status-comment.js";
 export {
   renderStatusComment,
   renderPullRequestBody,

@@ -12,7 +12,7 @@ import { deliverPullRequest, type DeliveryProgress, type HeldBranch } from "./pu
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
 import type { Delay } from "./retry.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { upsertStatusComment, type StatusCommentOptions } from "./status-comment.js";
+import { upsertStatusComment, type StatusCommentIds, type StatusCommentOptions } from "./status-comment.js";
 
 /** Logger subset (Probot's pino logger fits). */
 export interface RunLogger {
@@ -40,6 +40,8 @@ export interface RunTaskInput {
   delay?: Delay;
   /** The process's review claims (the delivered head SHA is claimed; see {@link deliverPullRequest}). */
   claimReview: ReviewClaims;
+  /** The process's status-comment ids, so each stage edits the comment without listing again. */
+  commentIds: StatusCommentIds;
 }
 
 /** How a run ended, for logs and tests. */
@@ -299,10 +301,13 @@ function statusWriter(input: RunTaskInput): (body: string | { stage: string; det
   };
 }
 
-/** The status-comment options of a run: the app's login (so only its own comment is edited) and the retry wait. */
-export async function commentOptions(input: { botLogin?: () => Promise<string | undefined>; delay?: Delay }): Promise<StatusCommentOptions> {
+/**
+ * The status-comment options of a run: the app's login (so only its own comment is edited), the retry wait and the
+ * process's remembered comment ids.
+ */
+export async function commentOptions(input: { botLogin?: () => Promise<string | undefined>; delay?: Delay; commentIds?: StatusCommentIds }): Promise<StatusCommentOptions> {
   const botLogin = await input.botLogin?.();
-  return { ...(botLogin ? { botLogin } : {}), ...(input.delay ? { delay: input.delay } : {}) };
+  return { ...(botLogin ? { botLogin } : {}), ...(input.delay ? { delay: input.delay } : {}), ...(input.commentIds ? { commentIds: input.commentIds } : {}) };
 }
 
 function firstLine(text: string): string {

@@ -3,8 +3,16 @@ import { httpStatus, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
 import { retryOnce, type Delay } from "./retry.js";
 
-/** Comment ids found per issue (`owner/repo#N`), so later stages of a run edit without listing again. */
-const known = new Map<string, number>();
+/** How many issues' comment ids {@link createStatusCommentIds} remembers before forgetting the oldest. */
+const REMEMBERED = 5000;
+
+/** The status comment's id per issue (`owner/repo#N`), so later stages edit without listing the comments again. */
+export type StatusCommentIds = Map<string, number>;
+
+/** An empty {@link StatusCommentIds}: the app makes one per process (`createApp`), tests one per case. */
+export function createStatusCommentIds(): StatusCommentIds {
+  return new Map();
+}
 
 /** Where {@link upsertStatusComment} writes. */
 export interface StatusCommentTarget {
@@ -23,13 +31,15 @@ export interface StatusCommentOptions {
   botLogin?: string;
   /** The wait before the one retry of a write on 5xx/429 (default: `retry-after` up to 5 s, else 1 s). */
   delay?: Delay;
+  /** Where found comment ids are remembered (at most 5,000 issues); without it every write lists the comments first. */
+  commentIds?: StatusCommentIds;
 }
 
 /**
  * Keep ONE groundfix status comment per issue: edit the comment that carries {@link STATUS_MARKER}, else create it.
  * The comment is found among the issue's comments (`GET issues/{n}/comments`, paginated) by the marker AND the
  * app's own login `options.botLogin` (a human or another app quoting the marker is never edited), then remembered in
- * this process, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
+ * `options.commentIds`, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
  * falls back to a fresh search). Each call is retried once on 5xx/429 ({@link retryOnce}); a create is retried only
  * after listing the comments again, because GitHub may have written a comment it answered 5xx for (see
  * {@link createOnce}), so a failed create never posts the status twice.
@@ -45,14 +55,15 @@ export async function upsertStatusComment(
   const again = <T>(call: () => Promise<T>) => retryOnce(call, options.delay);
   const body = capText(p.body.includes(STATUS_MARKER) ? p.body : `${STATUS_MARKER}\n${p.body}`, GITHUB_BODY_LIMIT);
   const key = `${p.owner}/${p.repo}#${p.issueNumber}`;
-  const cached = known.get(key);
+  const known = options.commentIds;
+  const cached = known?.get(key);
   if (cached !== undefined) {
     try {
       const { data } = await again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: cached, body }));
       return { id: data.id, html_url: data.html_url };
     } catch (error) {
       if (httpStatus(error) !== 404) throw error;
-      known.delete(key);
+      known?.delete(key);
     }
   }
   const comments = await again(() =>
@@ -62,8 +73,10 @@ export async function upsertStatusComment(
   const mine = ownStatusComment(comments, login);
   const update = (id: number) => again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: id, body }));
   const { data } = mine ? await update(mine.id) : await createOnce(octokit, p, body, login, options.delay);
-  if (known.size >= 5000) known.delete(known.keys().next().value!);
-  known.set(key, data.id);
+  if (known) {
+    if (known.size >= REMEMBERED) known.delete(known.keys().next().value!);
+    known.set(key, data.id);
+  }
   return { id: data.id, html_url: data.html_url };
 }
 
@@ -95,9 +108,4 @@ async function createOnce(
 /** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */
 function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(comments: C[], login: string | undefined): C | undefined {
   return login ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER)) : undefined;
-}
-
-/** Forget the remembered comment ids (tests; or after an installation is removed). */
-export function forgetStatusComments(): void {
-  known.clear();
 }

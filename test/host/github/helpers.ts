@@ -5,7 +5,6 @@ import tar from "tar-stream";
 import type { RunResult } from "../../../src/agent/index.js";
 import { forgetCommitTrees } from "../../../src/host/github/commit.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
-import { forgetStatusComments } from "../../../src/host/github/status-comment.js";
 import { clearSnapshotCache } from "../../../src/snapshot/index.js";
 import type { AppliedEdit, Task } from "../../../src/types.js";
 
@@ -135,7 +134,6 @@ export function resetGitHubFakes(): string[] {
   const pending = nock.pendingMocks();
   nock.cleanAll();
   forgetCommitTrees();
-  forgetStatusComments();
   clearSnapshotCache();
   return pending;
 }

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { STATUS_MARKER } from "../../../src/host/github/render.js";
-import { upsertStatusComment } from "../../../src/host/github/status-comment.js";
+import { createStatusCommentIds, upsertStatusComment } from "../../../src/host/github/status-comment.js";
 import { API, OWNER, recordCalls, REPO, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const comments = `/repos/${OWNER}/${REPO}/issues/12/comments`;
@@ -22,8 +22,9 @@ describe("upsertStatusComment", () => {
       .patch(`/repos/${OWNER}/${REPO}/issues/comments/50`, (b) => ((edited = b), true))
       .reply(200, { id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
     const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
-    expect(await upsertStatusComment(octokit, { ...target, body: "starting" })).toEqual({ id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
-    await upsertStatusComment(octokit, { ...target, body: "done" });
+    const options = { commentIds: createStatusCommentIds() };
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, options)).toEqual({ id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
+    await upsertStatusComment(octokit, { ...target, body: "done" }, options);
     expect(created.body).toBe(`${STATUS_MARKER}\nstarting`);
     expect(edited.body).toBe(`${STATUS_MARKER}\ndone`);
     expect(calls.filter((c) => c.startsWith("GET"))).toHaveLength(1);
@@ -50,6 +51,7 @@ describe("upsertStatusComment", () => {
     const octokit = testOctokit();
     const waits: number[] = [];
     const delay = async (ms: number) => void waits.push(ms);
+    const commentIds = createStatusCommentIds();
     nock(API)
       .get(comments)
       .query(true)
@@ -62,8 +64,8 @@ describe("upsertStatusComment", () => {
       .times(2)
       .reply(502, { message: "Server Error" });
     const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
-    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { delay })).toEqual({ id: 60, html_url: "u60" });
-    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { delay })).rejects.toMatchObject({ status: 502 });
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { delay, commentIds })).toEqual({ id: 60, html_url: "u60" });
+    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { delay, commentIds })).rejects.toMatchObject({ status: 502 });
     expect(waits).toEqual([5000, 1000]);
   });
 });
