@@ -22,6 +22,10 @@ export const submitAnswerSchema = z.object({
     .describe("Lines copied verbatim from affected_file that show the cause (no line-number prefixes), or null."),
   confidence: z.number().min(0).max(1).describe("How sure you are, 0 to 1, given the evidence you read."),
 });
+/**
+ * Validated `submit_answer` arguments: `summary`, the claims `affected_file` / `affected_function` /
+ * `root_cause_snippet` (each string or null) and `confidence` in [0, 1].
+ */
 export type SubmitAnswerArgs = z.infer<typeof submitAnswerSchema>;
 
 /** Description offered to the model. */

@@ -17,6 +17,7 @@ export const suggestAdditionSchema = z.object({
   code_after: z.string().describe("What replaces code_before: the same lines plus your addition."),
   rationale: z.string().describe("One or two sentences: why this addition clarifies or fixes the problem."),
 });
+/** Validated `suggest_addition` arguments: `path`, `code_before` (verbatim, unique), `code_after`, `rationale`. */
 export type SuggestAdditionArgs = z.infer<typeof suggestAdditionSchema>;
 
 /** Description offered to the model. */

@@ -8,6 +8,10 @@ import { z } from "zod";
 export interface Transcript {
   turns: TranscriptTurn[];
 }
+/**
+ * One recorded model call: its optional prose, the tool calls it made in order (`arguments` as the model sent
+ * them, checked only when the tool runs) and, when recorded, the tokens the provider reported for that call.
+ */
 export interface TranscriptTurn {
   text?: string;
   tool_calls: { name: string; arguments: unknown }[];
