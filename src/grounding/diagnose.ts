@@ -1,5 +1,5 @@
 import { lineCount, lineEndingStyle, offsetOfLine, splitLines } from "./lines.js";
-import { looseText, nameMismatch } from "./mismatch.js";
+import { LITERAL_NEWLINE_CAUSE, looseText, nameMismatch, SNIPPET_BOM_CAUSE, unescapeNewlines } from "./mismatch.js";
 import { locateVerbatim } from "./verbatim.js";
 
 /**
@@ -39,7 +39,7 @@ export function nearestRegion(content: string, snippet: string): NearestRegion |
   const exact = exactVariant(content, snippet);
   if (exact) return exact;
   const variants = [snippet];
-  const unescaped = snippet.replace(/\\r\\n|\\n/g, "\n");
+  const unescaped = unescapeNewlines(snippet);
   if (unescaped !== snippet) variants.push(unescaped);
   const file = new LineIndex(content);
   let best: { start: number; length: number; score: number } | null = null;
@@ -71,11 +71,8 @@ export function regionText(content: string, startLine: number, endLine: number):
 function exactVariant(content: string, snippet: string): NearestRegion | null {
   const style = lineEndingStyle(content);
   const variants: { text: string; cause: string }[] = [
-    {
-      text: snippet.replace(/\\r\\n|\\n/g, "\n"),
-      cause: 'a literal "\\n" (code_before has backslash + n where the file has a line break; send real line breaks)',
-    },
-    { text: snippet.replaceAll("\uFEFF", ""), cause: "a byte-order mark (code_before contains U+FEFF, which the file does not have there)" },
+    { text: unescapeNewlines(snippet), cause: LITERAL_NEWLINE_CAUSE },
+    { text: snippet.replaceAll("\uFEFF", ""), cause: SNIPPET_BOM_CAUSE },
     { text: snippet.replaceAll("\r\n", "\n"), cause: `line endings (the file uses ${style} line endings; code_before has CRLF)` },
     {
       text: snippet.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n"),

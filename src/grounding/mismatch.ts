@@ -13,6 +13,19 @@ const INVISIBLES = /[\u200B-\u200D\u2060\uFEFF]/g;
 const CURLY_SINGLE = /[\u2018\u2019\u201A\u201B\u2032]/g;
 const CURLY_DOUBLE = /[\u201C\u201D\u201E\u201F\u2033]/g;
 
+/** A literal backslash-n (or backslash-r-backslash-n) typed where a line break was meant. */
+const LITERAL_NEWLINE = /\\r\\n|\\n/g;
+
+/** `text` with each literal "\n" (and "\r\n") written as a real line break. */
+export function unescapeNewlines(text: string): string {
+  return text.replace(LITERAL_NEWLINE, "\n");
+}
+
+/** The cause named when code_before has a literal "\n" where the file has a line break. */
+export const LITERAL_NEWLINE_CAUSE = 'a literal "\\n" (code_before has backslash + n where the file has a line break; send real line breaks)';
+/** The cause named when code_before holds a byte-order mark the file does not have there. */
+export const SNIPPET_BOM_CAUSE = "a byte-order mark (code_before contains U+FEFF, which the file does not have there)";
+
 const SPACE_NAMES: Record<string, string> = {
   "\u00A0": "NO-BREAK SPACE",
   "\u202F": "NARROW NO-BREAK SPACE",
@@ -58,16 +71,14 @@ function firstHit(text: string, re: RegExp, firstLine: number): { line: number; 
 const NORMALISERS: readonly Normaliser[] = [
   {
     id: "literal-newline",
-    apply: (t) => t.replace(/\\r\\n|\\n/g, "\n"),
-    describe: () => 'a literal "\\n" (code_before has backslash + n where the file has a line break; send real line breaks)',
+    apply: unescapeNewlines,
+    describe: () => LITERAL_NEWLINE_CAUSE,
   },
   {
     id: "bom",
     apply: (t) => t.replaceAll("\uFEFF", ""),
     describe: (s) =>
-      s.includes("\uFEFF")
-        ? "a byte-order mark (code_before contains U+FEFF, which the file does not have there)"
-        : "a byte-order mark (the file has U+FEFF there)",
+      s.includes("\uFEFF") ? SNIPPET_BOM_CAUSE : "a byte-order mark (the file has U+FEFF there)",
   },
   {
     id: "indentation",
