@@ -1,4 +1,5 @@
-import type { Hunk, HunkLine } from "./types.js";
+import type { FilePatch } from "../types.js";
+import type { Hunk, HunkLine, ParsedPatch } from "./types.js";
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 
@@ -71,6 +72,18 @@ export function parseHunks(patch: string): Hunk[] {
     hunks.push(hunk);
   }
   return hunks;
+}
+
+/**
+ * {@link parseHunks} of one file's patch for the rules: a binary file has no hunks; a patch that cannot be read keeps
+ * the parser's one-line reason in `error` (the rules report it) instead of throwing. Never throws.
+ */
+export function parsePatch(patch: FilePatch): ParsedPatch {
+  try {
+    return { patch, hunks: patch.binary ? [] : parseHunks(patch.patch) };
+  } catch (err) {
+    return { patch, hunks: [], error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** Split file content into lines the way a unified diff numbers them: `\n` separates, a trailing `\r` stays. */

@@ -1,9 +1,9 @@
 import { createTwoFilesPatch } from "diff";
 import type { FilePatch, Finding, ReviewReport, RuleName } from "../types.js";
-import { parseHunks } from "./hunks.js";
+import { parsePatch } from "./hunks.js";
 import { RULES } from "./rules/index.js";
 import { short } from "./rules/grounded.js";
-import type { ParsedPatch, ReviewInput, RuleContext } from "./types.js";
+import type { ReviewInput, RuleContext } from "./types.js";
 import { truncateText, SUMMARY_MAX_CHARS } from "./truncate.js";
 
 /** How many findings the summary lists before pointing to the annotations. */
@@ -18,7 +18,7 @@ const SUMMARY_FINDINGS = 20;
  * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
  */
 export function reviewChange(input: ReviewInput): ReviewReport {
-  const parsed = parsePatches(input.patches.map((p) => withHunks(p, input)));
+  const parsed = input.patches.map((p) => parsePatch(withHunks(p, input)));
   const ctx: RuleContext = { ...input, parsed };
   const failOn = new Set<RuleName>(input.config.review.fail_on);
   const findings: Finding[] = [];
@@ -62,17 +62,6 @@ function withHunks(patch: FilePatch, input: ReviewInput): FilePatch {
   const text = createTwoFilesPatch(`a/${patch.oldPath ?? patch.path}`, `b/${patch.path}`, before, after);
   const at = text.indexOf("\n@@");
   return at < 0 ? patch : { ...patch, patch: text.slice(at + 1) };
-}
-
-/** Parse each patch's hunks once; a patch that cannot be parsed keeps its error for the grounded_hunks rule. */
-function parsePatches(patches: ReviewInput["patches"]): ParsedPatch[] {
-  return patches.map((patch) => {
-    try {
-      return { patch, hunks: patch.binary ? [] : parseHunks(patch.patch) };
-    } catch (err) {
-      return { patch, hunks: [], error: err instanceof Error ? err.message : String(err) };
-    }
-  });
 }
 
 function plural(n: number, word: string): string {

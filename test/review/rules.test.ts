@@ -234,4 +234,13 @@ describe("a patch without hunks", () => {
     expect(only(report.findings, "edit_policy")[0]).toMatchObject({ path: "src/math.ts", start_line: 2 });
     expect(only(report.findings, "grounded_hunks")).toEqual([]);
   });
+  test("gets hunks from the snapshots for the evidence rule too, so an unrecorded line in a large diff still fails", () => {
+    const change = gitChange({ "src/math.ts": APP }, { "src/math.ts": APP + "export const EXTRA = 3;\n" });
+    const patches = change.patches.map((p) => ({ ...p, patch: "" }));
+    const record: RunRecord = { version: 1, run_id: "r", base_sha: change.base.sha, edits: [] };
+    const report = reviewChange({ ...change, patches, config: defaultConfig(), record });
+    expect(only(report.findings, "evidence")).toEqual([
+      expect.objectContaining({ path: "src/math.ts", start_line: 4, level: "failure", message: expect.stringContaining("matches no edit") }),
+    ]);
+  });
 });

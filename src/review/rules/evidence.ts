@@ -1,6 +1,6 @@
 import { diffLines } from "diff";
 import type { Finding, RunRecord } from "../../types.js";
-import { parseHunks } from "../hunks.js";
+import { parsePatch } from "../hunks.js";
 import type { RuleContext } from "../types.js";
 import { quote } from "./grounded.js";
 
@@ -41,7 +41,8 @@ export function editDelta(edit: RunRecord["edits"][number]): { added: string[]; 
  * recorded edit adds (`code_after`'s lines not in `code_before`) and each removed line one that an edit removes. Lines
  * are matched as a multiset per file, so git may split one edit into two hunks or merge two edits into one; no
  * recorded line is used twice. A hunk at a path with no recorded edit, or with a line no edit accounts for, is a
- * `failure` at its first unexplained line.
+ * `failure` at its first unexplained line. A file of `patches` whose patch text was left out is checked on the hunks
+ * `reviewChange` computed from the snapshots; `ownPatches` come without snapshots and are read as they are.
  */
 export function evidenceRule(ctx: RuleContext): Finding[] {
   const record = ctx.record;
@@ -55,18 +56,18 @@ export function evidenceRule(ctx: RuleContext): Finding[] {
     byPath.set(edit.path, entry);
   }
   const findings: Finding[] = [];
-  for (const patch of ctx.ownPatches ?? ctx.patches) {
+  // Without later pushes the app's own diff is the reviewed diff: its parsed hunks (computed from the snapshots
+  // when the patch text was left out) are reused.
+  const own = ctx.ownPatches ? ctx.ownPatches.map(parsePatch) : ctx.parsed;
+  for (const { patch, hunks, error } of own) {
     const fail = (line: number, message: string) =>
       findings.push({ rule: "evidence", path: patch.path, start_line: Math.max(1, line), end_line: Math.max(1, line), level: "failure", message });
     if (patch.binary) {
       fail(1, `${patch.path} changed as a binary file; the run record has no such edit`);
       continue;
     }
-    let hunks;
-    try {
-      hunks = parseHunks(patch.patch);
-    } catch (err) {
-      fail(1, `the diff of ${patch.path} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    if (error !== undefined) {
+      fail(1, `the diff of ${patch.path} cannot be read: ${error}`);
       continue;
     }
     const pool = byPath.get(patch.path) ?? (patch.oldPath ? byPath.get(patch.oldPath) : undefined);
