@@ -11,7 +11,7 @@ import type { Transcript } from "./models/transcript.js";
 import { decideOutcome } from "./outcome.js";
 import { firstUserMessage, NO_TOOL_NUDGE, systemPrompt } from "./prompt.js";
 import { agentToolSpecs } from "./tool-specs.js";
-import { truncate, truncateDeep, type Trace, type TraceStep, type TraceToolCall } from "./trace.js";
+import { firstLine, truncate, truncateDeep, type Trace, type TraceStep, type TraceToolCall } from "./trace.js";
 import type { AppliedEdit, ChangedFile } from "../types.js";
 import type { InputRemoved } from "./hygiene.js";
 
@@ -39,11 +39,6 @@ export interface RunResult {
   usage: Usage;
   trace: Trace;
   transcript: Transcript;
-}
-
-function oneLine(text: string): string {
-  const line = (text.split("\n").find((l) => l.trim()) ?? "").trim();
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 const READ_TOOLS = new Map(readTools.map((t) => [t.name as string, t]));
@@ -106,7 +101,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       usage.model_calls++;
       turn = await model.next({ messages: messages.map((m) => ({ ...m })), tools });
     } catch (err) {
-      end = fail(`model error: ${oneLine(err instanceof Error ? err.message : String(err)) || "unknown error"}`);
+      end = fail(`model error: ${firstLine(err instanceof Error ? err.message : String(err), 300) || "unknown error"}`);
       break;
     }
     const modelMs = Date.now() - t0;

@@ -67,7 +67,8 @@ export function truncateDeep(value: unknown, limit = TRACE_TEXT_LIMIT): unknown 
   return value;
 }
 
-function oneLine(text: string, max: number): string {
+/** The first non-blank line of `text`, trimmed, cut to at most `max` characters (ending in "…" when cut). */
+export function firstLine(text: string, max: number): string {
   const first = (text.split("\n").find((l) => l.trim() !== "") ?? "").trim();
   return first.length <= max ? first : `${first.slice(0, max - 1)}…`;
 }
@@ -77,7 +78,7 @@ function formatArgs(args: unknown): string {
   if (!args || typeof args !== "object" || Array.isArray(args)) return "";
   return Object.entries(args as Record<string, unknown>)
     .filter(([k]) => k !== "code_before" && k !== "code_after" && k !== "rationale" && k !== "summary" && k !== "root_cause_snippet")
-    .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(oneLine(v, 60)) : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(firstLine(v, 60)) : JSON.stringify(v)}`)
     .join(", ");
 }
 
@@ -105,7 +106,7 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
       continue;
     }
     for (const call of step.tool_calls) {
-      const first = md(oneLine(call.result, 140));
+      const first = md(firstLine(call.result, 140));
       const body = `\`${call.name}(${formatArgs(call.arguments).replace(/`/g, "'")})\` → ${call.status}${first ? `: ${first}` : ""}`;
       lines.push(`${++n}. ${call.gate ? `**${call.gate}: ${body}**` : body}${extra}`);
     }
@@ -115,7 +116,7 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
     removed.html_comments + removed.invisible_chars + removed.secrets > 0
       ? `Input hygiene removed ${removed.html_comments} HTML comment(s), ${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
       : "";
-  const tail = `Outcome: **${trace.outcome}**${trace.reason ? ` — ${md(oneLine(trace.reason, 300))}` : ""}`;
+  const tail = `Outcome: **${trace.outcome}**${trace.reason ? ` — ${md(firstLine(trace.reason, 300))}` : ""}`;
   const fixed = [head, hygiene, tail].filter(Boolean).join("\n").length + 2;
   const out: string[] = [head, ""];
   let used = fixed + 1;
