@@ -90,6 +90,11 @@ export function cleanFramePath(raw: string): string {
     .join("/");
 }
 
+/** The file name of a `/`-separated path: the text after its last `/` (`src/a/b.ts` → `b.ts`; `b.ts` → `b.ts`). */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
 /** Segments of a normalised path; used for suffix matching against repository paths. */
 export function pathSegments(path: string): string[] {
   return path.split("/").filter((s) => s !== "" && s !== "." && s !== "..");

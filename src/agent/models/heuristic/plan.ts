@@ -14,7 +14,7 @@
  *    identifier when the file has one (else the frame's statement); a rejected claim is dropped (null) and the
  *    confidence lowered.
  */
-import { commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, sharedTailLength, type StackFrame } from "./frames.js";
+import { baseName, commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, sharedTailLength, type StackFrame } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
 import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
@@ -68,7 +68,6 @@ const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
 const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
-const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
 const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
 /** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
@@ -103,11 +102,11 @@ function knownLines(steps: readonly Step[], path: string): FileWindow {
 
 /** The repository path a frame points at, from the `list_files` answer for its file name; null when none matches. */
 function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string; tied: boolean } | null {
-  const name = basename(frame.path);
+  const name = baseName(frame.path);
   const res = resultOf(steps, "list_files", { glob: name });
   if (!res) return null;
   const scored = parseListedPaths(res)
-    .filter((p) => basename(p) === name)
+    .filter((p) => baseName(p) === name)
     .map((p) => ({ p, n: commonSuffixSegments(frame.rawPath, p) }))
     .filter((x) => x.n >= 1)
     .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
@@ -126,10 +125,10 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
   const src = compiledSource(frame.rawPath);
   if (!src) return null;
   // The frame's own file exists outside dist/build/out (`lib/schema.js` of a plain JS project): it is the source.
-  const literal = parseListedPaths(resultOf(steps, "list_files", { glob: basename(frame.path) }) ?? "");
-  if (literal.some((p) => basename(p) === basename(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p))) return null;
+  const literal = parseListedPaths(resultOf(steps, "list_files", { glob: baseName(frame.path) }) ?? "");
+  if (literal.some((p) => baseName(p) === baseName(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p))) return null;
   const listed = parseListedPaths(resultOf(steps, "list_files", { glob: src.glob }) ?? "").filter(
-    (p) => basename(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
+    (p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
   );
   const verify = frame.fn ? resultOf(steps, "verify_symbol_in_repo", { name: frame.fn }) : undefined;
   const sites = verify ? parseDefinitionSites(verify) : [];
@@ -369,7 +368,7 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   const content = [...a.window.lines.values()].join("\n");
   const message0 = problem.errorMessages[0] ?? null;
   const crash = crashOf(message0);
-  const where = fn ? `${fn}(): ` : `${a.cand.path.slice(a.cand.path.lastIndexOf("/") + 1)}: `;
+  const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
   const outputOf = (style: LogStyle) => (["console", "print", "println", "warn"].includes(style.receiver) ? "plain console/stderr output" : `logger (${style.receiver})`);
   // 1. a crash that names what was missing, at the frame line: a guarded log on the receiver.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
@@ -552,9 +551,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const frames: StackFrame[] = [];
   for (const f of problem.frames) if (!f.library && !frames.some((g) => g.rawPath === f.rawPath && g.line === f.line)) frames.push(f);
   const inRepoFrames = frames.slice(0, 6);
-  const names = [...new Set(inRepoFrames.map((f) => basename(f.path)))];
+  const names = [...new Set(inRepoFrames.map((f) => baseName(f.path)))];
   const mentioned = inRepoFrames.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
-  for (const p of mentioned) if (!names.includes(basename(p))) names.push(basename(p));
+  for (const p of mentioned) if (!names.includes(baseName(p))) names.push(baseName(p));
   const discovery: PlannedCall[] = [];
   if (has("describe_repo")) discovery.push(call("describe_repo", {}));
   if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
@@ -604,7 +603,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     // Say "does not exist" only for names list_files answered without any file of that name.
     const absent = names.filter((n) => {
       const res = resultOf(steps, "list_files", { glob: n });
-      return res !== undefined && res !== null && !parseListedPaths(res).some((p) => basename(p) === n);
+      return res !== undefined && res !== null && !parseListedPaths(res).some((p) => baseName(p) === n);
     });
     if (absent.length) tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
     const unmatched = names.filter((n) => !absent.includes(n));
@@ -615,9 +614,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (problem.identifiers.length && !idCands.length) tried.push(`No declaration of ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")} was found.`);
   cands.push(...idCands);
   for (const p of mentioned) {
-    const res = resultOf(steps, "list_files", { glob: basename(p) }) ?? "";
+    const res = resultOf(steps, "list_files", { glob: baseName(p) }) ?? "";
     const best = parseListedPaths(res)
-      .filter((q) => basename(q) === basename(p))
+      .filter((q) => baseName(q) === baseName(p))
       .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
     if (best) cands.push({ path: best, line: null, evidence: "path" });
   }
@@ -738,7 +737,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const fn = dropFn ? null : affectedFunction;
   const sentences = diagnosisSentences(wordingInput(a, problem, fn));
   if (chosen.compiled && chosen.frame) {
-    const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : basename(chosen.frame.path);
+    const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : baseName(chosen.frame.path);
     sentences.push(`The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`);
   }
   if (applied) {

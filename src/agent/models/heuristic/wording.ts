@@ -6,6 +6,7 @@
  * Rules: whole sentences, the problem's first message quoted at most ~120 characters with "…" where cut, no
  * doubled or dangling punctuation, and an addition that names the problem and the evidence that ties it to the place.
  */
+import { baseName } from "./frames.js";
 import { headlineOf } from "./problem.js";
 import type { FittedText } from "./style.js";
 
@@ -102,7 +103,7 @@ function shortExceptionNames(message: string): string {
 
 /** A short name for the file in a log line: its path when short, else its base name. */
 function shortPath(path: string): string {
-  return path.length <= 40 ? path : path.slice(path.lastIndexOf("/") + 1);
+  return path.length <= 40 ? path : baseName(path);
 }
 
 /**
@@ -112,7 +113,7 @@ function shortPath(path: string): string {
  */
 export function additionWording(w: WordingInput): { note: FittedText; message: FittedText } {
   const src = sourceNoun(w.source);
-  const base = w.path.slice(w.path.lastIndexOf("/") + 1);
+  const base = baseName(w.path);
   if (w.decl) {
     const { id, message } = w.decl;
     const where = w.decl.place === "statement" ? "the statement below" : w.decl.place === "below" ? "the code below" : "the code above";
