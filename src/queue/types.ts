@@ -1,0 +1,48 @@
+/**
+ * The job-queue contract shared by the in-process queue (`queue/index.ts`, the default) and the durable one on
+ * Redis (BullMQ, when `GROUNDFIX_REDIS_URL` is set). A job is plain JSON data, never a closure, so that any process
+ * sharing the Redis can run it: the worker rebuilds what it needs (an installation Octokit from `installationId`,
+ * the host, the config) from the data.
+ */
+
+/** One queued unit of work, serialisable with `JSON.stringify`. */
+export interface JobData {
+  /** `run`: a fix run for a task; `review`: the review check of one pull-request head. */
+  kind: "run" | "review";
+  /**
+   * Coalescing key and, on Redis, the job id: `owner/repo#issue-12`, `owner/repo#alert-3`,
+   * `owner/repo#dispatch-<hash>`, `owner/repo#review-<pr>@<headSha>`. One key is queued once across every process.
+   */
+  key: string;
+  /** The GitHub App installation the job acts for (0 for local runs). */
+  installationId: number;
+  /** `X-GitHub-Delivery` of the webhook that created the job, for logs. */
+  deliveryId?: string;
+  /** A forced rerun (`/groundfix retry`, `/groundfix approve`): runs once after a running job of the same key. */
+  rerun?: boolean;
+  /** What the processor needs, as JSON (the task, the event name and payload subset, …). */
+  payload: unknown;
+}
+
+/** What {@link JobQueue.enqueue} did with a job. */
+export type EnqueueResult = "queued" | "coalesced" | "queued_after_running" | "closed";
+
+/** Runs one job; a throw is a failed attempt (a durable queue may retry it). */
+export type JobProcessor = (job: JobData, attempt: { number: number; final: boolean }) => Promise<void>;
+
+/** A queue both backends implement. Every method may reject when the backend (Redis) is unreachable. */
+export interface JobQueue {
+  /** Accept `job` without running it now. */
+  enqueue(job: JobData): Promise<EnqueueResult>;
+  /**
+   * Record a webhook delivery id at the start of a handler: true the first time, false for a redelivery (the
+   * same id, also after its run finished, within the retention window), so a copy is dropped before any API call.
+   */
+  claimDelivery(deliveryId: string): Promise<boolean>;
+  /** Start running jobs in this process with `processor` (a web-only process never calls it). */
+  process(processor: JobProcessor): void;
+  /** Resolves when nothing is waiting or running (tests). */
+  idle(): Promise<void>;
+  /** Stop taking jobs, wait for the running ones, release connections. */
+  close(): Promise<void>;
+}
