@@ -3,7 +3,7 @@
  * in-process queue (`queue/index.ts`), which loses its waiting jobs on a restart and is not shared between processes.
  */
 import { createQueue, type QueueLogger } from "./index.js";
-import { createRedisQueue, RedisUnavailableError, type ReadyState, type RedisQueueOptions } from "./redis.js";
+import { createRedisQueue, type ReadyState, type RedisQueueOptions } from "./redis.js";
 import type { JobData, JobProcessor, JobQueue } from "./types.js";
 
 export { RedisUnavailableError } from "./redis.js";
@@ -60,8 +60,5 @@ export function inProcessJobQueue(options: { concurrency: number; log?: QueueLog
 export async function openQueue(options: OpenQueueOptions): Promise<OpenQueue> {
   const url = options.redisUrl?.trim();
   if (!url) return inProcessJobQueue(options);
-  if (!/^rediss?:\/\//i.test(url)) {
-    throw new RedisUnavailableError("GROUNDFIX_REDIS_URL must look like redis://host:6379 or rediss://host:6380");
-  }
   return createRedisQueue({ ...options.redis, url, concurrency: options.concurrency, log: options.log });
 }

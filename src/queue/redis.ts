@@ -97,6 +97,59 @@ function reasonOf(error: unknown): string {
 const silent = { info() {}, error() {} };
 
 /**
+ * An ioredis client connected to `url` that fails fast while Redis is away (no offline queue, one retry per
+ * command), so a caller can answer 503 at once; it reconnects by itself (every 200 ms up to 2 s).
+ * @throws RedisUnavailableError when `url` is not `redis://…`/`rediss://…`, or Redis does not answer a PING within
+ *   `connectTimeoutMs` (default 5,000)
+ */
+export async function connectRedis(url: string, connectTimeoutMs = 5_000): Promise<Redis> {
+  if (!/^rediss?:\/\//i.test(url)) {
+    throw new RedisUnavailableError("GROUNDFIX_REDIS_URL must look like redis://host:6379 or rediss://host:6380");
+  }
+  const shown = redactRedisUrl(url);
+  let client: Redis;
+  try {
+    client = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: connectTimeoutMs,
+      retryStrategy: (times) => Math.min(times * 200, 2_000),
+    });
+  } catch (error) {
+    throw RedisUnavailableError.unreachable(shown, reasonOf(error));
+  }
+  // Errors surface through failed commands and ready(). At start the socket error (ECONNREFUSED, ENOTFOUND, a TLS
+  // failure) is the reason worth showing; connect() itself only says "Connection is closed".
+  let socketError: unknown;
+  client.on("error", (error) => (socketError ??= error));
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    throw RedisUnavailableError.unreachable(shown, reasonOf(socketError ?? error));
+  }
+  return client;
+}
+
+/** PING `client` with a 1 s budget; `shownUrl` (redacted) names it in the reason. */
+export async function pingRedis(client: Redis, shownUrl: string): Promise<ReadyState> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answer = await Promise.race([
+      client.ping(),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 1 s")), 1_000))),
+    ]);
+    return answer === "PONG" ? { ok: true, detail: "ok" } : { ok: false, detail: `unexpected answer ${answer}` };
+  } catch (error) {
+    return { ok: false, detail: `Redis at ${shownUrl}: ${reasonOf(error)}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Connect to Redis and return the queue. No job runs in this process until {@link JobQueue.process} is called
  * (a web-only process never calls it).
  * @throws RedisUnavailableError when Redis does not answer within `connectTimeoutMs` (or the URL is invalid)
@@ -113,31 +166,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
   const log = options.log ?? silent;
   const deliveryKey = (id: string) => `${prefix}:${queueName}:delivery:${id}`;
 
-  // The producer fails fast while Redis is away (no offline queue), so a webhook can answer 503 at once.
-  let producer: Redis;
-  try {
-    producer = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: options.connectTimeoutMs ?? 5_000,
-      retryStrategy: (times) => Math.min(times * 200, 2_000),
-    });
-  } catch (error) {
-    throw RedisUnavailableError.unreachable(shown, reasonOf(error));
-  }
-  // Errors surface through failed commands and ready(); ioredis reconnects by itself. At start the socket error
-  // (ECONNREFUSED, ENOTFOUND, a TLS failure) is the reason worth showing; connect() itself only says "closed".
-  let socketError: unknown;
-  producer.on("error", (error) => (socketError ??= error));
-  try {
-    await producer.connect();
-    await producer.ping();
-  } catch (error) {
-    producer.disconnect();
-    throw RedisUnavailableError.unreachable(shown, reasonOf(socketError ?? error));
-  }
-
+  const producer = await connectRedis(options.url, options.connectTimeoutMs);
   const queue = new Queue<JobData>(queueName, {
     connection: producer,
     prefix,
@@ -221,17 +250,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
-    async ready() {
-      try {
-        const answer = await Promise.race([
-          producer.ping(),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 1 s")), 1_000).unref()),
-        ]);
-        return answer === "PONG" ? { ok: true, detail: "ok" } : { ok: false, detail: `unexpected answer ${answer}` };
-      } catch (error) {
-        return { ok: false, detail: `Redis at ${shown}: ${reasonOf(error)}` };
-      }
-    },
+    ready: () => pingRedis(producer, shown),
     async close() {
       if (closed) return;
       closed = true;
