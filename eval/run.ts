@@ -3,12 +3,13 @@
  * case of eval/cases.json, each on its checkout `$GROUNDFIX_EVAL_DIR/<case-id>` at the case's base commit (build
  * them with eval/prepare.ts), and print one row per case and the totals.
  *
- *   GROUNDFIX_EVAL_DIR=/work/corpus npm run eval [-- [--json FILE] [case-id …]]
+ *   GROUNDFIX_EVAL_DIR=/work/corpus npm run eval [-- [--json FILE] [--cli PATH] [case-id …]]
  *
  * Without GROUNDFIX_EVAL_DIR (or when the folder does not exist) it prints one line and exits 0. A case whose
  * checkout is missing or not at its base is listed as missing and left out of the totals. Branches the runs write
  * (`groundfix/*`) are deleted after each run, so a rerun starts from the same state. Run time is the wall time of the
- * `node dist/cli/main.js fix` process (Node start-up included); `--json FILE` also writes the scores there.
+ * `node dist/cli/main.js fix` process (Node start-up included); `--json FILE` also writes the scores there; `--cli`
+ * runs another build's `dist/cli/main.js` (to compare two commits on the same cases).
  */
 import { spawn } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
@@ -23,7 +24,7 @@ import { errorScore, scoreRun, totals, type CaseScore, type Totals } from "./sco
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CASES = join(ROOT, "eval", "cases.json");
-const CLI = join(ROOT, "dist", "cli", "main.js");
+const DEFAULT_CLI = join(ROOT, "dist", "cli", "main.js");
 const TIMEOUT_MS = 120_000;
 
 interface Proc {
@@ -33,10 +34,10 @@ interface Proc {
   ms: number;
 }
 
-function runCli(args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<Proc> {
+function runCli(cli: string, args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<Proc> {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
@@ -57,14 +58,14 @@ function dropRunBranches(dir: string): void {
 }
 
 /** Run one case; `undefined` when its checkout is missing or not at its base. */
-export async function runCase(c: EvalCase, corpus: string, env: NodeJS.ProcessEnv): Promise<{ score: CaseScore; detail: string } | undefined> {
+export async function runCase(c: EvalCase, corpus: string, env: NodeJS.ProcessEnv, cli = DEFAULT_CLI): Promise<{ score: CaseScore; detail: string } | undefined> {
   const dir = join(corpus, c.id);
   if (!existsSync(dir) || preparedBase(dir) !== c.base) return undefined;
   dropRunBranches(dir);
   const args = ["fix", "--repo", dir, "--ref", "HEAD", "--title", c.issue.title, "--issue", "-", "--json"];
   const model = env.GROUNDFIX_EVAL_MODEL?.trim();
   if (model) args.push("--model", model);
-  const proc = await runCli(args, c.issue.body.trim() === "" ? c.issue.title : c.issue.body, env);
+  const proc = await runCli(cli, args, c.issue.body.trim() === "" ? c.issue.title : c.issue.body, env);
   dropRunBranches(dir);
   let json: FixJson;
   try {
@@ -126,17 +127,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   let jsonOut: string | undefined;
+  let cli = DEFAULT_CLI;
   const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? "";
     if (a === "--json") jsonOut = argv[++i];
+    else if (a === "--cli") cli = resolve(argv[++i] ?? "");
     else if (a.startsWith("-")) {
       console.error(`eval: unknown flag ${a}`);
       return 2;
     } else only.push(a);
   }
-  if (!existsSync(CLI)) {
-    console.error(`eval: ${CLI} is missing; run npm run build first`);
+  if (!existsSync(cli)) {
+    console.error(`eval: ${cli} is missing; run npm run build first`);
     return 1;
   }
   const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
@@ -152,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
   const scores: { id: string; score: CaseScore; detail: string }[] = [];
   const missing: string[] = [];
   for (const c of cases) {
-    const r = await runCase(c, resolve(corpus), env);
+    const r = await runCase(c, resolve(corpus), env, cli);
     if (!r) {
       missing.push(c.id);
       console.log(`${c.id.padEnd(30)} missing (run eval/prepare.ts)`);
