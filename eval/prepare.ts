@@ -85,16 +85,37 @@ function copyTree(from: string, base: string, dest: string): string[] {
 }
 
 /**
+ * Check a case against its mirror: `base` is the first parent of `fix`, and every file the case says the fix
+ * changed (`changed.files` and `changed.other`) is in `git diff base fix`.
+ *
+ * @throws Error naming the first mismatch.
+ */
+export function checkCase(c: EvalCase, from: string): void {
+  let parent: string;
+  try {
+    parent = git(["rev-parse", "--verify", "--quiet", `${c.fix}^1`], { gitDir: from });
+  } catch {
+    throw new Error(`the mirror has no commit ${c.fix} (or it has no parent)`);
+  }
+  if (parent !== c.base) throw new Error(`base ${c.base} is not the first parent of ${c.fix} (that is ${parent})`);
+  const touched = new Set(git(["diff", "--name-only", "--no-renames", c.base, c.fix], { gitDir: from }).split("\n"));
+  const wrong = [...c.changed.files, ...c.changed.other].filter((p) => !touched.has(p));
+  if (wrong.length > 0) throw new Error(`the fix does not change ${wrong.join(", ")}`);
+}
+
+/**
  * Materialise one case's base commit at `<out>/<id>`: a one-commit shallow fetch of the base from the mirror (the
  * commit id stays the real one), or, when the mirror lacks some of its blobs, a copy of the tree without them as one
- * new commit whose `.git/groundfix-eval-base` names the base and the copy. Returns what was done.
+ * new commit whose `.git/groundfix-eval-base` names the base and the copy. Returns what was done. When the mirror is
+ * there the case is first checked against it ({@link checkCase}), also for a checkout that is already ready.
  *
- * @throws Error when there is no mirror of the repository or git fails.
+ * @throws Error when the case does not match its mirror, there is no mirror (and no ready checkout), or git fails.
  */
 export function prepareCase(c: EvalCase, mirrors: string, out: string): "ready" | "created" | "copied" {
   const dest = join(out, c.id);
-  if (existsSync(dest) && preparedBase(dest) === c.base) return "ready";
   const from = mirrorGitDir(mirrors, c.repository);
+  if (from) checkCase(c, from);
+  if (existsSync(dest) && preparedBase(dest) === c.base) return "ready";
   if (!from) throw new Error(`no mirror of ${c.repository} under ${mirrors}`);
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });

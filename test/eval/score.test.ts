@@ -40,6 +40,7 @@ beforeAll(() => {
   writeFileSync(join(work, "service.js"), SERVICE.replace("  const row", "  const row = db.find(id);\n  if (!row) throw new Error(`no user ${id}`);\n  //"));
   sh(work, "commit", "--quiet", "-am", "fix");
   fix = sh(work, "rev-parse", "HEAD");
+  execFileSync("git", ["clone", "--quiet", "--bare", work, join(root, "mirrors", "acme+tiny", "repo")]);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -119,7 +120,6 @@ describe("eval scoring", () => {
 describe("eval corpus preparation", () => {
   it("checks out the base commit (not the fix) from a bare mirror, and a second run leaves it alone", () => {
     const mirrors = join(root, "mirrors");
-    execFileSync("git", ["clone", "--quiet", "--bare", work, join(mirrors, "acme+tiny", "repo")]);
     const out = join(root, "corpus");
     expect(prepareCase(evalCase(), mirrors, out)).toBe("created");
     const dir = join(out, "tiny-null-row");
@@ -127,6 +127,15 @@ describe("eval corpus preparation", () => {
     expect(readFileSync(join(dir, "service.js"), "utf8")).toBe(SERVICE);
     expect(() => sh(dir, "cat-file", "-e", fix)).toThrow(); // the fix is not in the corpus copy
     expect(prepareCase(evalCase(), mirrors, out)).toBe("ready");
+  });
+
+  it("refuses a case whose base is not the fix's first parent, or that names a file the fix did not change", () => {
+    const mirrors = join(root, "mirrors");
+    const out = join(root, "corpus-bad");
+    expect(() => prepareCase(evalCase({ base: fix }), mirrors, out)).toThrow(/not the first parent/);
+    const wrongFile = evalCase({ changed: { files: ["big.bin"], functions: [], other: [] } });
+    expect(() => prepareCase(wrongFile, mirrors, out)).toThrow(/does not change big.bin/);
+    expect(existsSync(join(out, "tiny-null-row"))).toBe(false);
   });
 
   it("copies the tree without a blob the mirror lacks, and remembers which base it stands for", () => {
