@@ -90,10 +90,10 @@ const mark = (b: boolean | null): string => (b === null ? "-" : b ? "yes" : "no"
 const pct = (n: number, of: number): string => (of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`);
 
 /** The table row of one case (fixed-width columns). */
-export function formatRow(c: EvalCase, s: CaseScore): string {
+export function formatRow(c: EvalCase, s: CaseScore, idWidth = 30): string {
   const first = s.firstPath === null ? "(none)" : s.firstPath.length > 40 ? `…${s.firstPath.slice(-39)}` : s.firstPath;
   return [
-    c.id.padEnd(30),
+    c.id.padEnd(idWidth),
     c.language.padEnd(10),
     s.status.padEnd(17),
     `${mark(s.fileFirst).padEnd(4)}${first}`.padEnd(46),
@@ -144,11 +144,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
   await loadPythonGrammar();
+  const idWidth = Math.max(4, ...cases.map((c) => c.id.length));
   const env = { ...process.env };
   delete env.GROUNDFIX_MODEL;
   console.log(
     [
-      "case".padEnd(30), "language".padEnd(10), "status".padEnd(17), "first cited (in fix?)".padEnd(46),
+      "case".padEnd(idWidth), "language".padEnd(10), "status".padEnd(17), "first cited (in fix?)".padEnd(46),
       "fn".padEnd(5), "edit".padEnd(5), "code".padEnd(5), "out".padEnd(5), "parse", "    ms",
     ].join(" "),
   );
@@ -158,11 +159,11 @@ async function main(argv: string[]): Promise<number> {
     const r = await runCase(c, resolve(corpus), env, cli);
     if (!r) {
       missing.push(c.id);
-      console.log(`${c.id.padEnd(30)} missing (run eval/prepare.ts)`);
+      console.log(`${c.id.padEnd(idWidth)} missing (run eval/prepare.ts)`);
       continue;
     }
     scores.push({ id: c.id, ...r });
-    console.log(formatRow(c, r.score) + (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""));
+    console.log(formatRow(c, r.score, idWidth) + (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""));
   }
   const t = totals(scores.map((s) => s.score));
   console.log("");
