@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { basename, resolve } from "node:path";
-import { runAgent, type RunResult } from "../agent/index.js";
+import type { RunResult } from "../agent/index.js";
 import { createModel } from "../agent/models/index.js";
-import { createLocalHost, type CommitSummary } from "../host/local/index.js";
-import { reviewCommit } from "../review/index.js";
-import type { AppliedEdit, ReviewReport, RunRecord, Task } from "../types.js";
-import { configFromSnapshot } from "./config.js";
+import { createLocalHost } from "../host/local/index.js";
+import type { BranchCommit } from "../host/types.js";
+import { runPipeline } from "../pipeline/run.js";
+import type { RunReport } from "../pipeline/types.js";
+import type { ReviewReport, Task } from "../types.js";
 import { slugFor } from "./slug.js";
 
 /** The model used when neither `--model` nor `GROUNDFIX_MODEL` names one. */
@@ -32,6 +33,8 @@ export interface FixReport {
   baseSha: string;
   ref: string;
   model: string;
+  /** The outcome, or `review_failed` when the review rules failed the edits (then no branch was written). */
+  status: RunResult["outcome"] | "review_failed";
   result: RunResult;
   /**
    * Set when the outcome was `pr_ready` and the branch now holds this run's commit: its head, whether the branch
@@ -44,7 +47,7 @@ export interface FixReport {
    * --force to replace it` (nothing written), or `replaced branch X (was SHA)` with `--force`; else null.
    */
   deliveryNote: string | null;
-  /** The review rules on base..branch head (only with a delivery). */
+  /** The review rules on the edits (with a delivery, or when they failed it). */
   review: ReviewReport | null;
   /** One-line notes for the user (config `model:` not used by the CLI, what a replay is). */
   notes: string[];
@@ -52,31 +55,17 @@ export interface FixReport {
   warnings: string[];
 }
 
-/** The lines of an edit's `code_before` in the base file (falling back to the lines in the edited content). */
-export function editBaseLines(e: AppliedEdit): { start_line: number; end_line: number } {
-  return { start_line: e.baseStartLine ?? e.startLine, end_line: e.baseEndLine ?? e.endLine };
-}
-
-/** The record of the edits this run applied, for the review's evidence rule (lines are those of the base file). */
-export function recordFromResult(result: RunResult, baseSha: string, headSha: string): RunRecord {
-  return {
-    version: 1,
-    run_id: `local-${randomUUID()}`,
-    base_sha: baseSha,
-    head_sha: headSha,
-    edits: result.edits.map((e) => ({ path: e.path, ...editBaseLines(e), code_before: e.code_before, code_after: e.code_after })),
-  };
-}
-
 /**
- * Run the pipeline on a local checkout: resolve the ref, snapshot it (`git archive`), run the agent, and when the
- * outcome is `pr_ready` commit the edited files on `<branch_prefix><slug>` (git plumbing; the working tree, index
- * and current branch are untouched) and run the review rules on base..head.
+ * Run the pipeline on a local checkout (`pipeline/run.ts` with the local host): resolve the ref, snapshot it
+ * (`git archive`), read `.github/groundfix.yml` at it, run the agent, review the edits in memory, and only when the
+ * outcome is `pr_ready` and the review passes commit the edited files on `<branch_prefix><slug>` (git plumbing; the
+ * working tree, index and current branch are untouched). A failing review is `status: "review_failed"`: no branch.
  *
- * An existing branch is reused only when it already holds exactly this commit (only parent = base, same tree).
- * When it holds anything else (another base, other edits, someone's commits) nothing is written, `delivery` and
- * `review` are null and `deliveryNote` says why; with `force` the branch is replaced, and when the commits it
- * drops were not one groundfix commit on a base, `warnings` names them (they stay in the branch's reflog).
+ * An existing branch is reused only when it already holds exactly this commit (only parent = base, same tree), and
+ * moved forward when it holds nothing beyond the base. When it holds anything else (another base, other edits,
+ * someone's commits) nothing is written, `delivery` and `review` are null and `deliveryNote` says why; with `force`
+ * the branch is replaced, and when the commits it drops were not groundfix's, `warnings` names them (they stay in
+ * the branch's reflog).
  *
  * @throws LocalInputError (not a repository, unknown ref), ModelSpecError (unknown model spec), ConfigError
  *   (invalid .github/groundfix.yml) — all bad input; anything else is an internal error.
@@ -86,63 +75,57 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   const progress = options.onProgress ?? (() => {});
   const modelSpec = options.model ?? (env.GROUNDFIX_MODEL?.trim() || DEFAULT_MODEL);
   const model = createModel(modelSpec, { env });
-  const host = createLocalHost(options.repoDir);
-  const ref = options.ref ?? "HEAD";
-  const base = await host.resolveBase(ref);
-  progress(`snapshot of ${base.sha.slice(0, 12)} (${ref})`);
-  const snapshot = await host.loadSnapshot(base.sha);
-  const config = configFromSnapshot(snapshot);
-  const notes = runNotes(config.model, modelSpec, model.spec);
-
+  const host = createLocalHost(options.repoDir, { onProgress: progress });
   const slug = slugFor(options.title, `${options.title}\n${options.body}`);
-  const task: Task = {
-    source: "local",
-    key: `local:${slug}`,
-    title: options.title,
-    body: options.body,
-    repo: { owner: "local", name: basename(resolve(options.repoDir)) },
-    baseSha: base.sha,
-  };
-  progress(`agent with model ${model.spec}`);
-  const result = await runAgent({
-    task,
-    snapshot,
-    model,
-    config,
-    onProgress: (e) => progress(`step ${e.step}: ${e.message}`),
+  const repo = { owner: "local", name: basename(resolve(options.repoDir)) };
+  const run = await runPipeline(host, {
+    request: {
+      task: { source: "local", key: `local:${slug}`, title: options.title, body: options.body, repo },
+      mode: options.force ? "retry" : "run",
+      statusIssue: null,
+      branchSuffix: slug,
+    },
+    baseRef: options.ref ?? "HEAD",
+    runId: `local-${randomUUID()}`,
+    model: () => model,
+    onStep: progress,
   });
+  if (run.status === "error") throw run.error;
+  return fixReportOf(run, modelSpec);
+}
 
-  let delivery: FixReport["delivery"] = null;
-  let deliveryNote: string | null = null;
-  let review: ReviewReport | null = null;
+/** The CLI's view of a local run (what `fix --json` and the readable report show). */
+function fixReportOf(run: RunReport, requested: string): FixReport {
+  const { delivery } = run;
+  const result = run.result!;
+  const notes = runNotes(run.config?.model, requested, run.model!);
   const warnings: string[] = [];
-  if (result.outcome === "pr_ready" && result.files.length > 0) {
-    const branch = `${config.pull_request.branch_prefix}${slug}`;
-    progress(`commit on ${branch}`);
-    const outcome = await host.deliver({
-      baseSha: base.sha,
-      branch,
-      message: commitMessage(task, result),
-      files: result.files,
-      force: options.force,
-    });
-    if (outcome.kind === "exists") {
-      return { task, baseSha: base.sha, ref, model: model.spec, result, delivery, deliveryNote: outcome.note, review, notes, warnings };
+  let deliveryNote: string | null = null;
+  let delivered: FixReport["delivery"] = null;
+  if (delivery?.kind === "held") {
+    const where = { other_commits: "with other commits", other_edits: "with other edits on this base", other_base: "on another base" }[delivery.why];
+    const base = delivery.why === "other_base" ? ` (${delivery.headParent?.slice(0, 12) ?? "none"})` : "";
+    deliveryNote = `branch ${delivery.branch} already exists at ${delivery.headSha.slice(0, 12)} ${where}${base}; left untouched; rerun with --force to replace it`;
+  } else if (delivery) {
+    delivered = { branch: delivery.branch, headSha: delivery.headSha, reused: delivery.kind === "reused", replaced: delivery.kind === "replaced" };
+    if (delivery.kind === "replaced") {
+      deliveryNote = `replaced branch ${delivery.branch} (was ${delivery.previousSha.slice(0, 12)})`;
+      if (delivery.commits.some((c) => !c.ours)) warnings.push(droppedWarning(delivery.branch, delivery.commits, delivery.count));
     }
-    delivery = { branch, headSha: outcome.headSha, reused: outcome.kind === "reused", replaced: outcome.kind === "replaced" };
-    if (outcome.kind === "replaced") {
-      deliveryNote = `replaced branch ${branch} (was ${outcome.previousSha.slice(0, 12)})`;
-      if (outcome.foreign && outcome.droppedCount > 0) warnings.push(droppedWarning(branch, outcome.dropped, outcome.droppedCount));
-    }
-    progress("review rules on the commit");
-    review = await reviewCommit(host, {
-      baseSha: base.sha,
-      headSha: delivery.headSha,
-      config,
-      record: recordFromResult(result, base.sha, delivery.headSha),
-    });
   }
-  return { task, baseSha: base.sha, ref, model: model.spec, result, delivery, deliveryNote, review, notes, warnings };
+  return {
+    task: run.task!,
+    baseSha: run.base!.sha,
+    ref: run.base!.ref,
+    model: run.model!,
+    status: run.status === "review_failed" ? "review_failed" : result.outcome,
+    result,
+    delivery: delivered,
+    deliveryNote,
+    review: delivered || run.status === "review_failed" ? (run.review ?? null) : null,
+    notes,
+    warnings,
+  };
 }
 
 /**
@@ -164,19 +147,8 @@ export function runNotes(configModel: string | undefined, requested: string, use
 }
 
 /** The warning for `--force` over commits not made by groundfix: which commits the branch no longer holds. */
-function droppedWarning(branch: string, dropped: readonly CommitSummary[], count: number): string {
-  const named = dropped.map((c) => `${c.sha} ${JSON.stringify(c.subject)}`).join(", ");
+function droppedWarning(branch: string, dropped: readonly BranchCommit[], count: number): string {
+  const named = dropped.map((c) => `${c.sha.slice(0, 12)} ${JSON.stringify(c.subject)}`).join(", ");
   const more = count > dropped.length ? ` and ${count - dropped.length} more` : "";
   return `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${count} commit${count === 1 ? "" : "s"}: ${named}${more}; they stay in the reflog (git reflog ${branch})`;
-}
-
-/** `groundfix: <title>` (≤72 chars) and a body naming the diagnosis and the edited files. */
-function commitMessage(task: Task, result: RunResult): string {
-  const subject = `groundfix: ${task.title}`.replace(/\s+/g, " ");
-  const head = subject.length > 72 ? `${subject.slice(0, 71)}…` : subject;
-  const lines = [head, ""];
-  if (result.diagnosis) lines.push(result.diagnosis.summary.trim(), "");
-  for (const e of result.edits) lines.push(`- ${e.kind} in ${e.path} (lines ${editBaseLines(e).start_line}-${editBaseLines(e).end_line})`);
-  lines.push("", `Task: ${task.key}`, `Base: ${task.baseSha}`);
-  return lines.join("\n");
 }

@@ -1,5 +1,6 @@
 import type { ReviewReport } from "../types.js";
-import { editBaseLines, type FixReport } from "./fix.js";
+import { editBaseLines } from "../pipeline/record.js";
+import type { FixReport } from "./fix.js";
 
 /**
  * The one JSON document `groundfix fix --json` prints (issue #7). `status` is the outcome; `branch`/`head_sha`
@@ -11,7 +12,7 @@ import { editBaseLines, type FixReport } from "./fix.js";
  * inclusive, in the base commit.
  */
 export interface FixJson {
-  status: FixReport["result"]["outcome"];
+  status: FixReport["status"];
   reason: string | null;
   base_sha: string;
   branch: string | null;
@@ -56,7 +57,7 @@ export function fixToJson(report: FixReport): FixJson {
   const { result } = report;
   const d = result.diagnosis;
   return {
-    status: result.outcome,
+    status: report.status,
     reason: result.reason,
     base_sha: report.baseSha,
     branch: report.delivery?.branch ?? null,

@@ -1,5 +1,6 @@
 import type { GateRejection, ReviewReport } from "../types.js";
-import { editBaseLines, type FixReport } from "./fix.js";
+import { editBaseLines } from "../pipeline/record.js";
+import type { FixReport } from "./fix.js";
 import { colorDiff, type Style } from "./style.js";
 import { terminalSafe } from "./terminal.js";
 
@@ -11,8 +12,9 @@ const short = (sha: string) => sha.slice(0, 12);
 
 /** One line for an outcome, coloured by how good it is. */
 function outcomeLine(report: FixReport, style: Style): string {
-  const { outcome, diagnosis } = report.result;
-  const colour = outcome === "pr_ready" ? style.green : outcome === "failed_closed" ? style.red : style.yellow;
+  const { diagnosis } = report.result;
+  const outcome = report.status;
+  const colour = outcome === "pr_ready" ? style.green : outcome === "failed_closed" || outcome === "review_failed" ? style.red : style.yellow;
   const conf = diagnosis ? ` (confidence ${diagnosis.confidence.toFixed(2)})` : "";
   return `${label("Outcome", style)}${colour(outcome)}${conf}`;
 }

@@ -1,7 +1,6 @@
 import { createLocalHost } from "../host/local/index.js";
 import { reviewCommit } from "../review/index.js";
 import type { ReviewReport } from "../types.js";
-import { configFromSnapshot } from "./config.js";
 import { reviewToJson, type ReviewJson } from "./json.js";
 
 /** The result of `groundfix review`: the pinned commits and the review report. */
@@ -20,7 +19,7 @@ export async function runReview(options: { repoDir: string; base: string; head: 
   const host = createLocalHost(options.repoDir);
   const base = await host.resolveBase(options.base);
   const head = await host.resolveBase(options.head);
-  const config = configFromSnapshot(await host.loadSnapshot(base.sha));
+  const config = await host.readConfig(base.sha);
   const review = await reviewCommit(host, { baseSha: base.sha, headSha: head.sha, config, record: null });
   return { baseSha: base.sha, headSha: head.sha, review };
 }

@@ -159,7 +159,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await reviewCommand(rest, io);
       case "serve":
         if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
-        return await (await import("./serve.js")).serve(rest, io);
+        if (rest.length > 0) throw new UsageError(`serve: unexpected argument ${rest[0]} (see groundfix serve --help)`);
+        return await (await import("./serve.js")).serve();
       case undefined:
       case "help":
       case "--help":

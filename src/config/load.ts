@@ -1,8 +1,31 @@
+import { parse as parseYaml } from "yaml";
 import { ConfigError, defaultConfig, parseConfig, type GroundfixConfig } from "./schema.js";
 
 /** The file name Probot looks up under `.github/` (repository first, then the owner's `.github` repository). */
 export const CONFIG_FILE = "groundfix.yml";
-const SOURCE = ".github/groundfix.yml";
+/** Where a repository keeps its groundfix config, on every host. */
+export const CONFIG_PATH = ".github/groundfix.yml";
+
+/** The one message for a config file whose YAML does not parse: `(file): invalid YAML: <the parser's first line>`. */
+function invalidYaml(error: unknown): string {
+  return `(file): invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`;
+}
+
+/**
+ * The config in the text of `.github/groundfix.yml` (as committed at a commit), validated with the zod schema; no
+ * file (`undefined`) means every default.
+ * @throws ConfigError (one line per bad key) when the YAML does not parse or a key is invalid.
+ */
+export function configFromText(text: string | undefined): GroundfixConfig {
+  if (text === undefined) return parseConfig({}, CONFIG_PATH);
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError([invalidYaml(error)], CONFIG_PATH);
+  }
+  return parseConfig(raw, CONFIG_PATH);
+}
 
 /** The part of a Probot context `loadRepoConfig` uses (`context.config`), so tests can pass a stub. */
 export interface ConfigContext {
@@ -19,7 +42,7 @@ export class RepoConfigError extends ConfigError {
     issues: string[],
     readonly fallback: GroundfixConfig,
   ) {
-    super(issues, SOURCE);
+    super(issues, CONFIG_PATH);
     this.name = "RepoConfigError";
   }
 }
@@ -38,11 +61,10 @@ export async function loadRepoConfig(context: ConfigContext): Promise<GroundfixC
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     if (!/could not be parsed|YAML/i.test(String((error as Error).message))) throw error;
-    const reason = cause instanceof Error ? firstLine(cause.message) : firstLine(String((error as Error).message));
-    throw new RepoConfigError([`(file): invalid YAML: ${reason}`], defaultConfig());
+    throw new RepoConfigError([invalidYaml(cause instanceof Error ? cause : error)], defaultConfig());
   }
   try {
-    return parseConfig(raw, SOURCE);
+    return parseConfig(raw, CONFIG_PATH);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new RepoConfigError(error.issues, triggerFallback(raw));
@@ -66,5 +88,5 @@ function triggerFallback(raw: unknown): GroundfixConfig {
 }
 
 function firstLine(text: string): string {
-  return text.split("\n")[0]!.trim();
+  return (text.split("\n")[0] ?? "").trim();
 }

@@ -1,5 +1,4 @@
 import type { GroundfixConfig } from "../config/schema.js";
-import { httpStatus } from "../host/github/octokit.js";
 
 /** GitHub's repository roles from least to most (docs: "Repository roles for an organization"). */
 export const PERMISSION_ORDER = ["none", "read", "triage", "write", "maintain", "admin"] as const;
@@ -39,7 +38,7 @@ export async function senderPermission(
     if (known(data.role_name)) return data.role_name;
     return known(data.permission) ? data.permission : "none";
   } catch (error) {
-    if (httpStatus(error) === 404) return "none";
+    if ((error as { status?: unknown } | null)?.status === 404) return "none";
     throw error;
   }
 }

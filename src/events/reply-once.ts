@@ -1,4 +1,6 @@
-/** How many issues' replies {@link createReplyOnce} remembers before forgetting the oldest. */
+import { LRUCache } from "lru-cache";
+
+/** How many issues' replies {@link createReplyOnce} remembers before forgetting the least recent. */
 export const REPLIED_LIMIT = 5000;
 
 /** Logger subset used here (Probot's pino logger fits). */
@@ -13,11 +15,10 @@ interface ReplyLog {
  * comment without limit. A failed reply is logged, never thrown. Remembers at most {@link REPLIED_LIMIT} keys.
  */
 export function createReplyOnce(): (key: string, reply: (text: string) => Promise<unknown>, text: string, log: ReplyLog) => Promise<void> {
-  const replied = new Set<string>();
+  const replied = new LRUCache<string, true>({ max: REPLIED_LIMIT });
   return async (key, reply, text, log) => {
     if (replied.has(key)) return void log.info({ key }, "groundfix: refused command already answered on this issue");
-    replied.add(key);
-    if (replied.size > REPLIED_LIMIT) replied.delete(replied.values().next().value!);
+    replied.set(key, true);
     await reply(text).catch((e: unknown) => log.warn({ err: e }, "could not reply to a refused command"));
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultConfig } from "../config/schema.js";
 import { REVIEW_CHECK_NAME } from "../review/index.js";
 
 /** A pull request to review: where it lives, which commits, and the head branch it came from. */
@@ -56,34 +57,39 @@ function sameRepo(head: RepoLike, base: RepoLike): boolean {
   return head.url !== undefined && head.url === base.url;
 }
 
+/** A review webhook, parsed (not yet decided): the repository, the head, the same-repository pull requests on it. */
+export interface ReviewEvent {
+  owner: string;
+  repo: string;
+  headSha: string;
+  /** True for an explicit "Re-run" (check_run / check_suite `rerequested`). */
+  rerequested: boolean;
+  /** True for `check_run.rerequested` of `groundfix/review`: ours by construction, whatever the branch. */
+  ownCheck: boolean;
+  /** The same-repository pull requests of the event, in payload order. */
+  pulls: { number: number; prUrl: string; headRef: string; baseSha: string }[];
+  /** The pull request body of a `pull_request` event (undefined for check events: the job asks GitHub). */
+  prBody?: string | null;
+}
+
 /**
- * Whether a webhook asks for a `groundfix/review` check (issue 6, "Wiring"), and on which pull request and commits:
- * - `pull_request` `opened` | `reopened` | `synchronize` whose head branch starts with `branchPrefix` and lives in the
- *   same repository (a fork's pull request is ignored);
+ * Parse a webhook that may ask for a `groundfix/review` check (plain JSON, so it can be queued):
+ * - `pull_request` `opened` | `reopened` | `synchronize` from the same repository (a fork's pull request is ignored);
  * - `check_run.rerequested` for the check named `groundfix/review` (GitHub sends it only to the app that made the run);
- * - `check_suite.requested` | `rerequested`, for its first same-repository pull request whose head branch has the prefix.
+ * - `check_suite.requested` | `rerequested`, with its same-repository pull requests.
  * For `check_run`/`check_suite` the head SHA is the run's or suite's, the base SHA comes from `pull_requests[].base.sha`
  * and the PR URL from `repository.html_url` + `/pull/N` (those trimmed PR objects carry only the API URL).
- * An empty `branchPrefix` accepts every branch (a cheap first filter before the repository config is loaded).
- *
- * @returns the request, or null for anything else (other events or actions, other branches, malformed payloads).
+ * @returns the event, or null for anything else (other events or actions, no such pull request, malformed payloads).
  */
-export function reviewRequestFromEvent(name: string, payload: unknown, branchPrefix: string): ReviewRequest | null {
+export function reviewEventOf(name: string, payload: unknown): ReviewEvent | null {
   if (name === "pull_request") {
     const parsed = pullRequestEvent.safeParse(payload);
     if (!parsed.success || !["opened", "reopened", "synchronize"].includes(parsed.data.action)) return null;
     const { pull_request: pr, repository: repo } = parsed.data;
-    if (!pr.head.ref.startsWith(branchPrefix) || !sameRepo(pr.head.repo, pr.base.repo)) return null;
-    return {
-      owner: repo.owner.login,
-      repo: repo.name,
-      prNumber: pr.number,
-      prUrl: pr.html_url,
-      headSha: pr.head.sha,
-      baseSha: pr.base.sha,
-      headRef: pr.head.ref,
-      rerequested: false,
-    };
+    if (!sameRepo(pr.head.repo, pr.base.repo)) return null;
+    const prBody = (payload as { pull_request: { body?: string | null } }).pull_request.body ?? null;
+    const pulls = [{ number: pr.number, prUrl: pr.html_url, headRef: pr.head.ref, baseSha: pr.base.sha }];
+    return { owner: repo.owner.login, repo: repo.name, headSha: pr.head.sha, rerequested: false, ownCheck: false, pulls, prBody };
   }
   let found: { repo: z.infer<typeof repository>; headSha: string; prs: z.infer<typeof minimalPr>[]; rerequested: boolean } | null = null;
   if (name === "check_run") {
@@ -98,16 +104,28 @@ export function reviewRequestFromEvent(name: string, payload: unknown, branchPre
     found = { repo: parsed.data.repository, headSha: suite.head_sha, prs: suite.pull_requests, rerequested: parsed.data.action === "rerequested" };
   }
   if (!found) return null;
-  const pr = found.prs.find((p) => p.head.ref.startsWith(branchPrefix) && (p.head.repo == null || p.base.repo == null || sameRepo(p.head.repo, p.base.repo)));
+  const htmlUrl = found.repo.html_url.replace(/\/$/, "");
+  const pulls = found.prs
+    .filter((p) => p.head.repo == null || p.base.repo == null || sameRepo(p.head.repo, p.base.repo))
+    .map((p) => ({ number: p.number, prUrl: `${htmlUrl}/pull/${p.number}`, headRef: p.head.ref, baseSha: p.base.sha }));
+  if (pulls.length === 0) return null;
+  return { owner: found.repo.owner.login, repo: found.repo.name, headSha: found.headSha, rerequested: found.rerequested, ownCheck: name === "check_run", pulls };
+}
+
+/**
+ * The decision, made once (in the review job, with the repository's config): the first pull request of `event`
+ * whose head branch starts with `branchPrefix`. `null` for `branchPrefix` means the config could not be used: a
+ * re-run of our own check run is accepted on any branch, other events are matched against the default prefix.
+ */
+export function reviewRequestFor(event: ReviewEvent, branchPrefix: string | null): ReviewRequest | null {
+  const prefix = branchPrefix ?? (event.ownCheck ? "" : defaultConfig().pull_request.branch_prefix);
+  const pr = event.pulls.find((p) => p.headRef.startsWith(prefix));
   if (!pr) return null;
-  return {
-    owner: found.repo.owner.login,
-    repo: found.repo.name,
-    prNumber: pr.number,
-    prUrl: `${found.repo.html_url.replace(/\/$/, "")}/pull/${pr.number}`,
-    headSha: found.headSha,
-    baseSha: pr.base.sha,
-    headRef: pr.head.ref,
-    rerequested: found.rerequested,
-  };
+  return { owner: event.owner, repo: event.repo, prNumber: pr.number, prUrl: pr.prUrl, headSha: event.headSha, baseSha: pr.baseSha, headRef: pr.headRef, rerequested: event.rerequested };
+}
+
+/** {@link reviewEventOf} then {@link reviewRequestFor}: whether a webhook asks for a review of a `branchPrefix` branch. */
+export function reviewRequestFromEvent(name: string, payload: unknown, branchPrefix: string): ReviewRequest | null {
+  const event = reviewEventOf(name, payload);
+  return event ? reviewRequestFor(event, branchPrefix) : null;
 }

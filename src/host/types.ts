@@ -1,30 +1,119 @@
-import type { ChangedFile, FilePatch, Snapshot } from "../types.js";
+import type { GroundfixConfig } from "../config/schema.js";
+import type { RunResult } from "../agent/index.js";
+import type { RunStatus } from "../pipeline/types.js";
+import type { ChangedFile, FilePatch, ReviewReport, RunRecord, Snapshot, Task } from "../types.js";
+
+/** A commit an existing branch holds beyond the base: SHA, who wrote it, its subject, whether groundfix made it. */
+export interface BranchCommit {
+  sha: string;
+  /** The GitHub login of the author, else the git author name, else "unknown". */
+  author: string;
+  /** The first line of the commit message (untrusted text). */
+  subject: string;
+  /** True when the message carries groundfix's `Groundfix-Run:` trailer (`pipeline/record.ts`). */
+  ours: boolean;
+}
+
+/** Why a branch was left as it is: it holds groundfix's commit on another base or with other edits, or others' commits. */
+export type HeldReason = "other_base" | "other_edits" | "other_commits";
 
 /**
- * Where a run reads its snapshot from and where its commit goes. Two implementations behind one interface,
- * the way Renovate has `platform/github` and `platform/local`: `host/github` (Git Data API, no clone) and
- * `host/local` (git plumbing in a checkout, never touching the working tree, index or current branch).
- * What only GitHub has (pull requests, check runs, comments, reactions) lives on the GitHub host alone.
+ * What {@link Host.deliver} did with `refs/heads/<branch>`, the same on every host:
+ * - `created`: the branch did not exist; it now points at a new commit whose only parent is the base;
+ * - `reused`: the branch already held exactly this commit (only parent = base, same tree); nothing was written;
+ * - `fast_forwarded`: the branch had no commit beyond the base (it was the base or an ancestor); moved, nothing lost;
+ * - `held`: the branch holds something else and `force` was not given: NOTHING was written; `headSha` is the
+ *   branch's head, `headParent` its first parent, `commits` its commits beyond the base (at most 10 named, `count`
+ *   in all);
+ * - `replaced`: `force` moved the branch from `previousSha` to a new commit, dropping `commits` (`count` in all).
+ */
+export type Delivery =
+  | { kind: "created" | "reused" | "fast_forwarded"; branch: string; headSha: string }
+  | {
+      kind: "held";
+      branch: string;
+      headSha: string;
+      headParent: string | null;
+      why: HeldReason;
+      commits: BranchCommit[];
+      count: number;
+      /** The open pull request from the branch, left as it is (GitHub). */
+      pullRequest?: { number: number; url: string };
+    }
+  | { kind: "replaced"; branch: string; headSha: string; previousSha: string; commits: BranchCommit[]; count: number };
+
+/** The input of {@link Host.deliver}. */
+export interface DeliverInput {
+  baseSha: string;
+  branch: string;
+  /** The commit message (`pipeline/record.ts` `commitMessage`, with the `Groundfix-Run:` trailer). */
+  message: string;
+  files: ChangedFile[];
+  /** Replace a branch that holds something else (`/groundfix retry`, `groundfix fix --force`). */
+  force?: boolean;
+}
+
+/** A delivered pull request, or locally the branch that stands for it (`number` 0, `url` null). */
+export interface PullRequestRef {
+  number: number;
+  url: string | null;
+  branch: string;
+  headSha: string;
+  /** True when an open pull request from the branch already existed (it was pointed at, or its body updated). */
+  existing: boolean;
+}
+
+/** The input of {@link Host.openPullRequest}: the delivered branch and what the pull request body shows. */
+export interface PullRequestInput {
+  branch: string;
+  /** The branch the base was resolved from: the pull request's target. */
+  baseRef: string;
+  delivery: Delivery & { kind: "created" | "reused" | "fast_forwarded" | "replaced" };
+  task: Task;
+  result: RunResult;
+  /** The run record with `head_sha`, hidden in the body. */
+  record: RunRecord;
+  config: GroundfixConfig;
+}
+
+/**
+ * Where a run reads from and where its results go. The pipeline (`pipeline/run.ts`) calls only these methods, so a
+ * local run exercises the same code as the App, the way Renovate has `platform/github` and `platform/local`:
+ * `host/github` (REST API, no clone) and `host/local` (git plumbing in a checkout, never touching the working tree,
+ * the index or the current branch). Every method of both is implemented.
  */
 export interface Host {
+  /** `github` or `local`: the only field of a run that says where it ran. */
+  readonly name: "github" | "local";
   /** Resolve a ref (default: the default branch / HEAD) to the commit SHA the whole run pins. */
   resolveBase(ref?: string): Promise<{ sha: string; ref: string }>;
-  /** Every text file of `sha`, from one tar stream. Reading the same SHA twice in a process reuses the snapshot. */
+  /** Every text file of `sha`, from one tar stream. Reading the same SHA twice reuses the snapshot. */
   loadSnapshot(sha: string): Promise<Snapshot>;
   /**
-   * Write `files` as one commit whose only parent is `baseSha`, and point `branch` at it.
-   *
-   * When `branch` already exists: with `force` it is moved to the new commit; without it nothing is written and
-   * `reused: true` is returned with the branch's current head, so a rerun never stacks a second identical edit.
-   * @throws on any failure, after removing a branch it created in this call (no orphan branch).
+   * The repository config for a run at `sha`: locally `.github/groundfix.yml` at that commit; on GitHub the config
+   * the trigger was decided with (read once through Probot at the default branch, whose head the base is).
+   * @throws ConfigError when the file is invalid.
    */
-  commitFiles(input: {
-    baseSha: string;
-    branch: string;
-    message: string;
-    files: ChangedFile[];
-    force?: boolean;
-  }): Promise<{ headSha: string; branch: string; reused: boolean }>;
-  /** The per-file diff from `baseSha` to `headSha`, hunks included, for the review. */
+  readConfig(sha: string): Promise<GroundfixConfig>;
+  /** Write `files` as ONE commit whose only parent is the base on `branch` (one reuse rule, see {@link Delivery}). */
+  deliver(input: DeliverInput): Promise<Delivery>;
+  /** Delete a branch this run created, when a later step failed (no branch without a pull request or a note). */
+  deleteBranch(branch: string): Promise<void>;
+  /** Open the pull request for a delivered branch, or find the open one (locally: the branch is the result). */
+  openPullRequest(input: PullRequestInput): Promise<PullRequestRef>;
+  /**
+   * Post or edit the run's status: on GitHub the one status comment of the issue (logged only without one), locally
+   * a progress line on stderr for a stage (the final report is the command's output). A failed progress update is
+   * logged and ignored; a failed final one throws (a run must not end silently).
+   */
+  postStatus(status: RunStatus): Promise<void>;
+  /**
+   * Create the `groundfix/review` check run on the pull request head (locally: nothing to create).
+   * @returns an id for {@link concludeReviewCheck}.
+   */
+  createReviewCheck(pr: PullRequestRef, runId: string): Promise<number>;
+  /** Conclude the check run with the review report (locally: the report's review section is `report`). */
+  concludeReviewCheck(checkId: number, report: ReviewReport): Promise<void>;
+  /** The per-file diff from `baseSha` to `headSha`, hunks included (the review of commits the run did not make). */
   diff(baseSha: string, headSha: string): Promise<FilePatch[]>;
 }

@@ -1,52 +1,30 @@
+import { LRUCache } from "lru-cache";
+import type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
+
+export type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
+
 /**
- * A bounded in-process task queue: accept a task fast, run it later (DESIGN.md "queue/").
+ * The in-process {@link JobQueue} (the default): accept a job fast, run it later in this process.
  *
- * - At most `concurrency` jobs run at once; the rest wait in arrival order.
+ * - At most `concurrency` jobs run at once; the rest wait in arrival order. Jobs enqueued before
+ *   {@link JobQueue.process} wait for it.
  * - Coalescing by `key` (repo + issue or alert): a job whose key is already waiting is merged into the waiting
  *   one; a job whose key is running is dropped, unless it is a `rerun` (`/groundfix retry`), which then runs once
  *   after the running one ends (further reruns meanwhile merge into that one).
- * - A webhook delivery id (`X-GitHub-Delivery`, the same on a manual redelivery) is accepted once; the ids seen
- *   are kept in a bounded LRU (`maxDeliveries`) so memory stays flat.
- * - A job's error is caught and logged; the job itself is expected to have told the user (status comment).
+ * - A webhook delivery id (`X-GitHub-Delivery`, the same on a manual redelivery) is claimed once; the ids seen are
+ *   kept in a bounded LRU (`maxDeliveries`) so memory stays flat.
+ * - A job's error is caught and logged (one attempt: a restart drops what is queued); the job itself is expected to
+ *   have told the user (status comment).
  */
-
-/** A unit of work. `run` must not rely on the webhook handler still being active. */
-export interface QueueJob {
-  /** Coalescing key, e.g. `owner/repo#issue-12` (Task.key). */
-  key: string;
-  /** Webhook delivery id; a second job with the same id is dropped. */
-  deliveryId?: string;
-  /** Run after a running job of the same key instead of being dropped (a forced rerun). */
-  rerun?: boolean;
-  run(): Promise<void>;
+export interface InProcessQueue extends JobQueue {
+  /** Jobs running now and waiting now. */
+  stats(): { running: number; waiting: number };
 }
-
-/** What {@link TaskQueue.enqueue} did with a job. */
-export type EnqueueResult = "queued" | "coalesced" | "queued_after_running" | "duplicate_delivery" | "closed";
 
 /** Logger subset (Probot's pino logger fits). */
 export interface QueueLogger {
   info(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-/** The queue {@link createQueue} returns: one per app, shared by every webhook handler. */
-export interface TaskQueue {
-  /** Accept `job` without running it now; never throws (a failing `run` is logged). */
-  enqueue(job: QueueJob): EnqueueResult;
-  /** True when this delivery id was already accepted (lets a handler skip its API calls for a redelivery). */
-  seen(deliveryId: string): boolean;
-  /**
-   * Record a delivery id at the START of a handler: true the first time, false for a redelivery — also one that
-   * arrives while the first is still being handled (so two concurrent copies cannot both react and enqueue).
-   */
-  claim(deliveryId: string): boolean;
-  /** Resolves when nothing is waiting or running (jobs added meanwhile are awaited too). */
-  idle(): Promise<void>;
-  /** Stop accepting jobs (enqueue answers "closed"), then resolve when the accepted ones have finished. */
-  drain(): Promise<void>;
-  /** Jobs running now and waiting now. */
-  stats(): { running: number; waiting: number };
 }
 
 /** Options of {@link createQueue}. */
@@ -60,22 +38,17 @@ export interface QueueOptions {
 
 const silent: QueueLogger = { info() {}, error() {} };
 
-/** Create a queue. See the module comment for the coalescing and dedupe rules. */
-export function createQueue(options: QueueOptions = {}): TaskQueue {
+/** Create the in-process queue. See {@link InProcessQueue} for the coalescing and dedupe rules. */
+export function createQueue(options: QueueOptions = {}): InProcessQueue {
   const concurrency = Math.max(1, options.concurrency ?? 2);
-  const maxDeliveries = Math.max(1, options.maxDeliveries ?? 5000);
   const log = options.log ?? silent;
-  const waiting: QueueJob[] = [];
+  const waiting: JobData[] = [];
   const running = new Set<string>();
-  const after = new Map<string, QueueJob>();
-  const deliveries = new Map<string, true>();
+  const after = new Map<string, JobData>();
+  const deliveries = new LRUCache<string, true>({ max: Math.max(1, options.maxDeliveries ?? 5000) });
+  let processor: JobProcessor | undefined;
   let idleWaiters: (() => void)[] = [];
   let closed = false;
-
-  function remember(id: string): void {
-    deliveries.set(id, true);
-    if (deliveries.size > maxDeliveries) deliveries.delete(deliveries.keys().next().value as string);
-  }
 
   function settleIdle(): void {
     if (running.size > 0 || waiting.length > 0 || after.size > 0) return;
@@ -85,19 +58,19 @@ export function createQueue(options: QueueOptions = {}): TaskQueue {
   }
 
   function pump(): void {
-    while (running.size < concurrency) {
+    while (processor && running.size < concurrency) {
       const index = waiting.findIndex((job) => !running.has(job.key));
       if (index < 0) break;
       const [job] = waiting.splice(index, 1);
-      start(job!);
+      start(job!, processor);
     }
     settleIdle();
   }
 
-  function start(job: QueueJob): void {
+  function start(job: JobData, run: JobProcessor): void {
     running.add(job.key);
     void Promise.resolve()
-      .then(() => job.run())
+      .then(() => run(job, { number: 1, final: true }))
       .catch((error: unknown) => {
         log.error({ err: error, key: job.key }, `groundfix job ${job.key} failed`);
       })
@@ -112,42 +85,39 @@ export function createQueue(options: QueueOptions = {}): TaskQueue {
       });
   }
 
-  return {
-    enqueue(job) {
-      if (closed) return "closed";
-      if (job.deliveryId !== undefined) {
-        const duplicate = deliveries.has(job.deliveryId);
-        deliveries.delete(job.deliveryId); // most recently seen moves to the end of the LRU
-        remember(job.deliveryId);
-        if (duplicate) return "duplicate_delivery";
-      }
-      const queued = waiting.findIndex((w) => w.key === job.key);
-      if (queued >= 0) {
-        // A forced rerun supersedes a plain run that has not started yet.
-        if (job.rerun) waiting[queued] = job;
-        log.info({ key: job.key }, "coalesced with a waiting job");
+  function enqueue(job: JobData): EnqueueResult {
+    if (closed) return "closed";
+    const queued = waiting.findIndex((w) => w.key === job.key);
+    if (queued >= 0) {
+      // A forced rerun supersedes a plain run that has not started yet.
+      if (job.rerun) waiting[queued] = job;
+      log.info({ key: job.key }, "coalesced with a waiting job");
+      return "coalesced";
+    }
+    if (running.has(job.key)) {
+      if (!job.rerun) {
+        log.info({ key: job.key }, "coalesced with a running job");
         return "coalesced";
       }
-      if (running.has(job.key)) {
-        if (!job.rerun) {
-          log.info({ key: job.key }, "coalesced with a running job");
-          return "coalesced";
-        }
-        const had = after.has(job.key);
-        after.set(job.key, job);
-        return had ? "coalesced" : "queued_after_running";
-      }
-      waiting.push(job);
-      pump();
-      return "queued";
-    },
-    seen(deliveryId) {
-      return deliveries.has(deliveryId);
-    },
-    claim(deliveryId) {
+      const had = after.has(job.key);
+      after.set(job.key, job);
+      return had ? "coalesced" : "queued_after_running";
+    }
+    waiting.push(job);
+    pump();
+    return "queued";
+  }
+
+  return {
+    enqueue: async (job) => enqueue(job),
+    async claimDelivery(deliveryId) {
       if (deliveries.has(deliveryId)) return false;
-      remember(deliveryId);
+      deliveries.set(deliveryId, true);
       return true;
+    },
+    process(run) {
+      processor = run;
+      pump();
     },
     idle() {
       return new Promise<void>((resolve) => {
@@ -155,7 +125,7 @@ export function createQueue(options: QueueOptions = {}): TaskQueue {
         settleIdle();
       });
     },
-    drain() {
+    close() {
       closed = true;
       return this.idle();
     },

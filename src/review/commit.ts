@@ -1,29 +1,86 @@
+import { structuredPatch } from "diff";
 import type { GroundfixConfig } from "../config/schema.js";
-import type { Host } from "../host/types.js";
-import type { ReviewReport, RunRecord } from "../types.js";
+import type { ChangedFile, FilePatch, ReviewReport, RunRecord, Snapshot, SnapshotEntry } from "../types.js";
 import { loadPythonGrammar } from "./python-parser.js";
 import { reviewChange } from "./report.js";
 
+/** Where {@link reviewCommit} reads two commits from (a host's `diff` and `loadSnapshot` fit). */
+export interface CommitSource {
+  diff(baseSha: string, headSha: string): Promise<FilePatch[]>;
+  loadSnapshot(sha: string): Promise<Snapshot>;
+}
+
 /**
- * Review the commit range `baseSha..headSha` through a host: `host.diff` plus both snapshots (`host.loadSnapshot`,
- * loaded in parallel, with the Python grammar for the syntax rule), then {@link reviewChange}. When `record.head_sha` names an earlier commit than `headSha`
- * (someone pushed on top of the app's commit), the evidence rule checks only the app's own diff
+ * Review the commit range `baseSha..headSha`: `source.diff` plus both snapshots (loaded in parallel, with the Python
+ * grammar for the syntax rule), then {@link reviewChange}. When `record.head_sha` names an earlier commit than
+ * `headSha` (someone pushed on top of the app's commit), the evidence rule checks only the app's own diff
  * `record.base_sha..record.head_sha`; the other rules always see the whole range.
  *
- * @throws whatever the host throws (unknown SHA, network); the rules themselves never throw.
+ * @throws whatever the source throws (unknown SHA, network); the rules themselves never throw.
  */
 export async function reviewCommit(
-  host: Host,
+  source: CommitSource,
   input: { baseSha: string; headSha: string; config: GroundfixConfig; record?: RunRecord | null },
 ): Promise<ReviewReport> {
   const record = input.record ?? null;
   const ownRange = record?.head_sha && record.head_sha !== input.headSha ? { base: record.base_sha, head: record.head_sha } : null;
   const [patches, base, head, ownPatches] = await Promise.all([
-    host.diff(input.baseSha, input.headSha),
-    host.loadSnapshot(input.baseSha),
-    host.loadSnapshot(input.headSha),
-    ownRange ? host.diff(ownRange.base, ownRange.head) : Promise.resolve(undefined),
+    source.diff(input.baseSha, input.headSha),
+    source.loadSnapshot(input.baseSha),
+    source.loadSnapshot(input.headSha),
+    ownRange ? source.diff(ownRange.base, ownRange.head) : Promise.resolve(undefined),
     loadPythonGrammar(),
   ]);
   return reviewChange({ patches, base, head, config: input.config, record, ...(ownPatches ? { ownPatches } : {}) });
+}
+
+/**
+ * The hunks of one file from its two sides (`diff`'s `structuredPatch`, 3 lines of context), as the text of a
+ * {@link FilePatch} `patch` (from the first `@@` on).
+ */
+export function hunksBetween(path: string, before: string, after: string): string {
+  const { hunks } = structuredPatch(path, path, before, after, "", "", { context: 3 });
+  return hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n")).join("\n");
+}
+
+/**
+ * `base` with `files` written over it: the head side of a run's own commit, built in memory (no second archive).
+ * `sha` names the head (the commit, or a label while it does not exist yet).
+ */
+export function snapshotWithFiles(base: Snapshot, files: readonly ChangedFile[], sha: string): Snapshot {
+  const changed = new Map(files.map((f) => [f.path, f]));
+  const paths = [...new Set([...base.paths, ...changed.keys()])].sort();
+  const entry = (path: string): SnapshotEntry | undefined => {
+    const file = changed.get(path);
+    return file ? { path, kind: "text", size: Buffer.byteLength(file.content, "utf8"), mode: file.mode } : base.entry(path);
+  };
+  return { sha, paths, entry, read: (path) => changed.get(path)?.content ?? base.read(path), stats: base.stats };
+}
+
+/**
+ * Review a run's own edits before they are committed: the diff from `base` to `base` + `files` and both sides in
+ * memory, so the verdict is known before any branch is written (every host; no second archive, no compare call).
+ */
+export async function reviewFiles(input: {
+  base: Snapshot;
+  files: readonly ChangedFile[];
+  headLabel: string;
+  config: GroundfixConfig;
+  record: RunRecord;
+}): Promise<ReviewReport> {
+  const head = snapshotWithFiles(input.base, input.files, input.headLabel);
+  const patches: FilePatch[] = input.files.map((f) => {
+    const before = input.base.read(f.path);
+    const oldMode = input.base.entry(f.path)?.mode;
+    return {
+      path: f.path,
+      status: before === undefined ? "added" : "modified",
+      ...(oldMode ? { oldMode } : {}),
+      newMode: f.mode,
+      binary: false,
+      patch: hunksBetween(f.path, before ?? "", f.content),
+    };
+  });
+  await loadPythonGrammar();
+  return reviewChange({ patches, base: input.base, head, config: input.config, record: input.record });
 }

@@ -59,9 +59,11 @@ describe("a labeled issue", () => {
     expect(status).toContain(cited![0]);
     expect(status).toMatch(/Confidence: \*\*0\.\d\d\*\*/);
 
-    // One tarball for the base and one for the head (review); the counts by route are in `npm run bench`.
+    // One tarball, for the base: the review's head is the base snapshot plus the run's own files (no second tarball,
+    // no compare call); the counts by route are in `npm run bench`.
     const counts = app.fake.countByRoute();
-    expect(counts["GET /repos/{o}/{r}/tarball/{sha}"]).toBe(2);
+    expect(counts["GET /repos/{o}/{r}/tarball/{sha}"]).toBe(1);
+    expect(counts["GET /repos/{o}/{r}/compare/{sha}"]).toBeUndefined();
   });
 
   it("ignores a labeled pull request without any call", async () => {

@@ -1,17 +1,16 @@
 /**
- * Drive the groundfix app end to end: a real Probot instance (throwaway key, retries and throttling off) with the
- * app loaded through `createApp({ queue, env })`, GitHub faked by {@link createGitHubFake}, and `receive` that
- * delivers a webhook and then waits for the queued runs.
+ * Drive the groundfix app end to end: a real Probot instance (throwaway key) with Octokit's retry and throttling
+ * plugins ON (`TestOctokit` of test/fixtures/github.ts: short waits, so a test takes milliseconds, not seconds) — the app loaded through `createApp({ queue, env })`, GitHub faked by
+ * {@link createGitHubFake}, and `receive` that delivers a webhook and then waits for the queued runs.
  */
 import { randomUUID } from "node:crypto";
 import nock from "nock";
-import { Probot, ProbotOctokit } from "probot";
-import { forgetCommitTrees } from "../../src/host/github/commit.js";
+import { Probot } from "probot";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
 import { createApp } from "../../src/index.js";
 import { createQueue } from "../../src/queue/index.js";
 import { createGitHubFake, type FakeRepoOptions } from "../fixtures/github-fake.js";
-import { testPrivateKey, webhookExample } from "../fixtures/github.js";
+import { TestOctokit, testPrivateKey, webhookExample } from "../fixtures/github.js";
 
 const privateKey = testPrivateKey();
 
@@ -31,29 +30,20 @@ export const CRASH_BODY =
   "Checkout crashes:\n\n```\nTypeError: Cannot read properties of undefined (reading 'price')\n    at total (/app/src/cart.js:4:16)\n    at Object.<anonymous> (/app/index.js:2:13)\n```\n";
 
 /**
- * Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). Every per-process cache is
- * cleared first (snapshots, commit trees; review claims and status-comment ids are per app), so a faked failure is really met;
- * retries wait no time (`delay` records the waits asked for in `waits`, ms).
+ * Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). The snapshot cache is
+ * cleared first (review claims and status-comment ids are per app), so a faked failure is really met.
  */
 export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.ProcessEnv = {}) {
   nock.disableNetConnect();
   clearSnapshotCache();
-  forgetCommitTrees();
-  const waits: number[] = [];
   const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" }, ...repo });
   const queue = createQueue({ concurrency: 2 });
-  const probot = new Probot({
-    appId: 1,
-    privateKey,
-    logLevel: "fatal",
-    Octokit: ProbotOctokit.defaults((o: any) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
-  });
-  await probot.load(createApp({ queue, env, delay: async (ms) => void waits.push(ms) }));
+  const probot = new Probot({ appId: 1, privateKey, logLevel: "fatal", Octokit: TestOctokit });
+  await probot.load(createApp({ queue, env }));
   return {
     fake,
     queue,
     probot,
-    waits,
     /** Deliver a webhook (default: a fresh delivery id) and wait until every queued run has finished. */
     async receive(name: string, payload: Record<string, any>, id: string = randomUUID()) {
       await probot.receive({ id, name, payload } as any);

@@ -25,7 +25,7 @@ function report(): FixReport {
   };
   return {
     task: { source: "local", key: "local:x", title: HOSTILE, body: HOSTILE, repo: { owner: "local", name: "r" }, baseSha: "a".repeat(40) },
-    baseSha: "a".repeat(40), ref: `v1${HOSTILE}`, model: "heuristic",
+    baseSha: "a".repeat(40), ref: `v1${HOSTILE}`, model: "heuristic", status: "pr_ready",
     result: {
       outcome: "pr_ready", reason: null,
       diagnosis: {

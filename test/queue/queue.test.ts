@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createQueue } from "../../src/queue/index.js";
+import { createQueue, type JobData, type QueueOptions } from "../../src/queue/index.js";
 
 /** A job whose run waits until the test releases it, recording starts and ends. */
 function gate() {
@@ -8,21 +8,36 @@ function gate() {
   return { done, release };
 }
 
+/**
+ * A queue whose processor runs the function registered for each job (jobs are JSON, so the test keeps the work
+ * apart, keyed by a job's `payload`). `job(key, run, extra)` builds a job and registers its work.
+ */
+function queueWith(options: QueueOptions = {}) {
+  const q = createQueue(options);
+  const work = new Map<number, () => Promise<void>>();
+  q.process(async (job) => work.get(job.payload as number)!());
+  let next = 0;
+  const job = (key: string, run: () => Promise<void>, extra: Partial<JobData> = {}): JobData => {
+    work.set(next, run);
+    return { kind: "run", key, installationId: 0, payload: next++, ...extra };
+  };
+  return { q, job };
+}
+
 describe("createQueue", () => {
   it("runs at most `concurrency` jobs at once, the rest in arrival order", async () => {
-    const q = createQueue({ concurrency: 2 });
+    const { q, job } = queueWith({ concurrency: 2 });
     const log: string[] = [];
     const gates = [gate(), gate(), gate()];
-    gates.forEach((g, i) =>
-      q.enqueue({
-        key: `k${i}`,
-        run: async () => {
+    for (const [i, g] of gates.entries()) {
+      await q.enqueue(
+        job(`k${i}`, async () => {
           log.push(`start ${i}`);
           await g.done;
           log.push(`end ${i}`);
-        },
-      }),
-    );
+        }),
+      );
+    }
     await new Promise((r) => setImmediate(r));
     expect(log).toEqual(["start 0", "start 1"]);
     expect(q.stats()).toEqual({ running: 2, waiting: 1 });
@@ -35,35 +50,44 @@ describe("createQueue", () => {
     expect(log).toHaveLength(6);
   });
 
-  it("drops a second delivery with the same id, even after the first finished", async () => {
-    const q = createQueue();
+  it("claims a delivery id once, even after its job finished", async () => {
+    const { q, job } = queueWith();
     let runs = 0;
-    expect(q.enqueue({ key: "a", deliveryId: "d1", run: async () => void runs++ })).toBe("queued");
+    expect(await q.claimDelivery("d1")).toBe(true);
+    expect(await q.enqueue(job("a", async () => void runs++, { deliveryId: "d1" }))).toBe("queued");
     await q.idle();
-    expect(q.seen("d1")).toBe(true);
-    expect(q.enqueue({ key: "a", deliveryId: "d1", run: async () => void runs++ })).toBe("duplicate_delivery");
+    expect(await q.claimDelivery("d1")).toBe(false);
     await q.idle();
     expect(runs).toBe(1);
   });
 
   it("forgets the oldest delivery ids beyond maxDeliveries", async () => {
-    const q = createQueue({ maxDeliveries: 2 });
-    for (const id of ["d1", "d2", "d3"]) q.enqueue({ key: id, deliveryId: id, run: async () => {} });
+    const { q } = queueWith({ maxDeliveries: 2 });
+    for (const id of ["d1", "d2", "d3"]) await q.claimDelivery(id);
+    expect([await q.claimDelivery("d2"), await q.claimDelivery("d3"), await q.claimDelivery("d1")]).toEqual([false, false, true]);
+  });
+
+  it("holds jobs until a processor is set", async () => {
+    const q = createQueue();
+    const ran: string[] = [];
+    expect(await q.enqueue({ kind: "review", key: "r", installationId: 7, payload: { pr: 1 } })).toBe("queued");
+    expect(q.stats()).toEqual({ running: 0, waiting: 1 });
+    q.process(async (job) => void ran.push(`${job.kind} ${job.installationId} ${JSON.stringify(job.payload)}`));
     await q.idle();
-    expect([q.seen("d1"), q.seen("d2"), q.seen("d3")]).toEqual([false, true, true]);
+    expect(ran).toEqual(['review 7 {"pr":1}']);
   });
 
   it("coalesces a job whose key is waiting or running; a rerun while running runs once after", async () => {
-    const q = createQueue({ concurrency: 1 });
+    const { q, job } = queueWith({ concurrency: 1 });
     const order: string[] = [];
     const g = gate();
-    q.enqueue({ key: "x", run: async () => { order.push("x1"); await g.done; } });
-    q.enqueue({ key: "y", run: async () => void order.push("y1") });
-    expect(q.enqueue({ key: "y", run: async () => void order.push("y2") })).toBe("coalesced");
+    await q.enqueue(job("x", async () => { order.push("x1"); await g.done; }));
+    await q.enqueue(job("y", async () => void order.push("y1")));
+    expect(await q.enqueue(job("y", async () => void order.push("y2")))).toBe("coalesced");
     await new Promise((r) => setImmediate(r));
-    expect(q.enqueue({ key: "x", run: async () => void order.push("x-plain") })).toBe("coalesced");
-    expect(q.enqueue({ key: "x", rerun: true, run: async () => void order.push("x-retry1") })).toBe("queued_after_running");
-    expect(q.enqueue({ key: "x", rerun: true, run: async () => void order.push("x-retry2") })).toBe("coalesced");
+    expect(await q.enqueue(job("x", async () => void order.push("x-plain")))).toBe("coalesced");
+    expect(await q.enqueue(job("x", async () => void order.push("x-retry1"), { rerun: true }))).toBe("queued_after_running");
+    expect(await q.enqueue(job("x", async () => void order.push("x-retry2"), { rerun: true }))).toBe("coalesced");
     g.release();
     await q.idle();
     expect(order).toEqual(["x1", "y1", "x-retry2"]);
@@ -71,22 +95,22 @@ describe("createQueue", () => {
 
   it("catches and logs a failing job and keeps running the next ones", async () => {
     const errors: string[] = [];
-    const q = createQueue({ log: { info() {}, error: (_o, msg) => void errors.push(String(msg)) } });
+    const { q, job } = queueWith({ log: { info() {}, error: (_o, msg) => void errors.push(String(msg)) } });
     let ran = false;
-    q.enqueue({ key: "bad", run: async () => { throw new Error("boom"); } });
-    q.enqueue({ key: "good", run: async () => void (ran = true) });
+    await q.enqueue(job("bad", async () => { throw new Error("boom"); }));
+    await q.enqueue(job("good", async () => void (ran = true)));
     await q.idle();
     expect(ran).toBe(true);
     expect(errors).toEqual(["groundfix job bad failed"]);
   });
 
-  it("drain refuses new jobs and waits for the accepted ones", async () => {
-    const q = createQueue();
+  it("close refuses new jobs and waits for the accepted ones", async () => {
+    const { q, job } = queueWith();
     let done = false;
-    q.enqueue({ key: "a", run: async () => { await new Promise((r) => setTimeout(r, 5)); done = true; } });
-    const drained = q.drain();
-    expect(q.enqueue({ key: "b", run: async () => {} })).toBe("closed");
-    await drained;
+    await q.enqueue(job("a", async () => { await new Promise((r) => setTimeout(r, 5)); done = true; }));
+    const closed = q.close();
+    expect(await q.enqueue(job("b", async () => {}))).toBe("closed");
+    await closed;
     expect(done).toBe(true);
   });
 });

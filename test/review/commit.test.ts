@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
-import type { Host } from "../../src/host/types.js";
+import type { CommitSource } from "../../src/review/commit.js";
 import { reviewCommit } from "../../src/review/index.js";
 import type { FilePatch, RunRecord, Snapshot } from "../../src/types.js";
 import { gitChange } from "./helpers.js";
 
 describe("reviewCommit", () => {
-  test("reviews host.diff against both snapshots; evidence uses only the app's own commit", async () => {
+  test("reviews source.diff against both snapshots; evidence uses only the app's own commit", async () => {
     const base = "export const a = 1;\n";
     const own = gitChange({ "src/a.ts": base }, { "src/a.ts": base + "export const b = 2;\n" });
     const all = gitChange({ "src/a.ts": base }, { "src/a.ts": base + "export const b = 2;\nexport const human = 3;\n" });
@@ -20,13 +20,9 @@ describe("reviewCommit", () => {
       ["BASE..HUMAN", all.patches],
     ]);
     const calls: string[] = [];
-    const host: Host = {
-      resolveBase: async () => ({ sha: "BASE", ref: "main" }),
+    const host: CommitSource = {
       loadSnapshot: async (sha) => (calls.push(`snap ${sha}`), snaps.get(sha)!),
       diff: async (b, h) => (calls.push(`diff ${b}..${h}`), diffs.get(`${b}..${h}`)!),
-      commitFiles: async () => {
-        throw new Error("not used");
-      },
     };
     const record: RunRecord = {
       version: 1,

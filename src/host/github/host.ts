@@ -1,42 +1,101 @@
 import { Readable } from "node:stream";
+import type { GroundfixConfig } from "../../config/schema.js";
 import { cachedSnapshot, snapshotFromTar } from "../../snapshot/index.js";
 import type { FilePatch, Snapshot } from "../../types.js";
-import type { Host } from "../types.js";
-import { commitFiles, rememberTree, type CommitInput, type CommitOutcome } from "./commit.js";
+import type { Host, PullRequestRef } from "../types.js";
+import { commitFiles, deleteBranch } from "./commit.js";
 import { compareCommits, type Comparison } from "./compare.js";
-import type { Octokit, RepoRef } from "./octokit.js";
+import { pullRequestTitle } from "../../pipeline/record.js";
+import { capText, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { describeError, type Octokit, type RepoRef } from "./octokit.js";
+import { renderPullRequestBody } from "./render.js";
+import { concludeReviewCheck, createReviewCheck, ReviewCheckError } from "./review-check.js";
+import type { ReviewClaims } from "./review-claims.js";
+import { reviewMissingWarning, REVIEW_MISSING_MARKER } from "./review-warning.js";
+import { statusCommentBody } from "./status.js";
+import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 
+/** Logger subset (Probot's pino logger fits). */
+export interface HostLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** What one App run (or review job) gives its GitHub host. */
+export interface GitHubHostOptions {
+  /** The installation Octokit of the job (`app.auth(installationId)`). */
+  octokit: Octokit;
+  repo: RepoRef;
+  log: HostLogger;
+  /** The config the trigger was decided with (`readConfig` answers it). */
+  config?: GroundfixConfig;
+  /** The issue that carries the status comment; null or absent: statuses are logged only. */
+  statusIssue?: number | null;
+  /** The app's bot login (`<slug>[bot]`): only a status comment by it is ever edited. */
+  botLogin?: string;
+  /** The process's review claims: the delivered head SHA is claimed so the webhooks it causes skip it. */
+  claimReview?: ReviewClaims;
+  /** The process's status-comment ids, so each stage edits the comment without listing again. */
+  commentIds?: StatusCommentIds;
+}
+
 /** The GitHub host: the {@link Host} interface over the REST API of one repository, plus what only GitHub has. */
 export interface GitHubHost extends Host {
+  readonly octokit: Octokit;
+  readonly repo: RepoRef;
   /** The repository's default branch (`GET /repos/{o}/{r}`, asked once per host). */
   defaultBranch(): Promise<string>;
-  /** Like `commitFiles`, also telling whether this call created the branch (so a later failure can delete it). */
-  commit(input: CommitInput): Promise<CommitOutcome>;
   /** The compare answer with its merge base; `diff` returns its patches. Cached per (base, head) in the host. */
   compare(baseSha: string, headSha: string): Promise<Comparison>;
 }
 
+/** The open pull request the host delivered to, as the check-run steps need it. */
+interface OpenPullRequest {
+  number: number;
+  url: string;
+  body: string;
+  draft: boolean;
+  nodeId: string;
+}
+
 /**
- * A {@link Host} backed by GitHub's REST API for `repo`, with no clone:
- * - `resolveBase(ref?)`: without `ref`, the default branch (`GET /repos/{o}/{r}`) then `GET branches/{branch}`;
- *   a branch name costs that one call; a full 40-hex SHA is returned as is (no call).
+ * A {@link Host} backed by GitHub's REST API for `repo`, with no clone; ONE per App run or review job (its caches
+ * live as long as the run):
+ * - `resolveBase(ref?)`: without `ref`, the default branch (`GET /repos/{o}/{r}`) then `GET branches/{branch}` (which
+ *   also gives the base tree for the commit); a full 40-hex SHA is returned as is (no call).
  * - `loadSnapshot(sha)`: ONE `GET /repos/{o}/{r}/tarball/{sha}` (GitHub answers 302 to codeload; fetch follows it),
- *   streamed into `snapshotFromTar` with the `owner-repo-sha/` folder stripped, reused process-wide under the key
- *   `owner/repo@sha`.
- * - `commitFiles`: Git Data API, see {@link commitFiles}.
+ *   streamed into `snapshotFromTar` with the `owner-repo-sha/` folder stripped, reused under `owner/repo@sha`.
+ * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
+ * - `deliver`: the Git Data API, see {@link commitFiles}; `deleteBranch`: `DELETE git/refs/heads/{b}`.
+ * - `openPullRequest`: the open PR from the branch (`GET pulls?head=owner:branch&state=open`, not asked for a branch
+ *   this call created), else `POST pulls` (`draft` from config, title and body from the run, the body with the run
+ *   record); never a second PR for a branch. An existing PR keeps its body when the branch was reused (its record
+ *   describes the commit the branch holds); when the branch moved, the body is rewritten (`PATCH pulls/{n}`).
+ * - `postStatus`: the one status comment ({@link upsertStatusComment}), or a log line without a status issue.
+ * - `createReviewCheck` / `concludeReviewCheck`: the `groundfix/review` check run. When it cannot be created, the PR
+ *   is converted to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
+ *   not be merged until the check runs goes at the top of its body.
  * - `diff(base, head)`: `GET compare/{base}...{head}`, see {@link compareCommits}.
  */
-export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
+export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
+  const { octokit, repo, log } = options;
+  const owner = repo.owner;
   let defaultBranch: Promise<string> | undefined;
+  const trees = new Map<string, string>();
   const comparisons = new Map<string, Promise<Comparison>>();
+  const opened = new Map<number, OpenPullRequest>();
+  const openFrom = async (branch: string) =>
+    (await octokit.rest.pulls.list({ owner, repo: repo.name, head: `${owner}:${branch}`, state: "open", per_page: 1 })).data[0];
 
   const host: GitHubHost = {
+    name: "github",
+    octokit,
+    repo,
     defaultBranch() {
-      defaultBranch ??= octokit.rest.repos
-        .get({ owner: repo.owner, repo: repo.name })
-        .then(({ data }) => data.default_branch);
+      defaultBranch ??= octokit.rest.repos.get({ owner, repo: repo.name }).then(({ data }) => data.default_branch);
       defaultBranch.catch(() => (defaultBranch = undefined));
       return defaultBranch;
     },
@@ -44,15 +103,15 @@ export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
     async resolveBase(ref?: string) {
       if (ref && FULL_SHA.test(ref)) return { sha: ref.toLowerCase(), ref };
       const branch = ref ?? (await host.defaultBranch());
-      const { data } = await octokit.rest.repos.getBranch({ owner: repo.owner, repo: repo.name, branch });
-      rememberTree(repo, data.commit.sha, data.commit.commit.tree.sha);
+      const { data } = await octokit.rest.repos.getBranch({ owner, repo: repo.name, branch });
+      trees.set(data.commit.sha, data.commit.commit.tree.sha);
       return { sha: data.commit.sha, ref: branch };
     },
 
     loadSnapshot(sha: string): Promise<Snapshot> {
-      return cachedSnapshot(`${repo.owner}/${repo.name}@${sha}`, async () => {
+      return cachedSnapshot(`${owner}/${repo.name}@${sha}`, async () => {
         const response = await octokit.request("GET /repos/{owner}/{repo}/tarball/{ref}", {
-          owner: repo.owner,
+          owner,
           repo: repo.name,
           ref: sha,
           request: { parseSuccessResponseBody: false },
@@ -66,14 +125,92 @@ export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
       });
     },
 
-    commit(input) {
-      return commitFiles(octokit, repo, input);
+    async readConfig() {
+      if (!options.config) throw new Error("the GitHub host was created without the config its trigger was decided with");
+      return options.config;
     },
 
-    async commitFiles(input) {
-      // A held branch (someone else's commits, no force) is left as is: nothing written, like a reused one.
-      const { headSha, branch, reused, held } = await commitFiles(octokit, repo, input);
-      return { headSha, branch, reused: reused || held !== undefined };
+    async deliver(input) {
+      const delivery = await commitFiles(octokit, repo, input, trees.get(input.baseSha));
+      if (delivery.kind !== "held") return delivery;
+      const open = await openFrom(input.branch);
+      return open ? { ...delivery, pullRequest: { number: open.number, url: open.html_url } } : delivery;
+    },
+
+    deleteBranch(branch) {
+      return deleteBranch(octokit, repo, branch);
+    },
+
+    async openPullRequest(input): Promise<PullRequestRef> {
+      const { branch, delivery } = input;
+      options.claimReview?.(owner, repo.name, delivery.headSha); // the webhooks this PR causes must not review it again
+      const body = () =>
+        renderPullRequestBody({
+          task: input.task,
+          result: input.result,
+          owner,
+          repo: repo.name,
+          baseSha: input.task.baseSha,
+          linkKeyword: input.config.pull_request.link_keyword,
+          record: input.record,
+        });
+      const existing = delivery.kind === "created" ? undefined : await openFrom(branch);
+      let pr: OpenPullRequest & { headSha: string };
+      if (existing) {
+        let text = existing.body ?? "";
+        if (delivery.kind !== "reused") {
+          text = body(); // moved onto a new commit: the body must describe the commit the branch now holds
+          await octokit.rest.pulls.update({ owner, repo: repo.name, pull_number: existing.number, body: text });
+        }
+        pr = { number: existing.number, url: existing.html_url, headSha: delivery.headSha, body: text, draft: !!existing.draft, nodeId: existing.node_id };
+      } else {
+        const text = body();
+        const { data } = await octokit.rest.pulls.create({
+          owner,
+          repo: repo.name,
+          head: branch,
+          base: input.baseRef,
+          title: pullRequestTitle(input.task, input.result),
+          body: text,
+          draft: input.config.pull_request.draft,
+        });
+        pr = { number: data.number, url: data.html_url, headSha: data.head.sha, body: text, draft: data.draft ?? input.config.pull_request.draft, nodeId: data.node_id };
+      }
+      opened.set(pr.number, pr);
+      return { number: pr.number, url: pr.url, branch, headSha: pr.headSha, existing: !!existing };
+    },
+
+    async postStatus(status) {
+      const request = status.kind === "stage" ? status.request : status.report.request;
+      const final = status.kind === "done";
+      const issueNumber = options.statusIssue ?? request.statusIssue;
+      if (issueNumber === null) {
+        log.info({ key: request.task.key, status: final ? status.report.status : status.stage }, "groundfix status (no issue to comment on)");
+        return;
+      }
+      const body = statusCommentBody(status, repo);
+      try {
+        const commentOptions = { ...(options.botLogin ? { botLogin: options.botLogin } : {}), ...(options.commentIds ? { commentIds: options.commentIds } : {}) };
+        await upsertStatusComment(octokit, { owner, repo: repo.name, issueNumber, body }, commentOptions);
+      } catch (error) {
+        if (final) throw error;
+        log.warn({ err: error, key: request.task.key }, "could not update the status comment");
+      }
+    },
+
+    async createReviewCheck(pr, runId) {
+      const target = { owner, repo: repo.name, headSha: pr.headSha, prNumber: pr.number, prUrl: pr.url ?? "", externalId: runId };
+      try {
+        return await createReviewCheck(octokit, target);
+      } catch (error) {
+        const open = opened.get(pr.number);
+        const warningError = open ? await warnReviewMissing(octokit, repo, open, (error as ReviewCheckError).message) : undefined;
+        throw Object.assign(error as Error, warningError ? { warningError } : {});
+      }
+    },
+
+    concludeReviewCheck(checkId, report) {
+      return concludeReviewCheck(octokit, { owner, repo: repo.name }, checkId, report);
     },
 
     compare(baseSha: string, headSha: string) {
@@ -85,13 +222,7 @@ export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
           head: await host.loadSnapshot(head),
         }));
         comparisons.set(key, pending);
-        pending.then(
-          // Head descends from its merge base, so comparing from the merge base gives the same answer.
-          (result) => {
-            if (!comparisons.has(`${result.mergeBase}...${headSha}`)) comparisons.set(`${result.mergeBase}...${headSha}`, pending!);
-          },
-          () => comparisons.delete(key),
-        );
+        pending.catch(() => comparisons.delete(key));
       }
       return pending;
     },
@@ -101,4 +232,29 @@ export function createGitHubHost(octokit: Octokit, repo: RepoRef): GitHubHost {
     },
   };
   return host;
+}
+
+/**
+ * A PR without its review check must not look mergeable: convert it to draft (GraphQL `convertPullRequestToDraft`;
+ * skipped when it is a draft already) and put {@link reviewMissingWarning} at the top of its body (`PATCH pulls/{n}`;
+ * the run record stays the first record of the body). Best effort: returns what could not be done, one line.
+ */
+async function warnReviewMissing(octokit: Octokit, repo: RepoRef, pr: OpenPullRequest, reason: string): Promise<string | undefined> {
+  const failed: string[] = [];
+  if (!pr.draft) {
+    try {
+      await octokit.graphql("mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }", { id: pr.nodeId });
+    } catch (error) {
+      failed.push(`could not convert the pull request to draft (${describeError(error)})`);
+    }
+  }
+  if (!pr.body.includes(REVIEW_MISSING_MARKER)) {
+    try {
+      const body = capText(`${reviewMissingWarning(reason)}\n\n${pr.body}`, GITHUB_BODY_LIMIT);
+      await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.name, pull_number: pr.number, body });
+    } catch (error) {
+      failed.push(`could not add the warning to the pull request body (${describeError(error)})`);
+    }
+  }
+  return failed.length ? failed.join("; ") : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from "probot";
+import { ConfigError } from "../../config/schema.js";
 
 /**
  * The authenticated Octokit a Probot context hands out (`context.octokit`): an installation token, REST methods
@@ -24,4 +25,36 @@ export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const firstLine = message.split("\n")[0] ?? "";
   return status ? `GitHub answered ${status}: ${firstLine}` : firstLine;
+}
+
+/**
+ * Per-request options of `@octokit/plugin-retry` (inside `ProbotOctokit`) for the writes a reader depends on (the
+ * status comment, the check run): one retry on a 5xx or 429, after the plugin's wait (`retryAfterBaseValue`, 1 s by
+ * default; the app's tests configure a short one). Other requests keep the plugin's defaults (4xx never retried).
+ */
+export const RETRY_ONCE = { retries: 1 } as const;
+
+/** Per-request options that switch the retry plugin off for a create a blind retry could repeat (a comment). */
+export const NO_RETRY = { retries: 0 } as const;
+
+/**
+ * One line that says what failed, never a stack trace: a rate limit (403 with `x-ratelimit-remaining: 0` or a
+ * "secondary rate limit" message, or 429), a GitHub server error (5xx) with the request that failed, a config
+ * error with its keys, else the error's first line.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ConfigError) return `invalid ${error.source}: ${error.issues.join("; ")}`;
+  const status = httpStatus(error);
+  const message = ((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "").trim();
+  if (status === undefined) return message;
+  const req = (error as { request?: { method?: string; url?: string } }).request;
+  const where = req?.method && req.url ? ` on ${req.method} ${new URL(req.url, "https://api.github.com").pathname}` : "";
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
+  const limited = status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || /rate limit/i.test(message)));
+  if (limited) {
+    const retry = headers["retry-after"] ? ` (retry after ${headers["retry-after"]} s)` : "";
+    return `GitHub rate limit (HTTP ${status})${where}${retry}`;
+  }
+  if (status >= 500) return `GitHub server error (HTTP ${status})${where}`;
+  return `GitHub answered HTTP ${status}${where}: ${message}`;
 }

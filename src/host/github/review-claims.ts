@@ -1,5 +1,4 @@
-/** How many head commits {@link createReviewClaims} remembers before forgetting the oldest. */
-const LIMIT = 10_000;
+import { LRUCache } from "lru-cache";
 
 /**
  * Claim the review of a head commit: true the first time for `owner/repo@sha` (case-insensitive), false after.
@@ -13,12 +12,11 @@ export type ReviewClaims = (owner: string, repo: string, sha: string) => boolean
  * (`createApp`) and hands it to both the delivery path and the review job; tests make one per case.
  */
 export function createReviewClaims(): ReviewClaims {
-  const claimed = new Set<string>();
+  const claimed = new LRUCache<string, true>({ max: 10_000 });
   return (owner, repo, sha) => {
     const key = `${owner}/${repo}@${sha}`.toLowerCase();
     if (claimed.has(key)) return false;
-    if (claimed.size >= LIMIT) claimed.delete(claimed.values().next().value!);
-    claimed.add(key);
+    claimed.set(key, true);
     return true;
   };
 }

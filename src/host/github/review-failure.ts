@@ -1,8 +1,7 @@
 import { REVIEW_CHECK_NAME } from "../../review/index.js";
 import type { ReviewReport } from "../../types.js";
-import type { Octokit } from "./octokit.js";
+import { RETRY_ONCE, type Octokit } from "./octokit.js";
 import { ReviewCheckError } from "./review-check.js";
-import { retryOnce, type Delay } from "./retry.js";
 
 /** Where {@link failReviewCheck} puts the check run and what it says. */
 export interface ReviewFailureInput {
@@ -17,8 +16,6 @@ export interface ReviewFailureInput {
   title: string;
   /** Why the review did not run, readable on its own (markdown, one or two sentences). */
   reason: string;
-  /** The wait before the one retry of the create on 5xx/429 (tests: instant). */
-  delay?: Delay;
 }
 
 /**
@@ -41,22 +38,19 @@ export async function failReviewCheck(octokit: Octokit, p: ReviewFailureInput): 
   };
   const now = new Date().toISOString();
   try {
-    await retryOnce(
-      () =>
-        octokit.rest.checks.create({
-          owner: p.owner,
-          repo: p.repo,
-          name: REVIEW_CHECK_NAME,
-          head_sha: p.headSha,
-          details_url: p.prUrl,
-          status: "completed",
-          conclusion: "failure",
-          started_at: now,
-          completed_at: now,
-          output: { title: report.title, summary: report.summary },
-        }),
-      p.delay,
-    );
+    await octokit.rest.checks.create({
+      owner: p.owner,
+      repo: p.repo,
+      name: REVIEW_CHECK_NAME,
+      head_sha: p.headSha,
+      details_url: p.prUrl,
+      status: "completed",
+      conclusion: "failure",
+      started_at: now,
+      completed_at: now,
+      output: { title: report.title, summary: report.summary },
+      request: RETRY_ONCE,
+    });
   } catch (error) {
     throw new ReviewCheckError("create", error, report);
   }

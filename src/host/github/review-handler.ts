@@ -1,14 +1,13 @@
-import { defaultConfig, type GroundfixConfig } from "../../config/schema.js";
+import type { GroundfixConfig } from "../../config/schema.js";
 import type { ConfigLookup } from "../../events/config-lookup.js";
-import { reviewRequestFromEvent, type ReviewRequest } from "../../events/review-trigger.js";
+import { reviewRequestFor, type ReviewEvent, type ReviewRequest } from "../../events/review-trigger.js";
 import { decodeRunRecord, REVIEW_CHECK_NAME } from "../../review/index.js";
 import type { ReviewReport } from "../../types.js";
-import type { Octokit } from "./octokit.js";
+import { createGitHubHost, type GitHubHost, type HostLogger } from "./host.js";
+import { describeFailure } from "./octokit.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { evidenceFor, runReviewCheck } from "./review-check.js";
 import { failReviewCheck } from "./review-failure.js";
-import type { Delay } from "./retry.js";
-import { describeFailure, type RunLogger } from "./run-task.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
 export type ReviewEventResult =
@@ -52,13 +51,13 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
  * @throws `ReviewCheckError` when GitHub refuses the check-run writes even after one retry.
  */
 export async function reviewPullRequest(
-  octokit: Octokit,
+  host: GitHubHost,
   request: ReviewRequest,
   config: GroundfixConfig | ReviewConfigProblem,
   claimReview: ReviewClaims,
   prBody?: string | null,
-  delay?: Delay,
 ): Promise<ReviewEventResult> {
+  const { octokit } = host;
   const { owner, repo, headSha } = request;
   if (!request.rerequested) {
     if (!claimReview(owner, repo, headSha)) return { status: "skipped", reason: `${headSha} already reviewed by this process` };
@@ -68,7 +67,7 @@ export async function reviewPullRequest(
       .catch(() => 0);
     if (existing > 0) return { status: "skipped", reason: `${headSha} already has a ${REVIEW_CHECK_NAME} check run` };
   }
-  const target = { owner, repo, headSha, prNumber: request.prNumber, prUrl: request.prUrl, ...(delay ? { delay } : {}) };
+  const target = { owner, repo, headSha, prNumber: request.prNumber, prUrl: request.prUrl };
   const failed = async (problem: ReviewConfigProblem["problem"]): Promise<ReviewEventResult> =>
     ({ status: "reviewed", prNumber: request.prNumber, headSha, report: await failReviewCheck(octokit, { ...target, ...problem }) });
   if ("problem" in config) return failed(config.problem);
@@ -84,7 +83,7 @@ export async function reviewPullRequest(
     }
   }
   const evidence = evidenceFor(decodeRunRecord(body ?? ""), headSha);
-  const report = await runReviewCheck(octokit, {
+  const report = await runReviewCheck(host, {
     ...target,
     baseSha,
     config,
@@ -95,35 +94,32 @@ export async function reviewPullRequest(
   return { status: "reviewed", prNumber: request.prNumber, headSha, report };
 }
 
-/** The input of {@link reviewOnEvent}: one review webhook, and how to read its repository config. */
+/** The input of {@link reviewOnEvent}: one parsed review webhook, and how to read its repository config. */
 export interface ReviewEventInput {
-  octokit: Octokit;
-  log: RunLogger;
-  /** Webhook event name (`pull_request`, `check_run`, `check_suite`) and payload. */
-  name: string;
-  payload: unknown;
+  octokit: GitHubHost["octokit"];
+  log: HostLogger;
+  event: ReviewEvent;
   /** Reads `.github/groundfix.yml` without throwing (`lookupConfig` of `events/config-lookup.ts`). */
   config: () => Promise<ConfigLookup>;
   /** The process's review claims, shared with the delivery path. */
   claimReview: ReviewClaims;
-  delay?: Delay;
 }
 
 /**
- * The queued job of a review webhook (issue 6, "Wiring"): read the config, match the event against the branch
- * prefix ({@link reviewRequestFromEvent}), then {@link reviewPullRequest}. When the config cannot be used, the
- * prefix is unknown: a `check_run.rerequested` of `groundfix/review` is ours by construction (any branch), other
- * events are matched against the default prefix, and the check run fails closed with the reason. Never throws:
- * a check run GitHub refuses to write is logged and returned as `error`.
+ * The queued job of a review webhook: read the config, decide ONCE whether the event is for a groundfix branch
+ * ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run of our own check is
+ * accepted on any branch and other events are matched against the default prefix, and the check run fails closed
+ * with the reason), then {@link reviewPullRequest} with one GitHub host. Never throws: a check run GitHub refuses to
+ * write is logged and returned as `error`.
  */
 export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEventResult> {
-  const { octokit, log, name, payload } = input;
+  const { octokit, log, event } = input;
   try {
     const config = reviewConfigOf(await input.config());
-    const prefix = "problem" in config ? (name === "check_run" ? "" : defaultConfig().pull_request.branch_prefix) : config.pull_request.branch_prefix;
-    const request = reviewRequestFromEvent(name, payload, prefix);
+    const request = reviewRequestFor(event, "problem" in config ? null : config.pull_request.branch_prefix);
     if (!request) return { status: "skipped", reason: "not a groundfix pull request" };
-    const done = await reviewPullRequest(octokit, request, config, input.claimReview, prBodyOf(payload), input.delay);
+    const host = createGitHubHost({ octokit, repo: { owner: event.owner, name: event.repo }, log });
+    const done = await reviewPullRequest(host, request, config, input.claimReview, event.prBody);
     log.info({ pr: request.prNumber, status: done.status }, "groundfix review job finished");
     return done;
   } catch (error) {
@@ -131,10 +127,4 @@ export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEven
     log.error({ err: error }, `groundfix review could not write its check run: ${reason}`);
     return { status: "error", reason };
   }
-}
-
-/** The PR body of a `pull_request` payload, or undefined for check_run/check_suite (the job then asks GitHub). */
-function prBodyOf(payload: unknown): string | null | undefined {
-  const pr = (payload as { pull_request?: { body?: string | null } }).pull_request;
-  return pr ? (pr.body ?? null) : undefined;
 }

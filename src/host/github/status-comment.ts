@@ -1,17 +1,14 @@
+import { LRUCache } from "lru-cache";
 import { capText, GITHUB_BODY_LIMIT } from "./markdown.js";
-import { httpStatus, type Octokit } from "./octokit.js";
+import { httpStatus, NO_RETRY, RETRY_ONCE, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
-import { retryOnce, type Delay } from "./retry.js";
-
-/** How many issues' comment ids {@link createStatusCommentIds} remembers before forgetting the oldest. */
-const REMEMBERED = 5000;
 
 /** The status comment's id per issue (`owner/repo#N`), so later stages edit without listing the comments again. */
-export type StatusCommentIds = Map<string, number>;
+export type StatusCommentIds = LRUCache<string, number>;
 
-/** An empty {@link StatusCommentIds}: the app makes one per process (`createApp`), tests one per case. */
+/** An empty {@link StatusCommentIds} (at most 5,000 issues, least recently used forgotten first): one per app. */
 export function createStatusCommentIds(): StatusCommentIds {
-  return new Map();
+  return new LRUCache({ max: 5000 });
 }
 
 /** Where {@link upsertStatusComment} writes. */
@@ -22,16 +19,14 @@ export interface StatusCommentTarget {
   body: string;
 }
 
-/** Who writes the status comment, and how a transient failure is retried. */
+/** Who writes the status comment, and where its id is remembered. */
 export interface StatusCommentOptions {
   /**
    * The app's own login (`<app slug>[bot]`): only a comment by this author is ever edited. Without it, no existing
    * comment is trusted and a new one is created (a Bot author alone proves nothing: any app may quote the marker).
    */
   botLogin?: string;
-  /** The wait before the one retry of a write on 5xx/429 (default: `retry-after` up to 5 s, else 1 s). */
-  delay?: Delay;
-  /** Where found comment ids are remembered (at most 5,000 issues); without it every write lists the comments first. */
+  /** Where found comment ids are remembered; without it every write lists the comments first. */
   commentIds?: StatusCommentIds;
 }
 
@@ -40,9 +35,9 @@ export interface StatusCommentOptions {
  * The comment is found among the issue's comments (`GET issues/{n}/comments`, paginated) by the marker AND the
  * app's own login `options.botLogin` (a human or another app quoting the marker is never edited), then remembered in
  * `options.commentIds`, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
- * falls back to a fresh search). Each call is retried once on 5xx/429 ({@link retryOnce}); a create is retried only
- * after listing the comments again, because GitHub may have written a comment it answered 5xx for (see
- * {@link createOnce}), so a failed create never posts the status twice.
+ * falls back to a fresh search). Each call is retried once on 5xx/429 by the retry plugin (`RETRY_ONCE`); a create
+ * is retried only after listing the comments again, because GitHub may have written a comment it answered 5xx for
+ * (see {@link createOnce}), so a failed create never posts the status twice.
  * The marker is prepended when `body` lacks it; the body is capped at 65,536 characters.
  *
  * @returns the comment's id and html_url. @throws the Octokit `RequestError` of a failed create/update.
@@ -52,38 +47,40 @@ export async function upsertStatusComment(
   p: StatusCommentTarget,
   options: StatusCommentOptions = {},
 ): Promise<{ id: number; html_url: string }> {
-  const again = <T>(call: () => Promise<T>) => retryOnce(call, options.delay);
   const body = capText(p.body.includes(STATUS_MARKER) ? p.body : `${STATUS_MARKER}\n${p.body}`, GITHUB_BODY_LIMIT);
   const key = `${p.owner}/${p.repo}#${p.issueNumber}`;
   const known = options.commentIds;
   const cached = known?.get(key);
   if (cached !== undefined) {
     try {
-      const { data } = await again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: cached, body }));
+      const { data } = await octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: cached, body, request: RETRY_ONCE });
       return { id: data.id, html_url: data.html_url };
     } catch (error) {
       if (httpStatus(error) !== 404) throw error;
       known?.delete(key);
     }
   }
-  const comments = await again(() =>
-    octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 }),
-  );
+  const comments = await listComments(octokit, p);
   const login = options.botLogin?.toLowerCase();
   const mine = ownStatusComment(comments, login);
-  const update = (id: number) => again(() => octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: id, body }));
-  const { data } = mine ? await update(mine.id) : await createOnce(octokit, p, body, login, options.delay);
-  if (known) {
-    if (known.size >= REMEMBERED) known.delete(known.keys().next().value!);
-    known.set(key, data.id);
-  }
+  const { data } = mine
+    ? await octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: mine.id, body, request: RETRY_ONCE })
+    : await createOnce(octokit, p, body, login);
+  known?.set(key, data.id);
   return { id: data.id, html_url: data.html_url };
 }
 
+/** Every comment of the issue (`GET issues/{n}/comments`, paginated), each page retried once on 5xx/429. */
+function listComments(octokit: Octokit, p: StatusCommentTarget) {
+  const params = { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100, request: RETRY_ONCE };
+  return octokit.paginate(octokit.rest.issues.listComments, params);
+}
+
 /**
- * `POST issues/{n}/comments`; on a 5xx/429, wait, list the issue's comments once more and edit the app's marker
- * comment when the failed create did land (a 502 from GitHub's front end does not mean nothing was written), else
- * create once more. Without `login` no comment can be proven the app's own, so the create is simply retried.
+ * `POST issues/{n}/comments` (never retried blindly); on a 5xx/429, list the issue's comments once more and edit the
+ * app's marker comment when the failed create did land (a 502 from GitHub's front end does not mean nothing was
+ * written), else create once more. Without `login` no comment can be proven the app's own, so the create is simply
+ * repeated once.
  * @throws the `RequestError` of the last call.
  */
 async function createOnce(
@@ -91,18 +88,17 @@ async function createOnce(
   p: StatusCommentTarget,
   body: string,
   login: string | undefined,
-  delay?: Delay,
 ): Promise<{ data: { id: number; html_url: string } }> {
-  const create = () => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body });
-  const editLandedOrCreate = async () => {
-    if (login) {
-      const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: p.owner, repo: p.repo, issue_number: p.issueNumber, per_page: 100 });
-      const landed = ownStatusComment(comments, login);
-      if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body });
-    }
-    return create();
-  };
-  return retryOnce(create, delay, editLandedOrCreate);
+  const create = () => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body, request: NO_RETRY });
+  try {
+    return await create();
+  } catch (error) {
+    const status = httpStatus(error);
+    if (status === undefined || (status < 500 && status !== 429)) throw error;
+  }
+  const landed = login ? ownStatusComment(await listComments(octokit, p), login) : undefined;
+  if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body, request: RETRY_ONCE });
+  return create();
 }
 
 /** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */

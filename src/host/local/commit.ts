@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { heldReason } from "../../pipeline/record.js";
 import type { ChangedFile } from "../../types.js";
+import type { BranchCommit, DeliverInput, Delivery } from "../types.js";
 import { LocalInputError } from "./errors.js";
 import { git, gitText, GitError } from "./git.js";
 
@@ -70,32 +72,10 @@ async function identityEnv(repoDir: string): Promise<Record<string, string>> {
   return env;
 }
 
-/** One commit of an existing branch, for messages: abbreviated SHA and subject line (untrusted text). */
-export interface CommitSummary {
-  sha: string;
-  subject: string;
-}
+/** Most commits named in a `held` or `replaced` delivery. */
+const MAX_NAMED = 10;
 
-/**
- * What {@link deliverWithPlumbing} did with `refs/heads/<branch>`:
- * - `created`: the branch did not exist; it now points at a new commit (parent = base).
- * - `reused`: the branch already held exactly this commit's content (its only parent is the base and its tree is
- *   the tree this run would write); nothing was written.
- * - `exists`: the branch holds something else (another base, other edits, or commits not made by groundfix) and
- *   `force` was not given; nothing was written and `note` says so in one line.
- * - `replaced`: `force` moved the branch from `previousSha` to a new commit; `dropped` lists the commits the branch
- *   no longer reaches (at most 10 named, `droppedCount` in all), `foreign` is true when they were not one groundfix
- *   commit on a base (the CLI then prints a warning). The old head stays in the branch's reflog.
- */
-export type DeliveryOutcome =
-  | { kind: "created" | "reused"; branch: string; headSha: string }
-  | { kind: "exists"; branch: string; existingSha: string; why: "other_base" | "other_edits" | "other_commits"; note: string }
-  | { kind: "replaced"; branch: string; headSha: string; previousSha: string; foreign: boolean; dropped: CommitSummary[]; droppedCount: number };
-
-/** Most commits named in a `replaced` outcome. */
-const MAX_NAMED_DROPPED = 10;
-
-/** Parents, tree and message of a commit (`git cat-file commit`). */
+/** Parents and message of a commit (`git cat-file commit`). */
 async function readCommit(repoDir: string, sha: string): Promise<{ parents: string[]; tree: string; message: string }> {
   const raw = await gitText(repoDir, ["cat-file", "commit", sha]);
   const end = raw.indexOf("\n\n");
@@ -104,21 +84,19 @@ async function readCommit(repoDir: string, sha: string): Promise<{ parents: stri
   return { parents: field("parent"), tree: field("tree")[0] ?? "", message: end < 0 ? "" : raw.slice(end + 2) };
 }
 
-/**
- * True when `commit` looks like one groundfix commit on a base: exactly one parent, and the message's
- * `Base: <sha>` line (written by the CLI's commit message) names that parent.
- */
-function isGroundfixCommit(commit: { parents: string[]; message: string }): boolean {
-  const [parent, ...more] = commit.parents;
-  return parent !== undefined && more.length === 0 && new RegExp(`^Base: ${parent}$`, "m").test(commit.message);
-}
-
-/** The commits reachable from `tip` but not from `base` (newest first): what moving the branch off `tip` drops. */
-async function commitsOnlyIn(repoDir: string, tip: string, base: string): Promise<{ named: CommitSummary[]; count: number }> {
+/** The commits reachable from `tip` but not from `base` (newest first, at most 10 named) and how many in all. */
+async function commitsOnlyIn(repoDir: string, tip: string, base: string): Promise<{ commits: BranchCommit[]; count: number }> {
   const count = Number(await gitText(repoDir, ["rev-list", "--count", tip, "--not", base]));
-  const log = await gitText(repoDir, ["log", `--max-count=${MAX_NAMED_DROPPED}`, "--format=%h %s", tip, "--not", base]);
-  const named = log === "" ? [] : log.split("\n").map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
-  return { named, count };
+  const log = await gitText(repoDir, ["log", `--max-count=${MAX_NAMED}`, "--format=%H%x00%an%x00%s%x00%(trailers:key=Groundfix-Run,valueonly)%x01", tip, "--not", base]);
+  const commits = log
+    .split("\x01")
+    .map((row) => row.replace(/^\n/, ""))
+    .filter((row) => row !== "")
+    .map((row) => {
+      const [sha = "", author = "", subject = "", trailer = ""] = row.split("\x00");
+      return { sha, author, subject, ours: trailer.trim() !== "" };
+    });
+  return { commits, count };
 }
 
 /**
@@ -128,18 +106,15 @@ async function commitsOnlyIn(repoDir: string, tip: string, base: string): Promis
  * `update-index --add --cacheinfo MODE,SHA,PATH`, `write-tree`, `commit-tree -p <baseSha>` and a compare-and-swap
  * `update-ref --create-reflog`. The working tree, the real index and HEAD are never read or written.
  *
- * An existing branch is reused only when its head is exactly what this call would write (only parent = `baseSha`,
- * same tree); otherwise, without `force`, nothing is written and the outcome is `exists` (see
- * {@link DeliveryOutcome}); with `force` the branch is moved (`replaced`), except when it is checked out.
- * Loose blob/tree objects may be written before that decision; no ref is. The ref is written last, so a failure
- * leaves no branch behind.
+ * The rule for an existing branch is the one of every host ({@link Delivery}): reused only when its head is exactly
+ * what this call would write (only parent = `baseSha`, same tree); fast-forwarded when it has no commit beyond the
+ * base; otherwise, without `force`, `held` (nothing written, the reason from `heldReason`); with `force`, moved
+ * (`replaced`), except when it is checked out. Loose blob/tree objects may be written before that decision; no ref
+ * is. The ref is written last, so a failure leaves no branch behind.
  * @throws LocalInputError for a bad path, mode or branch name, or `--force` on the checked-out branch;
  *   GitError when a git command fails (including a concurrent update of the branch).
  */
-export async function deliverWithPlumbing(
-  repoDir: string,
-  input: { baseSha: string; branch: string; message: string; files: ChangedFile[]; force?: boolean },
-): Promise<DeliveryOutcome> {
+export async function deliverWithPlumbing(repoDir: string, input: DeliverInput): Promise<Delivery> {
   const { baseSha, branch, message, files } = input;
   await assertBranchName(repoDir, branch);
   if (files.length === 0) throw new LocalInputError("bad_file", "nothing to commit: no changed files");
@@ -152,23 +127,19 @@ export async function deliverWithPlumbing(
   const base = await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${baseSha}^{commit}`]);
   const tree = await writeTree(repoDir, base, files);
   const existing = await branchHead(repoDir, branch);
-  let replacing: { previousSha: string; foreign: boolean } | null = null;
+  let replacing: { commits: BranchCommit[]; count: number } | null = null;
   if (existing) {
     const old = await readCommit(repoDir, existing);
     if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree) return { kind: "reused", branch, headSha: existing };
-    const ours = isGroundfixCommit(old);
-    if (!input.force) {
-      const why = !ours ? "other_commits" : old.parents[0] === base ? "other_edits" : "other_base";
-      const where =
-        why === "other_commits" ? "with other commits" : why === "other_edits" ? "with other edits on this base" : `on another base (${old.parents[0]!.slice(0, 12)})`;
-      const note = `branch ${branch} already exists at ${existing.slice(0, 12)} ${where}; left untouched; rerun with --force to replace it`;
-      return { kind: "exists", branch, existingSha: existing, why, note };
+    const beyond = await commitsOnlyIn(repoDir, existing, base);
+    if (beyond.count > 0 && !input.force) return { kind: "held", branch, headSha: existing, headParent: old.parents[0] ?? null, why: heldReason(old, base), ...beyond };
+    if (beyond.count > 0) {
+      const current = await gitText(repoDir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "");
+      if (current === `refs/heads/${branch}`) {
+        throw new LocalInputError("bad_branch", `branch ${branch} is checked out; switch to another branch before using --force`);
+      }
+      replacing = beyond;
     }
-    const current = await gitText(repoDir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "");
-    if (current === `refs/heads/${branch}`) {
-      throw new LocalInputError("bad_branch", `branch ${branch} is checked out; switch to another branch before using --force`);
-    }
-    replacing = { previousSha: existing, foreign: !ours };
   }
 
   const headSha = await gitText(repoDir, ["commit-tree", tree, "-p", base, "-F", "-"], {
@@ -178,9 +149,9 @@ export async function deliverWithPlumbing(
   // Compare-and-swap: "" = the ref must not exist yet; otherwise it must still point where we saw it.
   // --create-reflog: a replaced head stays recoverable (`git reflog <branch>`), also in a bare repository.
   await git(repoDir, ["update-ref", "--create-reflog", "-m", "groundfix: commit edits", `refs/heads/${branch}`, headSha, existing ?? ""]);
-  if (!replacing) return { kind: "created", branch, headSha };
-  const dropped = await commitsOnlyIn(repoDir, replacing.previousSha, headSha);
-  return { kind: "replaced", branch, headSha, ...replacing, dropped: dropped.named, droppedCount: dropped.count };
+  if (!existing) return { kind: "created", branch, headSha };
+  if (!replacing) return { kind: "fast_forwarded", branch, headSha };
+  return { kind: "replaced", branch, headSha, previousSha: existing, ...replacing };
 }
 
 /** The tree of `base` with `files` written over it (blobs and a tree object; a temporary index, no ref). */
@@ -203,17 +174,3 @@ async function writeTree(repoDir: string, base: string, files: ChangedFile[]): P
   }
 }
 
-/**
- * `Host.commitFiles` for a checkout: {@link deliverWithPlumbing}, with `created`/`replaced` as `reused: false` and
- * `reused` as `reused: true`.
- * @throws LocalInputError (kind `branch_exists`, message = the outcome's note) when the branch holds something else
- *   and `force` was not given; otherwise as {@link deliverWithPlumbing}.
- */
-export async function commitFilesWithPlumbing(
-  repoDir: string,
-  input: { baseSha: string; branch: string; message: string; files: ChangedFile[]; force?: boolean },
-): Promise<{ headSha: string; branch: string; reused: boolean }> {
-  const outcome = await deliverWithPlumbing(repoDir, input);
-  if (outcome.kind === "exists") throw new LocalInputError("branch_exists", outcome.note);
-  return { headSha: outcome.headSha, branch: outcome.branch, reused: outcome.kind === "reused" };
-}

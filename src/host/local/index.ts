@@ -1,31 +1,35 @@
 import { realpathSync } from "node:fs";
+import { CONFIG_PATH, configFromText } from "../../config/load.js";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
 // and the Python grammar. The CLI imports this host eagerly to answer a bad --repo/--ref before the pipeline loads.
 import { parseUnifiedDiff } from "../../review/diff-parse.js";
 import type { Host } from "../types.js";
-import { commitFilesWithPlumbing, deliverWithPlumbing, type DeliveryOutcome } from "./commit.js";
+import { deliverWithPlumbing } from "./commit.js";
 import { LocalInputError } from "./errors.js";
 import { git, gitText, GitError } from "./git.js";
 
 export { LocalInputError } from "./errors.js";
 export { GitError } from "./git.js";
-export type { CommitSummary, DeliveryOutcome } from "./commit.js";
+
+/** The local host: {@link Host} over a checkout, plus the directory it works in. */
+export interface LocalHost extends Host {
+  readonly repoDir: string;
+}
 
 /**
  * The local host: a git checkout on this machine stands in for GitHub (like Renovate's `platform/local`).
- * Snapshots come from `git archive`, commits are made with plumbing on a branch (never touching the working tree,
- * the index or the current branch), diffs come from `git diff --full-index -M`.
+ * Snapshots come from `git archive`, the config from `.github/groundfix.yml` at the pinned commit, commits are made
+ * with plumbing on a branch (never touching the working tree, the index or the current branch), diffs come from
+ * `git diff --full-index -M`. The pull request is the branch itself; the status is a progress line through
+ * `onProgress` (stderr in the CLI) and the final report is the command's output; the review check is the report's
+ * review section (nothing to create or conclude).
  *
  * Construction is cheap and does no I/O; the first call checks that `repoDir` is a git repository.
  * @throws (from each method) LocalInputError `not_a_repository` / `no_commits` / `unknown_ref` for bad user input;
- *   GitError otherwise. `commitFiles` throws LocalInputError `branch_exists` when the branch holds other content.
+ *   GitError otherwise.
  */
-export function createLocalHost(repoDir: string): Host & {
-  readonly repoDir: string;
-  /** `commitFiles` with the whole story of an existing branch (see DeliveryOutcome in ./commit.ts). */
-  deliver(input: Parameters<Host["commitFiles"]>[0]): Promise<DeliveryOutcome>;
-} {
+export function createLocalHost(repoDir: string, options: { onProgress?: (message: string) => void } = {}): LocalHost {
   let checked: Promise<string> | null = null;
   /** The repository's top-level directory (also the snapshot cache key), after checking it is a repository. */
   const topLevel = (): Promise<string> =>
@@ -55,7 +59,8 @@ export function createLocalHost(repoDir: string): Host & {
     }
   };
 
-  return {
+  const host: LocalHost = {
+    name: "local",
     repoDir,
     async resolveBase(ref = "HEAD") {
       return { sha: await resolveCommit(ref), ref };
@@ -65,14 +70,26 @@ export function createLocalHost(repoDir: string): Host & {
       const commit = await resolveCommit(sha);
       return cachedSnapshot(`local:${top}@${commit}`, () => snapshotFromGit(top, commit));
     },
-    async commitFiles(input) {
-      await topLevel();
-      return commitFilesWithPlumbing(repoDir, input);
+    async readConfig(sha) {
+      return configFromText((await host.loadSnapshot(sha)).read(CONFIG_PATH));
     },
     async deliver(input) {
       await topLevel();
       return deliverWithPlumbing(repoDir, input);
     },
+    async deleteBranch(branch) {
+      await git(repoDir, ["update-ref", "-d", `refs/heads/${branch}`]);
+    },
+    async openPullRequest({ branch, delivery }) {
+      return { number: 0, url: null, branch, headSha: delivery.headSha, existing: delivery.kind === "reused" };
+    },
+    async postStatus(status) {
+      if (status.kind === "stage") options.onProgress?.(status.detail ?? status.stage);
+    },
+    async createReviewCheck() {
+      return 0;
+    },
+    async concludeReviewCheck() {},
     async diff(baseSha, headSha) {
       const base = await resolveCommit(baseSha);
       const head = await resolveCommit(headSha);
@@ -83,4 +100,5 @@ export function createLocalHost(repoDir: string): Host & {
       return parseUnifiedDiff(text.toString("utf8"));
     },
   };
+  return host;
 }

@@ -1,7 +1,6 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubHost } from "../../../src/host/github/host.js";
-import { API, BASE_SHA, OWNER, REPO, recordCalls, resetGitHubFakes, testOctokit } from "./helpers.js";
+import { API, BASE_SHA, githubHost, OWNER, REPO, recordCalls, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const BRANCH = "groundfix/issue-12";
 const files = [
@@ -35,7 +34,7 @@ function mockExistingBranch(head: string, commitSha: string, headCommit?: { tree
     .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
     .reply(200, { ref: `refs/heads/${BRANCH}`, object: { sha: head, type: "commit" } });
   if (!headCommit) return;
-  scope.get(`${repoPath}/git/commits/${head}`).reply(200, { sha: head, tree: { sha: headCommit.tree }, parents: [{ sha: headCommit.parent }] });
+  scope.get(`${repoPath}/git/commits/${head}`).reply(200, { sha: head, message: "theirs", tree: { sha: headCommit.tree }, parents: [{ sha: headCommit.parent }] });
   if (headCommit.compare) scope.get(`${repoPath}/compare/${BASE_SHA}...${head}`).query(true).reply(200, headCommit.compare);
 }
 
@@ -48,10 +47,10 @@ describe("commitFiles through the Git Data API", () => {
     mockTreeAndCommit((b) => (tree = b), (b) => (commit = b));
     nock(API).post(`${repoPath}/git/refs`, (b) => ((ref = b), true)).reply(201, { ref: `refs/heads/${BRANCH}` });
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "groundfix: guard total()", files });
+    const host = githubHost(octokit);
+    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "groundfix: guard total()", files });
 
-    expect(out).toEqual({ headSha: "c".repeat(40), branch: BRANCH, reused: false });
+    expect(out).toEqual({ kind: "created", branch: BRANCH, headSha: "c".repeat(40) });
     expect(tree).toEqual({
       base_tree: "t1".padEnd(40, "0"),
       tree: [
@@ -77,9 +76,9 @@ describe("commitFiles through the Git Data API", () => {
     mockTreeAndCommit((b) => (tree = b), () => undefined);
     nock(API).post(`${repoPath}/git/refs`).reply(201, {});
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const host = githubHost(octokit);
     expect(await host.resolveBase()).toEqual({ sha: base, ref: "main" });
-    await host.commitFiles({ baseSha: base, branch: BRANCH, message: "m", files });
+    await host.deliver({ baseSha: base, branch: BRANCH, message: "m", files });
     expect(tree.base_tree).toBe("e".repeat(40));
     expect(calls.filter((c) => c.includes("/git/commits/"))).toEqual([]);
   });
@@ -90,9 +89,9 @@ describe("commitFiles through the Git Data API", () => {
     const existing = "f".repeat(40);
     mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA });
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    const out = await host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
-    expect(out).toEqual({ headSha: existing, branch: BRANCH, reused: true });
+    const host = githubHost(octokit);
+    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toEqual({ kind: "reused", branch: BRANCH, headSha: existing });
     expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
   });
 
@@ -100,12 +99,13 @@ describe("commitFiles through the Git Data API", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     const foreign = "f".repeat(40);
-    const compare = { ahead_by: 1, commits: [{ sha: foreign, commit: { author: { name: "Mallory" } }, author: { login: "mallory" } }], files: [] };
+    const compare = { ahead_by: 1, commits: [{ sha: foreign, commit: { author: { name: "Mallory" }, message: "theirs" }, author: { login: "mallory" } }], files: [] };
     mockExistingBranch(foreign, "c".repeat(40), { tree: "9".repeat(40), parent: BASE_SHA, compare });
+    nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []); // the open PR from the branch, to point at
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    const out = await host.commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, botLogin: "groundfix[bot]" });
-    expect(out).toMatchObject({ headSha: foreign, reused: false, created: false, held: [{ sha: foreign, author: "mallory", ours: false }] });
+    const host = githubHost(octokit);
+    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toMatchObject({ kind: "held", headSha: foreign, why: "other_commits", commits: [{ sha: foreign, author: "mallory", subject: "theirs", ours: false }] });
     expect(calls.filter((c) => c.startsWith("PATCH") || c.startsWith("DELETE"))).toEqual([]);
   });
 
@@ -116,8 +116,8 @@ describe("commitFiles through the Git Data API", () => {
     nock(API)
       .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
       .reply(200, { object: { sha: "9".repeat(40) } });
-    const out = await createGitHubHost(octokit, { owner: OWNER, name: REPO }).commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
-    expect(out).toEqual({ headSha: "9".repeat(40), branch: BRANCH, reused: false, created: false });
+    const out = await githubHost(octokit).deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toEqual({ kind: "fast_forwarded", branch: BRANCH, headSha: "9".repeat(40) });
     expect(patch).toEqual({ sha: "9".repeat(40), force: false });
   });
 
@@ -125,15 +125,15 @@ describe("commitFiles through the Git Data API", () => {
     const octokit = testOctokit();
     let patch: any;
     const old = "8".repeat(40);
-    const compare = { ahead_by: 1, commits: [{ sha: old, commit: { author: { name: "Ann" } }, author: null }], files: [] };
+    const compare = { ahead_by: 1, commits: [{ sha: old, commit: { author: { name: "Ann" }, message: "an older edit" }, author: null }], files: [] };
     mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
     nock(API)
       .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
       .reply(200, { object: { sha: "9".repeat(40) } });
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    const out = await host.commit({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
-    expect(out).toMatchObject({ headSha: "9".repeat(40), reused: false, replaced: { was: old, commits: [{ sha: old, author: "Ann", ours: false }] } });
+    const host = githubHost(octokit);
+    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+    expect(out).toMatchObject({ kind: "replaced", headSha: "9".repeat(40), previousSha: old, commits: [{ sha: old, author: "Ann", ours: false }] });
     expect(patch).toEqual({ sha: "9".repeat(40), force: true });
   });
 
@@ -148,8 +148,8 @@ describe("commitFiles through the Git Data API", () => {
       .post(`${repoPath}/git/commits`)
       .reply(502, { message: "Server Error" });
 
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    await expect(host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 502 });
+    const host = githubHost(octokit);
+    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 502 });
     expect(calls.some((c) => c.includes("/git/refs"))).toBe(false);
   });
 
@@ -158,7 +158,7 @@ describe("commitFiles through the Git Data API", () => {
     nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
     mockTreeAndCommit(() => undefined, () => undefined);
     nock(API).post(`${repoPath}/git/refs`).reply(422, { message: "Reference update failed" });
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
-    await expect(host.commitFiles({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 422 });
+    const host = githubHost(octokit);
+    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 422 });
   });
 });

@@ -1,7 +1,6 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubHost } from "../../../src/host/github/host.js";
-import { API, BASE_SHA, HEAD_SHA, OWNER, recordCalls, REPO, resetGitHubFakes, serveTarball, tarball, testOctokit } from "./helpers.js";
+import { API, BASE_SHA, githubHost, HEAD_SHA, OWNER, recordCalls, REPO, resetGitHubFakes, serveTarball, tarball, testOctokit } from "./helpers.js";
 
 const repoPath = `/repos/${OWNER}/${REPO}`;
 beforeAll(() => nock.disableNetConnect());
@@ -25,7 +24,7 @@ describe("GitHub host diff and base", () => {
     serveTarball(BASE_SHA, await tarball(BASE_SHA, { "data/big.csv": before, "old/name.txt": "x\n" }));
     serveTarball(HEAD_SHA, await tarball(HEAD_SHA, { "data/big.csv": after, "new/name.txt": "x\n" }));
 
-    const patches = await createGitHubHost(testOctokit(), { owner: OWNER, name: REPO }).diff(BASE_SHA, HEAD_SHA);
+    const patches = await githubHost(testOctokit()).diff(BASE_SHA, HEAD_SHA);
     expect(patches[0]).toMatchObject({ path: "logo.png", binary: true, patch: "" });
     expect(patches[1]).toMatchObject({ path: "data/big.csv", binary: false });
     expect(patches[1]!.patch).toMatch(/^@@ -9,6 \+9,7 @@\n row 8\n/);
@@ -36,7 +35,7 @@ describe("GitHub host diff and base", () => {
   it("refuses a comparison at GitHub's 300-file cap rather than review part of it", async () => {
     const files = Array.from({ length: 300 }, (_, i) => ({ filename: `f${i}.txt`, status: "added", changes: 1, patch: "@@ -0,0 +1 @@\n+x" }));
     nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(200, { merge_base_commit: { sha: BASE_SHA }, files });
-    const host = createGitHubHost(testOctokit(), { owner: OWNER, name: REPO });
+    const host = githubHost(testOctokit());
     await expect(host.diff(BASE_SHA, HEAD_SHA)).rejects.toThrow(/300 files, GitHub's compare limit/);
   });
 
@@ -44,7 +43,7 @@ describe("GitHub host diff and base", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     nock(API).get(`${repoPath}/branches/release`).reply(200, { commit: { sha: HEAD_SHA, commit: { tree: { sha: "1".repeat(40) } } } });
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const host = githubHost(octokit);
     expect(await host.resolveBase("release")).toEqual({ sha: HEAD_SHA, ref: "release" });
     expect(await host.resolveBase(BASE_SHA)).toEqual({ sha: BASE_SHA, ref: BASE_SHA });
     expect(calls).toEqual(["GET /repos/{owner}/{repo}/branches/{branch}"]);
@@ -54,11 +53,11 @@ describe("GitHub host diff and base", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     serveTarball(BASE_SHA, await tarball(BASE_SHA, { "src/a.js": "a\n", "bin/x": { content: "#!/bin/sh\n", mode: 0o755 } }));
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    const host = githubHost(octokit);
     const snap = await host.loadSnapshot(BASE_SHA);
     expect(snap.read("src/a.js")).toBe("a\n");
     expect(snap.entry("bin/x")?.mode).toBe("100755");
-    expect(await createGitHubHost(octokit, { owner: OWNER, name: REPO }).loadSnapshot(BASE_SHA)).toBe(snap);
+    expect(await githubHost(octokit).loadSnapshot(BASE_SHA)).toBe(snap);
     expect(calls).toEqual(["GET /repos/{owner}/{repo}/tarball/{ref}"]);
   });
 });

@@ -1,16 +1,17 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig, parseConfig } from "../../../src/config/schema.js";
-import { createGitHubHost } from "../../../src/host/github/host.js";
-import { deliverPullRequest } from "../../../src/host/github/pull-request.js";
-import { createReviewClaims } from "../../../src/host/github/review-claims.js";
+import { defaultConfig, parseConfig, type GroundfixConfig } from "../../../src/config/schema.js";
+import type { GitHubHost } from "../../../src/host/github/host.js";
+import type { Octokit } from "../../../src/host/github/octokit.js";
+import { deliverEdits } from "../../../src/pipeline/run.js";
+import type { RunReport } from "../../../src/pipeline/types.js";
 import { decodeRunRecord, encodeRunRecord } from "../../../src/review/index.js";
+import { snapshotFromTar } from "../../../src/snapshot/index.js";
 import {
   API,
   BASE_FILES,
   BASE_SHA,
-  COMPARE_PATCH,
-  EDITED_ORDERS,
+  githubHost,
   OWNER,
   recordCalls,
   REPO,
@@ -29,19 +30,6 @@ const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/34`;
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => expect(resetGitHubFakes()).toEqual([]));
-
-/** The review's reads: compare, then the two tarballs. */
-async function mockReviewReads(headSha: string) {
-  nock(API)
-    .get(`${repoPath}/compare/${BASE_SHA}...${headSha}`)
-    .query(true)
-    .reply(200, {
-      merge_base_commit: { sha: BASE_SHA },
-      files: [{ filename: "src/orders.js", status: "modified", changes: 1, additions: 1, deletions: 0, patch: COMPARE_PATCH }],
-    });
-  serveTarball(BASE_SHA, await tarball(BASE_SHA, BASE_FILES));
-  serveTarball(headSha, await tarball(headSha, { ...BASE_FILES, "src/orders.js": EDITED_ORDERS }));
-}
 
 function mockCommit() {
   nock(API)
@@ -66,21 +54,20 @@ function mockOpenPullRequest(pr: Record<string, unknown>, sent: { pr?: any } = {
     .reply(201, pr);
 }
 
-const input = (overrides = {}) => ({
-  owner: OWNER,
-  repo: REPO,
-  task: task(),
-  result: runResult(),
-  baseSha: BASE_SHA,
-  baseBranch: "main",
-  branch: BRANCH,
-  config: defaultConfig(),
-  runId: "run-42",
-  claimReview: createReviewClaims(),
-  ...overrides,
-});
+/**
+ * The pipeline's delivery of the `pr_ready` run of helpers.ts through a GitHub host (statuses logged only): the
+ * review in memory over the base snapshot, the commit, the pull request, the check run.
+ */
+async function deliver(octokit: Octokit, options: { config?: GroundfixConfig; host?: GitHubHost } = {}) {
+  const snapshot = await snapshotFromTar(await tarball(BASE_SHA, BASE_FILES), { sha: BASE_SHA, stripTopFolder: true });
+  const request = { task: task(), mode: "run" as const, statusIssue: null, branchSuffix: "issue-12" };
+  const report: RunReport = { host: "github", runId: "run-42", status: "error", request, written: {} };
+  const edits = { task: task(), result: runResult(), snapshot, config: options.config ?? defaultConfig(), base: { sha: BASE_SHA, ref: "main" } };
+  report.status = await deliverEdits(options.host ?? githubHost(octokit), report, edits);
+  return report;
+}
 
-describe("deliverPullRequest", () => {
+describe("deliverEdits through the GitHub host", () => {
   it("commits, opens a draft PR with a grounded body, and creates then completes the groundfix/review check run", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
@@ -91,12 +78,12 @@ describe("deliverPullRequest", () => {
       .reply(201, { id: 777 })
       .patch(`${repoPath}/check-runs/777`, (b) => ((completed = b), true))
       .reply(200, { id: 777 });
-    await mockReviewReads(COMMIT);
 
-    const out = await deliverPullRequest(octokit, input());
+    const out = await deliver(octokit);
     const pr = sent.pr;
 
-    expect(out).toMatchObject({ status: "opened", number: 34, url: PR_URL, branch: BRANCH, headSha: COMMIT });
+    expect(out.status).toBe("pull_request");
+    expect(out.pullRequest).toMatchObject({ number: 34, url: PR_URL, branch: BRANCH, headSha: COMMIT, existing: false });
     expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
     expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
     expect(pr.body).toContain("Refs #12");
@@ -109,9 +96,10 @@ describe("deliverPullRequest", () => {
     expect(completed.output.title).toBeTruthy();
     expect(completed.output.summary).toBeTruthy();
     expect(completed.output.annotations.length).toBeLessThanOrEqual(50);
-    expect(out.status !== "held" && out.review?.conclusion).toBe("success");
+    expect(out.review?.conclusion).toBe("success");
+    expect(completed.output.summary).toContain(`head \`${COMMIT.slice(0, 12)}\``); // the commit reviewed, named once it exists
 
-    // The REST calls of one delivery (the codeload redirect targets are not REST calls).
+    // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball).
     expect(calls).toEqual([
       "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
       "POST /repos/{owner}/{repo}/git/trees",
@@ -119,22 +107,19 @@ describe("deliverPullRequest", () => {
       "POST /repos/{owner}/{repo}/git/refs",
       "POST /repos/{owner}/{repo}/pulls",
       "POST /repos/{owner}/{repo}/check-runs",
-      "GET /repos/{owner}/{repo}/compare/{basehead}",
-      "GET /repos/{owner}/{repo}/tarball/{ref}",
-      "GET /repos/{owner}/{repo}/tarball/{ref}",
       "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
     ]);
   });
 
-  it("costs 8 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
+  it("costs 6 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
     const octokit = testOctokit();
     nock(API)
       .get(repoPath)
       .reply(200, { default_branch: "main" })
       .get(`${repoPath}/branches/main`)
       .reply(200, { commit: { sha: BASE_SHA, commit: { tree: { sha: "1".repeat(40) } } } });
-    await mockReviewReads(COMMIT);
-    const host = createGitHubHost(octokit, { owner: OWNER, name: REPO });
+    serveTarball(BASE_SHA, await tarball(BASE_SHA, BASE_FILES));
+    const host = githubHost(octokit);
     await host.resolveBase();
     await host.loadSnapshot(BASE_SHA);
     const calls = recordCalls(octokit);
@@ -151,9 +136,9 @@ describe("deliverPullRequest", () => {
       .reply(201, { id: 9 })
       .patch(`${repoPath}/check-runs/9`)
       .reply(200, {});
-    const out = await deliverPullRequest(octokit, input());
-    expect(out.status !== "held" && out.review?.conclusion).toBe("success");
-    expect(calls).toHaveLength(8);
+    const out = await deliver(octokit, { host });
+    expect(out.review?.conclusion).toBe("success");
+    expect(calls).toHaveLength(6);
   });
 
   it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
@@ -164,9 +149,9 @@ describe("deliverPullRequest", () => {
       .reply(403, { message: "Resource not accessible by integration" })
       .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
       .reply(200, {});
-    const out = await deliverPullRequest(octokit, input());
-    expect(out).toMatchObject({ status: "opened", number: 34, review: null, reviewStage: "create" });
-    expect(out.status !== "held" && out.reviewError).toContain("403");
+    const out = await deliver(octokit);
+    expect(out).toMatchObject({ status: "pull_request", pullRequest: { number: 34 }, reviewCheck: { stage: "create" } });
+    expect(out.reviewCheck?.message).toContain("403");
     const firstLines = patched.body.split("\n").slice(0, 4).join("\n");
     expect(firstLines).toContain("Do not merge this pull request yet");
     expect(firstLines).toContain("`groundfix/review` check could not be created (GitHub answered 403");
@@ -174,7 +159,7 @@ describe("deliverPullRequest", () => {
   });
 
   it("retries a check-run create that answers 502 once, and converts a ready PR to draft when it fails again", async () => {
-    const octokit = testOctokit();
+    const octokit = testOctokit({ plugins: true });
     let graphql: any;
     mockOpenPullRequest({ number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
       .post(`${repoPath}/check-runs`)
@@ -184,11 +169,9 @@ describe("deliverPullRequest", () => {
       .reply(200, { data: { convertPullRequestToDraft: { pullRequest: { isDraft: true } } } })
       .patch(`${repoPath}/pulls/34`)
       .reply(200, {});
-    const waits: number[] = [];
     const config = parseConfig({ pull_request: { draft: false } });
-    const out = await deliverPullRequest(octokit, input({ config, delay: async (ms: number) => void waits.push(ms) }));
-    expect(out).toMatchObject({ status: "opened", reviewStage: "create" });
-    expect(waits).toEqual([1000]);
+    const out = await deliver(octokit, { config });
+    expect(out).toMatchObject({ status: "pull_request", reviewCheck: { stage: "create" } }); // both 502s were met
     expect(graphql.query).toContain("convertPullRequestToDraft");
     expect(graphql.variables).toEqual({ id: "PR_34" });
   });
@@ -206,7 +189,7 @@ describe("deliverPullRequest", () => {
       .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
       .reply(200, { object: { sha: existingHead } })
       .get(`${repoPath}/git/commits/${existingHead}`)
-      .reply(200, { sha: existingHead, tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
+      .reply(200, { sha: existingHead, message: "m", tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
       .get(`${repoPath}/pulls`)
       .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
       .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
@@ -214,10 +197,9 @@ describe("deliverPullRequest", () => {
       .reply(201, { id: 778 })
       .patch(`${repoPath}/check-runs/778`)
       .reply(200, {});
-    await mockReviewReads(existingHead);
 
-    const out = await deliverPullRequest(octokit, input());
-    expect(out).toMatchObject({ status: "existing", number: 34, url: PR_URL, headSha: existingHead });
+    const out = await deliver(octokit);
+    expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
     expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead });
     expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
     expect(calls.filter((c) => c.startsWith("PATCH") && c.includes("/git/refs"))).toEqual([]);
@@ -234,7 +216,7 @@ describe("deliverPullRequest", () => {
       .reply(502, { message: "Server Error" })
       .delete(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
       .reply(204, () => ((deleted = true), ""));
-    await expect(deliverPullRequest(octokit, input())).rejects.toMatchObject({ status: 502 });
+    await expect(deliver(octokit)).rejects.toMatchObject({ status: 502 });
     expect(deleted).toBe(true);
   });
 
@@ -246,9 +228,8 @@ describe("deliverPullRequest", () => {
       .reply(201, { id: 1 })
       .patch(`${repoPath}/check-runs/1`)
       .reply(200, {});
-    await mockReviewReads(COMMIT);
     const config = parseConfig({ pull_request: { draft: false, link_keyword: "Closes" } });
-    await deliverPullRequest(octokit, input({ config }));
+    await deliver(octokit, { config });
     expect(sent.pr.draft).toBe(false);
     expect(sent.pr.body).toContain("Closes #12");
     expect(sent.pr.body).not.toContain("Refs #12");

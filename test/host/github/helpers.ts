@@ -2,8 +2,9 @@ import { gzipSync } from "node:zlib";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import tar from "tar-stream";
+import { TestOctokit } from "../../fixtures/github.js";
 import type { RunResult } from "../../../src/agent/index.js";
-import { forgetCommitTrees } from "../../../src/host/github/commit.js";
+import { createGitHubHost, type GitHubHost } from "../../../src/host/github/host.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
 import { clearSnapshotCache } from "../../../src/snapshot/index.js";
 import type { AppliedEdit, Task } from "../../../src/types.js";
@@ -14,9 +15,12 @@ export const REPO = "shop";
 export const BASE_SHA = "a".repeat(40);
 export const HEAD_SHA = "b".repeat(40);
 
-/** An Octokit as Probot builds it, with retry and throttling off (GITHUB-FACTS.md test recipe). */
-export function testOctokit(): Octokit {
-  const Octo = ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
+/**
+ * An Octokit as Probot builds it, with retry and throttling off (each test mocks exactly the calls one module
+ * makes); `plugins: true` turns both on, configured as the app tests run them (`TestOctokit`).
+ */
+export function testOctokit(options: { plugins?: boolean } = {}): Octokit {
+  const Octo = options.plugins ? TestOctokit : ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
   return new Octo({ auth: { token: "test-token" } }) as Octokit;
 }
 
@@ -126,14 +130,19 @@ export function recordCalls(octokit: Octokit): string[] {
   return calls;
 }
 
+/** A GitHub host on acme/shop for `octokit`, logging nowhere, with `options` (config, status issue, …). */
+export function githubHost(octokit: Octokit, options: Partial<Parameters<typeof createGitHubHost>[0]> = {}): GitHubHost {
+  const log = { info() {}, warn() {}, error() {} };
+  return createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log, ...options });
+}
+
 /**
- * Between tests: forget every process-wide cache of host/github and snapshot, drop nock's interceptors, and
+ * Between tests: forget the process-wide snapshot cache, drop nock's interceptors, and
  * return the interceptors that were never called (a test expects none).
  */
 export function resetGitHubFakes(): string[] {
   const pending = nock.pendingMocks();
   nock.cleanAll();
-  forgetCommitTrees();
   clearSnapshotCache();
   return pending;
 }

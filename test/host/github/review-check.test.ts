@@ -6,7 +6,7 @@ import { runReviewCheck } from "../../../src/host/github/review-check.js";
 import { createReviewClaims } from "../../../src/host/github/review-claims.js";
 import { reviewPullRequest } from "../../../src/host/github/review-handler.js";
 import { encodeRunRecord } from "../../../src/review/index.js";
-import { API, BASE_SHA, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, resetGitHubFakes, testOctokit } from "./helpers.js";
+import { API, BASE_SHA, githubHost, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const repoPath = `/repos/${OWNER}/${REPO}`;
 const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/9`;
@@ -42,7 +42,7 @@ describe("runReviewCheck", () => {
       .times(3)
       .reply(200, {});
 
-    const report = await runReviewCheck(testOctokit(), checkInput);
+    const report = await runReviewCheck(githubHost(testOctokit()), checkInput);
 
     expect(report.conclusion).toBe("failure");
     expect(report.findings.filter((f) => f.rule === "edit_policy")).toHaveLength(120);
@@ -62,7 +62,7 @@ describe("runReviewCheck", () => {
       .patch(`${repoPath}/check-runs/6`, (b) => ((update = b), true))
       .reply(200, {});
 
-    const report = await runReviewCheck(testOctokit(), checkInput);
+    const report = await runReviewCheck(githubHost(testOctokit()), checkInput);
     expect(report.conclusion).toBe("failure");
     expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(update.output.summary).toContain("could not run");
@@ -91,7 +91,7 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
       .reply(200, {});
     const body = encodeRunRecord({ version: 1, run_id: "run-7", base_sha: BASE_SHA, head_sha: appCommit, edits: [] });
 
-    const out = await reviewPullRequest(octokit, request, defaultConfig(), createReviewClaims(), body);
+    const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), body);
     expect(out.status).toBe("reviewed");
     expect(update.conclusion).toBe("failure");
     expect(update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message))).toBe(true);
@@ -103,7 +103,7 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     const calls = recordCalls(octokit);
     const claims = createReviewClaims();
     expect(claims(OWNER, REPO, HEAD_SHA)).toBe(true);
-    const out = await reviewPullRequest(octokit, request, defaultConfig(), claims, "");
+    const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), claims, "");
     expect(out).toMatchObject({ status: "skipped", reason: expect.stringContaining("already reviewed by this process") });
     expect(calls).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     nock(API).get(`${repoPath}/commits/${HEAD_SHA}/check-runs`).query(true).reply(200, { total_count: 1, check_runs: [{ id: 1 }] });
-    expect((await reviewPullRequest(octokit, request, defaultConfig(), createReviewClaims(), "")).status).toBe("skipped");
+    expect((await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), "")).status).toBe("skipped");
     expect(calls.filter((c) => c.startsWith("POST"))).toEqual([]);
 
     // An explicit re-run produces a fresh completed check on the same SHA; the PR body is fetched for the record.
@@ -125,7 +125,7 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
       .reply(201, { id: 10 })
       .patch(`${repoPath}/check-runs/10`, (b) => ((update = b), true))
       .reply(200, {});
-    const again = await reviewPullRequest(octokit, { ...request, rerequested: true }, defaultConfig(), createReviewClaims());
+    const again = await reviewPullRequest(githubHost(octokit), { ...request, rerequested: true }, defaultConfig(), createReviewClaims());
     expect(again.status).toBe("reviewed");
     expect(created).toMatchObject({ name: "groundfix/review", head_sha: HEAD_SHA, details_url: PR_URL });
     expect(update).toMatchObject({ status: "completed", conclusion: "success" });

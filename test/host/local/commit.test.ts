@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitFilesWithPlumbing, deliverWithPlumbing } from "../../../src/host/local/commit.js";
+import { deliverWithPlumbing } from "../../../src/host/local/commit.js";
 import { LocalInputError } from "../../../src/host/local/errors.js";
 import { makeRepo, sh } from "./git-repo.js";
 
@@ -22,10 +22,10 @@ function userState(dir: string) {
   };
 }
 
-describe("commitFilesWithPlumbing", () => {
+describe("deliverWithPlumbing", () => {
   it("makes one commit on a new branch whose only parent is the base and whose tree is base + changed files", async () => {
     const { dir, base } = makeRepo(files);
-    const result = await commitFilesWithPlumbing(dir, {
+    const result = await deliverWithPlumbing(dir, {
       baseSha: base,
       branch: "groundfix/fix-a",
       message: "groundfix: log a\n\nbody line",
@@ -34,7 +34,7 @@ describe("commitFilesWithPlumbing", () => {
         { path: "bin/run.sh", content: "#!/bin/sh\necho run\necho done\n", mode: "100755" },
       ],
     });
-    expect(result.reused).toBe(false);
+    expect(result.kind).toBe("created");
     expect(sh(dir, "rev-parse", "refs/heads/groundfix/fix-a")).toBe(result.headSha);
     expect(sh(dir, "rev-list", "--parents", "-n", "1", result.headSha).split(" ")).toEqual([result.headSha, base]);
     expect(sh(dir, "log", "-1", "--format=%B", result.headSha)).toBe("groundfix: log a\n\nbody line");
@@ -48,7 +48,7 @@ describe("commitFilesWithPlumbing", () => {
   it("keeps bytes exactly: CRLF, no final newline, unicode", async () => {
     const { dir, base } = makeRepo({ "a.txt": "x\r\n", ".gitattributes": "*.txt text eol=lf\n" });
     const content = "x\r\ny — é\r\nno newline";
-    const { headSha } = await commitFilesWithPlumbing(dir, {
+    const { headSha } = await deliverWithPlumbing(dir, {
       baseSha: base, branch: "b", message: "m", files: [{ path: "a.txt", content, mode: "100644" }],
     });
     const blob = sh(dir, "rev-parse", `${headSha}:a.txt`);
@@ -63,7 +63,7 @@ describe("commitFilesWithPlumbing", () => {
     writeFileSync(join(dir, "README.md"), "# staged change\n");
     sh(dir, "add", "README.md");
     const before = userState(dir);
-    await commitFilesWithPlumbing(dir, {
+    await deliverWithPlumbing(dir, {
       baseSha: base, branch: "groundfix/x", message: "m",
       files: [{ path: "src/app.js", content: "changed\n", mode: "100644" }],
     });
@@ -72,27 +72,23 @@ describe("commitFilesWithPlumbing", () => {
 
   it("reuses an existing branch only when it holds exactly this commit (only parent = base, same tree)", async () => {
     const { dir, base } = makeRepo(files);
-    const input = { baseSha: base, branch: "groundfix/x", message: `m1\n\nBase: ${base}`, files: [{ path: "README.md", content: "one\n", mode: "100644" as const }] };
+    const input = { baseSha: base, branch: "groundfix/x", message: `m1\n\nGroundfix-Run: r1`, files: [{ path: "README.md", content: "one\n", mode: "100644" as const }] };
     const first = await deliverWithPlumbing(dir, input);
     expect(first.kind).toBe("created");
     // Same base, same content (another message): nothing written, the branch is reused as it is.
     expect(await deliverWithPlumbing(dir, { ...input, message: "other wording" })).toEqual({ kind: "reused", branch: "groundfix/x", headSha: sh(dir, "rev-parse", "groundfix/x") });
-    expect(await commitFilesWithPlumbing(dir, input)).toEqual({ headSha: sh(dir, "rev-parse", "groundfix/x"), branch: "groundfix/x", reused: true });
+    expect(await deliverWithPlumbing(dir, input)).toEqual({ kind: "reused", branch: "groundfix/x", headSha: sh(dir, "rev-parse", "groundfix/x") });
   });
 
   it("leaves a branch holding other edits, another base or someone's commits untouched without force, and says which", async () => {
     const { dir, base } = makeRepo(files);
     const edit = (content: string, baseSha = base) =>
-      ({ baseSha, branch: "groundfix/x", message: `m\n\nBase: ${baseSha}`, files: [{ path: "README.md", content, mode: "100644" as const }] });
+      ({ baseSha, branch: "groundfix/x", message: `m\n\nGroundfix-Run: r1`, files: [{ path: "README.md", content, mode: "100644" as const }] });
     const first = await deliverWithPlumbing(dir, edit("one\n"));
     if (first.kind !== "created") throw new Error("expected a new branch");
-    const short = first.headSha.slice(0, 12);
 
     const otherEdits = await deliverWithPlumbing(dir, edit("two\n"));
-    expect(otherEdits).toMatchObject({ kind: "exists", why: "other_edits", existingSha: first.headSha });
-    expect(otherEdits.kind === "exists" && otherEdits.note).toBe(
-      `branch groundfix/x already exists at ${short} with other edits on this base; left untouched; rerun with --force to replace it`,
-    );
+    expect(otherEdits).toMatchObject({ kind: "held", why: "other_edits", headSha: first.headSha, count: 1 });
 
     // The base moved on (a new commit on main): the same edit on the new base is not what the branch holds.
     writeFileSync(join(dir, "new.txt"), "later\n");
@@ -100,24 +96,22 @@ describe("commitFilesWithPlumbing", () => {
     sh(dir, "commit", "-q", "-m", "later");
     const newBase = sh(dir, "rev-parse", "HEAD");
     const moved = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(moved).toMatchObject({ kind: "exists", why: "other_base" });
-    expect(moved.kind === "exists" && moved.note).toMatch(new RegExp(`already exists at ${short} on another base \\(${base.slice(0, 12)}\\); .*--force`));
-    await expect(commitFilesWithPlumbing(dir, edit("one\n", newBase))).rejects.toThrow(/already exists .*--force/);
+    expect(moved).toMatchObject({ kind: "held", why: "other_base", headSha: first.headSha, headParent: base });
 
     // Someone committed on top of the groundfix commit.
     const tree = sh(dir, "rev-parse", `${first.headSha}^{tree}`);
     const human = sh(dir, "commit-tree", tree, "-p", first.headSha, "-m", "human follow-up");
     sh(dir, "update-ref", "refs/heads/groundfix/x", human);
     const theirs = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(theirs).toMatchObject({ kind: "exists", why: "other_commits", existingSha: human });
-    expect(theirs.kind === "exists" && theirs.note).toMatch(/with other commits; left untouched; rerun with --force/);
+    expect(theirs).toMatchObject({ kind: "held", why: "other_commits", headSha: human, count: 2 });
+    expect(theirs.kind === "held" && theirs.commits.map((c) => [c.subject, c.ours])).toEqual([["human follow-up", false], ["m", true]]);
     expect(sh(dir, "rev-parse", "groundfix/x")).toBe(human);
   });
 
   it("with force replaces the branch: a new commit on the new base; someone's dropped commits are named and stay in the reflog", async () => {
     const { dir, base } = makeRepo(files);
     const edit = (content: string, baseSha: string, force = true) =>
-      ({ baseSha, branch: "groundfix/x", message: `m\n\nBase: ${baseSha}`, force, files: [{ path: "README.md", content, mode: "100644" as const }] });
+      ({ baseSha, branch: "groundfix/x", message: `m\n\nGroundfix-Run: r1`, force, files: [{ path: "README.md", content, mode: "100644" as const }] });
     const first = await deliverWithPlumbing(dir, edit("one\n", base, false));
     if (first.kind !== "created") throw new Error("expected a new branch");
     writeFileSync(join(dir, "new.txt"), "later\n");
@@ -127,7 +121,7 @@ describe("commitFilesWithPlumbing", () => {
 
     // A groundfix commit on an older base: replaced, nothing foreign.
     const replaced = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(replaced).toMatchObject({ kind: "replaced", previousSha: first.headSha, foreign: false });
+    expect(replaced).toMatchObject({ kind: "replaced", previousSha: first.headSha, commits: [{ ours: true }] });
     if (replaced.kind !== "replaced") throw new Error("expected replaced");
     expect(sh(dir, "rev-list", "--parents", "-n", "1", "groundfix/x")).toBe(`${replaced.headSha} ${newBase}`);
 
@@ -136,8 +130,8 @@ describe("commitFilesWithPlumbing", () => {
     const human = sh(dir, "commit-tree", tree, "-p", replaced.headSha, "-m", "human follow-up");
     sh(dir, "update-ref", "refs/heads/groundfix/x", human);
     const again = await deliverWithPlumbing(dir, edit("two\n", newBase));
-    expect(again).toMatchObject({ kind: "replaced", previousSha: human, foreign: true, droppedCount: 2 });
-    expect(again.kind === "replaced" && again.dropped.map((c) => c.subject)).toEqual(["human follow-up", "m"]);
+    expect(again).toMatchObject({ kind: "replaced", previousSha: human, count: 2 });
+    expect(again.kind === "replaced" && again.commits.map((c) => [c.subject, c.ours])).toEqual([["human follow-up", false], ["m", true]]);
     expect(sh(dir, "show", "groundfix/x:README.md")).toBe("two");
     expect(sh(dir, "reflog", "--format=%H", "groundfix/x").split("\n")).toContain(human);
   });
@@ -146,14 +140,14 @@ describe("commitFilesWithPlumbing", () => {
     const { dir, base } = makeRepo(files);
     for (const path of ["../escape.js", "/etc/passwd", ".git/config", "a//b", "a\nb"]) {
       await expect(
-        commitFilesWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path, content: "x", mode: "100644" }] }),
+        deliverWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path, content: "x", mode: "100644" }] }),
       ).rejects.toBeInstanceOf(LocalInputError);
     }
     await expect(
-      commitFilesWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path: "l", content: "x", mode: "120000" }] }),
+      deliverWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path: "l", content: "x", mode: "120000" }] }),
     ).rejects.toThrow(/mode 120000/);
     await expect(
-      commitFilesWithPlumbing(dir, { baseSha: base, branch: "bad..name", message: "m", files: [{ path: "a", content: "x", mode: "100644" }] }),
+      deliverWithPlumbing(dir, { baseSha: base, branch: "bad..name", message: "m", files: [{ path: "a", content: "x", mode: "100644" }] }),
     ).rejects.toThrow(/invalid branch name/);
     expect(sh(dir, "branch", "--list", "g/*")).toBe("");
   });
@@ -167,7 +161,7 @@ describe("commitFilesWithPlumbing", () => {
       for (const k of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL", "XDG_CONFIG_HOME"]) {
         delete process.env[k];
       }
-      const { headSha } = await commitFilesWithPlumbing(dir, {
+      const { headSha } = await deliverWithPlumbing(dir, {
         baseSha: base, branch: "g/id", message: "m", files: [{ path: "README.md", content: "x\n", mode: "100644" }],
       });
       expect(sh(dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", headSha)).toBe(

@@ -40,7 +40,7 @@ describe("createLocalHost", () => {
       "run.sh": { content: "#!/bin/sh\necho a\n", mode: "100755" },
     });
     const host = createLocalHost(dir);
-    const { headSha } = await host.commitFiles({
+    const { headSha } = await host.deliver({
       baseSha: base, branch: "groundfix/t", message: "m",
       files: [
         { path: "src/a.js", content: "line 1\nline 2\nadded\nline 3\n", mode: "100644" },

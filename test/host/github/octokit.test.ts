@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/schema.js";
-import { describeFailure } from "../../../src/host/github/run-task.js";
+import { describeFailure } from "../../../src/host/github/octokit.js";
 
 /** An error shaped like Octokit's RequestError. */
 function requestError(status: number, message: string, headers: Record<string, string> = {}) {

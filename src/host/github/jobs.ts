@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import { Context } from "probot";
+import { createModel } from "../../agent/index.js";
+import { selectModelSpec, type OperatorEnv } from "../../config/env.js";
+import type { GroundfixConfig } from "../../config/schema.js";
+import { lookupConfig } from "../../events/config-lookup.js";
+import type { ReviewEvent } from "../../events/review-trigger.js";
+import type { RunRequest } from "../../events/types.js";
+import { runPipeline } from "../../pipeline/run.js";
+import type { RunReport } from "../../pipeline/types.js";
+import type { JobData, JobProcessor } from "../../queue/types.js";
+import { createGitHubHost, type HostLogger } from "./host.js";
+import { escapeUntrusted } from "./markdown.js";
+import type { Octokit } from "./octokit.js";
+import { STATUS_MARKER } from "./render.js";
+import type { ReviewClaims } from "./review-claims.js";
+import { reviewOnEvent } from "./review-handler.js";
+import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
+
+/**
+ * The JSON payload of a `run` job: the request with the config it was decided with, or a status comment to post
+ * instead of a run (`.github/groundfix.yml` invalid, or a lookup failed), each message already one line.
+ */
+export type RunJobPayload =
+  | { type: "run"; request: RunRequest; config: GroundfixConfig; baseBranch?: string }
+  | { type: "config_error"; request: RunRequest; issues: string[] }
+  | { type: "lookup_failure"; request: RunRequest; lookup: "config" | "permission"; message: string };
+
+/** The JSON payload of a `review` job: the parsed review webhook (decided in the job, with the config). */
+export interface ReviewJobPayload {
+  event: ReviewEvent;
+}
+
+/** What the job processor shares across jobs of one process. */
+export interface JobDeps {
+  /** An installation Octokit (Probot's `app.auth(installationId)`). */
+  auth(installationId: number): Promise<Octokit>;
+  log: HostLogger;
+  operator: OperatorEnv;
+  /** Where model keys and base URLs are read. */
+  env: NodeJS.ProcessEnv;
+  /** The app's bot login (`<slug>[bot]`, from `GET /app` once per process); undefined when it could not be read. */
+  botLogin(): Promise<string | undefined>;
+  claimReview: ReviewClaims;
+  commentIds: StatusCommentIds;
+}
+
+/**
+ * The worker side of the App: turn one {@link JobData} into its work with a fresh installation Octokit and ONE
+ * GitHub host per job. `run` jobs run the pipeline (`pipeline/run.ts`) or post the status comment their trigger
+ * asked for; `review` jobs review a pull request head (`review-handler.ts`). A run never throws for run trouble (it
+ * ends with a status comment); the processor throws only when that comment itself cannot be posted.
+ */
+export function createJobProcessor(deps: JobDeps): JobProcessor {
+  return async (job: JobData) => {
+    const octokit = await deps.auth(job.installationId);
+    if (job.kind === "review") {
+      const { event } = job.payload as ReviewJobPayload;
+      // Probot's own `context.config` (repository, then the owner's `.github` repository, `_extends`), outside a webhook.
+      const payload = { repository: { owner: { login: event.owner }, name: event.repo } };
+      const context = new Context({ id: job.deliveryId ?? job.key, name: "pull_request", payload } as never, octokit, deps.log as never);
+      await reviewOnEvent({ octokit, log: deps.log, event, config: () => lookupConfig(context), claimReview: deps.claimReview });
+      return;
+    }
+    const data = job.payload as RunJobPayload;
+    const botLogin = await deps.botLogin();
+    const host = createGitHubHost({
+      octokit,
+      repo: data.request.task.repo,
+      log: deps.log,
+      ...(data.type === "run" ? { config: data.config } : {}),
+      ...(botLogin ? { botLogin } : {}),
+      claimReview: deps.claimReview,
+      commentIds: deps.commentIds,
+    });
+    if (data.type !== "run") {
+      const body = data.type === "config_error" ? configErrorBody(data.issues) : lookupFailureBody(data.lookup, data.message);
+      deps.log.warn({ key: data.request.task.key, type: data.type }, "groundfix: did not run");
+      if (data.request.statusIssue === null) return;
+      const options = { ...(botLogin ? { botLogin } : {}), commentIds: deps.commentIds };
+      const target = { owner: host.repo.owner, repo: host.repo.name, issueNumber: data.request.statusIssue, body };
+      await upsertStatusComment(octokit, target, options);
+      return;
+    }
+    const report = await runPipeline(host, {
+      request: data.request,
+      ...(data.baseBranch ? { baseRef: data.baseBranch } : {}),
+      runId: randomUUID(),
+      model(config) {
+        const spec = selectModelSpec(deps.operator, config);
+        return spec.ok ? createModel(spec.spec, { env: deps.env }) : { refused: spec.message };
+      },
+    });
+    logReport(deps.log, report);
+  };
+}
+
+function logReport(log: HostLogger, report: RunReport): void {
+  const key = report.request.task.key;
+  if (report.status === "error") log.error({ err: report.error, key }, "groundfix run failed");
+  else log.info({ key, status: report.status, outcome: report.result?.outcome, usage: report.result?.usage, pullRequest: report.pullRequest }, "groundfix run finished");
+}
+
+/** The status comment of a request whose repository config is invalid, quoting each bad key. */
+function configErrorBody(issues: readonly string[]): string {
+  return [
+    STATUS_MARKER,
+    "**groundfix** did not run: `.github/groundfix.yml` is invalid.",
+    "",
+    ...issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``),
+    "",
+    "Fix the file on the default branch, then comment `/groundfix retry`.",
+  ].join("\n");
+}
+
+/**
+ * The one status comment of a trigger that could not be checked because a lookup failed (GitHub 5xx/429):
+ * `config` — `.github/groundfix.yml` could not be read, so groundfix did not run; `permission` — the sender's
+ * permission could not be read, so it is unknown whether they may trigger: the comment is neutral (it says the
+ * trigger could not be checked, not that it was accepted) and nothing runs.
+ */
+function lookupFailureBody(lookup: "config" | "permission", message: string): string {
+  const what = escapeUntrusted(message);
+  return lookup === "config"
+    ? `${STATUS_MARKER}\n**groundfix** did not run: it could not read \`.github/groundfix.yml\` (${what}). Comment \`/groundfix retry\` to try again.`
+    : `${STATUS_MARKER}\n**groundfix** could not check this trigger: reading the sender's permission on the repository failed (${what}), so nothing ran. Someone allowed to trigger groundfix can comment \`/groundfix retry\`.`;
+}

@@ -1,0 +1,85 @@
+import type { Delivery, BranchCommit } from "../types.js";
+import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
+import { capText, escapeUntrusted, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { describeFailure, type RepoRef } from "./octokit.js";
+import { renderStatusComment, STATUS_MARKER } from "./render.js";
+
+/**
+ * The status comment for a {@link RunStatus}: a stage line while running; at the end the outcome with the grounded
+ * diagnosis (`renderStatusComment`) and what the reader must know — the pull request, a branch left as it is and
+ * why, the commits `/groundfix retry` dropped, a review check that could not be written (a missing one as the first
+ * visible line: do not merge) — or, for an error, what failed and what was already written.
+ */
+export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
+  if (status.kind === "stage") return renderStatusComment({ stage: status.stage, ...(status.detail ? { detail: status.detail } : {}) });
+  const report = status.report;
+  if (report.status === "refused") return renderStatusComment({ stage: "refused", ...(report.note ? { detail: report.note } : {}) });
+  if (report.status === "error" || !report.task || !report.result) {
+    return `${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`;
+  }
+  const site = { task: report.task, result: report.result, baseSha: report.task.baseSha, owner: repo.owner, repo: repo.name };
+  const delivery = report.delivery;
+  if (delivery?.kind === "held") return renderStatusComment({ ...site, note: heldNote(delivery) });
+  if (!report.pullRequest) {
+    const note = report.status === "review_failed" ? "the review rules failed the edits, so nothing was pushed" : report.note;
+    return renderStatusComment({ ...site, ...(note ? { note } : {}) });
+  }
+  const pr = report.pullRequest;
+  const pullRequest = { number: pr.number, url: pr.url ?? "", reused: pr.existing };
+  const check = report.reviewCheck;
+  const notes = [delivery?.kind === "replaced" ? replacedNote(delivery) : "", check && check.stage !== "create" ? reviewNote(check) : ""];
+  const note = notes.filter(Boolean).join("\n\n");
+  const body = renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) });
+  return check?.stage === "create" ? withTopWarning(body, reviewNote(check)) : body;
+}
+
+/** What a failed run had already written, for its failure comment (one line). */
+function writtenSoFar(written: Written): string {
+  if (written.pullRequest) {
+    return `Pull request #${written.pullRequest.number} (${written.pullRequest.url}) was already opened or updated${written.pushed ? ` with commit ${written.pushed.headSha.slice(0, 12)}` : ""}; look there, or comment \`/groundfix retry\` to run again.`;
+  }
+  if (written.pushed) {
+    return `Branch \`${written.pushed.branch}\` was already moved to commit ${written.pushed.headSha.slice(0, 12)}, but no pull request was opened for it; comment \`/groundfix retry\` to run again.`;
+  }
+  return "Nothing was pushed; comment `/groundfix retry` to run again.";
+}
+
+/** `abc1234` by `login`, … (at most 10 named of `count`). Backticks keep a login from pinging anyone. */
+function commitList(commits: readonly BranchCommit[], count: number): string {
+  const named = commits.slice(0, 10).map((c) => `\`${c.sha.slice(0, 7)}\` by \`${c.author.replace(/`/g, "")}\``);
+  return named.join(", ") + (count > named.length ? ` and ${count - named.length} more` : "");
+}
+
+/** Why a held branch got no commit and no PR, and how to proceed (one line). */
+function heldNote(held: Delivery & { kind: "held" }): string {
+  const foreign = held.commits.filter((c) => !c.ours);
+  const what = foreign.length
+    ? `the branch \`${held.branch}\` already holds commits groundfix did not make: ${commitList(foreign, foreign.length)}`
+    : `the branch \`${held.branch}\` already holds an earlier groundfix commit made on another base or with other edits: ${commitList(held.commits, held.count)}`;
+  const pr = held.pullRequest ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.` : "";
+  return `${what}. Nothing was written to it and no pull request was opened.${pr} Comment \`/groundfix retry\` to replace the branch with this run's commit (the commits listed are dropped from it), or delete the branch and run again.`;
+}
+
+/** What `/groundfix retry` dropped when it replaced a branch. */
+function replacedNote(replaced: Delivery & { kind: "replaced" }): string {
+  const who = replaced.commits.some((c) => !c.ours) ? ` including commits groundfix did not make` : "";
+  return `\`/groundfix retry\` replaced the branch \`${replaced.branch}\` (was ${replaced.previousSha}), dropping ${commitList(replaced.commits, replaced.count)}${who}. GitHub keeps no reflog for it: the pull request timeline shows the force-push.`;
+}
+
+/** The reader-facing line for a review check that could not be written. */
+function reviewNote(check: NonNullable<RunReport["reviewCheck"]>): string {
+  if (check.stage === "conclude") {
+    return `The \`groundfix/review\` check run was created but could not be concluded (${check.message}); it stays in progress. Re-run it from the pull request's Checks tab.`;
+  }
+  if (check.stage === "annotations") {
+    return `The \`groundfix/review\` check run was concluded, but some of its annotations could not be sent (${check.message}). Re-run it to see them all.`;
+  }
+  const warned = check.warningError ? ` (${check.warningError})` : "";
+  return `**Warning: do not merge the pull request yet.** The \`groundfix/review\` check could not be created (${check.message}). The pull request was kept as a draft with this warning at the top of its body${warned}; it must not be merged until \`groundfix/review\` has run: push to the branch, re-run the checks, or comment \`/groundfix retry\`.`;
+}
+
+/** `body` with `warning` as its first visible line (right after the status marker), capped to GitHub's limit. */
+function withTopWarning(body: string, warning: string): string {
+  const rest = body.startsWith(STATUS_MARKER) ? body.slice(STATUS_MARKER.length) : `\n${body}`;
+  return capText(`${STATUS_MARKER}\n> [!WARNING]\n> ${warning}\n${rest}`, GITHUB_BODY_LIMIT);
+}

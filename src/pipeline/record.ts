@@ -1,0 +1,68 @@
+import type { RunResult } from "../agent/index.js";
+import type { GroundfixConfig } from "../config/schema.js";
+import type { HeldReason } from "../host/types.js";
+import type { AppliedEdit, RunRecord, Task } from "../types.js";
+
+/** The git trailer that marks a commit as groundfix's own, on every host: `Groundfix-Run: <run id>`. */
+export const RUN_TRAILER = "Groundfix-Run";
+
+/** The lines of an edit's `code_before` in the base file (falling back to the lines in the edited content). */
+export function editBaseLines(e: AppliedEdit): { start_line: number; end_line: number } {
+  return { start_line: e.baseStartLine ?? e.startLine, end_line: e.baseEndLine ?? e.endLine };
+}
+
+/** The first line of `text`, trimmed and cut to `max` characters with an ellipsis. */
+function firstLine(text: string, max: number): string {
+  const first = (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
+  return first.length <= max ? first : `${first.slice(0, max - 1)}…`;
+}
+
+/** The pull request title and commit subject: `groundfix: ` and the verified diagnosis' first line, else the title. */
+export function pullRequestTitle(task: Pick<Task, "title">, result: Pick<RunResult, "diagnosis">): string {
+  const text = result.diagnosis?.summary.trim() || task.title;
+  return `groundfix: ${firstLine(text, 100)}`;
+}
+
+/**
+ * The record of the edits a run applied (lines of the base file), for the review's evidence rule; the App hides it
+ * in the pull request body. `headSha` is the run's commit once it exists.
+ */
+export function runRecord(runId: string, baseSha: string, edits: readonly AppliedEdit[], headSha?: string): RunRecord {
+  return {
+    version: 1,
+    run_id: runId,
+    base_sha: baseSha,
+    ...(headSha ? { head_sha: headSha } : {}),
+    edits: edits.map((e) => ({ path: e.path, ...editBaseLines(e), code_before: e.code_before, code_after: e.code_after })),
+  };
+}
+
+/**
+ * The message of a run's commit, the same on every host: the {@link pullRequestTitle} subject; the edits, one line
+ * each; `<link_keyword> #N` for an issue's task; then the trailers `Groundfix-Task`, `Groundfix-Base` and
+ * {@link RUN_TRAILER} (git's trailer format: the last paragraph, `Key: value` lines).
+ */
+export function commitMessage(task: Task, result: RunResult, config: GroundfixConfig, runId: string): string {
+  const lines = [pullRequestTitle(task, result), ""];
+  for (const e of result.edits) {
+    const { start_line, end_line } = editBaseLines(e);
+    lines.push(`- ${e.kind} in ${e.path} (lines ${start_line}-${end_line})`);
+  }
+  if (task.number !== undefined && task.source !== "code_scanning") lines.push("", `${config.pull_request.link_keyword} #${task.number}`);
+  lines.push("", `Groundfix-Task: ${task.key}`, `Groundfix-Base: ${task.baseSha}`, `${RUN_TRAILER}: ${runId}`);
+  return lines.join("\n");
+}
+
+/** True when a commit message carries the {@link RUN_TRAILER} line (how both hosts tell groundfix's commits). */
+export function isGroundfixMessage(message: string): boolean {
+  return new RegExp(`^${RUN_TRAILER}: \\S+$`, "m").test(message);
+}
+
+/**
+ * Why an existing branch head is not this run's commit, the same on every host: `other_commits` unless the head is
+ * one groundfix commit (one parent, the {@link RUN_TRAILER}); then `other_edits` on this base, else `other_base`.
+ */
+export function heldReason(head: { parents: readonly string[]; message: string }, baseSha: string): HeldReason {
+  if (head.parents.length !== 1 || !isGroundfixMessage(head.message)) return "other_commits";
+  return head.parents[0] === baseSha ? "other_edits" : "other_base";
+}

@@ -1,0 +1,177 @@
+import { runAgent, type RunResult } from "../agent/index.js";
+import type { GroundfixConfig } from "../config/schema.js";
+import type { Host } from "../host/types.js";
+import { reviewFiles } from "../review/commit.js";
+import type { ReviewReport, Snapshot, Task } from "../types.js";
+import { commitMessage, runRecord } from "./record.js";
+import type { ReviewCheckFailure, RunInput, RunReport } from "./types.js";
+
+/** The head label of a review that ran before its commit existed; replaced by the commit's SHA once it does. */
+const UNCOMMITTED = "uncommitted";
+
+/** The config of an approved rerun: the pull-request threshold drops to the comment threshold; nothing else changes. */
+function approvedConfig(config: GroundfixConfig): GroundfixConfig {
+  return { ...config, thresholds: { ...config.thresholds, pull_request: config.thresholds.comment } };
+}
+
+function modeDetail(input: RunInput): string {
+  const { mode, task } = input.request;
+  if (mode === "retry") return task.source === "local" ? "rerun with --force" : "rerun requested with /groundfix retry";
+  if (mode === "approve") return "rerun approved with /groundfix approve (pull-request threshold waived, verification kept)";
+  return `task from ${task.source.replace("_", " ")}`;
+}
+
+/**
+ * One run, whatever the host (the App's queued job and `groundfix fix` both call this; nothing else calls the agent):
+ * 1. status `starting`; pin the base ONCE (`host.resolveBase`), read the config at it (`host.readConfig`), pick the
+ *    model (`input.model`: a refusal ends the run with status `refused`);
+ * 2. the snapshot of the base (one archive), then the agent on it (`approve`: the pull-request threshold is lowered
+ *    to the comment threshold; every gate still applies). An outcome other than `pr_ready` ends as `comment`;
+ * 3. the review rules on the run's own edits, in memory (base snapshot + the edited files: no second archive). A
+ *    failing review on the local host ends as `review_failed` with NOTHING written; on GitHub the pull request is
+ *    opened and its `groundfix/review` check fails, so a person sees why;
+ * 4. `host.deliver` on `<branch_prefix><branchSuffix>` with the one commit message and its `Groundfix-Run:` trailer
+ *    (`retry` forces the branch): `held` ends the run, nothing written;
+ * 5. `host.openPullRequest` (a branch this run created is deleted when that fails), then the check run:
+ *    `host.createReviewCheck` and `host.concludeReviewCheck` with the report of step 3;
+ * 6. the final status (`host.postStatus`), which names what was written.
+ *
+ * Never throws for run trouble: an error ends as status `error` with `error` and `written` set, after the final
+ * status was posted; it throws only when posting that status fails.
+ */
+export async function runPipeline(host: Host, input: RunInput): Promise<RunReport> {
+  const { request } = input;
+  const report: RunReport = { host: host.name, runId: input.runId, status: "error", request, written: {} };
+  const finish = async (status: RunReport["status"]): Promise<RunReport> => {
+    report.status = status;
+    await host.postStatus({ kind: "done", report });
+    return report;
+  };
+  const stage = (stage: string, detail?: string) => host.postStatus({ kind: "stage", request, stage, ...(detail ? { detail } : {}) });
+  try {
+    await stage("starting", modeDetail(input));
+    const base = await host.resolveBase(input.baseRef);
+    report.base = base;
+    const config = await host.readConfig(base.sha);
+    report.config = config;
+    const model = input.model(config);
+    if ("refused" in model) {
+      report.note = model.refused;
+      return await finish("refused");
+    }
+    report.model = model.spec;
+    await stage("loading the repository", `snapshot of ${base.sha.slice(0, 12)} (${base.ref})`);
+    const snapshot = await host.loadSnapshot(base.sha);
+    const task: Task = { ...request.task, baseSha: base.sha };
+    report.task = task;
+
+    await stage("investigating", `model ${model.spec}, reading code at ${base.sha.slice(0, 12)}`);
+    const runConfig = request.mode === "approve" ? approvedConfig(config) : config;
+    const onProgress = input.onStep ? (e: { step: number; message: string }) => input.onStep!(`step ${e.step}: ${e.message}`) : undefined;
+    const result = await runAgent({ task, snapshot, model, config: runConfig, ...(onProgress ? { onProgress } : {}) });
+    report.result = result;
+    if (result.outcome !== "pr_ready" || result.files.length === 0) {
+      if (request.mode === "approve") {
+        report.note = "approved, but the rerun has no applicable edit at or above the comment threshold, so there is nothing to open";
+      }
+      return await finish("comment");
+    }
+
+    return await finish(await deliverEdits(host, report, { task, result, snapshot, config, base }));
+  } catch (error) {
+    report.error = error;
+    return await finish("error");
+  }
+}
+
+/** What {@link deliverEdits} works from: the pinned base, its snapshot and config, the task and its `pr_ready` result. */
+export interface EditsToDeliver {
+  task: Task;
+  result: RunResult;
+  snapshot: Snapshot;
+  config: GroundfixConfig;
+  base: { sha: string; ref: string };
+}
+
+/**
+ * Steps 3 to 5 of {@link runPipeline} for a `pr_ready` result: review the edits in memory, deliver them on the
+ * run's branch, open the pull request and publish the review check. Fills `report` (branch, message, record,
+ * review, delivery, pull request, what was written) and returns the run's status.
+ * @throws what the host throws while delivering or opening the pull request (a branch this call created is deleted
+ *   first when opening the pull request fails).
+ */
+export async function deliverEdits(host: Host, report: RunReport, edits: EditsToDeliver): Promise<RunReport["status"]> {
+  const { task, result, snapshot, config, base } = edits;
+  const { request, runId } = report;
+  const branch = `${config.pull_request.branch_prefix}${request.branchSuffix}`;
+  report.branch = branch;
+  report.message = commitMessage(task, result, config, runId);
+  report.record = runRecord(runId, base.sha, result.edits);
+  let review = await reviewFiles({ base: snapshot, files: result.files, headLabel: UNCOMMITTED, config, record: report.record }).catch(
+    (error: unknown) => failedReview(error),
+  );
+  report.review = review;
+  if (review.conclusion === "failure" && host.name === "local") return "review_failed";
+
+  await host.postStatus({ kind: "stage", request, stage: "delivering", detail: `committing ${result.files.length} file(s) on ${branch}` });
+  const delivery = await host.deliver({ baseSha: base.sha, branch, message: report.message, files: result.files, force: request.mode === "retry" });
+  report.delivery = delivery;
+  if (delivery.kind === "held") return "held";
+  if (delivery.kind !== "reused") report.written.pushed = { branch, headSha: delivery.headSha };
+  report.record = runRecord(runId, base.sha, result.edits, delivery.headSha);
+  review = { ...review, summary: review.summary.replace(`\`${UNCOMMITTED}\``, `\`${delivery.headSha.slice(0, 12)}\``) };
+  report.review = review;
+
+  let pr;
+  try {
+    pr = await host.openPullRequest({ branch, baseRef: base.ref, delivery, task, result, record: report.record, config });
+  } catch (error) {
+    if (delivery.kind === "created") {
+      await host.deleteBranch(branch).catch(() => undefined);
+      delete report.written.pushed;
+    }
+    throw error;
+  }
+  report.pullRequest = pr;
+  report.written.pullRequest = { number: pr.number, url: pr.url };
+  const failure = await publishReview(host, pr, runId, review);
+  if (failure) report.reviewCheck = failure;
+  return "pull_request";
+}
+
+/** A review that could not run fails closed: a safety check that could not run must not pass. */
+function failedReview(error: unknown): ReviewReport {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+  return {
+    conclusion: "failure",
+    title: "Review could not run",
+    summary: `The review could not run, so this check fails closed: ${message}.\n\nRe-run this check to try again.`,
+    findings: [],
+    rulesChecked: [],
+  };
+}
+
+/** Create and conclude the review check run; a write the host could not make is returned, never thrown. */
+async function publishReview(host: Host, pr: NonNullable<RunReport["pullRequest"]>, runId: string, review: ReviewReport): Promise<ReviewCheckFailure | undefined> {
+  let id: number;
+  try {
+    id = await host.createReviewCheck(pr, runId);
+  } catch (error) {
+    return checkFailure("create", error);
+  }
+  try {
+    await host.concludeReviewCheck(id, review);
+  } catch (error) {
+    return checkFailure("conclude", error);
+  }
+  return undefined;
+}
+
+function checkFailure(stage: ReviewCheckFailure["stage"], error: unknown): ReviewCheckFailure {
+  const known = error as { stage?: ReviewCheckFailure["stage"]; message?: string; warningError?: string };
+  return {
+    stage: known.stage ?? stage,
+    message: known.message ?? String(error),
+    ...(known.warningError ? { warningError: known.warningError } : {}),
+  };
+}

@@ -1,0 +1,78 @@
+import type { Model, RunResult } from "../agent/index.js";
+import type { GroundfixConfig } from "../config/schema.js";
+import type { RunRequest } from "../events/types.js";
+import type { Delivery, PullRequestRef } from "../host/types.js";
+import type { ReviewReport, RunRecord, Task } from "../types.js";
+
+/** What one run of the pipeline is asked to do. */
+export interface RunInput {
+  /** The task before its base is pinned, the mode (`retry` forces the branch) and the branch suffix. */
+  request: RunRequest;
+  /** The ref to pin (default: the host's default branch / HEAD). */
+  baseRef?: string;
+  /** Id of this run: the `Groundfix-Run:` trailer, the run record and the check run's `external_id`. */
+  runId: string;
+  /** The model for the run's config, or why it is refused (the operator did not allow the config's `model:`). */
+  model(config: GroundfixConfig): Model | { refused: string };
+  /** Each agent step, for a progress line. */
+  onStep?: (message: string) => void;
+}
+
+/**
+ * How a run ended: `pull_request` (delivered; locally the branch stands for it), `review_failed` (the review rules
+ * failed the edits, locally nothing is written), `held` (the branch holds something else; nothing written),
+ * `comment` (no edit to deliver: the outcome was not `pr_ready`), `refused` (model not allowed), `error`.
+ */
+export type RunStatusName = "pull_request" | "review_failed" | "held" | "comment" | "refused" | "error";
+
+/** What a failed run had already written (a pushed branch, an opened pull request), for its failure status. */
+export interface Written {
+  pushed?: { branch: string; headSha: string };
+  pullRequest?: { number: number; url: string | null };
+}
+
+/** A review check run that could not be written: which step, and why (one line). */
+export interface ReviewCheckFailure {
+  stage: "create" | "conclude" | "annotations";
+  message: string;
+  /** What the host could not do to warn about the missing check (GitHub: draft conversion, body warning). */
+  warningError?: string;
+}
+
+/** Everything one run produced, the same shape for every host (`host` is the only field that names it). */
+export interface RunReport {
+  host: "github" | "local";
+  runId: string;
+  status: RunStatusName;
+  request: RunRequest;
+  /** The task with its pinned base (undefined when the run stopped before the base was resolved). */
+  task?: Task;
+  base?: { sha: string; ref: string };
+  config?: GroundfixConfig;
+  /** The model spec that ran. */
+  model?: string;
+  result?: RunResult;
+  /** The branch the edits go to: `<branch_prefix><branchSuffix>`. */
+  branch?: string;
+  /** The commit message of the run's commit (also when the review stopped it before the commit was written). */
+  message?: string;
+  /** The record of the run's edits (lines of the base file), with `head_sha` once the commit exists. */
+  record?: RunRecord;
+  delivery?: Delivery;
+  pullRequest?: PullRequestRef;
+  review?: ReviewReport;
+  reviewCheck?: ReviewCheckFailure;
+  /** Why nothing was delivered or what the reader must know (model refusal, approve without an edit). */
+  note?: string;
+  /** The error of an `error` run, and what it had already written. */
+  error?: unknown;
+  written: Written;
+}
+
+/**
+ * What {@link Host.postStatus} shows: a stage still going, the end of a run (its report), or a failure with what was
+ * already written. `refused` and `error` runs are final too.
+ */
+export type RunStatus =
+  | { kind: "stage"; request: RunRequest; stage: string; detail?: string }
+  | { kind: "done"; report: RunReport };
