@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchAgent } from "./agent.js";
 import { benchEditCore } from "./edit-core.js";
+import { benchLarge } from "./large.js";
 import { type BenchRow, renderTable } from "./lib.js";
 import { benchRestCalls } from "./rest-calls.js";
 import { benchSnapshotSearch } from "./snapshot-search.js";
@@ -20,6 +21,7 @@ const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
   { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
   { name: "webhook", run: () => benchWebhookAck(50) },
+  { name: "large", run: () => benchLarge(quick ? 3 : 5) },
   { name: "agent", run: () => benchAgent(quick ? 3 : 7) },
   {
     name: "rest",

@@ -159,8 +159,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await reviewCommand(rest, io);
       case "serve":
         if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
-        if (rest.length > 0) throw new UsageError(`serve: unexpected argument ${rest[0]} (see groundfix serve --help)`);
-        return await (await import("./serve.js")).serve();
+        return await (await import("./serve.js")).serve(rest, io);
       case undefined:
       case "help":
       case "--help":

@@ -10,5 +10,5 @@ export { lostLines, type LostLine } from "./additive.js";
 export { spanDiff } from "./unified-diff.js";
 export { numberLines } from "./messages.js";
 export { isAllCrlf, lineAt, lineCount, lineEndingStyle, offsetOfLine } from "./lines.js";
-export { permalink } from "./permalink.js";
+export { githubWebUrl, permalink } from "./permalink.js";
 export * from "./secrets.js";

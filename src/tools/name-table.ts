@@ -1,11 +1,11 @@
 import { searchTokens } from "./search-index.js";
 import { lowerBound } from "./sorted.js";
-import { identifierWords, type SymbolIndex } from "./symbol-index.js";
+import { identifierWords } from "./symbol-index.js";
 
 /**
- * The distinct symbol names of a snapshot with what name lookups need precomputed, so that `search_codebase`
- * (symbol ranking) and `verify_symbol_in_repo` (similar names) look at a few candidates per call instead of scanning
- * and re-tokenising every name. Built once per {@link SymbolIndex} (WeakMap); the parts only similar-name lookups
+ * Distinct symbol names with what name lookups need precomputed, so that `search_codebase` (symbol ranking) and
+ * `verify_symbol_in_repo` (similar names) look at a few candidates per name instead of re-tokenising every name.
+ * Built by {@link buildNameTable} from the names of the files a call looks at; the parts only similar-name lookups
  * need are built on first use ({@link similarityTable}).
  */
 export interface NameTable {
@@ -41,20 +41,7 @@ export interface SimilarityTable {
   scratch: Uint16Array;
 }
 
-const tables = new WeakMap<SymbolIndex, NameTable>();
 const similarity = new WeakMap<NameTable, SimilarityTable>();
-
-/**
- * The name table of a symbol index (see {@link NameTable}); cached per index object. `tokensOf` (default
- * `searchTokens`) may be a memo of it, when the caller has already split the names.
- */
-export function nameTable(index: SymbolIndex, tokensOf?: (name: string) => readonly string[]): NameTable {
-  const hit = tables.get(index);
-  if (hit !== undefined) return hit;
-  const table = buildNameTable(index.byName.keys(), tokensOf);
-  tables.set(index, table);
-  return table;
-}
 
 /**
  * Build a {@link NameTable} from any list of names (duplicates are dropped). `tokensOf` must equal `searchTokens`

@@ -1,15 +1,17 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
-import { searchIndex, searchTokens } from "./search-index.js";
-import { nameTable, tokenIds, topK, type NameTable } from "./name-table.js";
-import { formatSymbol, symbolIndex, type SymbolSite } from "./symbol-index.js";
+import { rankFiles, searchTokens } from "./search-index.js";
+import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
+import { fileSymbols, formatSymbol, withinBudget, type SymbolSite } from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
 export const SEARCH_DEFAULT_RESULTS = 10;
 export const SEARCH_MAX_RESULTS = 50;
 /** Most words of a query that are searched (long error messages are cut). */
 const MAX_QUERY_TERMS = 16;
+/** How many of the best-ranked files the symbol ranking takes its names from (within the extraction budget). */
+const SYMBOL_FILES = 200;
 
 /** Query words too common to rank by. */
 const STOP = new Set(["the", "an", "of", "to", "in", "is", "it", "and", "or", "for", "on", "at", "be", "by", "with", "this", "that", "not", "when", "from", "as", "are", "was", "does", "do", "cannot", "can"]);
@@ -93,19 +95,26 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     if (terms.length === 0) {
       return finish(ctx.snapshot, { status: "invalid", text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more)." });
     }
-    const index = searchIndex(ctx.snapshot);
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
-    const results = index.search(terms, {
-      boost: { symbols: 3, path: 2, text: 1 },
-      prefix: (term) => term.length >= 4 && !index.has(term),
-      fuzzy: (term) => (term.length >= 6 && !index.has(term) ? 0.15 : false),
-      weights: { fuzzy: 0.3, prefix: 0.5 },
-    });
+    const snapshot = ctx.snapshot;
+    const symbolNames = (path: string) => fileSymbols(snapshot, path).map((d) => d.name);
+    const { hits: results, prefixFiles } = rankFiles(snapshot, terms, { boost: { symbols: 3, path: 2, text: 1 }, prefixWeight: 0.5, fuzzyWeight: 0.3, fuzzy: 0.15, symbolsOf: symbolNames });
     const total = results.length;
     const hits = results.slice(0, max);
-    const symbols = symbolIndex(ctx.snapshot);
-    const ranked = rankSymbolNames(nameTable(symbols), terms, max);
+    // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then
+    // of files holding longer words the terms start (names matched by prefix).
+    const sitesByName = new Map<string, SymbolSite[]>();
+    for (const path of withinBudget(snapshot, [...results.map((r) => r.id), ...prefixFiles], SYMBOL_FILES)) {
+      for (const site of fileSymbols(snapshot, path)) {
+        const list = sitesByName.get(site.name);
+        if (list === undefined) sitesByName.set(site.name, [site]);
+        else list.push(site);
+      }
+    }
+    const order = new Map(snapshot.paths.map((p, i) => [p, i]));
+    for (const list of sitesByName.values()) list.sort((a, b) => (order.get(a.path) as number) - (order.get(b.path) as number) || a.line - b.line);
+    const ranked = rankSymbolNames(buildNameTable(sitesByName.keys()), terms, max);
     if (total === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, { status: "ok", text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.` });
     }
@@ -113,7 +122,7 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     hits.forEach((r, i) => {
       const path = r.id;
       const matchedTerms = new Set(r.terms);
-      const symbolHits = (symbols.byPath.get(path) ?? [])
+      const symbolHits = fileSymbols(snapshot, path)
         .filter((d) => searchTokens(d.name).some((t) => matchedTerms.has(t)))
         .slice(0, 3)
         .map((d) => `${d.name}:${d.line}`);
@@ -121,9 +130,9 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     });
     if (ranked.length > 0) out.push(`Symbols (best ${ranked.length}):`);
     ranked.forEach((r, i) => {
-      const sites = symbols.byName.get(r.name) ?? [];
+      const sites = sitesByName.get(r.name) ?? [];
       const s = sites[0] as SymbolSite;
-      const more = sites.length > 1 ? ` (+${sites.length - 1} more definitions)` : "";
+      const more = sites.length > 1 ? ` (+${sites.length - 1} more definitions in the files ranked)` : "";
       out.push(`${i + 1}. ${formatSymbol(s)} ${s.path}:${s.line}${more} — name words: ${r.matched.join(", ")}`);
     });
     return finish(ctx.snapshot, { status: "ok", text: out.join("\n") });

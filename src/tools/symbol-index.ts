@@ -7,40 +7,80 @@ export interface SymbolSite extends SymbolDef {
   path: string;
 }
 
-/** Every definition of a snapshot, by exact name; built once per snapshot (WeakMap) from `extractSymbols`. */
-export interface SymbolIndex {
-  byName: Map<string, SymbolSite[]>;
-  /** The definitions of each file, in line order (the same objects as in `byName`, so they also carry `path`). */
-  byPath: Map<string, SymbolDef[]>;
+const perFile = new WeakMap<Snapshot, Map<string, SymbolSite[]>>();
+
+/**
+ * The definitions of the file at `path` (`extractSymbols`, in line order, each with its `path`), extracted on first
+ * use and cached per snapshot object; `[]` for paths that are not text files and for secret files. Nothing extracts
+ * the symbols of a whole repository up front: tools ask for the files a scan points them to.
+ */
+export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
+  let cache = perFile.get(snapshot);
+  if (cache === undefined) perFile.set(snapshot, (cache = new Map()));
+  const hit = cache.get(path);
+  if (hit !== undefined) return hit;
+  const content = isSecretPath(path) ? undefined : snapshot.read(path);
+  const sites = content === undefined ? [] : (extractSymbols(path, content) as SymbolSite[]);
+  // The definition objects themselves become the sites (no copy per definition).
+  for (const s of sites) s.path = path;
+  cache.set(path, sites);
+  return sites;
 }
 
-const cache = new WeakMap<Snapshot, SymbolIndex>();
+/** Characters of text a call extracts symbols from at most, besides files already extracted (see {@link withinBudget}). */
+export const EXTRACT_BUDGET_CHARS = 4_000_000;
 
-/** The symbol index of `snapshot` (text files only; secret files are skipped). Cached per snapshot object. */
-export function symbolIndex(snapshot: Snapshot): SymbolIndex {
-  const hit = cache.get(snapshot);
-  if (hit !== undefined) return hit;
-  const byName = new Map<string, SymbolSite[]>();
-  const byPath = new Map<string, SymbolDef[]>();
+/**
+ * The first paths of `paths` (in order, at most `maxFiles`) whose symbols a call can afford: files already extracted
+ * are free, the others count their length against `budget` characters; a file that would pass the budget is skipped.
+ */
+export function withinBudget(snapshot: Snapshot, paths: Iterable<string>, maxFiles: number, budget = EXTRACT_BUDGET_CHARS): string[] {
+  const cache = perFile.get(snapshot);
+  const out: string[] = [];
+  let left = budget;
+  for (const path of paths) {
+    if (out.length >= maxFiles) break;
+    if (cache?.has(path) !== true) {
+      const size = snapshot.read(path)?.length ?? 0;
+      if (size > left) continue;
+      left -= size;
+    }
+    out.push(path);
+  }
+  return out;
+}
+
+/** True for `[A-Za-z0-9_$]`, the characters of an identifier (a UTF-16 code unit). */
+export function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+/**
+ * The text files (secret files skipped) that hold `word` exactly (same case) as a whole word — not inside a longer
+ * run of `[A-Za-z0-9_$]` — in path order. One `indexOf` pass over the snapshot.
+ */
+export function filesWithWord(snapshot: Snapshot, word: string): string[] {
+  const out: string[] = [];
+  if (word === "") return out;
   for (const path of snapshot.paths) {
-    if (isSecretPath(path)) continue;
     const content = snapshot.read(path);
-    if (content === undefined) continue;
-    const defs = extractSymbols(path, content);
-    if (defs.length === 0) continue;
-    byPath.set(path, defs);
-    for (const d of defs) {
-      // The definition object itself becomes the site (no copy per definition): byPath and byName share it.
-      const site = d as SymbolSite;
-      site.path = path;
-      const list = byName.get(d.name);
-      if (list === undefined) byName.set(d.name, [site]);
-      else list.push(site);
+    if (content === undefined || isSecretPath(path)) continue;
+    for (let at = content.indexOf(word); at !== -1; at = content.indexOf(word, at + 1)) {
+      if ((at === 0 || !isWordCode(content.charCodeAt(at - 1))) && !isWordCode(content.charCodeAt(at + word.length))) {
+        out.push(path);
+        break;
+      }
     }
   }
-  const index = { byName, byPath };
-  cache.set(snapshot, index);
-  return index;
+  return out;
+}
+
+/**
+ * Every definition named `name` (exact case) in the snapshot, in path then line order: symbols are extracted only
+ * from the files that hold `name` as a word ({@link filesWithWord}), which every file defining it does.
+ */
+export function definitionsOf(snapshot: Snapshot, name: string): SymbolSite[] {
+  return filesWithWord(snapshot, name).flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
 }
 
 const enum Ch {

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { isSecretPath } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { boundedEditDistance } from "./nearest.js";
-import { editCandidates, nameTable, similarityTable, topK, type NameTable } from "./name-table.js";
+import { buildNameTable, editCandidates, similarityTable, topK, type NameTable } from "./name-table.js";
 import { capList, finish, shortSha } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
-import { formatSymbol, identifierWords, symbolIndex, type SymbolSite } from "./symbol-index.js";
+import { pieces, scanWords } from "./search-index.js";
+import { definitionsOf, fileSymbols, formatSymbol, identifierWords, withinBudget, type SymbolSite } from "./symbol-index.js";
+import type { Snapshot } from "../types.js";
 
 const schema = z.object({
   name: z.string().min(1).describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
@@ -15,9 +16,16 @@ const schema = z.object({
 /** Most definition sites and similar names shown. */
 const MAX_SITES = 20;
 const MAX_SIMILAR = 8;
+/** How many files the similar-name lookup extracts symbols from (those sharing the most, and rarest, pieces). */
+const SIMILAR_FILES = 200;
+
+/** The largest edit distance of a similar name: max(1, ⌊len/4⌋), at most 3. */
+function similarityLimit(name: string): number {
+  return Math.min(3, Math.max(1, Math.floor(name.length / 4)));
+}
 
 /**
- * Names of the index similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
+ * Names of `table` similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
  * sharing identifier words (camelCase/snake_case parts). Best first (same name ignoring case, then by distance, then
  * by most shared words; shorter names first on ties); at most `max`. Candidates come from the bigram and word lists
  * of `table`, so a call looks at a few names, not all.
@@ -25,7 +33,7 @@ const MAX_SIMILAR = 8;
 export function similarNames(name: string, table: NameTable, max = MAX_SIMILAR): string[] {
   const lower = name.toLowerCase();
   const words = new Set(identifierWords(name));
-  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
+  const limit = similarityLimit(name);
   const best = topK<{ name: string; score: number }>(max, (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const seen = new Set<number>();
   for (const id of editCandidates(table, lower, limit)) {
@@ -67,21 +75,51 @@ function splitQualified(raw: string): { name: string; container?: string } {
   return parts.length > 1 ? { name, container: parts[parts.length - 2] } : { name };
 }
 
-/** How many text files mention `name` as a whole word (secret files skipped). */
-function mentions(snapshot: Parameters<typeof symbolIndex>[0], name: string): string[] {
-  const files: string[] = [];
-  const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
-  for (const path of snapshot.paths) {
-    const content = snapshot.read(path);
-    if (content === undefined || isSecretPath(path)) continue;
-    for (let at = content.indexOf(name); at !== -1; at = content.indexOf(name, at + 1)) {
-      if (!isWord(content[at - 1]) && !isWord(content[at + name.length])) {
-        files.push(path);
-        break;
-      }
+/**
+ * What the similar-name lookup looks at, from one {@link scanWords} pass for the pieces of `name` — the name
+ * itself ignoring case, its identifier words of 3+ letters, and the pigeonhole pieces of 3+ letters of its
+ * lower-cased form for the edit distance: the definitions of the {@link SIMILAR_FILES} files (within the extraction
+ * budget) with the highest sum of log(1 + files / files holding the piece) over the pieces they hold, and the files holding each word exactly
+ * (a name defined in a file is a word of it).
+ */
+function neighbourhood(snapshot: Snapshot, name: string, limit: number): { sites: Map<string, SymbolSite[]>; filesOf(word: string): string[] } {
+  const lower = name.toLowerCase();
+  const needles = [...new Set([lower, ...identifierWords(name), ...pieces(lower, limit)])].filter((p) => p.length >= 3 || p === lower);
+  const wordFiles = new Map<string, number[]>();
+  scanWords(snapshot, needles, (file, word) => {
+    const list = wordFiles.get(word);
+    if (list === undefined) wordFiles.set(word, [file]);
+    else list.push(file);
+  });
+  const holding = needles.map(() => new Set<number>());
+  for (const [word, files] of wordFiles) {
+    const w = word.toLowerCase();
+    needles.forEach((needle, i) => {
+      if (w.includes(needle)) for (const f of files) (holding[i] as Set<number>).add(f);
+    });
+  }
+  const score = new Map<number, number>();
+  const total = snapshot.paths.length;
+  for (const files of holding) {
+    const weight = Math.log(1 + total / Math.max(1, files.size));
+    for (const f of files) score.set(f, (score.get(f) ?? 0) + weight);
+  }
+  const ranked = [...score.keys()].sort((a, b) => (score.get(b) as number) - (score.get(a) as number) || a - b);
+  const best = withinBudget(snapshot, ranked.map((f) => snapshot.paths[f] as string), SIMILAR_FILES);
+  const sites = new Map<string, SymbolSite[]>();
+  for (const path of best) {
+    for (const s of fileSymbols(snapshot, path)) {
+      const list = sites.get(s.name);
+      if (list === undefined) sites.set(s.name, [s]);
+      else list.push(s);
     }
   }
-  return files;
+  return { sites, filesOf: (word) => (wordFiles.get(word) ?? []).map((f) => snapshot.paths[f] as string) };
+}
+
+/** The definitions named `name` in the files holding the word (from {@link neighbourhood}). */
+function sitesIn(snapshot: Snapshot, files: readonly string[], name: string): SymbolSite[] {
+  return files.flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
 }
 
 /** `verify_symbol_in_repo({ name, path? })`: FOUND with definition sites `path:line kind`, or NOT_FOUND with similar names. */
@@ -100,9 +138,9 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
       if (!norm.ok) return finish(ctx.snapshot, { status: "not_found", text: `NOT_FOUND: ${norm.message}` });
       folder = norm.path;
     }
-    const index = symbolIndex(ctx.snapshot);
+    const snapshot = ctx.snapshot;
     const inScope = (s: SymbolSite) => isUnder(s.path, folder);
-    const all = (index.byName.get(name) ?? []).filter(inScope);
+    const all = definitionsOf(snapshot, name).filter(inScope);
     const exact = container === undefined ? all : all.filter((s) => s.container === container);
     const scope = folder === "" ? "" : ` under ${folder}`;
     if (exact.length > 0) {
@@ -113,15 +151,16 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     if (container !== undefined && all.length > 0) {
       lines.push(`${name} is defined, but not in ${container}: ${all.slice(0, 5).map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`).join("; ")}`);
     }
-    const similar = similarNames(name, nameTable(index))
-      .map((n) => (index.byName.get(n) ?? []).filter(inScope))
+    const near = neighbourhood(snapshot, name, similarityLimit(name));
+    const similar = similarNames(name, buildNameTable(near.sites.keys()))
+      .map((n) => sitesIn(snapshot, near.filesOf(n), n).filter(inScope))
       .filter((sites) => sites.length > 0)
       .map((sites) => {
         const s = sites[0] as SymbolSite;
         return `${formatSymbol(s)} (${s.path}:${s.line}${sites.length > 1 ? `, +${sites.length - 1} more` : ""})`;
       });
     lines.push(similar.length > 0 ? `Similar defined names: ${similar.join("; ")}` : "No similar names are defined.");
-    const used = mentions(ctx.snapshot, name).filter((p) => isUnder(p, folder));
+    const used = near.filesOf(name).filter((p) => isUnder(p, folder));
     if (used.length > 0) {
       lines.push(`The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`);
     }

@@ -24,3 +24,79 @@ describe("verify_symbol_in_repo similar names", () => {
     expect(r.text).toMatch(/Similar defined names: function handleAuditLog \(src\/audit\.js:301\)/);
   });
 });
+
+/** The ranked paths of a search_codebase answer, best first. */
+function rankedFiles(text: string): string[] {
+  return (text.split("\nSymbols")[0] ?? "").split("\n").flatMap((l) => /^\d+\. (\S+) — /.exec(l)?.[1] ?? []);
+}
+
+describe("search_codebase without an index", () => {
+  it("finds a word the query misspells through a fuzzy expansion, and says which word matched", async () => {
+    const ctx = await makeContext({
+      "src/config.js": "export function loadConfiguration(path) { return readConfiguration(path); }\n",
+      "src/other.js": "export function unrelated() {}\n",
+    });
+    const r = await runTool(searchCodebase, { query: "configuraton" }, ctx);
+    expect(rankedFiles(r.text)).toEqual(["src/config.js"]);
+    expect(r.text).toContain('"configuration" in symbols, text');
+  });
+
+  it("ranks files holding more of the query's words first, and matches words whatever their case", async () => {
+    const ctx = await makeContext({
+      "src/a.js": "const RESOLVE_CACHE = {};\nexport function resolveModule(name) { return RESOLVE_CACHE[name]; }\n",
+      "src/b.js": "export function resolve(x) { return x; }\n",
+      "src/c.js": "export const nothing = 1;\n",
+    });
+    const r = await runTool(searchCodebase, { query: "resolve module cache" }, ctx);
+    expect(rankedFiles(r.text)).toEqual(["src/a.js", "src/b.js"]);
+    expect(r.text).toMatch(/1\. src\/a\.js — "cache" in symbols, text; .*\(symbols: RESOLVE_CACHE:1, resolveModule:2\)/);
+    expect(r.text).toContain("function resolveModule src/a.js:2");
+  });
+
+  it("takes $ and other regular-expression characters of a query as text", async () => {
+    const ctx = await makeContext({ "src/app.js": "angular.module('x').config(function($httpProvider) {});\n", "src/b.js": "const httpx = 1;\n" });
+    const r = await runTool(searchCodebase, { query: "$httpProvider (.*) [a-z]+" }, ctx);
+    expect(r.status).toBe("ok");
+    expect(rankedFiles(r.text)[0]).toBe("src/app.js");
+    expect(r.text).toContain('"$httpprovider" in text');
+  });
+
+  it("does not rank files by the text of secret files", async () => {
+    const ctx = await makeContext({ ".env": "STRIPE_WEBHOOK_SIGNING=whsec_x\n", "src/pay.js": "export const x = 1;\n" });
+    const r = await runTool(searchCodebase, { query: "stripe webhook signing" }, ctx);
+    expect(r.text).not.toContain(".env");
+  });
+
+  it("lists every definition of a name among the ranked files in path order", async () => {
+    const ctx = await makeContext({
+      "src/z.js": "export function parseRow(r) {}\n",
+      "src/a.js": "export function parseRow(r) {}\n",
+    });
+    const r = await runTool(searchCodebase, { query: "parseRow" }, ctx);
+    expect(r.text).toContain("1. function parseRow src/a.js:1 (+1 more definitions in the files ranked) — name words: parserow");
+  });
+});
+
+describe("verify_symbol_in_repo without an index", () => {
+  it("suggests a one-word name one letter away, found through pieces of the name", async () => {
+    const ctx = await makeContext({ "src/jobs.py": "def processing(job):\n    return job\n", "src/x.py": "def other():\n    pass\n" });
+    const r = await runTool(verifySymbolInRepo, { name: "procesing" }, ctx);
+    expect(r.status).toBe("not_found");
+    expect(r.text).toContain("Similar defined names: function processing (src/jobs.py:1)");
+  });
+
+  it("finds every definition of a name, also in files that only hold it once", async () => {
+    const filler = Array.from({ length: 50 }, (_, i) => `export const v${i} = ${i};\n`).join("");
+    const ctx = await makeContext({ "src/a.js": filler + "export function target() {}\n", "src/b.ts": "class K {\n  target() {}\n}\n", "src/c.js": "target();\n" });
+    const r = await runTool(verifySymbolInRepo, { name: "target" }, ctx);
+    expect(r.text).toBe("FOUND: target is defined 2 time(s):\nsrc/a.js:51 function target\nsrc/b.ts:2 method K.target");
+  });
+
+  it("says where an undefined word is used", async () => {
+    const ctx = await makeContext({ "src/a.js": "import { helper } from 'lib';\nhelper();\n", "src/b.js": "export function helpers() {}\n" });
+    const r = await runTool(verifySymbolInRepo, { name: "helper" }, ctx);
+    expect(r.status).toBe("not_found");
+    expect(r.text).toContain("Similar defined names: function helpers (src/b.js:1)");
+    expect(r.text).toContain("The word helper appears in 1 file(s) (e.g. src/a.js)");
+  });
+});

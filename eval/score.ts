@@ -1,0 +1,169 @@
+import { applyPatch, parsePatch } from "diff";
+import type { FixJson } from "../src/cli/json.js";
+import { syntaxError, syntaxLanguage } from "../src/review/rules/syntax.js";
+import type { EvalCase } from "./cases.js";
+
+/** Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no edit). */
+export type ParseResult = { state: "ok" } | { state: "fail"; path: string; message: string } | { state: "n/a" } | { state: "none" };
+
+/** One scored run: what a maintainer would check first about groundfix's answer to a case. */
+export interface CaseScore {
+  id: string;
+  status: FixJson["status"] | "error";
+  /** The path groundfix named first (`affected_file`, else the first citation), or null. */
+  firstPath: string | null;
+  /** The first named path is one of the source files the fix changed. */
+  fileFirst: boolean;
+  /** `affected_function` is one of the functions the fix changed; null when the fix changed no named function. */
+  functionCited: boolean | null;
+  /** Some edit is in a source file the fix changed. */
+  editInChanged: boolean;
+  /** Some edit in a changed file adds a line that is not blank and not a comment. */
+  codeEditInChanged: boolean;
+  /** The outcome was `pr_ready` and an edit is in a file the fix did not change. */
+  prOutside: boolean;
+  parse: ParseResult;
+  confidence: number | null;
+  /** Wall time of the `groundfix fix` process, milliseconds. */
+  ms: number;
+}
+
+/** The last segment of a function name as groundfix or a case writes it: `Route.dispatch()` → `dispatch`. */
+export function plainName(name: string): string {
+  const noCall = name.trim().replace(/\(.*$/s, "");
+  const parts = noCall.split(/::|[.#/\\\s]+/).filter((p) => p.length > 0);
+  return parts[parts.length - 1] ?? noCall;
+}
+
+const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
+
+function extension(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  return base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
+}
+
+/**
+ * True when `line` (an added line, without its `+`) is blank or only a comment in the language of `path`: `#` for
+ * Python, Ruby, shell and YAML; `//`, `/*`, `*`, `* /` for the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#);
+ * Python lines that are only a string literal (a docstring line) count as comments too.
+ */
+export function isCommentLine(path: string, line: string): boolean {
+  const t = line.trim();
+  if (t === "") return true;
+  const ext = extension(path);
+  if (HASH_COMMENT.has(ext)) {
+    if (t.startsWith("#")) return true;
+    if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
+    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
+    return false;
+  }
+  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
+}
+
+/** The lines a unified diff adds (without the leading `+`). */
+export function addedLines(diff: string): string[] {
+  const out: string[] = [];
+  for (const file of parsePatch(diff)) {
+    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
+  }
+  return out;
+}
+
+/**
+ * Apply each edit's diff to the base file, in order per file, and parse the result with the review's syntax rule
+ * (src/review/rules/syntax.ts: TypeScript/JavaScript, JSON, YAML, Python when its grammar is loaded). A file whose
+ * language the rule does not check, or whose diff does not apply, is not counted; a review finding of the `syntax`
+ * rule at failure level (present when the run committed) also counts as a failure.
+ *
+ * @param readBase the file's text at the base commit, or undefined when it is not there.
+ */
+export function parseEdits(json: FixJson, readBase: (path: string) => string | undefined): ParseResult {
+  if (json.edits.length === 0) return { state: "none" };
+  const reviewFail = json.review?.findings.find((f) => f.rule === "syntax" && f.level === "failure");
+  if (reviewFail) return { state: "fail", path: reviewFail.path, message: reviewFail.message };
+  const texts = new Map<string, string | undefined>();
+  let checked = 0;
+  for (const edit of json.edits) {
+    const before = texts.has(edit.path) ? texts.get(edit.path) : readBase(edit.path);
+    const after = before === undefined ? false : applyPatch(before, edit.diff);
+    texts.set(edit.path, after === false ? undefined : after);
+  }
+  for (const [path, text] of texts) {
+    const lang = syntaxLanguage(path);
+    if (text === undefined || lang === undefined) continue;
+    const err = syntaxError(path, text, lang);
+    if (err === undefined) continue;
+    checked++;
+    if (err !== null) return { state: "fail", path, message: `line ${err.line}: ${err.message}` };
+  }
+  return checked > 0 ? { state: "ok" } : { state: "n/a" };
+}
+
+/** Score one run's `fix --json` document against its case. Pure apart from `readBase`. */
+export function scoreRun(c: EvalCase, json: FixJson, ms: number, readBase: (path: string) => string | undefined): CaseScore {
+  const changed = new Set(c.changed.files);
+  const d = json.diagnosis;
+  const firstPath = d?.affected_file ?? d?.citations[0]?.path ?? null;
+  const wanted = new Set(c.changed.functions.map(plainName));
+  const fn = d?.affected_function ? plainName(d.affected_function) : null;
+  const inChanged = json.edits.filter((e) => changed.has(e.path));
+  return {
+    id: c.id,
+    status: json.status,
+    firstPath,
+    fileFirst: firstPath !== null && changed.has(firstPath),
+    functionCited: wanted.size === 0 ? null : fn !== null && wanted.has(fn),
+    editInChanged: inChanged.length > 0,
+    codeEditInChanged: inChanged.some((e) => addedLines(e.diff).some((l) => !isCommentLine(e.path, l))),
+    prOutside: json.status === "pr_ready" && json.edits.some((e) => !changed.has(e.path)),
+    parse: parseEdits(json, readBase),
+    confidence: d?.confidence ?? null,
+    ms,
+  };
+}
+
+/** A score for a run that did not produce a JSON document (crash, timeout, bad exit). */
+export function errorScore(c: EvalCase, ms: number): CaseScore {
+  return {
+    id: c.id, status: "error", firstPath: null, fileFirst: false, functionCited: c.changed.functions.length ? false : null,
+    editInChanged: false, codeEditInChanged: false, prOutside: false, parse: { state: "none" }, confidence: null, ms,
+  };
+}
+
+/** Totals over scored runs: counts, and the number of cases each ratio is over. */
+export interface Totals {
+  cases: number;
+  fileFirst: number;
+  functionCited: number;
+  functionCases: number;
+  editInChanged: number;
+  codeEditInChanged: number;
+  prReady: number;
+  prOutside: number;
+  parseFail: number;
+  parseChecked: number;
+  errors: number;
+  maxMs: number;
+  medianMs: number;
+}
+
+/** Sum a list of scores (median of the run times, lower middle for an even count). */
+export function totals(scores: readonly CaseScore[]): Totals {
+  const ms = scores.map((s) => s.ms).sort((a, b) => a - b);
+  const count = (f: (s: CaseScore) => boolean) => scores.filter(f).length;
+  return {
+    cases: scores.length,
+    fileFirst: count((s) => s.fileFirst),
+    functionCited: count((s) => s.functionCited === true),
+    functionCases: count((s) => s.functionCited !== null),
+    editInChanged: count((s) => s.editInChanged),
+    codeEditInChanged: count((s) => s.codeEditInChanged),
+    prReady: count((s) => s.status === "pr_ready"),
+    prOutside: count((s) => s.prOutside),
+    parseFail: count((s) => s.parse.state === "fail"),
+    parseChecked: count((s) => s.parse.state === "ok" || s.parse.state === "fail"),
+    errors: count((s) => s.status === "error"),
+    maxMs: ms[ms.length - 1] ?? 0,
+    medianMs: ms[Math.floor((ms.length - 1) / 2)] ?? 0,
+  };
+}

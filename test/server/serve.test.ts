@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testPrivateKey } from "../fixtures/github.js";
+import { freePort, startRedis, type TestRedis } from "../queue/redis-server.js";
+
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+/** `groundfix serve …` from the sources, in an empty working directory (no .env). */
+function groundfix(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    cwd: fileURLToPath(new URL("./", import.meta.url)),
+    env: { PATH: process.env.PATH, LOG_LEVEL: "fatal", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c));
+  child.stderr!.on("data", (c: Buffer) => (out += c));
+  return { child, output: () => out, exit: new Promise((r) => child.on("exit", (code) => r(code))) };
+}
+
+async function get(url: string): Promise<{ status: number; body: string } | undefined> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, body: await res.text() };
+  } catch {
+    return undefined;
+  }
+}
+
+describe("groundfix serve", () => {
+  it("exits 1 with one line when GROUNDFIX_REDIS_URL points at no Redis", async () => {
+    const run = groundfix(["serve"], { GROUNDFIX_REDIS_URL: "redis://:pw@127.0.0.1:1" });
+    expect(await run.exit).toBe(1);
+    expect(run.output()).toBe("groundfix: cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED\n");
+  });
+
+  it("serves GET /ping and GET /ready, which follows Redis's reachability", async () => {
+    const port = await freePort();
+    const run = groundfix(["serve"], {
+      GROUNDFIX_REDIS_URL: redis.url,
+      APP_ID: "1",
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: "s",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+    });
+    try {
+      let ready: Awaited<ReturnType<typeof get>>;
+      for (let i = 0; i < 200 && !(ready = await get(`http://127.0.0.1:${port}/ready`)); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(ready!, run.output()).toEqual({ status: 200, body: '{"ready":true,"queue":"redis","detail":"ok"}' });
+      expect(await get(`http://127.0.0.1:${port}/ping`)).toEqual({ status: 200, body: "PONG" });
+      await redis.stop();
+      const down = await get(`http://127.0.0.1:${port}/ready`);
+      expect(down?.status).toBe(503);
+      expect(JSON.parse(down!.body)).toMatchObject({ ready: false, queue: "redis" });
+      await redis.start();
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exit;
+    }
+  });
+});
