@@ -58,9 +58,15 @@ function dropRunBranches(dir: string): void {
 }
 
 /** Run one case; `undefined` when its checkout is missing or not at its base. */
-export async function runCase(c: EvalCase, corpus: string, env: NodeJS.ProcessEnv, cli = DEFAULT_CLI): Promise<{ score: CaseScore; detail: string } | undefined> {
+export async function runCase(
+  c: EvalCase,
+  corpus: string,
+  env: NodeJS.ProcessEnv,
+  cli = DEFAULT_CLI,
+): Promise<{ score: CaseScore; detail: string; files: number } | undefined> {
   const dir = join(corpus, c.id);
   if (!existsSync(dir) || preparedBase(dir) !== c.base) return undefined;
+  const files = git(["ls-tree", "-r", "--name-only", "HEAD"], { cwd: dir }).split("\n").filter(Boolean).length;
   dropRunBranches(dir);
   const args = ["fix", "--repo", dir, "--ref", "HEAD", "--title", c.issue.title, "--issue", "-", "--json"];
   const model = env.GROUNDFIX_EVAL_MODEL?.trim();
@@ -72,7 +78,7 @@ export async function runCase(c: EvalCase, corpus: string, env: NodeJS.ProcessEn
     json = JSON.parse(proc.stdout) as FixJson;
   } catch {
     const why = proc.code === null ? `killed after ${TIMEOUT_MS / 1000} s` : `exit ${proc.code}: ${proc.stderr.trim().split("\n")[0] ?? ""}`;
-    return { score: errorScore(c, proc.ms), detail: why };
+    return { score: errorScore(c, proc.ms), detail: why, files };
   }
   const readBase = (path: string): string | undefined => {
     try {
@@ -83,14 +89,14 @@ export async function runCase(c: EvalCase, corpus: string, env: NodeJS.ProcessEn
   };
   const score = scoreRun(c, json, proc.ms, readBase);
   const detail = score.parse.state === "fail" ? `parse: ${score.parse.path} ${score.parse.message}` : (json.reason ?? "");
-  return { score, detail };
+  return { score, detail, files };
 }
 
 const mark = (b: boolean | null): string => (b === null ? "-" : b ? "yes" : "no");
 const pct = (n: number, of: number): string => (of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`);
 
-/** The table row of one case (fixed-width columns). */
-export function formatRow(c: EvalCase, s: CaseScore, idWidth = 30): string {
+/** The table row of one case (fixed-width columns); `files` is the number of files at the base commit. */
+export function formatRow(c: EvalCase, s: CaseScore, files: number, idWidth = 30): string {
   const first = s.firstPath === null ? "(none)" : s.firstPath.length > 40 ? `…${s.firstPath.slice(-39)}` : s.firstPath;
   return [
     c.id.padEnd(idWidth),
@@ -102,6 +108,7 @@ export function formatRow(c: EvalCase, s: CaseScore, idWidth = 30): string {
     mark(s.codeEditInChanged).padEnd(5),
     (s.prOutside ? "YES" : "no").padEnd(5),
     s.parse.state.padEnd(5),
+    `${files}`.padStart(6),
     `${s.ms}`.padStart(6),
   ].join(" ");
 }
@@ -150,10 +157,10 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     [
       "case".padEnd(idWidth), "language".padEnd(10), "status".padEnd(17), "first cited (in fix?)".padEnd(46),
-      "fn".padEnd(5), "edit".padEnd(5), "code".padEnd(5), "out".padEnd(5), "parse", "    ms",
+      "fn".padEnd(5), "edit".padEnd(5), "code".padEnd(5), "out".padEnd(5), "parse", " files", "    ms",
     ].join(" "),
   );
-  const scores: { id: string; score: CaseScore; detail: string }[] = [];
+  const scores: { id: string; score: CaseScore; detail: string; files: number }[] = [];
   const missing: string[] = [];
   for (const c of cases) {
     const r = await runCase(c, resolve(corpus), env, cli);
@@ -163,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
       continue;
     }
     scores.push({ id: c.id, ...r });
-    console.log(formatRow(c, r.score, idWidth) + (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""));
+    console.log(formatRow(c, r.score, r.files, idWidth) + (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""));
   }
   const t = totals(scores.map((s) => s.score));
   console.log("");
