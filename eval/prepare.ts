@@ -9,7 +9,15 @@
  * another commit is replaced. Exit 1 when a case could not be prepared (each failure is one line on stderr).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCases, type EvalCase } from "./cases.js";
@@ -38,7 +46,11 @@ export function preparedBase(dir: string): string | undefined {
  * snapshots `fetch` brings have no files of 4 MiB or more). Returns the paths left out.
  */
 function copyTree(from: string, base: string, dest: string): string[] {
-  const entries = git(["ls-tree", "-r", "-z", "--full-tree", base], { cwd: dest, gitDir: from, raw: true })
+  const entries = git(["ls-tree", "-r", "-z", "--full-tree", base], {
+    cwd: dest,
+    gitDir: from,
+    raw: true,
+  })
     .split("\0")
     .filter(Boolean)
     .map((line) => {
@@ -47,10 +59,14 @@ function copyTree(from: string, base: string, dest: string): string[] {
       return { mode, type, oid, path: line.slice(tab + 1) };
     })
     .filter((e) => e.type === "blob");
-  const batch = execFileSync("git", ["--git-dir", from, "cat-file", "--batch"], {
-    input: entries.map((e) => e.oid).join("\n") + "\n",
-    maxBuffer: 1024 * 1024 * 1024,
-  });
+  const batch = execFileSync(
+    "git",
+    ["--git-dir", from, "cat-file", "--batch"],
+    {
+      input: entries.map((e) => e.oid).join("\n") + "\n",
+      maxBuffer: 1024 * 1024 * 1024,
+    },
+  );
   const missing: string[] = [];
   const links: { file: string; target: string }[] = [];
   let at = 0;
@@ -67,7 +83,8 @@ function copyTree(from: string, base: string, dest: string): string[] {
     at += size + 1;
     const file = join(dest, e.path);
     mkdirSync(dirname(file), { recursive: true });
-    if (e.mode === "120000") links.push({ file, target: body.toString("utf8") });
+    if (e.mode === "120000")
+      links.push({ file, target: body.toString("utf8") });
     else {
       writeFileSync(file, body);
       if (e.mode === "100755") chmodSync(file, 0o755);
@@ -75,12 +92,28 @@ function copyTree(from: string, base: string, dest: string): string[] {
   }
   for (const l of links) symlinkSync(l.target, l.file); // last, so no file is ever written through a link
   git(["add", "--all", "--force", "."], { cwd: dest });
-  const when = git(["show", "-s", "--format=%aI", base], { cwd: dest, gitDir: from });
-  const message = `${base}\n\nleft out (not in the mirror): ${missing.join(", ")}\n`;
-  git(["-c", "user.name=groundfix eval", "-c", "user.email=eval@groundfix.invalid", "commit", "--quiet", "--no-verify", "-m", message], {
+  const when = git(["show", "-s", "--format=%aI", base], {
     cwd: dest,
-    env: { GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when },
+    gitDir: from,
   });
+  const message = `${base}\n\nleft out (not in the mirror): ${missing.join(", ")}\n`;
+  git(
+    [
+      "-c",
+      "user.name=groundfix eval",
+      "-c",
+      "user.email=eval@groundfix.invalid",
+      "commit",
+      "--quiet",
+      "--no-verify",
+      "-m",
+      message,
+    ],
+    {
+      cwd: dest,
+      env: { GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when },
+    },
+  );
   return missing;
 }
 
@@ -93,14 +126,26 @@ function copyTree(from: string, base: string, dest: string): string[] {
 export function checkCase(c: EvalCase, from: string): void {
   let parent: string;
   try {
-    parent = git(["rev-parse", "--verify", "--quiet", `${c.fix}^1`], { gitDir: from });
+    parent = git(["rev-parse", "--verify", "--quiet", `${c.fix}^1`], {
+      gitDir: from,
+    });
   } catch {
     throw new Error(`the mirror has no commit ${c.fix} (or it has no parent)`);
   }
-  if (parent !== c.base) throw new Error(`base ${c.base} is not the first parent of ${c.fix} (that is ${parent})`);
-  const touched = new Set(git(["diff", "--name-only", "--no-renames", c.base, c.fix], { gitDir: from }).split("\n"));
-  const wrong = [...c.changed.files, ...c.changed.other].filter((p) => !touched.has(p));
-  if (wrong.length > 0) throw new Error(`the fix does not change ${wrong.join(", ")}`);
+  if (parent !== c.base)
+    throw new Error(
+      `base ${c.base} is not the first parent of ${c.fix} (that is ${parent})`,
+    );
+  const touched = new Set(
+    git(["diff", "--name-only", "--no-renames", c.base, c.fix], {
+      gitDir: from,
+    }).split("\n"),
+  );
+  const wrong = [...c.changed.files, ...c.changed.other].filter(
+    (p) => !touched.has(p),
+  );
+  if (wrong.length > 0)
+    throw new Error(`the fix does not change ${wrong.join(", ")}`);
 }
 
 /**
@@ -111,7 +156,11 @@ export function checkCase(c: EvalCase, from: string): void {
  *
  * @throws Error when the case does not match its mirror, there is no mirror (and no ready checkout), or git fails.
  */
-export function prepareCase(c: EvalCase, mirrors: string, out: string): "ready" | "created" | "copied" {
+export function prepareCase(
+  c: EvalCase,
+  mirrors: string,
+  out: string,
+): "ready" | "created" | "copied" {
   const dest = join(out, c.id);
   const from = mirrorGitDir(mirrors, c.repository);
   if (from) checkCase(c, from);
@@ -125,11 +174,27 @@ export function prepareCase(c: EvalCase, mirrors: string, out: string): "ready" 
       git(["fetch", "--quiet", "--depth", "1", from, c.base], { cwd: dest });
     } catch {
       const missing = copyTree(from, c.base, dest);
-      writeFileSync(join(dest, ".git", BASE_MARKER), `${c.base} ${headOf(dest)}\n`);
-      if (missing.length === 0) throw new Error(`the fetch of ${c.base} failed, but no blob of it is missing`);
+      writeFileSync(
+        join(dest, ".git", BASE_MARKER),
+        `${c.base} ${headOf(dest)}\n`,
+      );
+      if (missing.length === 0)
+        throw new Error(
+          `the fetch of ${c.base} failed, but no blob of it is missing`,
+        );
       return "copied";
     }
-    git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", c.base], { cwd: dest });
+    git(
+      [
+        "-c",
+        "advice.detachedHead=false",
+        "checkout",
+        "--quiet",
+        "--detach",
+        c.base,
+      ],
+      { cwd: dest },
+    );
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
     throw err;
@@ -154,18 +219,28 @@ function main(argv: string[]): number {
     console.error("eval/prepare: give --out DIR or set GROUNDFIX_EVAL_DIR");
     return 2;
   }
-  const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
+  const cases = loadCases(CASES).filter(
+    (c) => only.length === 0 || only.includes(c.id),
+  );
   let failed = 0;
   for (const c of cases) {
     try {
       const what = prepareCase(c, resolve(mirrors), resolve(out));
-      console.log(`${what.padEnd(8)} ${c.id} (${c.repository} @ ${c.base.slice(0, 12)})`);
+      console.log(
+        `${what.padEnd(8)} ${c.id} (${c.repository} @ ${c.base.slice(0, 12)})`,
+      );
     } catch (err) {
       failed++;
-      console.error(`failed   ${c.id}: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `failed   ${c.id}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
   return failed > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+)
+  process.exitCode = main(process.argv.slice(2));

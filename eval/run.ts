@@ -19,8 +19,15 @@ import type { FixJson } from "../src/cli/json.js";
 import { loadPythonGrammar } from "../src/review/python-parser.js";
 import { loadCases, type EvalCase } from "./cases.js";
 import { git } from "./git.js";
+import { loadGoGrammar } from "./go-syntax.js";
 import { preparedBase } from "./prepare.js";
-import { errorScore, scoreRun, totals, type CaseScore, type Totals } from "./score.js";
+import {
+  errorScore,
+  scoreRun,
+  totals,
+  type CaseScore,
+  type Totals,
+} from "./score.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CASES = join(ROOT, "eval", "cases.json");
@@ -34,10 +41,18 @@ interface Proc {
   ms: number;
 }
 
-function runCli(cli: string, args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<Proc> {
+function runCli(
+  cli: string,
+  args: readonly string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Proc> {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS);
@@ -45,7 +60,12 @@ function runCli(cli: string, args: readonly string[], input: string, env: NodeJS
     child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
     child.on("close", (code) => {
       clearTimeout(timer);
-      done({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
+      done({
+        code,
+        stdout,
+        stderr,
+        ms: Math.round(performance.now() - started),
+      });
     });
     child.stdin.end(input);
   });
@@ -53,8 +73,12 @@ function runCli(cli: string, args: readonly string[], input: string, env: NodeJS
 
 /** Delete the `groundfix/*` branches a run wrote in `dir`. */
 function dropRunBranches(dir: string): void {
-  const refs = git(["for-each-ref", "--format=%(refname)", "refs/heads/groundfix/"], { cwd: dir });
-  for (const ref of refs.split("\n").filter(Boolean)) git(["update-ref", "-d", ref], { cwd: dir });
+  const refs = git(
+    ["for-each-ref", "--format=%(refname)", "refs/heads/groundfix/"],
+    { cwd: dir },
+  );
+  for (const ref of refs.split("\n").filter(Boolean))
+    git(["update-ref", "-d", ref], { cwd: dir });
 }
 
 /** Run one case; `undefined` when its checkout is missing or not at its base. */
@@ -66,18 +90,39 @@ export async function runCase(
 ): Promise<{ score: CaseScore; detail: string; files: number } | undefined> {
   const dir = join(corpus, c.id);
   if (!existsSync(dir) || preparedBase(dir) !== c.base) return undefined;
-  const files = git(["ls-tree", "-r", "--name-only", "HEAD"], { cwd: dir }).split("\n").filter(Boolean).length;
+  const files = git(["ls-tree", "-r", "--name-only", "HEAD"], { cwd: dir })
+    .split("\n")
+    .filter(Boolean).length;
   dropRunBranches(dir);
-  const args = ["fix", "--repo", dir, "--ref", "HEAD", "--title", c.issue.title, "--issue", "-", "--json"];
+  const args = [
+    "fix",
+    "--repo",
+    dir,
+    "--ref",
+    "HEAD",
+    "--title",
+    c.issue.title,
+    "--issue",
+    "-",
+    "--json",
+  ];
   const model = env.GROUNDFIX_EVAL_MODEL?.trim();
   if (model) args.push("--model", model);
-  const proc = await runCli(cli, args, c.issue.body.trim() === "" ? c.issue.title : c.issue.body, env);
+  const proc = await runCli(
+    cli,
+    args,
+    c.issue.body.trim() === "" ? c.issue.title : c.issue.body,
+    env,
+  );
   dropRunBranches(dir);
   let json: FixJson;
   try {
     json = JSON.parse(proc.stdout) as FixJson;
   } catch {
-    const why = proc.code === null ? `killed after ${TIMEOUT_MS / 1000} s` : `exit ${proc.code}: ${proc.stderr.trim().split("\n")[0] ?? ""}`;
+    const why =
+      proc.code === null
+        ? `killed after ${TIMEOUT_MS / 1000} s`
+        : `exit ${proc.code}: ${proc.stderr.trim().split("\n")[0] ?? ""}`;
     return { score: errorScore(c, proc.ms), detail: why, files };
   }
   const readBase = (path: string): string | undefined => {
@@ -88,16 +133,31 @@ export async function runCase(
     }
   };
   const score = scoreRun(c, json, proc.ms, readBase);
-  const detail = score.parse.state === "fail" ? `parse: ${score.parse.path} ${score.parse.message}` : (json.reason ?? "");
+  const detail =
+    score.parse.state === "fail"
+      ? `parse: ${score.parse.path} ${score.parse.message}`
+      : (json.reason ?? "");
   return { score, detail, files };
 }
 
-const mark = (b: boolean | null): string => (b === null ? "-" : b ? "yes" : "no");
-const pct = (n: number, of: number): string => (of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`);
+const mark = (b: boolean | null): string =>
+  b === null ? "-" : b ? "yes" : "no";
+const pct = (n: number, of: number): string =>
+  of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`;
 
 /** The table row of one case (fixed-width columns); `files` is the number of files at the base commit. */
-export function formatRow(c: EvalCase, s: CaseScore, files: number, idWidth = 30): string {
-  const first = s.firstPath === null ? "(none)" : s.firstPath.length > 40 ? `…${s.firstPath.slice(-39)}` : s.firstPath;
+export function formatRow(
+  c: EvalCase,
+  s: CaseScore,
+  files: number,
+  idWidth = 30,
+): string {
+  const first =
+    s.firstPath === null
+      ? "(none)"
+      : s.firstPath.length > 40
+        ? `…${s.firstPath.slice(-39)}`
+        : s.firstPath;
   return [
     c.id.padEnd(idWidth),
     c.language.padEnd(10),
@@ -130,7 +190,10 @@ export function formatTotals(t: Totals, missing: number): string[] {
 async function main(argv: string[]): Promise<number> {
   const corpus = process.env.GROUNDFIX_EVAL_DIR?.trim();
   if (!corpus || !existsSync(corpus) || !statSync(corpus).isDirectory()) {
-    console.log(`eval: skipped (set GROUNDFIX_EVAL_DIR to a corpus folder built by eval/prepare.ts${corpus ? `; ${corpus} is not one` : ""})`);
+    console.log(
+      `eval: skipped (set GROUNDFIX_EVAL_DIR to a corpus folder built by ` +
+        `eval/prepare.ts${corpus ? `; ${corpus} is not one` : ""})`,
+    );
     return 0;
   }
   let jsonOut: string | undefined;
@@ -149,18 +212,35 @@ async function main(argv: string[]): Promise<number> {
     console.error(`eval: ${cli} is missing; run npm run build first`);
     return 1;
   }
-  const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
+  const cases = loadCases(CASES).filter(
+    (c) => only.length === 0 || only.includes(c.id),
+  );
   await loadPythonGrammar();
+  await loadGoGrammar();
   const idWidth = Math.max(4, ...cases.map((c) => c.id.length));
   const env = { ...process.env };
   delete env.GROUNDFIX_MODEL;
   console.log(
     [
-      "case".padEnd(idWidth), "language".padEnd(10), "status".padEnd(17), "first cited (in fix?)".padEnd(46),
-      "fn".padEnd(5), "edit".padEnd(5), "code".padEnd(5), "out".padEnd(5), "parse", " files", "    ms",
+      "case".padEnd(idWidth),
+      "language".padEnd(10),
+      "status".padEnd(17),
+      "first cited (in fix?)".padEnd(46),
+      "fn".padEnd(5),
+      "edit".padEnd(5),
+      "code".padEnd(5),
+      "out".padEnd(5),
+      "parse",
+      " files",
+      "    ms",
     ].join(" "),
   );
-  const scores: { id: string; score: CaseScore; detail: string; files: number }[] = [];
+  const scores: {
+    id: string;
+    score: CaseScore;
+    detail: string;
+    files: number;
+  }[] = [];
   const missing: string[] = [];
   for (const c of cases) {
     const r = await runCase(c, resolve(corpus), env, cli);
@@ -170,20 +250,34 @@ async function main(argv: string[]): Promise<number> {
       continue;
     }
     scores.push({ id: c.id, ...r });
-    console.log(formatRow(c, r.score, r.files, idWidth) + (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""));
+    console.log(
+      formatRow(c, r.score, r.files, idWidth) +
+        (r.score.status === "error" || r.score.parse.state === "fail"
+          ? `  ${r.detail}`
+          : ""),
+    );
   }
   const t = totals(scores.map((s) => s.score));
   console.log("");
   for (const line of formatTotals(t, missing.length)) console.log(line);
-  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ totals: t, missing, cases: scores }, null, 2)}\n`);
+  if (jsonOut)
+    writeFileSync(
+      jsonOut,
+      `${JSON.stringify({ totals: t, missing, cases: scores }, null, 2)}\n`,
+    );
   return 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err: unknown) => {
-      console.error(`eval: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `eval: ${err instanceof Error ? err.message : String(err)}`,
+      );
       process.exitCode = 1;
     },
   );

@@ -2,9 +2,17 @@ import { applyPatch, parsePatch } from "diff";
 import type { FixJson } from "../src/cli/json.js";
 import { syntaxError, syntaxLanguage } from "../src/review/rules/syntax.js";
 import type { EvalCase } from "./cases.js";
+import { goParses } from "./go-syntax.js";
 
-/** Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no edit). */
-export type ParseResult = { state: "ok" } | { state: "fail"; path: string; message: string } | { state: "n/a" } | { state: "none" };
+/**
+ * Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no
+ * edit).
+ */
+export type ParseResult =
+  | { state: "ok" }
+  | { state: "fail"; path: string; message: string }
+  | { state: "n/a" }
+  | { state: "none" };
 
 /** One scored run: what a maintainer would check first about groundfix's answer to a case. */
 export interface CaseScore {
@@ -35,7 +43,19 @@ export function plainName(name: string): string {
   return parts[parts.length - 1] ?? noCall;
 }
 
-const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
+const HASH_COMMENT = new Set([
+  ".py",
+  ".pyi",
+  ".rb",
+  ".sh",
+  ".bash",
+  ".yml",
+  ".yaml",
+  ".toml",
+  ".r",
+  ".pl",
+  ".cr",
+]);
 
 function extension(path: string): string {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
@@ -54,53 +74,95 @@ export function isCommentLine(path: string, line: string): boolean {
   if (HASH_COMMENT.has(ext)) {
     if (t.startsWith("#")) return true;
     if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
-    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
+    if (ext === ".py" || ext === ".pyi")
+      return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
     return false;
   }
-  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
+  return (
+    t.startsWith("//") ||
+    t.startsWith("/*") ||
+    t.startsWith("*") ||
+    t.startsWith("*/")
+  );
 }
 
 /** The lines a unified diff adds (without the leading `+`). */
 export function addedLines(diff: string): string[] {
   const out: string[] = [];
   for (const file of parsePatch(diff)) {
-    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
+    for (const hunk of file.hunks)
+      for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
   }
   return out;
 }
 
 /**
  * Apply each edit's diff to the base file, in order per file, and parse the result with the review's syntax rule
- * (src/review/rules/syntax.ts: TypeScript/JavaScript, JSON, YAML, Python when its grammar is loaded). A file whose
- * language the rule does not check, or whose diff does not apply, is not counted; a review finding of the `syntax`
+ * (src/review/rules/syntax.ts: TypeScript/JavaScript, JSON, YAML, Python when its grammar is loaded), and Go with
+ * tree-sitter-go once loadGoGrammar (eval/go-syntax.ts) has loaded it. A file in another language, or whose diff
+ * does not apply, is not counted; a review finding of the `syntax`
  * rule at failure level (present when the run committed) also counts as a failure.
  *
  * @param readBase the file's text at the base commit, or undefined when it is not there.
  */
-export function parseEdits(json: FixJson, readBase: (path: string) => string | undefined): ParseResult {
+export function parseEdits(
+  json: FixJson,
+  readBase: (path: string) => string | undefined,
+): ParseResult {
   if (json.edits.length === 0) return { state: "none" };
-  const reviewFail = json.review?.findings.find((f) => f.rule === "syntax" && f.level === "failure");
-  if (reviewFail) return { state: "fail", path: reviewFail.path, message: reviewFail.message };
+  const reviewFail = json.review?.findings.find(
+    (f) => f.rule === "syntax" && f.level === "failure",
+  );
+  if (reviewFail)
+    return {
+      state: "fail",
+      path: reviewFail.path,
+      message: reviewFail.message,
+    };
   const texts = new Map<string, string | undefined>();
   let checked = 0;
   for (const edit of json.edits) {
-    const before = texts.has(edit.path) ? texts.get(edit.path) : readBase(edit.path);
+    const before = texts.has(edit.path)
+      ? texts.get(edit.path)
+      : readBase(edit.path);
     const after = before === undefined ? false : applyPatch(before, edit.diff);
     texts.set(edit.path, after === false ? undefined : after);
   }
   for (const [path, text] of texts) {
     const lang = syntaxLanguage(path);
-    if (text === undefined || lang === undefined) continue;
+    if (text === undefined) continue;
+    if (lang === undefined) {
+      const ok = path.endsWith(".go") ? goParses(text) : undefined; // Go: tree-sitter-go (see go-syntax.ts)
+      if (ok === undefined) continue;
+      checked++;
+      if (!ok)
+        return {
+          state: "fail",
+          path,
+          message: "does not parse (tree-sitter-go)",
+        };
+      continue;
+    }
     const err = syntaxError(path, text, lang);
     if (err === undefined) continue;
     checked++;
-    if (err !== null) return { state: "fail", path, message: `line ${err.line}: ${err.message}` };
+    if (err !== null)
+      return {
+        state: "fail",
+        path,
+        message: `line ${err.line}: ${err.message}`,
+      };
   }
   return checked > 0 ? { state: "ok" } : { state: "n/a" };
 }
 
 /** Score one run's `fix --json` document against its case. Pure apart from `readBase`. */
-export function scoreRun(c: EvalCase, json: FixJson, ms: number, readBase: (path: string) => string | undefined): CaseScore {
+export function scoreRun(
+  c: EvalCase,
+  json: FixJson,
+  ms: number,
+  readBase: (path: string) => string | undefined,
+): CaseScore {
   const changed = new Set(c.changed.files);
   const d = json.diagnosis;
   const firstPath = d?.affected_file ?? d?.citations[0]?.path ?? null;
@@ -114,8 +176,12 @@ export function scoreRun(c: EvalCase, json: FixJson, ms: number, readBase: (path
     fileFirst: firstPath !== null && changed.has(firstPath),
     functionCited: wanted.size === 0 ? null : fn !== null && wanted.has(fn),
     editInChanged: inChanged.length > 0,
-    codeEditInChanged: inChanged.some((e) => addedLines(e.diff).some((l) => !isCommentLine(e.path, l))),
-    prOutside: json.status === "pr_ready" && json.edits.some((e) => !changed.has(e.path)),
+    codeEditInChanged: inChanged.some((e) =>
+      addedLines(e.diff).some((l) => !isCommentLine(e.path, l)),
+    ),
+    prOutside:
+      json.status === "pr_ready" &&
+      json.edits.some((e) => !changed.has(e.path)),
     parse: parseEdits(json, readBase),
     confidence: d?.confidence ?? null,
     ms,
@@ -125,8 +191,17 @@ export function scoreRun(c: EvalCase, json: FixJson, ms: number, readBase: (path
 /** A score for a run that did not produce a JSON document (crash, timeout, bad exit). */
 export function errorScore(c: EvalCase, ms: number): CaseScore {
   return {
-    id: c.id, status: "error", firstPath: null, fileFirst: false, functionCited: c.changed.functions.length ? false : null,
-    editInChanged: false, codeEditInChanged: false, prOutside: false, parse: { state: "none" }, confidence: null, ms,
+    id: c.id,
+    status: "error",
+    firstPath: null,
+    fileFirst: false,
+    functionCited: c.changed.functions.length ? false : null,
+    editInChanged: false,
+    codeEditInChanged: false,
+    prOutside: false,
+    parse: { state: "none" },
+    confidence: null,
+    ms,
   };
 }
 
@@ -161,7 +236,9 @@ export function totals(scores: readonly CaseScore[]): Totals {
     prReady: count((s) => s.status === "pr_ready"),
     prOutside: count((s) => s.prOutside),
     parseFail: count((s) => s.parse.state === "fail"),
-    parseChecked: count((s) => s.parse.state === "ok" || s.parse.state === "fail"),
+    parseChecked: count(
+      (s) => s.parse.state === "ok" || s.parse.state === "fail",
+    ),
     errors: count((s) => s.status === "error"),
     maxMs: ms[ms.length - 1] ?? 0,
     medianMs: ms[Math.floor((ms.length - 1) / 2)] ?? 0,
