@@ -8,10 +8,11 @@
  * Without GROUNDFIX_EVAL_DIR (or when the folder does not exist) it prints one line and exits 0. A case whose
  * checkout is missing or not at its base is listed as missing and left out of the totals. Branches the runs write
  * (`groundfix/*`) are deleted after each run, so a rerun starts from the same state. Run time is the wall time of the
- * `node dist/cli/main.js fix` process (Node start-up included); `--json FILE` also writes the scores there; `--cli`
- * runs another build's `dist/cli/main.js` (to compare two commits on the same cases).
+ * `node dist/cli/main.js fix` process (Node start-up included); `--json FILE` also writes the scores there. It builds
+ * this checkout's dist/ first (tsc -p tsconfig.build.json); `--cli PATH` runs another build's `dist/cli/main.js`
+ * instead (to compare two commits on the same cases).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -208,8 +209,23 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     } else only.push(a);
   }
+  if (cli === DEFAULT_CLI) {
+    // The build under test is this checkout's: compile it first (tsc -p tsconfig.build.json, as npm run build).
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const built = spawnSync(
+      process.execPath,
+      [tsc, "-p", "tsconfig.build.json"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    if (built.status !== 0 && !existsSync(cli)) {
+      console.error(
+        `eval: the build failed: ${built.stdout.trim().split("\n")[0] ?? ""}`,
+      );
+      return 1;
+    }
+  }
   if (!existsSync(cli)) {
-    console.error(`eval: ${cli} is missing; run npm run build first`);
+    console.error(`eval: ${cli} is missing`);
     return 1;
   }
   const cases = loadCases(CASES).filter(
