@@ -1,42 +1,75 @@
 import { redactSecrets } from "../grounding/secrets.js";
 
-/** What input hygiene removed from the problem text (DESIGN.md invariant 7; issue 4 gate 7). */
+/** What input hygiene removed from the problem text. */
 export interface InputRemoved {
+  /** Markup GitHub renders as nothing: HTML comments and Markdown link reference definitions (`[//]: # (…)`). */
   html_comments: number;
   invisible_chars: number;
   secrets: number;
 }
 
 /**
- * Zero-width and bidirectional control characters, plus Unicode tag characters (U+E0000–U+E007F, used to smuggle
- * invisible instructions). Bidi controls are the ones of Unicode TR9 (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI,
- * LRM, RLM, ALM) — the "Trojan Source" set (CVE-2021-42574).
+ * Characters a reader does not see, removed from problem text:
+ * - zero-width characters and the bidirectional controls of Unicode TR9 (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI,
+ *   LRM, RLM, ALM) — the "Trojan Source" set (CVE-2021-42574); soft hyphen, Mongolian vowel separator, BOM;
+ * - tag characters U+E0000–U+E007F (invisible ASCII look-alikes used to smuggle instructions);
+ * - variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF (invisible payload carriers);
+ * - the combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0 and the braille blank
+ *   U+2800, which render as blank space but are not whitespace.
  */
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u061C\u180E\uFEFF\u00AD]|\uDB40[\uDC00-\uDC7F]/g;
+const INVISIBLE =
+  /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u061C\u180E\uFEFF\u00AD\uFE00-\uFE0F\u034F\u115F\u1160\u3164\uFFA0\u2800]|\uDB40[\uDC00-\uDC7F\uDD00-\uDDEF]/g;
+
+/** The Unicode line and paragraph separators: line breaks to some readers and not to others; they become a space. */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** An HTML comment; an unterminated `<!--` hides everything after it when GitHub renders Markdown. */
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 
 /**
- * Clean untrusted problem text (issue body, alert message, comments) before a model sees it: remove HTML comments
- * (hidden when GitHub renders the issue, so a reader never saw them), zero-width/bidi/tag characters, and redact
- * token-like strings (src/grounding/secrets.ts).
+ * A Markdown link reference definition on its own line (CommonMark 4.7): `[label]: destination "title"`. GitHub
+ * renders nothing for it, so `[//]: # (instructions)` or `[x]: <> "instructions"` is text no reader saw.
+ */
+const LINK_DEFINITION = /^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*(?:<[^>\n]*>|\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$/gm;
+
+/**
+ * Clean untrusted problem text (issue body, alert message, comments) before a model sees it: remove invisible
+ * characters ({@link INVISIBLE}; U+2028/U+2029 become a space), then markup GitHub does not render (HTML comments,
+ * link reference definitions), so a reader never saw it, and redact secrets (src/grounding/secrets.ts).
+ * Invisible characters go first so that they cannot break up the markup patterns.
  *
  * @returns the cleaned text and the counts of what was removed; pure, linear time.
  */
 export function sanitizeProblemText(text: string): { text: string; removed: InputRemoved } {
+  let invisible_chars = 0;
+  let out = text.replace(INVISIBLE, () => {
+    invisible_chars++;
+    return "";
+  });
+  out = out.replace(LINE_SEPARATORS, () => {
+    invisible_chars++;
+    return " ";
+  });
   let html_comments = 0;
-  let out = text.replace(HTML_COMMENT, () => {
+  out = out.replace(HTML_COMMENT, () => {
     html_comments++;
     return "";
   });
-  let invisible_chars = 0;
-  out = out.replace(INVISIBLE, () => {
-    invisible_chars++;
+  out = out.replace(LINK_DEFINITION, () => {
+    html_comments++;
     return "";
   });
   const redacted = redactSecrets(out);
   return { text: redacted.text, removed: { html_comments, invisible_chars, secrets: redacted.count } };
+}
+
+/**
+ * Text that may sit inside the `<problem>` … `</problem>` envelope of the first user message without opening or
+ * closing it: every tag-like `problem` element — any case, spaces or a slash anywhere (`</ problem >`, `< /PROBLEM>`,
+ * `<problem x="1">`), also with the full-width or small-form less-than sign — has its `<` written as `&lt;`.
+ */
+export function neutralizeEnvelope(text: string): string {
+  return text.replace(/[<\uFF1C\uFE64](?=\s{0,20}\/?\s{0,20}problem\b[^>\uFF1E\uFE65]{0,200}[>\uFF1E\uFE65])/gi, "&lt;");
 }
 
 /** Sum two removal counts. */

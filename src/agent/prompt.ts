@@ -1,6 +1,6 @@
 import type { GroundfixConfig } from "../config/schema.js";
 import type { Task } from "../types.js";
-import { addRemoved, sanitizeProblemText, type InputRemoved } from "./hygiene.js";
+import { addRemoved, neutralizeEnvelope, sanitizeProblemText, type InputRemoved } from "./hygiene.js";
 
 /**
  * The system prompt: the job, the tools, and the rules the run is held to (with this config's numbers), so that
@@ -57,9 +57,9 @@ export function systemPrompt(config: GroundfixConfig): string {
 export function firstUserMessage(task: Task): { content: string; removed: InputRemoved } {
   const title = sanitizeProblemText(task.title);
   const body = sanitizeProblemText(task.body);
-  const lines = [`Problem title: ${title.text.replace(/\s*[\r\n]+\s*/g, " ").trim()}`, `Source: ${task.source}`];
+  const lines = [`Problem title: ${neutralizeEnvelope(title.text.replace(/\s*[\r\n]+\s*/g, " ").trim())}`, `Source: ${task.source}`];
   if (task.location) lines.push(`Alert location: ${task.location.path}:${task.location.startLine}`);
-  lines.push("<problem>", body.text.replace(/<(\/?)problem\s*>/gi, "&lt;$1problem&gt;"), "</problem>");
+  lines.push("<problem>", neutralizeEnvelope(body.text), "</problem>");
   return { content: lines.join("\n"), removed: addRemoved(title.removed, body.removed) };
 }
 

@@ -114,7 +114,7 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
   const removed = trace.input_removed;
   const hygiene =
     removed.html_comments + removed.invisible_chars + removed.secrets > 0
-      ? `Input hygiene removed ${removed.html_comments} HTML comment(s), ${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
+      ? `Input hygiene removed ${removed.html_comments} hidden comment(s), ${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
       : "";
   const tail = `Outcome: **${trace.outcome}**${trace.reason ? ` — ${md(firstLine(trace.reason, 300))}` : ""}`;
   const fixed = [head, hygiene, tail].filter(Boolean).join("\n").length + 2;

@@ -48,7 +48,7 @@ describe("renderTraceMarkdown", () => {
     expect(md).toContain(
       '2. **tool_name: `submit_answer(affected_file="src/a.js", confidence=0.9)` → rejected: REJECTED: you must call at least one of \\[get_file_contents\\] before answering; you have called \\[list_files\\], which include none of them.**',
     );
-    expect(md).toContain("Input hygiene removed 1 HTML comment(s), 0 invisible character(s), 0 secret(s).");
+    expect(md).toContain("Input hygiene removed 1 hidden comment(s), 0 invisible character(s), 0 secret(s).");
     expect(md).toMatch(/Outcome: \*\*diagnosis_only\*\* — no edit was applied$/);
   });
 
