@@ -1,6 +1,7 @@
 import type { GroundfixConfig } from "../config/schema.js";
-import { redactSecrets } from "../grounding/secrets.js";
+import { redact, redactDeep, redactSecrets } from "../grounding/secrets.js";
 import { createReadLog, readTools, runTool } from "../tools/index.js";
+import { redactArguments } from "../tools/serve.js";
 import { checkClaims, submitAnswerSchema } from "../tools/submit-answer.js";
 import { changedFiles, createEditSession, runSuggestAddition } from "../tools/suggest-addition.js";
 import type { Citation, Diagnosis, GateName, GateRejection, Outcome, Snapshot, Task, ToolResult, Usage } from "../types.js";
@@ -270,16 +271,29 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     reason: final.reason,
     total_ms: Date.now() - started,
   };
+  // Everything below leaves the run (status comment, PR body, --json, --trace, --record): secrets redacted.
   return {
     outcome: final.outcome,
-    reason: final.reason,
+    reason: final.reason === null ? null : redact(final.reason),
     diagnosis: failed ? null : diagnosis,
     edits: failed ? [] : session.edits,
     files: failed ? [] : changedFiles(session, snapshot),
-    gates: { rejections, observations_stripped: stripped, input_removed: first.removed },
+    gates: {
+      rejections: rejections.map((r) => ({ ...r, message: redact(r.message) })),
+      observations_stripped: stripped,
+      input_removed: first.removed,
+    },
     usage,
-    trace,
-    transcript,
+    trace: redactDeep({
+      ...trace,
+      steps: steps.map((st) => ({ ...st, tool_calls: st.tool_calls.map((c) => ({ ...c, arguments: redactArguments(c.arguments, snapshot) })) })),
+    }),
+    transcript: {
+      turns: transcript.turns.map((t) => ({
+        ...redactDeep(t),
+        tool_calls: t.tool_calls.map((c) => ({ ...c, arguments: redactArguments(c.arguments, snapshot) })),
+      })),
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import { mapStrings } from "../grounding/map-strings.js";
+
 /**
  * Untrusted text on a terminal. Issue text, model output, file content in diffs, commit subjects and repository
  * config can hold ANSI/OSC escape sequences (colour, cursor moves, window titles, hyperlinks, clipboard writes)
@@ -29,12 +31,7 @@ export function escapeControls(text: string): string {
  * deeply; other values as they are). Render from this copy so that no field can be forgotten.
  */
 export function terminalSafe<T>(value: T): T {
-  if (typeof value === "string") return escapeControls(value) as T;
-  if (Array.isArray(value)) return value.map((v) => terminalSafe(v)) as T;
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, terminalSafe(v)])) as T;
-  }
-  return value;
+  return mapStrings(value, escapeControls);
 }
 
 /**

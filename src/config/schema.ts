@@ -1,24 +1,160 @@
 import { z } from "zod";
+import { compileGlob, GlobError } from "../grounding/glob.js";
 import { READ_TOOL_NAMES } from "../types.js";
 
 /**
- * Paths that groundfix never edits, whatever a repository's config says on top: workflows (the app never asks
- * for the `workflows` permission, so GitHub would refuse the push), lockfiles, environment files and keys.
+ * One rule of the built-in protected list: files that execute outside the program (CI, hooks, builds, installs) or
+ * widen what groundfix may do. Globs are matched case-insensitively against repository paths (src/config/protected.ts).
+ * A rule with `fixed: true` holds whatever the config says; any other may be lifted by naming it in
+ * `paths.allow_protected`.
  */
-export const DEFAULT_DENY = [
-  ".github/workflows/**",
-  "**/package-lock.json",
-  "**/yarn.lock",
-  "**/pnpm-lock.yaml",
-  "**/Gemfile.lock",
-  "**/poetry.lock",
-  "**/Cargo.lock",
-  "**/go.sum",
-  "**/.env",
-  "**/.env.*",
-  "**/*.pem",
-  "**/*.key",
-  "**/id_rsa*",
+export interface ProtectedRule {
+  /** Stable name, quoted in refusals and accepted by `paths.allow_protected`. */
+  name: string;
+  /** Why files of this rule are never written by default (completes "groundfix never edits it: …"). */
+  why: string;
+  globs: readonly string[];
+  fixed?: true;
+}
+
+/**
+ * The built-in protected list, in the order a refusal names the first matching rule. The secret-file rule is the
+ * shape test `isSecretPath` (src/grounding/secrets.ts), not a glob list, and is always fixed. Content rules for the
+ * code-running parts of manifests (`package.json` `scripts`, `pyproject.toml` build hooks) are in
+ * {@link PROTECTED_PARTS}.
+ */
+export const PROTECTED_PATHS: readonly ProtectedRule[] = [
+  {
+    name: "groundfix-config",
+    why: "it is groundfix's own configuration, and a run may never widen what groundfix may do",
+    globs: [".github/groundfix.yml", ".github/groundfix.yaml"],
+    fixed: true,
+  },
+  {
+    name: "git",
+    why: "it changes how git stores, checks out or filters files (attributes, submodules, git internals)",
+    globs: ["**/.git/**", "**/.git", "**/.gitattributes", "**/.gitmodules"],
+    fixed: true,
+  },
+  {
+    name: "github",
+    why: "files under .github run in GitHub Actions or decide reviews (workflows, actions, CODEOWNERS, dependabot)",
+    globs: [".github/**"],
+  },
+  {
+    name: "ci",
+    why: "it is a CI pipeline definition and runs on the CI system",
+    globs: [
+      "**/.gitlab-ci.yml",
+      ".gitlab/**",
+      ".circleci/**",
+      "**/azure-pipelines.yml",
+      "**/azure-pipelines.yaml",
+      "**/Jenkinsfile",
+      "**/Jenkinsfile.*",
+      "**/.travis.yml",
+      "**/.drone.yml",
+      "**/bitbucket-pipelines.yml",
+      ".buildkite/**",
+      "**/appveyor.yml",
+      "**/.appveyor.yml",
+      "**/cloudbuild.yaml",
+      "**/cloudbuild.yml",
+      "**/buildspec.yml",
+      "**/.woodpecker.yml",
+      ".woodpecker/**",
+      ".tekton/**",
+    ],
+  },
+  {
+    name: "hooks",
+    why: "it defines git hooks, which run on developers' machines",
+    globs: [
+      ".husky/**",
+      ".githooks/**",
+      ".git-hooks/**",
+      ".hooks/**",
+      ".lefthook/**",
+      "**/lefthook.yml",
+      "**/lefthook.yaml",
+      "**/.lefthook.yml",
+      "**/.pre-commit-config.yaml",
+      "**/.pre-commit-hooks.yaml",
+      "**/.simple-git-hooks.*",
+      "**/.lintstagedrc",
+      "**/.lintstagedrc.*",
+      "**/lint-staged.config.*",
+    ],
+  },
+  {
+    name: "package-manager-config",
+    why: "it configures a package manager (registries, tokens, install-time code)",
+    globs: ["**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", ".yarn/**", "**/.pnpmfile.cjs", "**/.pypirc", "**/pip.conf", "**/bunfig.toml"],
+  },
+  {
+    name: "env",
+    why: "it sets the environment of shells and processes",
+    globs: ["**/.envrc", "**/.env", "**/.env.*"],
+    fixed: true,
+  },
+  {
+    name: "lockfile",
+    why: "it is a lockfile, written by the package manager and resolved at install time",
+    globs: [
+      "**/package-lock.json",
+      "**/npm-shrinkwrap.json",
+      "**/yarn.lock",
+      "**/pnpm-lock.yaml",
+      "**/bun.lock",
+      "**/bun.lockb",
+      "**/Gemfile.lock",
+      "**/poetry.lock",
+      "**/Pipfile.lock",
+      "**/pdm.lock",
+      "**/uv.lock",
+      "**/Cargo.lock",
+      "**/go.sum",
+      "**/composer.lock",
+      "**/mix.lock",
+      "**/packages.lock.json",
+      "**/Podfile.lock",
+      "**/pubspec.lock",
+      "**/flake.lock",
+    ],
+  },
+  {
+    name: "container",
+    why: "it is a container build file and runs at image build time",
+    globs: ["**/Dockerfile", "**/Dockerfile.*", "**/*.Dockerfile", "**/Containerfile", "**/Containerfile.*"],
+  },
+  {
+    name: "build-script",
+    why: "it is a build or install script and runs at build or install time",
+    globs: ["**/Makefile", "**/GNUmakefile", "**/*.mk", "**/setup.py", "**/build.rs"],
+  },
+];
+
+/**
+ * Code-running parts of manifests: an edit of the file is allowed, but not one that changes these parts (the keys are
+ * compared parsed, before and after). A rule name here may be lifted by `paths.allow_protected` like a path rule.
+ */
+export const PROTECTED_PARTS: readonly { name: string; file: string; why: string }[] = [
+  {
+    name: "package-scripts",
+    file: "package.json",
+    why: "scripts and git-hook settings of package.json run at install, test or commit time",
+  },
+  {
+    name: "pyproject-build",
+    file: "pyproject.toml",
+    why: "the build system and build hooks of pyproject.toml run at install time",
+  },
+];
+
+/** Every rule name `paths.allow_protected` may lift. */
+export const LIFTABLE_RULES = [
+  ...PROTECTED_PATHS.filter((r) => r.fixed !== true).map((r) => r.name),
+  ...PROTECTED_PARTS.map((r) => r.name),
 ] as const;
 
 /** The tools that count as reading code for the tool-name gate (DESIGN.md "Gates", issue 4 gate 1). */
@@ -27,6 +163,18 @@ export const DEFAULT_REQUIRED_TOOLS = ["get_file_contents", "grep_codebase", "se
 const toolName = z.enum(READ_TOOL_NAMES);
 
 const ruleName = z.enum(["grounded_hunks", "edit_policy", "paths", "size", "syntax", "imports", "secrets", "evidence"]);
+
+/** A glob of the config: compiled once here so a bad one is a config error naming the key, not a failed run. */
+const glob = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    try {
+      compileGlob(value);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)} is not a usable glob: ${err instanceof GlobError ? err.message : String(err)}` });
+    }
+  });
 
 const permission = z.enum(["read", "triage", "write", "maintain", "admin"]);
 
@@ -64,10 +212,18 @@ export const configSchema = z
       .prefault({}),
     paths: z
       .object({
-        /** Globs (picomatch) of the files that may be edited. */
-        allow: z.array(z.string().min(1)).default(["**"]),
-        /** Globs that may never be edited; added to the built-in deny list. */
-        deny: z.array(z.string().min(1)).default([]),
+        /** Globs (picomatch syntax, matched in linear time) of the files that may be edited. */
+        allow: z.array(glob).default(["**"]),
+        /** Globs that may never be edited (matched case-insensitively); added to the built-in protected list. */
+        deny: z.array(glob).default([]),
+        /** Built-in protected rules this repository lifts (by name); the default lifts none. */
+        allow_protected: z
+          .array(
+            z.string().refine((name) => (LIFTABLE_RULES as readonly string[]).includes(name), {
+              message: `must name a built-in rule that can be lifted: ${LIFTABLE_RULES.join(", ")}`,
+            }),
+          )
+          .default([]),
       })
       .strict()
       .prefault({}),
@@ -181,7 +337,7 @@ export function defaultConfig(): GroundfixConfig {
   return parseConfig({});
 }
 
-/** The deny globs in force: the built-in list plus the repository's own. */
-export function denyGlobs(config: GroundfixConfig): string[] {
-  return [...DEFAULT_DENY, ...config.paths.deny];
+/** The protected path rules in force: the built-in list without the rules the repository lifted. */
+export function protectedRules(config: GroundfixConfig): ProtectedRule[] {
+  return PROTECTED_PATHS.filter((r) => r.fixed === true || !config.paths.allow_protected.includes(r.name));
 }

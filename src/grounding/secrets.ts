@@ -1,95 +1,246 @@
+import { mapStrings } from "./map-strings.js";
+
 /**
- * Token-like strings: the shapes that providers document for their keys. Used to redact tool output and problem
- * text before a model sees them, and by the review's secrets rule on added lines.
+ * Secrets: the one pattern set behind every redaction (tool results, gate messages, diffs, posted text, traces,
+ * problem text) and behind the review's secrets rule, so what the review catches is exactly what is redacted.
  *
  * Shapes (each provider's published key format):
  * - GitHub: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` + 36 base62; fine-grained `github_pat_` + 22 + `_` + 59.
- * - AWS: access key id `AKIA`/`ASIA` + 16 upper-case alphanumerics.
+ * - AWS: access key id `AKIA`/`ASIA` + 16 upper-case alphanumerics; a secret access key (40 of `[A-Za-z0-9/+=]`)
+ *   assigned to a name that says `aws_secret_access_key` (any case, quoted or not).
+ * - Stripe: `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_` + 10 or more alphanumerics (publishable `pk_` keys are not
+ *   secret).
  * - OpenAI: `sk-` / `sk-proj-` + at least 20 of `[A-Za-z0-9_-]`. Anthropic: `sk-ant-` + the same.
- * - Slack: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-` + digits and dashes; webhook URLs `hooks.slack.com/services/...`.
- * - PEM private key blocks: `-----BEGIN ... PRIVATE KEY-----` through the matching END line.
+ * - Slack: `xoxa-`, `xoxb-`, `xoxp-`, `xoxr-`, `xoxs-` + 10 or more; webhook URLs `hooks.slack.com/services/...`.
+ * - Google API key: `AIza` + 35 of `[A-Za-z0-9_-]`. SendGrid: `SG.` + 22 + `.` + 43. npm: `npm_` + 36 alphanumerics.
+ * - JWT (RFC 7519 compact serialisation): `eyJ` + base64url header, `.`, payload, `.`, signature.
+ * - PEM / OpenSSH / PGP private key blocks: `-----BEGIN … PRIVATE KEY-----` through the matching END line (or the end
+ *   of the text); every line of the block is redacted and the line count is kept, so numbered windows stay right.
  * - Generic credentials: a URL's userinfo password (`postgres://user:PASS@host`), a quoted literal of 8+ characters
- *   assigned to a credential-like name (`password`, `secret`, `token`, `api_key`, `access_key`, `credential`, …), and
- *   an unquoted `password=…` pair. Only the value is redacted, so the key name stays readable.
+ *   assigned to a credential-like name (`password`, `secret`, `token`, `api_key`, `access_key`, `credential`, …), an
+ *   unquoted `password=…` pair, and a `.env`-style `NAME=value` line whose name says secret, token, password or key.
+ *   Only the value is redacted, so the key name stays readable.
+ *
+ * Every pattern is free of nested quantifiers, so scanning is linear in the text.
  */
-export const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
-  { name: "private key block", pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
+export interface SecretPattern {
+  name: string;
+  pattern: RegExp;
+  /** Extra test on the secret part (the named group `secret`, else the whole match): false drops the match. */
+  accept?: (secret: string, match: string) => boolean;
+}
+
+/** A value that names where a secret comes from instead of holding one: `$VAR`, `${VAR}`, `<token>`, `{{ x }}`, `%s`. */
+const REFERENCE = String.raw`(?![$<{%]|\[redacted\])`;
+
+/** True when `value` looks like a key rather than a word: it holds a digit, or a mix of cases and symbols. */
+function keyLike(value: string): boolean {
+  return /\d/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value) && /[^A-Za-z]/.test(value));
+}
+
+/**
+ * A private key block: its BEGIN line, then lines of base64 or `Name: value` headers (`Proc-Type`, `DEK-Info`), blank
+ * lines allowed, broken by real line breaks or by `\n` escapes inside a string literal, then its END line when there
+ * is one. A bare BEGIN line (prose about keys) holds no key and is not matched.
+ */
+const PEM_BEGIN = String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
+const PEM_END = String.raw`-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
+const PEM_BREAK = String.raw`(?:(?:\\r)?\\n|\r?\n)`;
+const PEM_LINE = String.raw`[ \t"'>|]{0,12}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})[ \t"',+]{0,4}`;
+
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    name: "private key block",
+    pattern: new RegExp(`${PEM_BEGIN}(?:${PEM_BREAK}(?:${PEM_LINE})?)*(?:${PEM_BREAK}?[ \\t"']{0,12}${PEM_END})?`, "g"),
+    accept: (block) => /[A-Za-z0-9+/]{16}/.test(block.slice(block.indexOf("-----", 5) + 5)),
+  },
   { name: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g },
   { name: "GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g },
   { name: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  {
+    name: "AWS secret access key",
+    pattern: /aws_?secret_?access_?key["']?\s{0,4}[:=]\s{0,4}["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+  },
+  { name: "Stripe key", pattern: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,247}\b/g },
   { name: "Anthropic key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { name: "OpenAI key", pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}/g },
   { name: "Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { name: "Slack webhook", pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g },
+  { name: "Google API key", pattern: /\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g },
+  { name: "SendGrid key", pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
+  { name: "npm token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: "JWT", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // Credentials written into a URL (RFC 3986 userinfo): only the password part is the secret.
-  { name: "password in a URL", pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@"'<>]{1,128}:(?!\[redacted\]@)(?<secret>[^\s/@"'<>]{3,256})@/gi },
+  {
+    name: "password in a URL",
+    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@"'<>]{1,128}:(?!\[redacted\]@)(?<secret>[^\s/@"'<>]{3,256})@/gi,
+  },
   // A quoted literal assigned to a credential-like name: `password = "…"`, `AWS_SECRET_ACCESS_KEY: '…'`, `"apiKey": "…"`.
   {
     name: "credential assignment",
-    pattern: /(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)[\w-]{0,40}["']?\s{0,4}[:=]\s{0,4}["'](?![$<{%]|\[redacted\])(?<secret>[^"'\s]{8,256})["']/gi,
+    pattern: new RegExp(
+      String.raw`(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)[\w-]{0,40}["']?\s{0,4}[:=]\s{0,4}["']${REFERENCE}(?<secret>[^"'\s]{8,256})["']`,
+      "gi",
+    ),
+    // `credentials: 'same-origin'` is a setting; a password may be any word, a token or key looks like one.
+    accept: (secret, match) => /pass|pwd|secret/i.test(match) || keyLike(secret),
   },
   // An unquoted `password=…` pair, as in a query string, a DSN or a log line.
-  { name: "credential pair", pattern: /(?:password|passwd|pwd|secret|api_?key|access_?token)=(?![$<{%]|\[redacted\])(?<secret>[^\s&;"',]{6,256})/gi },
+  {
+    name: "credential pair",
+    pattern: new RegExp(String.raw`(?:password|passwd|pwd|secret|api_?key|access_?token)=${REFERENCE}(?<secret>[^\s&;"',]{6,256})`, "gi"),
+  },
+  // A `.env` / shell line `NAME=value` (optionally `export NAME=value`) whose name says it holds a secret.
+  {
+    name: "secret env variable",
+    pattern: new RegExp(
+      String.raw`^[ \t]{0,8}(?:export[ \t]{1,4})?(?=[A-Z_])[A-Z0-9_]{0,60}(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)[A-Z0-9_]{0,60}[ \t]{0,4}=[ \t]{0,4}["']?${REFERENCE}(?<secret>[A-Za-z0-9_\-+/=:@!*~^]{8,512})["']?[ \t]*(?:#.*)?\r?$`,
+      "gm",
+    ),
+    accept: keyLike,
+  },
 ];
 
-/**
- * The part of a match that is the secret: the named group `secret` when the pattern has one (the key name, quotes
- * and URL stay readable), else the whole match. Offsets are relative to the match.
- */
-function secretSpan(m: RegExpMatchArray): { start: number; end: number } {
-  const secret = m.groups?.secret;
-  if (secret === undefined) return { start: 0, end: m[0].length };
-  // The secret group is the last thing the pattern captures before an optional closing quote or `@`.
-  const start = m[0].lastIndexOf(secret);
-  return { start, end: start + secret.length };
-}
-
-/** What redaction replaces a secret with. */
+/** What redaction replaces a secret with (each line of a multi-line secret becomes one). */
 export const REDACTED = "[redacted]";
 
+/** One secret found in a text: its kind (a name of {@link SECRET_PATTERNS}) and its span in UTF-16 units. */
+export interface SecretSpan {
+  kind: string;
+  start: number;
+  end: number;
+}
+
+/** Cheap test that a text can hold a secret at all; most files of a repository fail it and are never scanned. */
+const MAYBE_SECRET =
+  /PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|[rs]k_(?:live|test)_|sk-|xox[abprs]-|hooks\.slack|AIza|SG\.|npm_|eyJ|:\/\/[^\s/]*:|pass|pwd|secret|token|key|credential|auth/i;
+
 /**
- * Replace every token-like string in `text` with `[redacted]`.
- *
- * @returns the redacted text and how many strings were replaced. Runs in time linear in `text` (the patterns have no
- *   nested quantifiers; the PEM block is lazy up to its END line).
+ * Every secret in `text`, as spans sorted by start; overlapping spans of several patterns are merged (the first
+ * pattern's kind is kept), so redaction and the review's findings always agree. Linear in `text`.
  */
-export function redactSecrets(text: string): { text: string; count: number } {
-  let count = 0;
-  let out = text;
-  for (const { pattern } of SECRET_PATTERNS) {
-    let result = "";
-    let last = 0;
-    for (const m of out.matchAll(pattern)) {
+export function scanSecrets(text: string): SecretSpan[] {
+  if (!MAYBE_SECRET.test(text)) return [];
+  const spans: SecretSpan[] = [];
+  for (const { name, pattern, accept } of SECRET_PATTERNS) {
+    for (const m of text.matchAll(pattern)) {
       const at = m.index ?? 0;
-      const { start, end } = secretSpan(m);
-      result += out.slice(last, at + start) + REDACTED;
-      last = at + end;
-      count++;
+      const secret = m.groups?.secret;
+      // The secret group is the last thing the pattern captures before an optional closing quote or `@`.
+      const rel = secret === undefined ? 0 : m[0].lastIndexOf(secret);
+      const value = secret ?? m[0];
+      if (value.length === 0 || (accept !== undefined && !accept(value, m[0]))) continue;
+      spans.push({ kind: name, start: at + rel, end: at + rel + value.length });
     }
-    out = result + out.slice(last);
   }
-  return { text: out, count };
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretSpan[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  return merged;
+}
+
+/** The replacement of one secret: one {@link REDACTED} per line it spans, with its line breaks kept. */
+function replacement(secret: string): string {
+  return secret.includes("\n") ? secret.split(/(\r?\n)/).map((part, i) => (i % 2 === 1 || part === "" ? part : REDACTED)).join("") : REDACTED;
 }
 
 /**
- * Find the token-like strings in `text` without changing it.
+ * Replace every secret in `text` ({@link scanSecrets}) with `[redacted]`. A multi-line secret (a private key block)
+ * becomes one `[redacted]` per line, so the text keeps its line count and numbered windows keep their numbers.
+ *
+ * @returns the redacted text and how many secrets were replaced. Idempotent; linear in `text`.
+ */
+export function redactSecrets(text: string): { text: string; count: number } {
+  const spans = scanSecrets(text);
+  if (spans.length === 0) return { text, count: 0 };
+  let out = "";
+  let last = 0;
+  for (const s of spans) {
+    out += text.slice(last, s.start) + replacement(text.slice(s.start, s.end));
+    last = s.end;
+  }
+  return { text: out + text.slice(last), count: spans.length };
+}
+
+/** {@link redactSecrets}'s text only: the form every call site that sends text out of the snapshot uses. */
+export function redact(text: string): string {
+  return redactSecrets(text).text;
+}
+
+/**
+ * Redact a message that quotes lines of `source` (a nearest-region text, a diff's context, a snippet): the secrets
+ * {@link redact} finds in the message itself, and also every line of a secret of `source` that the message quotes
+ * without its context, such as a line from the middle of a private key block whose BEGIN line was not quoted.
+ *
+ * @param source the whole file the message quotes from
+ */
+export function redactQuoted(text: string, source: string): string {
+  let out = text;
+  for (const s of scanSecrets(source)) {
+    for (const line of source.slice(s.start, s.end).split(/\r?\n/)) {
+      const part = line.trim();
+      if (part.length >= 8 && out.includes(part)) out = out.split(part).join(REDACTED);
+    }
+  }
+  return redact(out);
+}
+
+/**
+ * A copy of `value` with {@link redact} applied to every string in it (plain objects and arrays, walked; other values
+ * kept). For traces, transcripts and JSON reports that leave the process.
+ */
+export function redactDeep<T>(value: T): T {
+  return mapStrings(value, redact);
+}
+
+/**
+ * Find the secrets in `text` without changing it (the review's secrets rule).
  *
  * @returns each secret with its kind (a name from {@link SECRET_PATTERNS}), its offset in `text` (UTF-16 units) and
  *   the secret itself (for a credential assignment or URL, only the value, not the key name).
  */
 export function findSecrets(text: string): { kind: string; index: number; match: string }[] {
-  const found: { kind: string; index: number; match: string }[] = [];
-  for (const { name, pattern } of SECRET_PATTERNS) {
-    for (const m of text.matchAll(pattern)) {
-      const { start, end } = secretSpan(m);
-      found.push({ kind: name, index: (m.index ?? 0) + start, match: m[0].slice(start, end) });
-    }
-  }
-  return found.sort((a, b) => a.index - b.index);
+  return scanSecrets(text).map((s) => ({ kind: s.kind, index: s.start, match: text.slice(s.start, s.end) }));
 }
 
-/** Basenames of files that tools list but never serve: environment files, private keys, key stores. */
+/**
+ * The 1-based line numbers of `text` that lie inside a secret spanning several lines (a private key block), or an
+ * empty set. A line of such a block holds no marker of its own, so a caller that looks at one line at a time (the
+ * review's added lines) asks this of the whole file.
+ */
+export function multiLineSecretLines(text: string): Set<number> {
+  const lines = new Set<number>();
+  let line = 1;
+  let pos = 0;
+  for (const s of scanSecrets(text)) {
+    if (!text.slice(s.start, s.end).includes("\n")) continue;
+    for (; pos < s.start; pos++) if (text.charCodeAt(pos) === 10) line++;
+    const first = line;
+    for (; pos < s.end; pos++) if (text.charCodeAt(pos) === 10) line++;
+    for (let l = first; l <= line; l++) lines.add(l);
+  }
+  return lines;
+}
+
+/** Source-code extensions: a `secrets.ts` or `credentials.py` is code that handles secrets and stays readable. */
+const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|go|rb|java|kt|rs|cs|php|swift|scala|c|cc|cpp|h|hpp|ex|exs|sh|md|rst)$/i;
+
+/**
+ * True for files that hold secrets by their nature; tools list them but never serve, search or cite them, and
+ * groundfix never edits them. Matched on the basename, case-insensitively: `.env`, `.env.*`, `.envrc`, `*.pem`,
+ * `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `id_rsa*` / `id_dsa*` / `id_ecdsa*` / `id_ed25519*`, `credentials`
+ * (AWS, gcloud), `.git-credentials`, `.netrc`, `.pgpass`, `.htpasswd`, and `secrets.*` / `credentials.*` other than
+ * source code (`secrets.yml`, `secrets.json`; not `secrets.ts`).
+ */
 export function isSecretPath(path: string): boolean {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  return /^\.env(\..*)?$/.test(base) || /\.(pem|key|p12|pfx|jks|keystore)$/i.test(base) || /^id_(rsa|dsa|ecdsa|ed25519)/.test(base);
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  if (/^\.env(?:\..*)?$/.test(base) || base === ".envrc") return true;
+  if (/\.(?:pem|key|p12|pfx|jks|keystore)$/.test(base)) return true;
+  if (/^id_(?:rsa|dsa|ecdsa|ed25519)/.test(base)) return true;
+  if ([".git-credentials", ".netrc", "_netrc", ".pgpass", ".htpasswd", "credentials"].includes(base)) return true;
+  return /^(?:secrets?|credentials)\.[^/]+$/.test(base) && !CODE_EXTENSION.test(base);
 }

@@ -5,6 +5,7 @@ import type { ToolDefinition } from "./types.js";
 import { compileGlob } from "./list-files.js";
 import { splitLines } from "../grounding/lines.js";
 import { clipLine, finish } from "./output.js";
+import { servedText } from "./serve.js";
 
 /** Default and largest number of hits `grep_codebase` shows. */
 export const GREP_DEFAULT_RESULTS = 50;
@@ -30,7 +31,8 @@ export interface GrepHit {
 /**
  * Search every text file of a snapshot line by line. Literal matching uses `indexOf` (lower-cased on both sides when
  * case-insensitive); regex matching uses re2js, whose run time is linear in the input (RE2 semantics), so patterns
- * from a model or from issue text cannot backtrack catastrophically. Secret files (`isSecretPath`) are skipped.
+ * from a model or from issue text cannot backtrack catastrophically. Secret files (`isSecretPath`) are skipped, and
+ * lines are matched in the served text (`servedText`: secrets redacted), so a secret is never a hit.
  *
  * @returns up to `maxHits` hits in path order, the total number of matching lines and files, and how many secret
  *   files were skipped. @throws Error with RE2's reason for an invalid regex.
@@ -70,7 +72,9 @@ export function grepSnapshot(
       continue;
     }
     if (!fileTest(content)) continue;
-    const lines = splitLines(content);
+    // Lines are matched and quoted from the served text (secrets redacted): a pattern that matches only a secret
+    // finds nothing, so hit counts cannot spell out a secret.
+    const lines = splitLines(servedText(snapshot, path) ?? "");
     let inFile = 0;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i] ?? "";
@@ -98,8 +102,8 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
     let pathFilter: ((p: string) => boolean) | undefined;
     if (args.path_glob !== undefined) {
       const compiled = compileGlob(args.path_glob);
-      if (compiled === null) {
-        return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot parse path_glob '${args.path_glob}'; use picomatch syntax like "src/**/*.ts".` });
+      if (typeof compiled === "string") {
+        return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot use path_glob '${args.path_glob}': ${compiled}. Use picomatch syntax like "src/**/*.ts".` });
       }
       pathFilter = compiled;
     }

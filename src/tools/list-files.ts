@@ -1,5 +1,5 @@
-import picomatch from "picomatch";
 import { z } from "zod";
+import { compileGlob as compileLinearGlob, GlobError } from "../grounding/glob.js";
 import type { Snapshot, SnapshotEntry } from "../types.js";
 import type { ToolDefinition } from "./types.js";
 import { finish, formatBytes } from "./output.js";
@@ -15,15 +15,17 @@ const schema = z.object({
 });
 
 /**
- * Compile a model-given glob with picomatch (`dot: true`; a glob without "/" matches basenames anywhere; a leading
- * "./" or "/" is dropped). @returns a predicate over repository paths, or `null` for a glob picomatch cannot parse.
+ * Compile a model-given glob (picomatch syntax, `dot: true`; a glob without "/" matches basenames anywhere; a leading
+ * "./" or "/" is dropped) into a linear-time matcher (src/grounding/glob.ts: RE2, so no glob can stall the process).
+ *
+ * @returns a predicate over repository paths, or the reason the glob cannot be used (one sentence)
  */
-export function compileGlob(glob: string): ((path: string) => boolean) | null {
+export function compileGlob(glob: string): ((path: string) => boolean) | string {
   const cleaned = glob.trim().replace(/^(\.\/|\/)+/, "");
   try {
-    return picomatch(cleaned, { dot: true, basename: !cleaned.includes("/") });
-  } catch {
-    return null;
+    return compileLinearGlob(cleaned, { basename: true });
+  } catch (err) {
+    return err instanceof GlobError ? err.message : `the glob does not compile (${String((err as Error)?.message ?? err).split("\n")[0]})`;
   }
 }
 
@@ -35,11 +37,11 @@ export function describeEntry(entry: SnapshotEntry | undefined, path: string): s
   return `${path} [${entry.kind.replace("_", " ")}, ${formatBytes(entry.size)}]`;
 }
 
-/** The paths of `snapshot` matching `glob` (all when undefined), in snapshot order; `null` for an invalid glob. */
-export function matchPaths(snapshot: Snapshot, glob: string | undefined): string[] | null {
+/** The paths of `snapshot` matching `glob` (all when undefined), in snapshot order; a string says why the glob is invalid. */
+export function matchPaths(snapshot: Snapshot, glob: string | undefined): string[] | string {
   if (glob === undefined) return [...snapshot.paths];
   const match = compileGlob(glob);
-  return match === null ? null : snapshot.paths.filter((p) => match(p));
+  return typeof match === "string" ? match : snapshot.paths.filter((p) => match(p));
 }
 
 /**
@@ -55,8 +57,8 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
   readsCode: true,
   run(args, ctx) {
     const matched = matchPaths(ctx.snapshot, args.glob);
-    if (matched === null) {
-      return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot parse glob '${args.glob ?? ""}'; use picomatch syntax like "src/**/*.ts".` });
+    if (typeof matched === "string") {
+      return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot use glob '${args.glob ?? ""}': ${matched}. Use picomatch syntax like "src/**/*.ts".` });
     }
     const offset = args.offset ?? 0;
     const limit = args.limit ?? LIST_DEFAULT_LIMIT;

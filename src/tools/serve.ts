@@ -1,14 +1,53 @@
-import { isSecretPath } from "../grounding/secrets.js";
+import { mapStrings } from "../grounding/map-strings.js";
+import { isSecretPath, redact, redactQuoted } from "../grounding/secrets.js";
 import type { Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { formatBytes, shortSha } from "./output.js";
 import { folderSet, normalizeRepoPath } from "./paths.js";
 
+/** Per snapshot, the served text of each file read so far (the snapshot itself is immutable). */
+const served = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The text of a file as a tool may show or search it: the snapshot content with every secret redacted
+ * (src/grounding/secrets.ts), one `[redacted]` per line of a private key block, so the line count and every other line
+ * are unchanged and a numbered window or a grep hit that starts inside a key block shows no key line. Searching this
+ * text (not the raw content) keeps grep from answering "is the secret ghp_a…?" by its hit count.
+ *
+ * @param snapshot any object with `read(path)`; results are cached per snapshot object and path
+ * @returns `undefined` where `snapshot.read` has no text
+ */
+export function servedText(snapshot: { read(path: string): string | undefined }, path: string): string | undefined {
+  let cache = served.get(snapshot);
+  const hit = cache?.get(path);
+  if (hit !== undefined) return hit;
+  const content = snapshot.read(path);
+  if (content === undefined) return undefined;
+  const text = redact(content);
+  if (cache === undefined) served.set(snapshot, (cache = new Map()));
+  cache.set(path, text);
+  return text;
+}
+
+/**
+ * A copy of a tool call's arguments fit to be recorded (trace, transcript): every string redacted, and when the
+ * arguments name a file (`path` or `affected_file`), redacted against that whole file too (`redactQuoted`), so a
+ * key line the model quoted without its BEGIN line is caught.
+ */
+export function redactArguments(args: unknown, snapshot: { read(path: string): string | undefined }): unknown {
+  const fields = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
+  const named = fields.path ?? fields.affected_file;
+  const norm = typeof named === "string" ? normalizeRepoPath(named) : null;
+  const source = norm?.ok ? (snapshot.read(norm.path) ?? "") : "";
+  return mapStrings(args, (text) => redactQuoted(text, source));
+}
+
 /**
  * Resolve a model-given file path to servable text content, or to the answer saying why there is none:
  * `not_found` (with up to 5 nearest real paths) for a missing path, a folder, or a path leaving the repository;
  * `not_found` with the reason for binary, too-large, LFS pointer, submodule and symlink entries (a symlink names its
- * target); `rejected` for secret files (`.env*`, `*.pem`, `id_rsa*`: listed, never served).
+ * target); `rejected` for secret files (`.env*`, `*.pem`, `id_rsa*`: listed, never served). `content` is the
+ * {@link servedText} (secrets redacted, line count kept), never the raw bytes.
  */
 export function resolveTextFile(
   snapshot: Snapshot,
@@ -36,7 +75,7 @@ export function resolveTextFile(
   const size = formatBytes(entry.size);
   switch (entry.kind) {
     case "text": {
-      const content = snapshot.read(path);
+      const content = servedText(snapshot, path);
       if (content !== undefined) return { ok: true, path, content };
       break;
     }

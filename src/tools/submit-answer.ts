@@ -1,12 +1,20 @@
 import { z } from "zod";
 import { locateVerbatim, numberLines, verifySnippet } from "../grounding/index.js";
-import { isSecretPath } from "../grounding/secrets.js";
+import { findSecrets, isSecretPath, multiLineSecretLines, redactQuoted } from "../grounding/secrets.js";
 import { trimBlankLines } from "../grounding/snippet.js";
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import type { Citation, Snapshot } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
+
+/** True when `snippet` holds a secret itself, or any of its lines `start..end` of `content` lies in a private key block. */
+function holdsSecret(snippet: string, content: string, start: number, end: number): boolean {
+  if (findSecrets(snippet).length > 0) return true;
+  const block = multiLineSecretLines(content);
+  for (let line = start; line <= end; line++) if (block.has(line)) return true;
+  return false;
+}
 
 /** Arguments of `submit_answer` (CONTRACTS.md, D1). */
 export const submitAnswerSchema = z.object({
@@ -53,11 +61,19 @@ const DEFINING_KINDS = new Set<SymbolDef["kind"]>(["function", "method", "class"
  * - `root_cause_snippet` occurs verbatim in that file (`verifySnippet`: only leading/trailing blank lines ignored);
  *   its line range becomes the citation (the occurrence inside the claimed function when there are several); on
  *   failure, the nearest real region and the cause of the difference are quoted.
- * A null claim is not checked. When the file fails, the function and snippet cannot be verified either.
+ * A null claim is not checked. When the file fails, the function and snippet cannot be verified either. A snippet
+ * that holds a secret, or lies on lines of a private key block, fails: a verified snippet is posted. Failure
+ * messages quote the file only after redaction (`redactQuoted`).
  *
  * @returns the claims with failed fields set to null, and the failure messages (pure; never throws).
  */
 export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClaims {
+  const out = verifyClaims(answer, snapshot);
+  const source = out.affected_file === null ? "" : (snapshot.read(out.affected_file) ?? "");
+  return { ...out, failures: out.failures.map((f) => redactQuoted(f, source)) };
+}
+
+function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClaims {
   const out: CheckedClaims = { affected_file: null, affected_function: null, root_cause_snippet: null, citation: null, failures: [] };
   if (answer.affected_file === null) {
     if (answer.affected_function !== null || answer.root_cause_snippet !== null) {
@@ -110,6 +126,10 @@ export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): Check
             ? ` The closest text is lines ${near.startLine}-${near.endLine}; it differs ${near.cause ? `only in ${near.cause}` : "in content"}:\n${numberLines(near.text, near.startLine)}\n`
             : " ") +
           `Copy the lines exactly as get_file_contents shows them (without the "12| " prefixes), or pass null.`,
+      );
+    } else if (holdsSecret(answer.root_cause_snippet, content, check.startLine, check.endLine)) {
+      out.failures.push(
+        `root_cause_snippet quotes a secret of ${path} (a key, token or password); groundfix never posts one. Cite lines next to it, or pass null.`,
       );
     } else {
       let span = { startLine: check.startLine, endLine: check.endLine };

@@ -1,11 +1,11 @@
-import picomatch from "picomatch";
 import { z } from "zod";
-import { denyGlobs, type GroundfixConfig } from "../config/schema.js";
+import { createPathPolicy, partRefusal } from "../config/protected.js";
+import type { GroundfixConfig } from "../config/schema.js";
 import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index.js";
-import { isSecretPath } from "../grounding/secrets.js";
+import { findSecrets, redact, redactQuoted } from "../grounding/secrets.js";
 import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
-import { shortSha } from "./output.js";
+import { finish, formatBytes, shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 
 /** Arguments of `suggest_addition` (CONTRACTS.md, D1). */
@@ -23,6 +23,12 @@ export type SuggestAdditionArgs = z.infer<typeof suggestAdditionSchema>;
 /** Description offered to the model. */
 export const SUGGEST_ADDITION_DESCRIPTION =
   "Apply the smallest clarifying or fixing edit to one file: code_before must be copied verbatim from lines you have read with get_file_contents and occur exactly once; code_after replaces it. Returns the unified diff, or REJECTED with the cause and how to fix the call.";
+
+/**
+ * Largest `code_before`, `code_after` or `rationale` accepted, in UTF-8 bytes: a byte budget on top of
+ * `edits.max_added_lines`, so one long line (or a 10 MB argument) is refused before any matching or diffing.
+ */
+export const MAX_EDIT_ARGUMENT_BYTES = 200_000;
 
 /** The edits accepted so far in one run, and each edited file's current content. */
 export interface EditSession {
@@ -58,10 +64,12 @@ function rejected(gate: GateName, text: string): SuggestOutcome {
 }
 
 /**
- * Path policy for edits: the path must be a text file of the snapshot, match `paths.allow`, match none of
- * {@link denyGlobs} (picomatch, `dot: true`), and not be a secret file.
+ * Path policy for edits: the path must be a text file of the snapshot and pass the config's path policy
+ * (`createPathPolicy`: secret files, the built-in protected list matched case-insensitively, `paths.deny`,
+ * `paths.allow`).
  *
- * @returns null when the path may be edited, else the reason (one sentence, for the model).
+ * @returns null when the path may be edited, else the reason (one sentence naming the refusing rule, for the model
+ *   and, through the run's rejections, the status comment).
  */
 export function editPathProblem(path: string, snapshot: Snapshot, config: GroundfixConfig): string | null {
   const entry = snapshot.entry(path);
@@ -70,13 +78,8 @@ export function editPathProblem(path: string, snapshot: Snapshot, config: Ground
     return `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;
   }
   if (entry.kind !== "text") return `${path} is a ${entry.kind.replace("_", " ")} entry, not a text file; only text files can be edited.`;
-  if (isSecretPath(path)) return `${path} is a secret file (environment file or key); groundfix never edits it.`;
-  const deny = denyGlobs(config).find((g) => picomatch(g, { dot: true })(path));
-  if (deny) return `${path} may not be edited: it matches the deny rule "${deny}". Put the addition in another file.`;
-  if (!config.paths.allow.some((g) => picomatch(g, { dot: true })(path))) {
-    return `${path} may not be edited: it is outside paths.allow [${config.paths.allow.join(", ")}].`;
-  }
-  return null;
+  const refusal = createPathPolicy(config).refusal(path);
+  return refusal === null ? null : `${refusal.message}. Put the addition in another file.`;
 }
 
 /** Lines a..b as compact ranges "3-5, 9". */
@@ -106,6 +109,24 @@ function addedLineCount(diff: string): number {
  * On success the edit is appended to `ctx.session` and the file's current content updated. Never throws.
  */
 export function runSuggestAddition(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
+  // Every text that leaves here quotes the file as it was before this call (nearest region, diff context): redact it
+  // against that whole file, so a quoted line from the middle of a private key block is caught as well.
+  const path = pathOf(rawArgs);
+  const source = path === null ? "" : (ctx.session.contents.get(path) ?? ctx.snapshot.read(path) ?? "");
+  const out = suggest(rawArgs, ctx);
+  if (out.edit) out.edit.diff = redactQuoted(out.edit.diff, source);
+  // Capped like every tool answer (a long diff is cut with a visible line; the edit itself is kept whole).
+  return { ...out, result: finish(ctx.snapshot, { ...out.result, text: redactQuoted(out.result.text, source) }) };
+}
+
+function pathOf(rawArgs: unknown): string | null {
+  const raw = (rawArgs as { path?: unknown } | null)?.path;
+  if (typeof raw !== "string") return null;
+  const norm = normalizeRepoPath(raw);
+  return norm.ok ? norm.path : null;
+}
+
+function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   const parsed = suggestAdditionSchema.safeParse(rawArgs);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
@@ -117,6 +138,15 @@ export function runSuggestAddition(rawArgs: unknown, ctx: SuggestContext): Sugge
     };
   }
   const args = parsed.data;
+  for (const field of ["code_before", "code_after", "rationale"] as const) {
+    const bytes = Buffer.byteLength(args[field], "utf8");
+    if (bytes > MAX_EDIT_ARGUMENT_BYTES) {
+      return rejected(
+        "budget",
+        `${field} is ${formatBytes(bytes)}; at most ${formatBytes(MAX_EDIT_ARGUMENT_BYTES)} (${MAX_EDIT_ARGUMENT_BYTES} bytes) is accepted per argument. Make the edit smaller.`,
+      );
+    }
+  }
   const norm = normalizeRepoPath(args.path);
   if (!norm.ok) return rejected("path_policy", norm.message);
   const path = norm.path;
@@ -156,8 +186,18 @@ export function runSuggestAddition(rawArgs: unknown, ctx: SuggestContext): Sugge
     }
   }
 
+  const secrets = [...new Set([...findSecrets(args.code_before), ...findSecrets(args.code_after)].map((f) => f.kind))];
+  if (secrets.length > 0) {
+    return rejected(
+      "path_policy",
+      `code_before or code_after holds a ${secrets.join(" and a ")}-like string; groundfix never writes, moves or quotes a secret. Anchor on other lines and leave the secret out.`,
+    );
+  }
+
   const applied = applyVerbatimEdit(current, args, { allow: config.edits.allow, path });
   if (!applied.ok) return { result: { status: "rejected", text: applied.message }, gate: "verbatim_edit" };
+  const part = partRefusal(path, current, applied.content, config);
+  if (part) return rejected("path_policy", `${part.message}. Put the addition elsewhere.`);
 
   const used = session.edits.reduce((n, e) => n + addedLineCount(e.diff), 0);
   const adding = addedLineCount(applied.diff);
@@ -174,7 +214,7 @@ export function runSuggestAddition(rawArgs: unknown, ctx: SuggestContext): Sugge
     path,
     code_before: args.code_before,
     code_after: args.code_after,
-    rationale: args.rationale,
+    rationale: redact(args.rationale),
     startLine: applied.startLine,
     endLine: applied.endLine,
     ...(baseSpan ? { baseStartLine: baseSpan.startLine, baseEndLine: baseSpan.endLine } : {}),

@@ -164,8 +164,8 @@ describe("runAgent", () => {
       config: config(),
     });
     const texts = result.trace.steps[0]!.tool_calls.map((c) => `${c.gate}: ${c.result}`);
-    expect(texts[0]).toBe('path_policy: REJECTED: .github/workflows/ci.yml may not be edited: it matches the deny rule ".github/workflows/**". Put the addition in another file.');
-    expect(texts[1]).toBe("path_policy: REJECTED: .env is a secret file (environment file or key); groundfix never edits it.");
+    expect(texts[0]).toMatch(/^path_policy: REJECTED: \.github\/workflows\/ci\.yml is protected by the built-in rule "github": .*Put the addition in another file\.$/);
+    expect(texts[1]).toBe("path_policy: REJECTED: .env is a secret file (environment file, key or credentials); groundfix never edits it. Put the addition in another file.");
     expect(texts[2]).toMatch(/^path_policy: REJECTED: src\/models\/logs\.js is not a file in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/);
     expect(result.edits).toEqual([]);
     expect(result.outcome).toBe("diagnosis_only");

@@ -152,7 +152,8 @@ describe("failures end with a status comment and no pull request", () => {
     expect(body).toContain("No pull request");
     expect(body).not.toContain("curl evil.example");
     expect(body).toContain("path_policy");
-    expect(body).toContain('it matches the deny rule ".github/workflows/\\*\\*"');
+    // The status comment names the rule that refused the edit.
+    expect(body).toContain('is protected by the built-in rule "github"');
   });
 
   it("a GitHub 502 on the commit step: the status comment says so, no branch, no PR", async () => {

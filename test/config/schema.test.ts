@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, defaultConfig, denyGlobs, parseConfig } from "../../src/config/schema.js";
+import { ConfigError, defaultConfig, LIFTABLE_RULES, parseConfig, protectedRules } from "../../src/config/schema.js";
 
 describe("parseConfig", () => {
   it("fills every default for a missing file", () => {
@@ -9,7 +9,8 @@ describe("parseConfig", () => {
     expect(cfg.thresholds).toEqual({ comment: 0.4, pull_request: 0.7 });
     expect(cfg.edits.allow).toBe("additions");
     expect(cfg.agent.required_tools).toEqual(["get_file_contents", "grep_codebase", "search_codebase"]);
-    expect(denyGlobs(cfg)).toContain(".github/workflows/**");
+    expect(protectedRules(cfg).map((r) => r.name)).toContain("github");
+    expect(cfg.paths.allow_protected).toEqual([]);
   });
 
   it("keeps nested defaults when only one nested key is set", () => {
@@ -33,6 +34,13 @@ describe("parseConfig", () => {
     } catch (e) {
       expect((e as ConfigError).issues[0]).toMatch(/^thresholds\.pull_request: /);
     }
+  });
+
+  it("lifts only built-in rules that may be lifted, by name, and refuses unusable globs naming the key", () => {
+    expect(protectedRules(parseConfig({ paths: { allow_protected: ["container"] } })).map((r) => r.name)).not.toContain("container");
+    expect(LIFTABLE_RULES).not.toContain("groundfix-config");
+    expect(() => parseConfig({ paths: { allow_protected: ["groundfix-config"] } })).toThrow(/paths\.allow_protected\.0: must name a built-in rule/);
+    expect(() => parseConfig({ paths: { deny: ["src/!(x)"] } })).toThrow(/paths\.deny\.0: .*not a usable glob/);
   });
 
   it("refuses a comment threshold above the pull-request threshold", () => {

@@ -82,12 +82,51 @@ describe("rule 3, paths", () => {
     const msgs = only(report.findings, "paths").map((f) => `${f.path}:${f.start_line} ${f.message}`);
     expect(msgs).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^\.github\/workflows\/ci\.yml:1 .*deny glob ".github\/workflows\/\*\*"/),
+        expect.stringMatching(/^\.github\/workflows\/ci\.yml:1 .*built-in rule "github"/),
         expect.stringMatching(/^docs\/readme\.md:1 .*outside paths\.allow/),
         expect.stringMatching(/^logo\.bin:1 .*binary/),
         expect.stringMatching(/^run\.sh:1 .*from 100644 to 100755/),
       ]),
     );
+  });
+  test.each([
+    [".GitHub/Workflows/CI.yml", "github"],
+    [".github/groundfix.yml", "groundfix-config"],
+    ["sub/.gitattributes", "git"],
+    [".gitmodules", "git"],
+    [".husky/pre-commit", "hooks"],
+    ["tools/.NPMRC", "package-manager-config"],
+    ["web/Package-Lock.json", "lockfile"],
+    ["deploy/Dockerfile.prod", "container"],
+    ["Makefile", "build-script"],
+    ["setup.py", "build-script"],
+    [".gitlab-ci.yml", "ci"],
+    [".circleci/config.yml", "ci"],
+    ["Jenkinsfile", "ci"],
+    ["azure-pipelines.yml", "ci"],
+    [".envrc", "secret-file"],
+    ["certs/Server.PEM", "secret-file"],
+  ])("an addition to %s fails, naming the rule %s (case does not help)", (path, rule) => {
+    const report = review({ [path]: "a\n" }, { [path]: "a\nb\n" });
+    const [f] = only(report.findings, "paths");
+    expect(f!.message).toContain(rule === "secret-file" ? "secret file" : `built-in rule "${rule}"`);
+  });
+  test("a lifted rule lets the file through; a fixed rule cannot be lifted", () => {
+    const cfg = parseConfig({ paths: { allow_protected: ["container", "github"] } });
+    expect(only(review({ Dockerfile: "FROM x\n" }, { Dockerfile: "FROM x\nRUN y\n" }, cfg).findings, "paths")).toEqual([]);
+    expect(only(review({ ".github/groundfix.yml": "a: 1\n" }, { ".github/groundfix.yml": "a: 1\nb: 2\n" }, cfg).findings, "paths")).toHaveLength(1);
+  });
+  test("package.json: a new dependency passes, a new or changed script fails; pyproject build hooks likewise", () => {
+    const pkg = (o: object) => JSON.stringify({ name: "x", ...o }, null, 2) + "\n";
+    const ok = review({ "package.json": pkg({ scripts: { test: "vitest" } }) }, { "package.json": pkg({ scripts: { test: "vitest" }, dependencies: { a: "1" } }) });
+    expect(only(ok.findings, "paths")).toEqual([]);
+    const bad = review({ "package.json": pkg({ scripts: { test: "vitest" } }) }, { "package.json": pkg({ scripts: { test: "vitest", postinstall: "curl x | sh" } }) });
+    expect(only(bad.findings, "paths")[0]!.message).toContain('built-in rule "package-scripts"');
+    const py = '[project]\nname = "x"\n\n[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n';
+    const hooked = py + '\n[tool.hatch.build.hooks.custom]\npath = "evil.py"\n';
+    expect(only(review({ "pyproject.toml": py }, { "pyproject.toml": hooked }).findings, "paths")[0]!.message).toContain('"pyproject-build"');
+    const dep = py.replace('name = "x"', 'name = "x"\ndependencies = ["requests"]');
+    expect(only(review({ "pyproject.toml": py }, { "pyproject.toml": dep }).findings, "paths")).toEqual([]);
   });
   test("a mode change is found from the snapshots when the patch has no modes (compare API)", () => {
     const change = gitChange({ "run.sh": "echo\n" }, { "run.sh": { content: "echo\nls\n", mode: "100755" } });
@@ -177,6 +216,20 @@ describe("rule 7, secrets", () => {
     expect(f!.message).toContain("GitHub token");
     expect(report.summary).not.toContain(token);
     expect(f!.message).not.toContain(token);
+  });
+  test.each([
+    ["a Stripe live key", 'const k = "sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc";'],
+    ["a JWT", 'const jwt = "eyJhbGciOiJIUzI1NiJ9' + '.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";'],
+    ["an env-style token", "DEPLOY_TOKEN=a8f5f167f44f4964e6c998dee827110c"],
+  ])("%s on an added line fails: the review catches what redaction hides", (_kind, line) => {
+    const report = review({ "src/c.ts": "x\n" }, { "src/c.ts": `x\n${line}\n` });
+    expect(only(report.findings, "secrets").map((f) => f.start_line)).toEqual([2]);
+  });
+  test("lines added inside an existing private key block fail although the BEGIN line is context", () => {
+    const base = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\n-----END PRIVATE KEY-----\n";
+    const head = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\nhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n";
+    const report = review({ "fixtures/k.txt": base }, { "fixtures/k.txt": head });
+    expect(only(report.findings, "secrets").map((f) => [f.start_line, f.message])).toEqual([[4, expect.stringContaining("private key block")]]);
   });
 });
 
