@@ -23,8 +23,9 @@ const MAX_WINDOWS = 24;
 /**
  * Find the region of `content` nearest to `snippet`, which does NOT occur verbatim, and name why it differs.
  *
- * 1. Exact variants first (one `indexOf` scan each): the snippet with literal "\n" turned into line breaks, without a
- *    byte-order mark, or with its line endings switched; a hit names that cause.
+ * 1. Exact variants first (one `indexOf` scan each): the snippet without get_file_contents' `  12| ` line-number
+ *    prefixes (when every line has one), with literal "\n" turned into line breaks, without a byte-order mark, or
+ *    with its line endings switched; a hit names that cause.
  * 2. Otherwise anchors: from each snippet line its longest run of characters that none of the known causes can alter
  *    (no whitespace, quotes, unicode spaces, literal "\n"); the longest anchors of up to 12 lines are searched raw with
  *    `indexOf` (an anchor with over 200 hits is too common and skipped). Each hit votes for the window start that aligns
@@ -70,7 +71,9 @@ export function regionText(content: string, startLine: number, endLine: number):
 
 function exactVariant(content: string, snippet: string): NearestRegion | null {
   const style = lineEndingStyle(content);
+  const unnumbered = withoutLineNumbers(snippet);
   const variants: { text: string; cause: string }[] = [
+    ...(unnumbered !== null ? [{ text: unnumbered, cause: LINE_NUMBER_CAUSE }] : []),
     { text: unescapeNewlines(snippet), cause: LITERAL_NEWLINE_CAUSE },
     { text: snippet.replaceAll("\uFEFF", ""), cause: SNIPPET_BOM_CAUSE },
     { text: snippet.replaceAll("\r\n", "\n"), cause: `line endings (the file uses ${style} line endings; code_before has CRLF)` },
@@ -87,6 +90,21 @@ function exactVariant(content: string, snippet: string): NearestRegion | null {
     }
   }
   return null;
+}
+
+/** The cause named when code_before was pasted with get_file_contents' `  12| ` prefixes. */
+export const LINE_NUMBER_CAUSE =
+  'line-number prefixes (code_before starts its lines with "  12| " as get_file_contents shows them; the number and "| " are not part of the file, leave them out)';
+
+/** A line as get_file_contents numbers it (src/tools/lines.ts): spaces, the number, `|`, one space. */
+const NUMBERED = /^ *\d+\| ?/;
+
+/** `snippet` without the `  12| ` prefix of each line, when every non-empty line has one; else null. */
+function withoutLineNumbers(snippet: string): string | null {
+  const lines = snippet.split("\n");
+  const filled = lines.filter((l) => l.replace(/\r$/, "") !== "");
+  if (filled.length === 0 || !filled.every((l) => NUMBERED.test(l))) return null;
+  return lines.map((l) => l.replace(NUMBERED, "")).join("\n");
 }
 
 function trimNewlines(text: string): string {

@@ -25,7 +25,8 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
   name: "get_file_contents",
   description:
     `Read a text file of the repository at the pinned commit, as numbered lines "  12| text" (the number and "| " are not part of the file). ` +
-    `At most ${MAX_WINDOW_LINES} lines per call; use start_line/end_line to page. Quote code from it exactly (without the line-number prefix) when you edit.`,
+    `At most ${MAX_WINDOW_LINES} lines per call; use start_line/end_line to page, and read the window around the lines you care about rather than whole large files. ` +
+    "Read before you edit: suggest_addition accepts code_before only from lines read with this tool in this run, copied exactly without the prefixes.",
   schema,
   readsCode: true,
   run(args, ctx) {

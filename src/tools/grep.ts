@@ -94,8 +94,9 @@ export function grepSnapshot(
 export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
   name: "grep_codebase",
   description:
-    'Find lines containing a literal string (default) or an RE2 regex (regex: true) across the repository. Answers "path:line: text" per hit, ' +
-    "capped at max_results, with the total count. Use path_glob to narrow (e.g. \"src/**/*.js\"). Case-sensitive unless case_sensitive: false.",
+    'Find lines containing a literal string (default) or an RE2 regex (regex: true) across the repository; answers "path:line: text" per hit, capped at max_results, with the total count. ' +
+    'Narrow with path_glob (e.g. "src/**/*.js"); case-sensitive unless case_sensitive: false. Use it for exact names, error strings and log messages. ' +
+    "Its lines are shown without their indentation and may be cut, so never copy code_before from them: read the lines with get_file_contents first.",
   schema,
   readsCode: true,
   run(args, ctx) {

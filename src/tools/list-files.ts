@@ -51,8 +51,9 @@ export function matchPaths(snapshot: Snapshot, glob: string | undefined): string
 export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
   name: "list_files",
   description:
-    'List repository paths matching a glob (picomatch syntax: "src/**/*.js", "**/test_*.py", "*.go"), paginated with offset/limit. ' +
-    "Answers with the total number of matches. Non-text entries are marked [binary], [symlink], [submodule], [too large], [lfs pointer].",
+    'List repository paths matching a glob (picomatch syntax: "src/**/*.js", "**/test_*.py", "*.go"), paginated with offset/limit, with the total number of matches. ' +
+    "Non-text entries are marked [binary], [symlink], [submodule], [too large], [lfs pointer]. " +
+    "Use it to find the exact path of a file you know by name or folder. To find code by its content use grep_codebase or search_codebase instead.",
   schema,
   readsCode: true,
   run(args, ctx) {

@@ -85,8 +85,9 @@ export function rankSymbolNames(table: NameTable, terms: readonly string[], max:
 export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
   name: "search_codebase",
   description:
-    "Rank files and symbol definitions for a free-text query made of identifiers and words from an error message or issue. " +
-    "camelCase and snake_case names are split into words. Each hit says which words matched where (path, symbols, text, name). Use it to find where to look, then read with get_file_contents.",
+    "Rank files and symbol definitions for a free-text query made of identifiers and words from an error message or issue; camelCase and snake_case names are split into words. " +
+    "Each hit says which words matched where (path, symbols, text, name). " +
+    "Use it when you do not know the exact name or string to grep for. It shows no code: read the top hits with get_file_contents.",
   schema,
   readsCode: true,
   run(args, ctx) {

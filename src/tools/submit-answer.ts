@@ -38,7 +38,9 @@ export type SubmitAnswerArgs = z.infer<typeof submitAnswerSchema>;
 
 /** Description offered to the model. */
 export const SUBMIT_ANSWER_DESCRIPTION =
-  "Submit the final diagnosis. Checked before acceptance: affected_file must exist, affected_function must be defined in it (or null), root_cause_snippet must be verbatim text of it (or null). Rejected answers say which claim failed and the real alternatives.";
+  "Submit the final diagnosis; an accepted answer ends the run. " +
+  "Checked before acceptance: affected_file must exist, affected_function must be defined in it (or null), root_cause_snippet must be verbatim text of it (or null); a rejected answer says which claim failed and the real alternatives. " +
+  "Call it last, once your suggest_addition was applied, with an honest confidence: it decides whether a pull request, a comment or nothing comes of the run.";
 
 /** The claims of an answer after checking; a field that failed its check is null. */
 export interface CheckedClaims {

@@ -14,7 +14,7 @@ export const suggestAdditionSchema = z.object({
   code_before: z
     .string()
     .describe("Lines copied verbatim from the file as it is now (no line-number prefixes); must occur exactly once."),
-  code_after: z.string().describe("What replaces code_before: the same lines plus your addition."),
+  code_after: z.string().describe("What replaces code_before: all of code_before, unchanged and in order, plus your new lines."),
   rationale: z.string().describe("One or two sentences: why this addition clarifies or fixes the problem."),
 });
 /** Validated `suggest_addition` arguments: `path`, `code_before` (verbatim, unique), `code_after`, `rationale`. */
@@ -22,7 +22,10 @@ export type SuggestAdditionArgs = z.infer<typeof suggestAdditionSchema>;
 
 /** Description offered to the model. */
 export const SUGGEST_ADDITION_DESCRIPTION =
-  "Apply the smallest clarifying or fixing edit to one file: code_before must be copied verbatim from lines you have read with get_file_contents and occur exactly once; code_after replaces it. Returns the unified diff, or REJECTED with the cause and how to fix the call.";
+  'The only way to change a file: code_before, copied verbatim from lines you read with get_file_contents in this run (same indentation, without the "  12| " prefixes, occurring exactly once; add a neighbouring line when it is not unique), is replaced by code_after. ' +
+  "code_after contains all of code_before, unchanged and in order, plus your new lines (under the default policy an edit only adds lines). " +
+  "Keep it small (a log line with context, a guard, a clearer error message) and make it before submit_answer. It answers with the unified diff, or REJECTED with the cause and how to fix the call. " +
+  'Example: {"path": "src/models/log.js", "code_before": "function formatEntry(entry) {\\n  const when = formatDate(entry.at);\\n", "code_after": "function formatEntry(entry) {\\n  if (!entry.user) throw new Error(`log entry at ${entry.at} has no user`);\\n  const when = formatDate(entry.at);\\n", "rationale": "Name the entry without a user instead of failing on entry.user.name."}';
 
 /**
  * Largest `code_before`, `code_after` or `rationale` accepted, in UTF-8 bytes: a byte budget on top of

@@ -127,7 +127,8 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
   name: "verify_symbol_in_repo",
   description:
     "Check that a function, method, class, type or constant is really defined in the repository before you rely on it. " +
-    'Answers FOUND with each definition site "path:line kind", or NOT_FOUND with similar defined names. Give "Class.method" to check a method of a class.',
+    'Answers FOUND with each definition site "path:line kind", or NOT_FOUND with similar defined names; give "Class.method" to check a method of a class. ' +
+    "Use it for the affected_function of your answer and for any function your edit calls. It does not list the places that use a symbol; grep_codebase does.",
   schema,
   readsCode: true,
   run(args, ctx) {
