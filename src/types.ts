@@ -184,12 +184,20 @@ export interface GateRejection {
   step: number;
 }
 
-/** Model and tool usage of one run. Tokens are as the model reported them, or estimated (chars / 4). */
+/**
+ * Model and tool usage of one run. Tokens are as the model reported them, or estimated (chars / 4, `estimated`).
+ * `input_tokens` includes the prompt-cache reads and writes counted apart in `cache_read_tokens` /
+ * `cache_write_tokens`; `cost_usd` is an estimate from list prices, when the model's price is known.
+ */
 export interface Usage {
   model_calls: number;
   tool_calls: number;
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  cost_usd?: number;
+  estimated?: boolean;
 }
 
 // ───────────────────────────── review ─────────────────────────────

@@ -1,5 +1,6 @@
 import type { GateName, Outcome, ToolStatus } from "../types.js";
 import type { InputRemoved } from "./hygiene.js";
+import type { TurnUsage } from "./models/types.js";
 
 /** Longest tool result / model text kept per entry in a trace (characters); the model saw the full text. */
 export const TRACE_TEXT_LIMIT = 2000;
@@ -35,7 +36,9 @@ export interface TraceStep {
   /** Time the model took for this turn, ms. */
   model_ms: number;
   /** Tokens the model reported for this turn. */
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: TurnUsage;
+  /** Calls the model wrote as text in its message (taken as calls, through the same gates). */
+  calls_from_text?: number;
 }
 
 /** The full record of one agent run; serialisable as JSON. */
@@ -50,6 +53,8 @@ export interface Trace {
   reason: string | null;
   /** Wall time of the whole run, ms. */
   total_ms: number;
+  /** What the reader of the report should know about the run's bounds (for example a budget not enforced). */
+  notes?: string[];
 }
 
 /** Cut `text` to `limit` characters, noting how much was left out. */
@@ -117,7 +122,8 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
       ? `Input hygiene removed ${removed.html_comments} hidden comment(s), ${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
       : "";
   const tail = `Outcome: **${trace.outcome}**${trace.reason ? ` — ${md(firstLine(trace.reason, 300))}` : ""}`;
-  const fixed = [head, hygiene, tail].filter(Boolean).join("\n").length + 2;
+  const notes = (trace.notes ?? []).map((n) => `_Note: ${md(firstLine(n, 300))}_`).join("\n");
+  const fixed = [head, hygiene, notes, tail].filter(Boolean).join("\n").length + 2;
   const out: string[] = [head, ""];
   let used = fixed + 1;
   let omitted = 0;
@@ -133,6 +139,7 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
   if (omitted) out.push(`_… ${omitted} more step(s) left out (trace capped at ${maxChars} characters)_`);
   out.push("");
   if (hygiene) out.push(hygiene);
+  if (notes) out.push(notes);
   out.push(tail);
   const text = out.join("\n");
   return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;

@@ -3,7 +3,11 @@
  * or a Vercel AI SDK provider — is driven one turn at a time by `runAgent` (src/agent/index.ts).
  */
 
-/** One tool call made by the model in a turn. `id` is unique within the run; `arguments` is the parsed JSON object. */
+/**
+ * One tool call made by the model in a turn. `id` is unique within the run; `arguments` is the parsed JSON object,
+ * or the raw text when the model sent arguments that are not valid JSON (the loop answers with what is wrong and
+ * keeps `{}` in the history, since servers such as Ollama refuse a history whose arguments are not an object).
+ */
 export interface ToolCall {
   id: string;
   name: string;
@@ -19,13 +23,25 @@ export type Message =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; tool_calls: ToolCall[] }
-  | { role: "tool"; tool_call_id: string; name: string; content: string };
+  | { role: "tool"; tool_call_id: string; name: string; content: string; is_error?: boolean };
+
+/**
+ * Tokens of one turn as the provider reported them. `input_tokens` is the whole prompt, cached parts included;
+ * `cache_read_tokens` of it were read from the provider's prompt cache and `cache_write_tokens` written to it
+ * (Anthropic reports these apart from its `input_tokens`; they are added back here).
+ */
+export interface TurnUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+}
 
 /** What a model returns for one turn. `usage` is in tokens, when the provider reports it. */
 export interface ModelTurn {
   text: string;
   tool_calls: ToolCall[];
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: TurnUsage;
 }
 
 /** A tool offered to the model; `parameters` is a JSON Schema object (draft 2020-12 subset, as z.toJSONSchema emits). */
@@ -38,9 +54,22 @@ export interface ToolSpec {
 /**
  * A model. `spec` is the string it was created from (e.g. "heuristic", "openai:gpt-4o-mini").
  * `next` returns the model's next turn for the whole conversation so far; it may throw (provider/HTTP error,
- * exhausted replay), which `runAgent` turns into `failed_closed` with the error's one-line message.
+ * exhausted replay), which `runAgent` turns into `failed_closed` with the error's one-line message. `signal` aborts
+ * when the run's wall-clock limit is reached. `runTimeoutMs` is the wall-clock limit this model asks for (provider
+ * models: GROUNDFIX_RUN_TIMEOUT_MS or its default); without it the loop's default applies. `pricing`, when
+ * known, prices the reported tokens (see {@link Pricing}).
  */
 export interface Model {
   readonly spec: string;
-  next(input: { messages: Message[]; tools: ToolSpec[] }): Promise<ModelTurn>;
+  readonly runTimeoutMs?: number;
+  readonly pricing?: Pricing;
+  next(input: { messages: Message[]; tools: ToolSpec[]; signal?: AbortSignal }): Promise<ModelTurn>;
+}
+
+/** USD per million tokens; cache reads and writes as multiples of the input price. */
+export interface Pricing {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }

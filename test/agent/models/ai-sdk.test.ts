@@ -1,215 +1,276 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { runAgent } from "../../../src/agent/index.js";
 import { createModel, ModelSpecError } from "../../../src/agent/models/index.js";
-import type { Message, ToolSpec } from "../../../src/agent/models/types.js";
-import { buildSnapshot, config, task } from "../helpers.js";
+import { buildSnapshot, config, REPO, task } from "../helpers.js";
+import { anthropicServer, chatServer, ollamaServer, responsesServer, startServer, vllmServer, type ScriptTurn, type TestServer } from "./servers.js";
 
-const tools: ToolSpec[] = [
-  {
-    name: "grep_codebase",
-    description: "Find text.",
-    parameters: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"], additionalProperties: false },
+const SNIPPET = "  return `${when} ${entry.user.name}: ${entry.message}`;";
+const GUARD = "  if (!entry.user) throw new Error(`log entry at ${entry.at} has no user`);";
+const edit = {
+  name: "suggest_addition",
+  arguments: {
+    path: "src/models/log.js",
+    code_before: "function formatEntry(entry) {\n  const when = formatDate(entry.at);\n",
+    code_after: `function formatEntry(entry) {\n${GUARD}\n  const when = formatDate(entry.at);\n`,
+    rationale: "Name the entry without a user instead of failing on entry.user.name.",
   },
-];
-const conversation: Message[] = [
-  { role: "system", content: "You are groundfix." },
-  { role: "user", content: "Problem title: crash" },
-  { role: "assistant", content: "Searching.", tool_calls: [{ id: "call_1", name: "grep_codebase", arguments: { pattern: "user.name" } }] },
-  { role: "tool", tool_call_id: "call_1", name: "grep_codebase", content: "src/models/log.js:6: return user.name" },
+};
+const answer = {
+  name: "submit_answer",
+  arguments: { summary: "formatEntry reads entry.user.name of an entry without a user.", affected_file: "src/models/log.js", affected_function: "formatEntry", root_cause_snippet: SNIPPET, confidence: 0.8 },
+};
+
+/**
+ * The scripted investigation every wire format plays: grep, read (plus one call past the end of the file, which is
+ * refused), then the answer and the edit in one turn — answer first, so the edit only lands if edits run first.
+ */
+const SCRIPT: ScriptTurn[] = [
+  { text: "Searching for the failing read.", calls: [{ name: "grep_codebase", arguments: { pattern: "entry.user.name", regex: null, path_glob: null, case_sensitive: null, max_results: null } }] },
+  { calls: [{ name: "get_file_contents", arguments: { path: "src/models/log.js", start_line: null, end_line: null } }, { name: "get_file_contents", arguments: { path: "src/models/log.js", start_line: 999 } }] },
+  { text: "Found it.", calls: [answer, edit] },
 ];
 
-/** One provider's documented wire format: where it is, what a tool call, plain text and an error look like. */
-interface Wire {
-  spec: string;
-  env: NodeJS.ProcessEnv;
-  origin: string;
-  path: string;
-  toolCall: Record<string, any>;
-  text: Record<string, any>;
-  error: (status: number, message: string) => Record<string, any>;
-  /** Assert the request carried the tools and the tool result of `conversation`. */
-  checkRequest: (body: any) => void;
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+async function serve(server: Promise<TestServer>): Promise<TestServer> {
+  const s = await server;
+  servers.push(s);
+  return s;
 }
 
-const wires: Wire[] = [
-  {
-    // @ai-sdk/openai v2: openai(model) is the Responses API (POST /v1/responses).
-    spec: "openai:gpt-4o-mini",
-    env: { OPENAI_API_KEY: "test-key" },
-    origin: "https://api.openai.com",
-    path: "/v1/responses",
-    toolCall: {
-      id: "resp_1",
-      object: "response",
-      created_at: 1741476777,
-      status: "completed",
-      model: "gpt-4o-mini-2024-07-18",
-      output: [
-        { type: "function_call", id: "fc_1", call_id: "call_2", name: "grep_codebase", arguments: '{"pattern":"formatEntry"}', status: "completed" },
-      ],
-      usage: { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 15, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 135 },
-    },
-    text: {
-      id: "resp_2",
-      object: "response",
-      created_at: 1741476778,
-      status: "completed",
-      model: "gpt-4o-mini-2024-07-18",
-      output: [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text: "The bug is in log.js.", annotations: [] }] }],
-      usage: { input_tokens: 100, output_tokens: 7, total_tokens: 107 },
-    },
-    error: (status, message) => ({ error: { message, type: "invalid_request_error", param: null, code: status === 401 ? "invalid_api_key" : null } }),
-    checkRequest(body) {
-      expect(body.model).toBe("gpt-4o-mini");
-      expect(body.tools[0]).toMatchObject({ type: "function", name: "grep_codebase", parameters: { required: ["pattern"] } });
-      expect(body.input).toContainEqual(expect.objectContaining({ type: "function_call", call_id: "call_1", name: "grep_codebase" }));
-      expect(body.input).toContainEqual(expect.objectContaining({ type: "function_call_output", call_id: "call_1", output: "src/models/log.js:6: return user.name" }));
-    },
-  },
-  {
-    spec: "anthropic:claude-sonnet-4-5",
-    env: { ANTHROPIC_API_KEY: "test-key" },
-    origin: "https://api.anthropic.com",
-    path: "/v1/messages",
-    toolCall: {
-      id: "msg_1",
-      type: "message",
-      role: "assistant",
-      model: "claude-sonnet-4-5",
-      content: [
-        { type: "text", text: "Let me search." },
-        { type: "tool_use", id: "toolu_1", name: "grep_codebase", input: { pattern: "formatEntry" } },
-      ],
-      stop_reason: "tool_use",
-      stop_sequence: null,
-      usage: { input_tokens: 120, output_tokens: 15 },
-    },
-    text: {
-      id: "msg_2",
-      type: "message",
-      role: "assistant",
-      model: "claude-sonnet-4-5",
-      content: [{ type: "text", text: "The bug is in log.js." }],
-      stop_reason: "end_turn",
-      stop_sequence: null,
-      usage: { input_tokens: 100, output_tokens: 7 },
-    },
-    error: (status, message) => ({
-      type: "error",
-      error: { type: status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : "api_error", message },
-    }),
-    checkRequest(body) {
-      expect(body.model).toBe("claude-sonnet-4-5");
-      expect(body.system).toEqual([expect.objectContaining({ type: "text", text: "You are groundfix." })]);
-      expect(body.tools[0]).toMatchObject({ name: "grep_codebase", input_schema: { required: ["pattern"] } });
-      const blocks = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : []));
-      expect(blocks).toContainEqual(expect.objectContaining({ type: "tool_use", id: "call_1", name: "grep_codebase" }));
-      expect(blocks).toContainEqual(expect.objectContaining({ type: "tool_result", tool_use_id: "call_1" }));
-    },
-  },
-  {
-    spec: "openai-compatible:qwen2.5-coder",
-    env: { GROUNDFIX_OPENAI_BASE_URL: "http://localhost:11434/v1" },
-    origin: "http://localhost:11434",
-    path: "/v1/chat/completions",
-    toolCall: {
-      id: "chatcmpl-1",
+async function run(spec: string, env: NodeJS.ProcessEnv, snapshot?: Awaited<ReturnType<typeof buildSnapshot>>) {
+  return runAgent({ task: task(), snapshot: snapshot ?? (await buildSnapshot()), model: createModel(spec, { env }), config: config() });
+}
+
+/** The investigation ended with the guard applied and the answer verified. */
+function expectSolved(result: Awaited<ReturnType<typeof run>>) {
+  expect(result.reason).toBeNull();
+  expect(result.outcome).toBe("pr_ready");
+  expect(result.files[0]!.content).toContain(`function formatEntry(entry) {\n${GUARD}\n`);
+  expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry", root_cause_snippet: SNIPPET });
+  expect(result.trace.steps[1]!.tool_calls[1]).toMatchObject({ status: "invalid" });
+}
+
+describe("a scripted investigation over each wire format, on real HTTP", () => {
+  it("OpenAI Chat Completions (openai-compatible:): temperature 0.2, tool results in the history, usage reported", async () => {
+    const s = await serve(chatServer(SCRIPT));
+    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    expect(s.received).toHaveLength(3);
+    for (const r of s.received) expect(r.body).toMatchObject({ model: "qwen2.5-coder", temperature: 0.2 });
+    const last = s.received[2]!.body.messages;
+    expect(last[0]).toMatchObject({ role: "system" });
+    expect(last).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "call_0_0" }));
+    expect(result.budget).toMatchObject({ enforced: true });
+    expect(result.usage.input_tokens).toBeGreaterThan(1000);
+  });
+
+  it("OpenAI Chat Completions behind OPENAI_BASE_URL with openai-chat:", async () => {
+    const s = await serve(chatServer(SCRIPT));
+    const result = await run("openai-chat:gpt-4o-mini", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    expect(s.received[0]!.headers.authorization).toBe("Bearer k");
+    expect(s.received[0]!.body.temperature).toBeUndefined();
+    expect(result.usage.cost_usd).toBeGreaterThan(0);
+  });
+
+  it("OpenAI Responses (openai:): function_call_output items carry the tool results", async () => {
+    const s = await serve(responsesServer(SCRIPT));
+    const result = await run("openai:gpt-4o-mini", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    expect(s.received[2]!.body.input).toContainEqual(expect.objectContaining({ type: "function_call_output", call_id: "call_1_1", output: expect.stringMatching(/^INVALID/) }));
+  });
+
+  it("Anthropic Messages: output limit 8192, cache breakpoints on system, tools and the latest turn, is_error, cache usage and cost", async () => {
+    const s = await serve(anthropicServer(SCRIPT));
+    const result = await run("anthropic:claude-sonnet-4-5", { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    for (const { body } of s.received) {
+      expect(body.max_tokens).toBe(8192);
+      expect(body.system.at(-1).cache_control).toEqual({ type: "ephemeral" });
+      expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
+      expect(body.tools.slice(0, -1).every((t: any) => !t.cache_control)).toBe(true);
+      expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    }
+    const results = s.received[2]!.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    expect(results.find((b: any) => b.tool_use_id === "toolu_1_1")).toMatchObject({ is_error: true });
+    expect(results.find((b: any) => b.tool_use_id === "toolu_1_0").is_error).toBeUndefined();
+    expect(result.usage.cache_read_tokens).toBeGreaterThan(0);
+    expect(result.usage.cache_write_tokens).toBeGreaterThan(0);
+    // Cache reads count one tenth against the budget; the prompt tokens include them.
+    expect(result.budget!.used).toBe(Math.round(result.usage.input_tokens - 0.9 * result.usage.cache_read_tokens! + result.usage.output_tokens));
+    const full = (result.usage.input_tokens * 3 + result.usage.output_tokens * 15) / 1e6;
+    expect(result.usage.cost_usd).toBeGreaterThan(0);
+    expect(result.usage.cost_usd).toBeLessThan(full);
+  });
+
+  it("an Ollama-style server: tool calls written as JSON text are taken as calls, and the history it validates stays valid", async () => {
+    const s = await serve(ollamaServer(SCRIPT.map((t) => ({ ...t, asText: true }))));
+    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    expect(result.trace.steps.map((st) => st.calls_from_text)).toEqual([1, 2, 2]);
+    // The calls went back to the server as native calls with their results.
+    expect(s.received[1]!.body.messages).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "text_1_1" }));
+  });
+
+  it("an Ollama-style server: arguments that are not valid JSON are explained, and {} is kept in the history", async () => {
+    const broken = '{"path": "src/models/log.js", "code_before": "function formatEntry(entry) {\n", "code_after": "x", "rationale": "r"}';
+    const script: ScriptTurn[] = [{ calls: [{ name: "suggest_addition", arguments: broken }] }, ...SCRIPT];
+    const s = await serve(ollamaServer(script));
+    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+    const first = result.trace.steps[0]!.tool_calls[0]!;
+    expect(first.status).toBe("invalid");
+    expect(first.result).toMatch(/^INVALID: the arguments of suggest_addition are not a JSON object: a raw line break inside a string \(line 1\): inside JSON strings write line breaks as \\n/);
+    const replayed = s.received[1]!.body.messages.find((m: any) => m.tool_calls)!;
+    expect(JSON.parse(replayed.tool_calls[0].function.arguments)).toEqual({});
+    expect(result.outcome).toBe("pr_ready");
+  });
+
+  it("an Ollama-style server with a 4096-token context: a cut prompt ends the run with that reason", async () => {
+    const big = Array.from({ length: 400 }, (_, i) => `  const value${i} = compute(entry, ${i}); // padding line for a long file`).join("\n");
+    const snapshot = await buildSnapshot({ ...REPO, "src/big.js": `function big(entry) {\n${big}\n}\n` });
+    const s = await serve(ollamaServer([{ calls: [{ name: "get_file_contents", arguments: { path: "src/big.js" } }] }, ...SCRIPT.slice(1)]));
+    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` }, snapshot);
+    expect(result.outcome).toBe("failed_closed");
+    expect(result.reason).toMatch(/^the server cut the prompt: it reported 4096 prompt tokens for a request of about \d+/);
+    expect(result.reason).toContain("raise the server's context length to at least 16k tokens");
+    expect(s.received).toHaveLength(2);
+  });
+
+  it("a vLLM-style server that refuses tool_choice auto is asked again with tool_choice required, and plays the investigation", async () => {
+    const s = await serve(vllmServer(SCRIPT));
+    const result = await run("openai-compatible:Qwen/Qwen2.5-Coder-7B-Instruct", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+    expectSolved(result);
+    expect(s.received.map((r) => r.body.tool_choice)).toEqual(["auto", "required", "required", "required"]);
+  });
+});
+
+describe("off the happy path", () => {
+  const chatEnv = (s: TestServer, more: NodeJS.ProcessEnv = {}) => ({ GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`, ...more });
+  const ok = (index: number) => ({ json: scriptReply(index) });
+  function scriptReply(n: number) {
+    const turn = SCRIPT[n] ?? { text: "done" };
+    return {
+      id: `c${n}`,
       object: "chat.completion",
-      created: 1741476777,
-      model: "qwen2.5-coder",
+      created: 1,
+      model: "m",
       choices: [
         {
           index: 0,
-          message: {
-            role: "assistant",
-            content: "",
-            tool_calls: [{ id: "call_2", type: "function", function: { name: "grep_codebase", arguments: '{"pattern":"formatEntry"}' } }],
-          },
+          message: { role: "assistant", content: turn.text ?? "", tool_calls: (turn.calls ?? []).map((c, i) => ({ id: `call_${n}_${i}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) },
           finish_reason: "tool_calls",
         },
       ],
-      usage: { prompt_tokens: 120, completion_tokens: 15, total_tokens: 135 },
-    },
-    text: {
-      id: "chatcmpl-2",
-      object: "chat.completion",
-      created: 1741476778,
-      model: "qwen2.5-coder",
-      choices: [{ index: 0, message: { role: "assistant", content: "The bug is in log.js." }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 100, completion_tokens: 7, total_tokens: 107 },
-    },
-    error: (_status, message) => ({ error: { message, type: "server_error" } }),
-    checkRequest(body) {
-      expect(body.model).toBe("qwen2.5-coder");
-      expect(body.messages[0]).toEqual({ role: "system", content: "You are groundfix." });
-      expect(body.tools[0]).toMatchObject({ type: "function", function: { name: "grep_codebase" } });
-      expect(body.messages).toContainEqual(
-        expect.objectContaining({ role: "assistant", tool_calls: [expect.objectContaining({ id: "call_1", function: expect.objectContaining({ name: "grep_codebase" }) })] }),
-      );
-      expect(body.messages).toContainEqual({ role: "tool", tool_call_id: "call_1", content: "src/models/log.js:6: return user.name" });
-    },
-  },
-];
+      usage: { prompt_tokens: 3000, completion_tokens: 40, total_tokens: 3040 },
+    };
+  }
+  const turnOf = (body: any) => body.messages.filter((m: any) => m.role === "assistant").length;
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
-
-describe.each(wires)("$spec over its documented wire format", (wire) => {
-  it("returns a tool call with its id, parsed arguments and reported usage, after sending the tools and tool results", async () => {
-    let body: any;
-    const scope = nock(wire.origin)
-      .post(wire.path, (b) => ((body = b), true))
-      .reply(200, wire.toolCall);
-    const turn = await createModel(wire.spec, { env: wire.env }).next({ messages: conversation, tools });
-    expect(scope.isDone()).toBe(true);
-    wire.checkRequest(body);
-    expect(turn.tool_calls).toEqual([{ id: expect.any(String), name: "grep_codebase", arguments: { pattern: "formatEntry" } }]);
-    expect(turn.usage).toEqual({ input_tokens: 120, output_tokens: 15 });
+  it("waits what Retry-After says after a 429 and carries on", async () => {
+    const s = await serve(startServer((r, i) => (i === 0 ? { status: 429, headers: { "retry-after": "1" }, json: { error: { message: "Rate limit reached" } } } : ok(turnOf(r.body)))));
+    const result = await run("openai-compatible:m", chatEnv(s));
+    expectSolved(result);
+    expect(s.received[1]!.at - s.received[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
-  it("returns plain text as a turn without tool calls", async () => {
-    nock(wire.origin).post(wire.path).reply(200, wire.text);
-    const turn = await createModel(wire.spec, { env: wire.env }).next({ messages: conversation.slice(0, 2), tools });
-    expect(turn).toEqual({ text: "The bug is in log.js.", tool_calls: [], usage: { input_tokens: 100, output_tokens: 7 } });
+  it("retries a 500 once and carries on", async () => {
+    const s = await serve(startServer((r, i) => (i === 0 ? { status: 500, json: { error: { message: "upstream exploded" } } } : ok(turnOf(r.body)))));
+    const result = await run("openai-compatible:m", chatEnv(s));
+    expectSolved(result);
+    expect(s.received).toHaveLength(4);
   });
 
-  it.each([
-    [401, "Incorrect API key provided", /HTTP 401 \(check the API key\): Incorrect API key provided$/],
-    [429, "Rate limit reached for requests", /HTTP 429 \(rate limited or out of quota\): Rate limit reached for requests$/],
-    [500, "The server had an error while processing your request", /HTTP 500 \(provider error\): The server had an error/],
-  ])("fails the run closed on HTTP %i with a readable one-line reason, without retrying", async (status, message, reason) => {
-    const scope = nock(wire.origin).post(wire.path).once().reply(status, wire.error(status, message));
-    const result = await runAgent({ task: task(), snapshot: await buildSnapshot(), model: createModel(wire.spec, { env: wire.env }), config: config() });
-    expect(scope.isDone()).toBe(true);
+  it("gives up after the retries with the URL, the status, the server's message and the attempt count", async () => {
+    const s = await serve(startServer(() => ({ status: 503, json: { error: { message: "model is loading" } } })));
+    const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_MODEL_RETRIES: "1" }));
     expect(result.outcome).toBe("failed_closed");
-    expect(result.reason).toMatch(new RegExp(`^model error: ${wire.spec.replace(/[.]/g, "\\.")}: `));
-    expect(result.reason).toMatch(reason);
-    expect(result.reason).not.toContain("\n");
+    expect(result.reason).toBe(`model error: openai-compatible:m: HTTP 503 from ${s.url}/v1/chat/completions (after 2 attempts): model is loading — provider error`);
+  });
+
+  it("stops waiting for a server that never answers after GROUNDFIX_REQUEST_TIMEOUT_MS, without retrying", async () => {
+    const s = await serve(startServer(() => ({ hang: true })));
+    const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_REQUEST_TIMEOUT_MS: "300" }));
+    expect(result.outcome).toBe("failed_closed");
+    expect(result.reason).toBe(`model error: openai-compatible:m: no answer from ${s.url}/v1/chat/completions within 0.3 s (GROUNDFIX_REQUEST_TIMEOUT_MS)`);
+    expect(s.received).toHaveLength(1);
+  });
+
+  it("ends the run at GROUNDFIX_RUN_TIMEOUT_MS even while a request is still waiting", async () => {
+    const s = await serve(startServer(() => ({ hang: true })));
+    const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_RUN_TIMEOUT_MS: "400" }));
+    expect(result.outcome).toBe("failed_closed");
+    expect(result.reason).toMatch(/^wall-clock limit spent: the run took more than 0 s/);
+    expect(result.gates.rejections.at(-1)!.gate).toBe("budget");
+  });
+
+  it("names the URL for a malformed body", async () => {
+    const s = await serve(startServer(() => ({ raw: "<html>502 Bad Gateway</html>" })));
+    const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_MODEL_RETRIES: "0" }));
+    expect(result.outcome).toBe("failed_closed");
+    expect(result.reason).toContain(`${s.url}/v1/chat/completions`);
+    expect(result.reason).toMatch(/Invalid JSON response/);
+  });
+
+  it("hints at Chat Completions for a 404 on /responses", async () => {
+    const s = await serve(chatServer(SCRIPT));
+    const result = await run("openai:llama3", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${s.url}/v1` });
+    expect(result.reason).toBe(
+      `model error: openai:llama3: HTTP 404 from ${s.url}/v1/responses: Not found: /v1/responses — this server has no Responses API (/responses); use openai-chat:llama3 with OPENAI_BASE_URL, or openai-compatible:llama3 with GROUNDFIX_OPENAI_BASE_URL (Chat Completions)`,
+    );
+  });
+
+  it("hints at the context length when the server says the prompt is too long", async () => {
+    const s = await serve(startServer(() => ({ status: 400, json: { error: { message: "This model's maximum context length is 4096 tokens. However, you requested 5210 tokens." } } })));
+    const result = await run("openai-compatible:m", chatEnv(s));
+    expect(result.reason).toMatch(/HTTP 400 from .*: This model's maximum context length is 4096 tokens\. .* — the prompt does not fit the model's context: raise the server's context length to at least 16k tokens/);
+  });
+
+  it("says to check the key on a 401, and redacts a key the server echoes", async () => {
+    const s = await serve(startServer(() => ({ status: 401, json: { error: { message: "Incorrect API key provided: sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD" } } })));
+    const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_OPENAI_API_KEY: "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD" }));
+    expect(result.reason).toMatch(/HTTP 401 from .*: Incorrect API key provided: .* — check the API key$/);
+    expect(result.reason).not.toContain("abcdefghijklmnopqrstuvwxyz0123456789");
+  });
+
+  it("ends after 3 turns in a row without a tool call, naming the cause", async () => {
+    const s = await serve(chatServer([{ text: "The bug is in log.js." }, { text: "As I said, log.js." }, { text: "log.js." }, ...SCRIPT]));
+    const result = await run("openai-compatible:m", chatEnv(s));
+    expect(result.outcome).toBe("failed_closed");
+    expect(result.reason).toMatch(/^3 turns in a row without a tool call: the model answers in plain text/);
+    expect(s.received).toHaveLength(3);
   });
 });
 
 describe("createModel", () => {
   it.each([
     ["openai:gpt-4o", {}, "OPENAI_API_KEY"],
+    ["openai-chat:gpt-4o", {}, "OPENAI_API_KEY"],
     ["anthropic:claude-sonnet-4-5", {}, "ANTHROPIC_API_KEY"],
     ["openai-compatible:llama3", {}, "GROUNDFIX_OPENAI_BASE_URL"],
-  ])("%s without its environment throws ModelSpecError naming %s", (spec, env, variable) => {
+    ["openai-compatible:llama3", { GROUNDFIX_OPENAI_BASE_URL: "localhost:11434" }, "GROUNDFIX_OPENAI_BASE_URL"],
+    ["openai-compatible:llama3", { GROUNDFIX_OPENAI_BASE_URL: "http://localhost:11434/v1", GROUNDFIX_TEMPERATURE: "hot" }, "GROUNDFIX_TEMPERATURE"],
+    ["anthropic:claude-sonnet-4-5", { ANTHROPIC_API_KEY: "k", GROUNDFIX_MAX_OUTPUT_TOKENS: "12.5" }, "GROUNDFIX_MAX_OUTPUT_TOKENS"],
+    ["openai:gpt-4o", { OPENAI_API_KEY: "k", GROUNDFIX_REQUEST_TIMEOUT_MS: "0" }, "GROUNDFIX_REQUEST_TIMEOUT_MS"],
+  ] as const)("%s with %j throws ModelSpecError naming %s", (spec, env, variable) => {
     expect(() => createModel(spec, { env })).toThrow(ModelSpecError);
     expect(() => createModel(spec, { env })).toThrow(variable);
   });
 
-  it.each(["gpt-4o", "openai:", "replay:", "local:foo"])("rejects the spec %j with the specs it understands", (spec) => {
+  it.each(["gpt-4o", "openai:", "openai-compatible", "replay:", "local:foo"])("rejects the spec %j with the specs it understands", (spec) => {
     expect(() => createModel(spec, { env: {} })).toThrow(ModelSpecError);
   });
 
-  it("sends the optional GROUNDFIX_OPENAI_API_KEY to an openai-compatible server as a bearer token", async () => {
-    const scope = nock("http://vllm.internal:8000", { reqheaders: { authorization: "Bearer local-secret" } })
-      .post("/v1/chat/completions")
-      .reply(200, wires[2]!.text);
-    const model = createModel("openai-compatible:qwen", { env: { GROUNDFIX_OPENAI_BASE_URL: "http://vllm.internal:8000/v1", GROUNDFIX_OPENAI_API_KEY: "local-secret" } });
-    await model.next({ messages: conversation.slice(0, 2), tools });
-    expect(scope.isDone()).toBe(true);
+  it("sends GROUNDFIX_OPENAI_API_KEY as a bearer token, and GROUNDFIX_TEMPERATURE / GROUNDFIX_MAX_OUTPUT_TOKENS as set", async () => {
+    const s = await serve(chatServer(SCRIPT));
+    const model = createModel("openai-compatible:qwen", {
+      env: { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`, GROUNDFIX_OPENAI_API_KEY: "local-secret", GROUNDFIX_TEMPERATURE: "0", GROUNDFIX_MAX_OUTPUT_TOKENS: "2048" },
+    });
+    await model.next({ messages: [{ role: "user", content: "hi" }], tools: [] });
+    expect(s.received[0]!.headers.authorization).toBe("Bearer local-secret");
+    expect(s.received[0]!.body).toMatchObject({ temperature: 0, max_tokens: 2048 });
   });
 });
