@@ -1,5 +1,5 @@
 import type { ApplicationFunction, Probot } from "probot";
-import { loadOperatorEnv } from "./config/env.js";
+import { checkOperatorStart, loadOperatorEnv } from "./config/env.js";
 import { requestFromCodeScanningAlert } from "./events/code-scanning.js";
 import { requestFromCommand } from "./events/command.js";
 import { lookupConfig } from "./events/config-lookup.js";
@@ -98,6 +98,18 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
   };
 }
 
-/** The default app: `probot run ./dist/index.js` loads this (queue and operator env from `process.env`). */
-const groundfix: ApplicationFunction = (app, options) => createApp()(app, options);
+/**
+ * The default app: `probot run ./dist/index.js` loads this (queue and operator env from `process.env`). It first
+ * checks GROUNDFIX_MODEL, GROUNDFIX_ALLOWED_MODELS and their providers' variables: on a problem it writes one line
+ * to stderr and exits 1; otherwise it logs the model it uses.
+ */
+const groundfix: ApplicationFunction = (app, options) => {
+  const start = checkOperatorStart(process.env);
+  if (!start.ok) {
+    process.stderr.write(`${start.line}\n`);
+    process.exit(1);
+  }
+  app.log.info({ model: start.operator.model }, `groundfix: model ${start.operator.model}`);
+  return createApp()(app, options);
+};
 export default groundfix;

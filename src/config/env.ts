@@ -263,3 +263,22 @@ export function operatorModelProblems(operator: OperatorEnv, env: NodeJS.Process
   }
   return problems;
 }
+
+/**
+ * The start-up check of the App: the operator environment parsed, and every configured model usable
+ * ({@link operatorModelProblems}). Never throws.
+ *
+ * @returns `{ ok: true, operator }`, or `{ ok: false, line }` with one line naming each bad variable, for the
+ *   operator to read before the process exits
+ */
+export function checkOperatorStart(env: NodeJS.ProcessEnv = process.env): { ok: true; operator: OperatorEnv } | { ok: false; line: string } {
+  let operator: OperatorEnv;
+  try {
+    operator = loadOperatorEnv(env);
+  } catch (err) {
+    if (err instanceof OperatorEnvError) return { ok: false, line: `groundfix cannot start: ${err.issues.join("; ")}` };
+    throw err;
+  }
+  const problems = operatorModelProblems(operator, env);
+  return problems.length ? { ok: false, line: `groundfix cannot start: ${problems.join("; ")}` } : { ok: true, operator };
+}

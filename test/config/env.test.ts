@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { isLocalHost, loadOperatorEnv, operatorModelProblems, providerSettings } from "../../src/config/env.js";
+import { checkOperatorStart, isLocalHost, loadOperatorEnv, operatorModelProblems, providerSettings } from "../../src/config/env.js";
 
 const problems = (env: NodeJS.ProcessEnv) => operatorModelProblems(loadOperatorEnv(env), env);
 
@@ -60,5 +62,39 @@ describe("providerSettings", () => {
     ["8.8.8.8", false],
   ])("isLocalHost(%s) is %s", (host, local) => {
     expect(isLocalHost(host)).toBe(local);
+  });
+});
+
+describe("the App's start", () => {
+  const index = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
+  /** Load the default app in a child process with `env` only, as `probot run` would, and report what it did. */
+  function start(env: NodeJS.ProcessEnv) {
+    const script = `const m = await import(${JSON.stringify(index)}); m.default({ log: { info: (o, msg) => console.log("INFO " + msg), warn() {}, error() {}, debug() {} }, on() {} }, {}); process.exit(0);`;
+    return spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8", timeout: 60_000 });
+  }
+
+  it("exits 1 with one line naming the variable when the configured model cannot be used", () => {
+    const out = start({ GROUNDFIX_MODEL: "anthropic:claude-sonnet-4-5" });
+    expect(out.status).toBe(1);
+    expect(out.stderr.trim()).toBe("groundfix cannot start: GROUNDFIX_MODEL: anthropic:claude-sonnet-4-5 needs the environment variable ANTHROPIC_API_KEY");
+    expect(out.stdout).not.toContain("INFO");
+  });
+
+  it("exits 1 with one line for an invalid GROUNDFIX_* value, no stack trace", () => {
+    const out = start({ GROUNDFIX_CONCURRENCY: "0" });
+    expect(out.status).toBe(1);
+    expect(out.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^groundfix cannot start: GROUNDFIX_CONCURRENCY: /)]);
+  });
+
+  it("logs the model it uses", () => {
+    const out = start({ GROUNDFIX_MODEL: "openai-compatible:qwen2.5-coder", GROUNDFIX_OPENAI_BASE_URL: "http://localhost:11434/v1" });
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toContain("INFO groundfix: model openai-compatible:qwen2.5-coder");
+    expect(out.status).toBe(0);
+  });
+
+  it("checkOperatorStart reports the same without a process", () => {
+    expect(checkOperatorStart({ GROUNDFIX_MODEL: "heuristic" })).toMatchObject({ ok: true, operator: { model: "heuristic" } });
+    expect(checkOperatorStart({ GROUNDFIX_MODEL: "nope" })).toMatchObject({ ok: false });
   });
 });
