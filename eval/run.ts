@@ -168,6 +168,7 @@ export function formatRow(
     mark(s.editInChanged).padEnd(5),
     mark(s.codeEditInChanged).padEnd(5),
     (s.prOutside ? "YES" : "no").padEnd(5),
+    (s.noise ? "yes" : "no").padEnd(5),
     s.parse.state.padEnd(5),
     `${files}`.padStart(6),
     `${s.ms}`.padStart(6),
@@ -183,6 +184,7 @@ export function formatTotals(t: Totals, missing: number): string[] {
     `an edit in a changed file:              ${pct(t.editInChanged, t.cases)}`,
     `a non-comment edit in a changed file:   ${pct(t.codeEditInChanged, t.cases)}`,
     `pr_ready: ${t.prReady}; pr_ready editing a file the fix did not touch: ${t.prOutside}`,
+    `edits that are only comments or log lines: ${t.noise} runs (${t.prNoise} of them pr_ready)`,
     `edits that do not parse:                ${t.parseFail} of ${t.parseChecked} runs whose edits could be parsed`,
     `run time: median ${t.medianMs} ms, max ${t.maxMs} ms`,
   ];
@@ -246,6 +248,7 @@ async function main(argv: string[]): Promise<number> {
       "edit".padEnd(5),
       "code".padEnd(5),
       "out".padEnd(5),
+      "noise",
       "parse",
       " files",
       "    ms",

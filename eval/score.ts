@@ -30,6 +30,8 @@ export interface CaseScore {
   codeEditInChanged: boolean;
   /** The outcome was `pr_ready` and an edit is in a file the fix did not change. */
   prOutside: boolean;
+  /** There are edits, and every line they add is blank, a comment or a log/print call (see {@link isLogLine}). */
+  noise: boolean;
   parse: ParseResult;
   confidence: number | null;
   /** Wall time of the `groundfix fix` process, milliseconds. */
@@ -84,6 +86,31 @@ export function isCommentLine(path: string, line: string): boolean {
     t.startsWith("*") ||
     t.startsWith("*/")
   );
+}
+
+const LOG_CALL = new RegExp(
+  [
+    String.raw`^(?:console\.(?:log|error|warn|info|debug|trace)`,
+    String.raw`(?:print|println|printf|puts|pp|warn)\b`,
+    String.raw`p[ (]`,
+    String.raw`fmt\.(?:Print|Fprint|Eprint)\w*`,
+    String.raw`(?:this\.|self\.)?(?:log|logger|_log|_logger|LOG|LOGGER)\.(?!Fatal|Panic)\w+`,
+    String.raw`logging\.\w+`,
+    String.raw`System\.(?:out|err)\.print\w*`,
+    String.raw`Console\.(?:Write|WriteLine|Error\.WriteLine)`,
+    String.raw`(?:Rails\.)?logger\.\w+`,
+    String.raw`debug\()`,
+  ].join("|"),
+);
+
+/**
+ * True when `line` (an added line, trimmed) is only a call that logs or prints: `console.log(…)`, `print(…)`,
+ * `puts …`, `fmt.Println(…)`, `log.Printf(…)`, `logger.warn(…)`, `logging.error(…)`, `System.err.println(…)`,
+ * `Console.WriteLine(…)` and the like (not Go's `log.Fatal…`/`log.Panic…`, which stop the program). Such a line
+ * changes no behaviour a maintainer would keep as a fix.
+ */
+export function isLogLine(line: string): boolean {
+  return LOG_CALL.test(line.trim());
 }
 
 /** The lines a unified diff adds (without the leading `+`). */
@@ -182,6 +209,13 @@ export function scoreRun(
     prOutside:
       json.status === "pr_ready" &&
       json.edits.some((e) => !changed.has(e.path)),
+    noise:
+      json.edits.length > 0 &&
+      json.edits.every((e) =>
+        addedLines(e.diff).every(
+          (l) => isCommentLine(e.path, l) || isLogLine(l),
+        ),
+      ),
     parse: parseEdits(json, readBase),
     confidence: d?.confidence ?? null,
     ms,
@@ -199,6 +233,7 @@ export function errorScore(c: EvalCase, ms: number): CaseScore {
     editInChanged: false,
     codeEditInChanged: false,
     prOutside: false,
+    noise: false,
     parse: { state: "none" },
     confidence: null,
     ms,
@@ -215,6 +250,8 @@ export interface Totals {
   codeEditInChanged: number;
   prReady: number;
   prOutside: number;
+  noise: number;
+  prNoise: number;
   parseFail: number;
   parseChecked: number;
   errors: number;
@@ -235,6 +272,8 @@ export function totals(scores: readonly CaseScore[]): Totals {
     codeEditInChanged: count((s) => s.codeEditInChanged),
     prReady: count((s) => s.status === "pr_ready"),
     prOutside: count((s) => s.prOutside),
+    noise: count((s) => s.noise),
+    prNoise: count((s) => s.noise && s.status === "pr_ready"),
     parseFail: count((s) => s.parse.state === "fail"),
     parseChecked: count(
       (s) => s.parse.state === "ok" || s.parse.state === "fail",

@@ -18,6 +18,7 @@ import { preparedBase, prepareCase } from "../../eval/prepare.js";
 import { loadGoGrammar } from "../../eval/go-syntax.js";
 import {
   isCommentLine,
+  isLogLine,
   parseEdits,
   plainName,
   scoreRun,
@@ -275,6 +276,26 @@ describe("eval scoring", () => {
     expect(parseEdits(guard, read)).toEqual({ state: "ok" });
     const inside = edit("A: 1, ", "A: 1,\n\t\tif p == nil { return 0 }\n\t\t");
     expect(parseEdits(inside, read).state).toBe("fail");
+  });
+
+  it("counts an edit that only comments or logs as noise, and a guard as not", () => {
+    const logOnly = run(
+      ROW,
+      '  console.error("row is undefined", id);\n  // restating the error\n' +
+        ROW,
+    );
+    expect(scoreRun(evalCase(), logOnly, 1, readBase)).toMatchObject({
+      noise: true,
+      codeEditInChanged: true,
+    });
+    const guard = run(
+      ROW,
+      "  if (!row) throw new Error(`no user ${id}`);\n" + ROW,
+    );
+    expect(scoreRun(evalCase(), guard, 1, readBase).noise).toBe(false);
+    expect(isLogLine('log.Fatalf("no config %s", p)')).toBe(false);
+    expect(isLogLine("p.x = 1")).toBe(false);
+    expect(isLogLine('fmt.Println("x")')).toBe(true);
   });
 
   it("knows comment syntax per language", () => {
