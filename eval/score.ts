@@ -22,6 +22,8 @@ export interface CaseScore {
   firstPath: string | null;
   /** The first named path is one of the source files the fix changed. */
   fileFirst: boolean;
+  /** The `affected_function` groundfix named, as it wrote it, or null. */
+  affectedFunction: string | null;
   /** `affected_function` is one of the functions the fix changed; null when the fix changed no named function. */
   functionCited: boolean | null;
   /** Some edit is in a source file the fix changed. */
@@ -38,12 +40,26 @@ export interface CaseScore {
   ms: number;
 }
 
-/** The last segment of a function name as groundfix or a case writes it: `Route.dispatch()` → `dispatch`. */
+/**
+ * The last segment of a function name as groundfix or a case writes it: `Route.dispatch()` → `dispatch`,
+ * `(*Command).execute` → `execute`, `Foo::Bar#baz` → `baz`, `CsvParser..ctor` → `CsvParser`.
+ */
 export function plainName(name: string): string {
-  const noCall = name.trim().replace(/\(.*$/s, "");
-  const parts = noCall.split(/::|[.#/\\\s]+/).filter((p) => p.length > 0);
-  return parts[parts.length - 1] ?? noCall;
+  const noArgs = name.trim().replace(/\([^()]*\)\s*$/, ""); // a trailing call or parameter list
+  const parts = noArgs.split(/::|[.#/\\\s()*&]+/).filter((p) => p.length > 0);
+  let last = parts.pop() ?? "";
+  if (CONSTRUCTORS.has(last) && parts.length > 0) last = parts.pop() ?? last; // `CsvParser..ctor` → `CsvParser`
+  return last;
 }
+
+/** How runtimes name a constructor in a frame: C# `.ctor`/`.cctor`, Java `<init>`/`<clinit>`, JavaScript. */
+const CONSTRUCTORS = new Set([
+  "ctor",
+  "cctor",
+  "<init>",
+  "<clinit>",
+  "constructor",
+]);
 
 const HASH_COMMENT = new Set([
   ".py",
@@ -201,6 +217,7 @@ export function scoreRun(
     status: json.status,
     firstPath,
     fileFirst: firstPath !== null && changed.has(firstPath),
+    affectedFunction: d?.affected_function ?? null,
     functionCited: wanted.size === 0 ? null : fn !== null && wanted.has(fn),
     editInChanged: inChanged.length > 0,
     codeEditInChanged: inChanged.some((e) =>
@@ -229,6 +246,7 @@ export function errorScore(c: EvalCase, ms: number): CaseScore {
     status: "error",
     firstPath: null,
     fileFirst: false,
+    affectedFunction: null,
     functionCited: c.changed.functions.length ? false : null,
     editInChanged: false,
     codeEditInChanged: false,

@@ -212,6 +212,10 @@ describe("eval scoring", () => {
   it("matches function names by their last segment and leaves cases without a named function out", () => {
     expect(plainName("UserService.loadUser()")).toBe("loadUser");
     expect(plainName("Foo::Bar#baz")).toBe("baz");
+    expect(plainName("(*Command).execute")).toBe("execute");
+    expect(plainName("func (c *Command) execute(a []string)")).toBe("execute");
+    expect(plainName("CsvHelper.CsvParser..ctor")).toBe("CsvParser");
+    expect(plainName("picocli.CommandLine$Model$CommandReflection.initParentCommand")).toBe("initParentCommand");
     const noFn = scoreRun(
       evalCase({
         changed: { files: ["service.js"], functions: [], other: [] },
