@@ -6,6 +6,9 @@ import { compileGlob } from "./list-files.js";
 import { splitLines } from "../grounding/lines.js";
 import { clipLine, finish } from "./output.js";
 import { servedText } from "./serve.js";
+import { requiredLiterals } from "./regex-literals.js";
+import { rawText } from "../snapshot/builder.js";
+import type { Snapshot } from "../types.js";
 
 /** Default and largest number of hits `grep_codebase` shows. */
 export const GREP_DEFAULT_RESULTS = 50;
@@ -38,12 +41,14 @@ export interface GrepHit {
  *   files were skipped. @throws Error with RE2's reason for an invalid regex.
  */
 export function grepSnapshot(
-  snapshot: { paths: readonly string[]; read(path: string): string | undefined },
+  snapshot: Pick<Snapshot, "paths" | "read">,
   query: { pattern: string; regex?: boolean; caseSensitive?: boolean; pathFilter?: (path: string) => boolean; maxHits: number },
 ): { hits: GrepHit[]; total: number; files: number; secretFilesSkipped: number } {
   const caseSensitive = query.caseSensitive ?? true;
   let lineTest: (line: string) => boolean;
   let fileTest: (content: string) => boolean;
+  // Case-sensitive regexes with literals every match holds: only lines holding one go through RE2.
+  let literals: string[] | null = null;
   if (query.regex === true) {
     const flags = caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
     const perLine = RE2JS.compile(query.pattern, flags);
@@ -51,43 +56,77 @@ export function grepSnapshot(
     lineTest = (line) => perLine.test(line);
     // RE2's "$" matches only before "\n": test CRLF files with LF line breaks (line numbers do not change).
     fileTest = (content) => whole.test(content.includes("\r\n") ? content.replace(/\r\n/g, "\n") : content);
+    if (caseSensitive) literals = requiredLiterals(query.pattern);
   } else if (caseSensitive) {
     lineTest = (line) => line.includes(query.pattern);
     fileTest = (content) => content.includes(query.pattern);
+    literals = [query.pattern];
   } else {
     const needle = query.pattern.toLowerCase();
     lineTest = (line) => line.toLowerCase().includes(needle);
     fileTest = (content) => content.toLowerCase().includes(needle);
   }
+  const asciiLiterals = literals !== null && literals.every((l) => /^[\x00-\x7f]*$/.test(l));
   const hits: GrepHit[] = [];
   let total = 0;
   let files = 0;
   let secretFilesSkipped = 0;
   for (const path of snapshot.paths) {
     if (query.pathFilter !== undefined && !query.pathFilter(path)) continue;
-    const content = snapshot.read(path);
-    if (content === undefined) continue;
+    const raw = asciiLiterals ? rawText(snapshot, path) : snapshot.read(path);
+    if (raw === undefined) continue;
     if (isSecretPath(path)) {
       secretFilesSkipped++;
       continue;
     }
-    if (!fileTest(content)) continue;
+    // Literals are looked for in the raw text when ASCII (nothing decoded); only files holding one go further.
+    if (literals !== null ? !literals.some((l) => raw.includes(l)) : !fileTest(raw)) continue;
     // Lines are matched and quoted from the served text (secrets redacted): a pattern that matches only a secret
     // finds nothing, so hit counts cannot spell out a secret.
-    const lines = splitLines(servedText(snapshot, path) ?? "");
+    const content = servedText(snapshot, path) ?? "";
     let inFile = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] ?? "";
-      if (!lineTest(line)) continue;
+    const hit = (line: string, number: number) => {
+      if (!lineTest(line)) return;
       inFile++;
-      if (hits.length < query.maxHits) hits.push({ path, line: i + 1, text: line });
-    }
+      if (hits.length < query.maxHits) hits.push({ path, line: number, text: line });
+    };
+    if (literals !== null) forCandidateLines(content, literals, hit);
+    else splitLines(content).forEach((line, i) => hit(line, i + 1));
     if (inFile > 0) {
       files++;
       total += inFile;
     }
   }
   return { hits, total, files, secretFilesSkipped };
+}
+
+/**
+ * Call `fn(line, number)` for each line of `content` (as `splitLines` cuts it: no line break, a "\r" before "\n"
+ * dropped; 1-based numbers) that holds one of `literals`, in line order, each line once.
+ */
+function forCandidateLines(content: string, literals: readonly string[], fn: (line: string, number: number) => void): void {
+  const offsets: number[] = [];
+  for (const literal of literals) {
+    for (let at = content.indexOf(literal); at !== -1; at = content.indexOf(literal, at + 1)) offsets.push(at);
+  }
+  if (offsets.length === 0) return;
+  offsets.sort((a, b) => a - b);
+  let lineStart = 0;
+  let lineNumber = 1;
+  let lastLine = 0;
+  for (const at of offsets) {
+    // Move to the line holding `at` (line breaks are never inside a literal).
+    for (let nl = content.indexOf("\n", lineStart); nl !== -1 && nl < at; nl = content.indexOf("\n", lineStart)) {
+      lineStart = nl + 1;
+      lineNumber++;
+    }
+    if (lineNumber === lastLine) continue;
+    lastLine = lineNumber;
+    const nl = content.indexOf("\n", lineStart);
+    let end = nl === -1 ? content.length : nl;
+    if (end > lineStart && content.charCodeAt(end - 1) === 13) end--;
+    fn(content.slice(lineStart, end), lineNumber);
+  }
 }
 
 /** `grep_codebase({ pattern, regex?, path_glob?, case_sensitive?, max_results? })`: `path:line: text` hits, capped, with the total. */

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { RE2JS } from "re2js";
+import { requiredLiterals } from "../../src/tools/regex-literals.js";
+import { grepSnapshot } from "../../src/tools/grep.js";
+
+describe("requiredLiterals", () => {
+  it.each([
+    ["createSourceFile", ["createSourceFile"]],
+    ["function (parse|read)[A-Z][A-Za-z]*\\(", ["function parse", "function read"]],
+    ["handle(Audit|Batch)[0-9]+_1\\(", ["handleAudit", "handleBatch"]],
+    ["^\\s*export default class \\w+", ["export default class "]],
+    ["colou?r", ["color", "colour"]],
+    ["[Ff]oo\\.bar", ["Foo.bar", "foo.bar"]],
+    ["(?:get|set)Item\\b", ["getItem", "setItem"]],
+    ["x+abc", ["abc"]],
+    ["(abcd)+", ["abcd"]],
+    ["(?P<n>needle)\\d{2,3}", ["needle"]],
+    ["a{1}bcd", ["abcd"]],
+  ])("%s needs one of %j", (pattern, expected) => {
+    expect(requiredLiterals(pattern)?.sort()).toEqual([...expected].sort());
+  });
+
+  it.each([
+    ["(?i)needle"], // flags change what matches: no prefilter
+    ["\\pLneedle|x"],
+    ["[[:alpha:]]+"],
+    ["\\Qa.b\\E"],
+    ["ab|c"], // a branch without a literal of 3+
+    ["(needle)?"],
+    ["needle*"], // the last letter may be absent: "needl" is what every match holds
+    ["a.b.c"],
+    ["\\x41BC"],
+    ["[^abc]def|g"],
+    ["foo{"],
+    ["(foo"],
+    ["needle\\nx"],
+  ])("%s gives no prefilter or a sound one", (pattern) => {
+    const got = requiredLiterals(pattern);
+    if (got === null) return;
+    // When there is one, it must be sound: every line the regex matches holds one of the literals.
+    const re = RE2JS.compile(pattern);
+    for (const line of ["needle", "needl", "a.b.c", "xABC", "zdef", "foo{", "ab", "c"]) {
+      if (re.test(line)) expect(got.some((l) => line.includes(l))).toBe(true);
+    }
+  });
+
+  it("is sound on generated patterns: no line a pattern matches lacks every literal", () => {
+    // Small random patterns over a tiny alphabet, checked against RE2 on every short string of that alphabet.
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed % n;
+    };
+    const atoms = ["a", "b", "c", "ab", "(a|bc)", "[ab]", ".", "\\w", "(abc)?", "c+", "b*", "(?:ca|ac)", "[^a]", "a{2}", "^", "$", "\\b"];
+    const lines: string[] = [""];
+    for (let len = 1; len <= 6; len++) for (const prefix of lines.filter((l) => l.length === len - 1)) for (const ch of "abc ") lines.push(prefix + ch);
+    let checked = 0;
+    for (let k = 0; k < 300; k++) {
+      const parts = Array.from({ length: 1 + rand(5) }, () => atoms[rand(atoms.length)] as string);
+      const pattern = rand(4) === 0 ? `${parts.join("")}|${atoms[rand(atoms.length)]}abc` : parts.join("");
+      const literals = requiredLiterals(pattern);
+      if (literals === null) continue;
+      const re = RE2JS.compile(pattern);
+      for (const line of lines) {
+        if (re.test(line) && !literals.some((l) => line.includes(l))) throw new Error(`${pattern} matches ${JSON.stringify(line)} without ${JSON.stringify(literals)}`);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe("grep with a literal prefilter", () => {
+  const snapshot = (files: Record<string, string>) => ({ paths: Object.keys(files).sort(), read: (p: string) => files[p] });
+
+  it("finds the same lines, numbers and CRLF-stripped text as testing every line", () => {
+    const files = {
+      "a.js": "function parseA() {}\r\nconst x = 1;\r\nfunction readB(x) {}\r\nfunction parse(y) {}\r\n",
+      "b.js": "// function parseHidden(\nfunction readAll() { return readAll(); } function parseX(\n",
+      "c.js": "nothing here\n",
+    };
+    const found = grepSnapshot(snapshot(files), { pattern: "function (parse|read)[A-Z][A-Za-z]*\\(", regex: true, maxHits: 50 });
+    expect(found.hits).toEqual([
+      { path: "a.js", line: 1, text: "function parseA() {}" },
+      { path: "a.js", line: 3, text: "function readB(x) {}" },
+      { path: "b.js", line: 1, text: "// function parseHidden(" },
+      { path: "b.js", line: 2, text: "function readAll() { return readAll(); } function parseX(" },
+    ]);
+    expect(found.total).toBe(4);
+    expect(found.files).toBe(2);
+  });
+
+  it("does not use the prefilter for case-insensitive searches", () => {
+    const found = grepSnapshot(snapshot({ "a.js": "FUNCTION PARSEX(\n" }), { pattern: "function parse[a-z]\\(", regex: true, caseSensitive: false, maxHits: 5 });
+    expect(found.total).toBe(1);
+  });
+});
