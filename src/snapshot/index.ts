@@ -7,4 +7,4 @@ export { snapshotFromTar, type TarSnapshotOptions } from "./tar.js";
 export { snapshotFromGit, resolveCommit } from "./git.js";
 export { cachedSnapshot, clearSnapshotCache, SNAPSHOT_CACHE_SIZE } from "./cache.js";
 export { DEFAULT_LIMITS, resolveLimits, type SnapshotLimits } from "./limits.js";
-export { decodeText } from "./builder.js";
+export { decodeText, rawText } from "./builder.js";

@@ -103,6 +103,8 @@ async function withSniffedGzip(source: NodeJS.ReadableStream | Uint8Array, gzip?
     const raw = Readable.from([Buffer.from(source.buffer, source.byteOffset, source.byteLength)]);
     return isGzip ? raw.pipe(createGunzip()) : raw;
   }
+  // A stream known to be plain tar (git archive) is parsed as it arrives, without a generator in between.
+  if (gzip === false && source instanceof Readable) return source;
   const iterator = (source as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
   let head = Buffer.alloc(0);
   while (head.length < 2) {

@@ -1,4 +1,5 @@
 import { isSecretPath } from "../grounding/secrets.js";
+import { rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { identifierWords, isWordCode as isWordChar, withinBudget } from "./symbol-index.js";
@@ -51,7 +52,9 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
  * @returns the number of text files scanned.
  */
 export function scanWords(snapshot: Snapshot, needles: readonly string[], onWord: (file: number, word: string) => void): number {
-  const alternatives = [...new Set(needles)].filter((n) => n !== "").sort((a, b) => b.length - a.length);
+  // A word holding a needle that holds another needle also holds the shorter one: scanning for it finds the word.
+  const distinct = [...new Set(needles)].filter((n) => n !== "");
+  const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
   if (alternatives.length === 0) return 0;
   const re = new RegExp(alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|"), "gi");
   const seen = new Set<string>();
@@ -59,15 +62,18 @@ export function scanWords(snapshot: Snapshot, needles: readonly string[], onWord
   const { paths } = snapshot;
   for (let file = 0; file < paths.length; file++) {
     const path = paths[file] as string;
-    const content = snapshot.read(path);
+    // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
+    const content = rawText(snapshot, path);
     if (content === undefined || isSecretPath(path)) continue;
     scanned++;
     seen.clear();
     const n = content.length;
     re.lastIndex = 0;
-    for (let m = re.exec(content); m !== null; m = re.exec(content)) {
-      let s = m.index;
-      let e = s + m[0].length;
+    // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
+    // word characters ending at lastIndex, so the word around its last character is the word around the hit.
+    while (re.test(content)) {
+      let e = re.lastIndex;
+      let s = e - 1;
       while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
       while (e < n && isWordChar(content.charCodeAt(e))) e++;
       re.lastIndex = e;
@@ -161,7 +167,7 @@ function docTable(snapshot: Snapshot): DocTable {
       if (list === undefined) postings.set(t, [i]);
       else list.push(i);
     }
-    const content = isSecretPath(path) ? undefined : snapshot.read(path);
+    const content = isSecretPath(path) ? undefined : rawText(snapshot, path);
     const length = content === undefined ? 0 : Math.sqrt(content.length);
     textLength[i] = length;
     textSum += length;
@@ -241,15 +247,17 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     memo.set(word, list);
     return list;
   };
-  const prefixHits = new Map<string, Map<number, number>>();
+  // Prefix tokens → the files holding them, once per distinct word (ascending): a plain array per token, as most of
+  // them are dropped (terms the repository holds are not expanded).
+  const prefixHits = new Map<string, number[]>();
   scanWords(snapshot, terms, (file, word) => {
     for (const token of tokensHolding(word)) {
       const source = exactTerm.get(token);
       if (source !== undefined) count(derive(token, source, 1), file);
       else {
-        let m = prefixHits.get(token);
-        if (m === undefined) prefixHits.set(token, (m = new Map()));
-        m.set(file, (m.get(file) ?? 0) + 1);
+        const files = prefixHits.get(token);
+        if (files === undefined) prefixHits.set(token, [file]);
+        else files.push(file);
       }
     }
   });
@@ -261,7 +269,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     const source = prefixOf.get(token) as number;
     if (!absent[source]) continue;
     const d = derive(token, source, prefixWeight(token, terms[source] as string));
-    for (const [file, tf] of files) d.text.set(file, tf);
+    for (const file of files) d.text.set(file, (d.text.get(file) ?? 0) + 1);
   }
   terms.forEach((t, source) => {
     if (!absent[source] || t.length < 4) return;
@@ -349,7 +357,11 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   });
   const ranked = [...sources.keys()].sort(byScore);
   const prefixCount = new Map<number, number>();
-  for (const files of prefixHits.values()) for (const file of files.keys()) if (!sources.has(file)) prefixCount.set(file, (prefixCount.get(file) ?? 0) + 1);
+  for (const files of prefixHits.values()) {
+    files.forEach((file, i) => {
+      if (files[i - 1] !== file && !sources.has(file)) prefixCount.set(file, (prefixCount.get(file) ?? 0) + 1);
+    });
+  }
   const prefixFiles = [...prefixCount.keys()].sort((a, b) => (prefixCount.get(b) as number) - (prefixCount.get(a) as number) || a - b);
   const hits = ranked.map((file) => {
     const match: Record<string, SearchField[]> = {};

@@ -1,5 +1,6 @@
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import { isSecretPath } from "../grounding/secrets.js";
+import { rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 
 /** A definition with the file it is in. */
@@ -41,7 +42,7 @@ export function withinBudget(snapshot: Snapshot, paths: Iterable<string>, maxFil
   for (const path of paths) {
     if (out.length >= maxFiles) break;
     if (cache?.has(path) !== true) {
-      const size = snapshot.read(path)?.length ?? 0;
+      const size = rawText(snapshot, path)?.length ?? 0;
       if (size > left) continue;
       left -= size;
     }
@@ -57,13 +58,15 @@ export function isWordCode(code: number): boolean {
 
 /**
  * The text files (secret files skipped) that hold `word` exactly (same case) as a whole word — not inside a longer
- * run of `[A-Za-z0-9_$]` — in path order. One `indexOf` pass over the snapshot.
+ * run of `[A-Za-z0-9_$]` — in path order. One `indexOf` pass over the snapshot (over the raw text for an ASCII
+ * word, so nothing is decoded).
  */
 export function filesWithWord(snapshot: Snapshot, word: string): string[] {
   const out: string[] = [];
   if (word === "") return out;
+  const ascii = /^[\x00-\x7f]*$/.test(word);
   for (const path of snapshot.paths) {
-    const content = snapshot.read(path);
+    const content = ascii ? rawText(snapshot, path) : snapshot.read(path);
     if (content === undefined || isSecretPath(path)) continue;
     for (let at = content.indexOf(word); at !== -1; at = content.indexOf(word, at + 1)) {
       if ((at === 0 || !isWordCode(content.charCodeAt(at - 1))) && !isWordCode(content.charCodeAt(at + word.length))) {
