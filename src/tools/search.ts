@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
-import { rankFiles, searchTokens } from "./search-index.js";
+import { rankFiles, searchTokens, type SearchHit } from "./search-index.js";
+import { servedText } from "./serve.js";
 import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import { fileSymbols, formatSymbol, withinBudget, type SymbolSite } from "./symbol-index.js";
 
@@ -102,7 +103,16 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const symbolNames = (path: string) => fileSymbols(snapshot, path).map((d) => d.name);
     const { hits: results, prefixFiles } = rankFiles(snapshot, terms, { boost: { symbols: 3, path: 2, text: 1 }, prefixWeight: 0.5, fuzzyWeight: 0.3, fuzzy: 0.15, symbolsOf: symbolNames });
     const total = results.length;
-    const hits = results.slice(0, max);
+    // A file is shown for the words its served text (secrets redacted) or path holds: a word found only inside a
+    // secret is neither shown (expansions are words of the repository) nor a reason to list the file.
+    const hits: SearchHit[] = [];
+    for (const r of results) {
+      if (hits.length >= max) break;
+      const served = (servedText(snapshot, r.id) ?? "").toLowerCase();
+      const path = r.id.toLowerCase();
+      const kept = Object.entries(r.match).filter(([term]) => served.includes(term) || path.includes(term));
+      if (kept.length > 0) hits.push({ ...r, match: Object.fromEntries(kept) });
+    }
     // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then
     // of files holding longer words the terms start (names matched by prefix).
     const sitesByName = new Map<string, SymbolSite[]>();

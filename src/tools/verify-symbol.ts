@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { redact } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { buildNameTable, editCandidates, similarityTable, topK, type NameTable } from "./name-table.js";
@@ -161,7 +162,8 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
         return `${formatSymbol(s)} (${s.path}:${s.line}${sites.length > 1 ? `, +${sites.length - 1} more` : ""})`;
       });
     lines.push(similar.length > 0 ? `Similar defined names: ${similar.join("; ")}` : "No similar names are defined.");
-    const used = near.filesOf(name).filter((p) => isUnder(p, folder));
+    // Where the word is used is not said for a name shaped like a secret (it would confirm the secret is there).
+    const used = redact(name) !== name ? [] : near.filesOf(name).filter((p) => isUnder(p, folder));
     if (used.length > 0) {
       lines.push(`The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`);
     }

@@ -100,3 +100,20 @@ describe("verify_symbol_in_repo without an index", () => {
     expect(r.text).toContain("The word helper appears in 1 file(s) (e.g. src/a.js)");
   });
 });
+
+describe("search and verify do not spell out secrets", () => {
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  it("does not show a secret as an expansion of a query word, nor list a file for it", async () => {
+    const ctx = await makeContext({ "src/config.js": `export const token = '${token}';\n`, "src/other.js": "export function ghpHelper() {}\n" });
+    const r = await runTool(searchCodebase, { query: "ghp_a1b2" }, ctx);
+    expect(r.text.toLowerCase()).not.toContain("c3d4e5");
+    expect(rankedFiles(r.text)).not.toContain("src/config.js");
+  });
+
+  it("does not say where a secret-shaped name is used", async () => {
+    const ctx = await makeContext({ "src/config.js": `export const token = '${token}';\n` });
+    const r = await runTool(verifySymbolInRepo, { name: token }, ctx);
+    expect(r.status).toBe("not_found");
+    expect(r.text).not.toContain("src/config.js");
+  });
+});
