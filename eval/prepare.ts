@@ -118,8 +118,9 @@ function copyTree(from: string, base: string, dest: string): string[] {
 }
 
 /**
- * Check a case against its mirror: `base` is the first parent of `fix`, and every file the case says the fix
- * changed (`changed.files` and `changed.other`) is in `git diff base fix`.
+ * Check a case against its mirror: `base` is the first parent of `fix`; every file the case says the fix changed
+ * (`changed.files` and `changed.other`) is in `git diff base fix`; every trace path mapped into the repository is a
+ * file at the base; every changed function's name occurs in a changed file at the base.
  *
  * @throws Error naming the first mismatch.
  */
@@ -146,6 +147,28 @@ export function checkCase(c: EvalCase, from: string): void {
   );
   if (wrong.length > 0)
     throw new Error(`the fix does not change ${wrong.join(", ")}`);
+  const atBase = new Set(
+    git(["ls-tree", "-r", "--name-only", c.base], { gitDir: from }).split("\n"),
+  );
+  const lost = c.trace_paths.filter(
+    (t) => t.repo !== null && !atBase.has(t.repo),
+  );
+  if (lost.length > 0)
+    throw new Error(
+      `trace path ${lost[0]?.trace} maps to ${lost[0]?.repo}, which is not at the base`,
+    );
+  const fixed = c.changed.files
+    .filter((p) => atBase.has(p))
+    .map((p) =>
+      git(["cat-file", "blob", `${c.base}:${p}`], { gitDir: from, raw: true }),
+    );
+  const unnamed = c.changed.functions.filter(
+    (f) => !fixed.some((text) => text.includes(f)),
+  );
+  if (unnamed.length > 0)
+    throw new Error(
+      `no changed file names the function ${unnamed.join(", ")} at the base`,
+    );
 }
 
 /**

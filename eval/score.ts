@@ -42,14 +42,15 @@ export interface CaseScore {
 
 /**
  * The last segment of a function name as groundfix or a case writes it: `Route.dispatch()` → `dispatch`,
- * `(*Command).execute` → `execute`, `Foo::Bar#baz` → `baz`, `CsvParser..ctor` → `CsvParser`.
+ * `(*Command).execute` → `execute`, `Foo::Bar#baz` → `baz`, `CsvParser..ctor` → `CsvParser`,
+ * `CsvDataReader.get_FieldCount()` → `FieldCount`.
  */
 export function plainName(name: string): string {
   const noArgs = name.trim().replace(/\([^()]*\)\s*$/, ""); // a trailing call or parameter list
   const parts = noArgs.split(/::|[.#/\\\s()*&]+/).filter((p) => p.length > 0);
   let last = parts.pop() ?? "";
   if (CONSTRUCTORS.has(last) && parts.length > 0) last = parts.pop() ?? last; // `CsvParser..ctor` → `CsvParser`
-  return last;
+  return last.replace(/^[gs]et_(?=[A-Z])/, ""); // a C# property accessor in a frame: `get_FieldCount` → `FieldCount`
 }
 
 /** How runtimes name a constructor in a frame: C# `.ctor`/`.cctor`, Java `<init>`/`<clinit>`, JavaScript. */

@@ -215,7 +215,15 @@ describe("eval scoring", () => {
     expect(plainName("(*Command).execute")).toBe("execute");
     expect(plainName("func (c *Command) execute(a []string)")).toBe("execute");
     expect(plainName("CsvHelper.CsvParser..ctor")).toBe("CsvParser");
-    expect(plainName("picocli.CommandLine$Model$CommandReflection.initParentCommand")).toBe("initParentCommand");
+    expect(plainName("CsvHelper.CsvDataReader.get_FieldCount()")).toBe(
+      "FieldCount",
+    );
+    expect(plainName("getFieldCount")).toBe("getFieldCount");
+    expect(
+      plainName(
+        "picocli.CommandLine$Model$CommandReflection.initParentCommand",
+      ),
+    ).toBe("initParentCommand");
     const noFn = scoreRun(
       evalCase({
         changed: { files: ["service.js"], functions: [], other: [] },
@@ -334,6 +342,20 @@ describe("eval corpus preparation", () => {
     });
     expect(() => prepareCase(wrongFile, mirrors, out)).toThrow(
       /does not change big.bin/,
+    );
+    const lostPath = evalCase({
+      trace_paths: [
+        { trace: "/srv/app/lib/service.js", repo: "lib/service.js" },
+      ],
+    });
+    expect(() => prepareCase(lostPath, mirrors, out)).toThrow(
+      /lib\/service.js, which is not at the base/,
+    );
+    const unnamed = evalCase({
+      changed: { files: ["service.js"], functions: ["saveUser"], other: [] },
+    });
+    expect(() => prepareCase(unnamed, mirrors, out)).toThrow(
+      /function saveUser/,
     );
     expect(existsSync(join(out, "tiny-null-row"))).toBe(false);
   });
