@@ -1,3 +1,4 @@
+import { redact } from "../grounding/secrets.js";
 import { createHash } from "node:crypto";
 
 /** Longest slug taken from a title, in characters (the short hash comes on top). */
@@ -12,7 +13,9 @@ export const MAX_TITLE_SLUG = 40;
  * @example slugFor("`errors` is a reserved schema pathname", body) === "errors-is-a-reserved-schema-pathname-3f2a9c1"
  */
 export function slugFor(title: string, problemText: string): string {
-  let words = title
+  // A branch name is public: a token in the title must not become part of it.
+  let words = redact(title)
+    .replace(/\[redacted\]/g, " ")
     .normalize("NFKD")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

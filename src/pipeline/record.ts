@@ -1,6 +1,8 @@
 import type { RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { HeldReason } from "../host/types.js";
+import { postedLine } from "../grounding/posted.js";
+import { redact } from "../grounding/secrets.js";
 import type { AppliedEdit, RunRecord, Task } from "../types.js";
 
 /** The git trailer that marks a commit as groundfix's own, on every host: `Groundfix-Run: <run id>`. */
@@ -11,16 +13,13 @@ export function editBaseLines(e: AppliedEdit): { start_line: number; end_line: n
   return { start_line: e.baseStartLine ?? e.startLine, end_line: e.baseEndLine ?? e.endLine };
 }
 
-/** The first line of `text`, trimmed and cut to `max` characters with an ellipsis. */
-function firstLine(text: string, max: number): string {
-  const first = (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
-  return first.length <= max ? first : `${first.slice(0, max - 1)}…`;
-}
-
-/** The pull request title and commit subject: `groundfix: ` and the verified diagnosis' first line, else the title. */
+/**
+ * The pull request title and commit subject: `groundfix: ` and the verified diagnosis' first line, else the task
+ * title, through `postedLine` (secrets redacted, unseen characters dropped, mentions broken, 100 characters).
+ */
 export function pullRequestTitle(task: Pick<Task, "title">, result: Pick<RunResult, "diagnosis">): string {
-  const text = result.diagnosis?.summary.trim() || task.title;
-  return `groundfix: ${firstLine(text, 100)}`;
+  const summary = result.diagnosis ? postedLine(result.diagnosis.summary, 100) : "";
+  return `groundfix: ${summary || postedLine(task.title, 100) || "a grounded change"}`;
 }
 
 /**
@@ -40,17 +39,18 @@ export function runRecord(runId: string, baseSha: string, edits: readonly Applie
 /**
  * The message of a run's commit, the same on every host: the {@link pullRequestTitle} subject; the edits, one line
  * each; `<link_keyword> #N` for an issue's task; then the trailers `Groundfix-Task`, `Groundfix-Base` and
- * {@link RUN_TRAILER} (git's trailer format: the last paragraph, `Key: value` lines).
+ * {@link RUN_TRAILER} (git's trailer format: the last paragraph, `Key: value` lines). Untrusted parts are one line
+ * each (a task key cannot add a trailer), and the whole message has secrets redacted.
  */
 export function commitMessage(task: Task, result: RunResult, config: GroundfixConfig, runId: string): string {
   const lines = [pullRequestTitle(task, result), ""];
   for (const e of result.edits) {
     const { start_line, end_line } = editBaseLines(e);
-    lines.push(`- ${e.kind} in ${e.path} (lines ${start_line}-${end_line})`);
+    lines.push(`- ${e.kind} in ${postedLine(e.path, 300)} (lines ${start_line}-${end_line})`);
   }
   if (task.number !== undefined && task.source !== "code_scanning") lines.push("", `${config.pull_request.link_keyword} #${task.number}`);
-  lines.push("", `Groundfix-Task: ${task.key}`, `Groundfix-Base: ${task.baseSha}`, `${RUN_TRAILER}: ${runId}`);
-  return lines.join("\n");
+  lines.push("", `Groundfix-Task: ${postedLine(task.key, 300)}`, `Groundfix-Base: ${task.baseSha}`, `${RUN_TRAILER}: ${runId}`);
+  return redact(lines.join("\n"));
 }
 
 /** True when a commit message carries the {@link RUN_TRAILER} line (how both hosts tell groundfix's commits). */

@@ -1,3 +1,5 @@
+import { mapStrings } from "../grounding/map-strings.js";
+import { redact } from "../grounding/secrets.js";
 import type { Finding, ReviewReport } from "../types.js";
 import type { CheckAnnotation } from "./types.js";
 import { SUMMARY_MAX_CHARS, truncateText } from "./truncate.js";
@@ -22,9 +24,14 @@ export interface CheckRunOutput {
  * each further one for an update that appends the next batch of at most 50 annotations. Every element carries the
  * same title and summary (GitHub requires both on each output). Summary and text are cut to 65,535 characters with a
  * visible note; titles to 255 and messages to 4,000 characters; at most 1,000 annotations. Never throws.
- * Levels map one to one: finding `failure|warning|notice` → `annotation_level`.
+ * Levels map one to one: finding `failure|warning|notice` → `annotation_level`. Every text has secrets redacted
+ * (findings quote diff lines, and a check run is public on the pull request).
  */
 export function toCheckRunOutputs(report: ReviewReport): CheckRunOutput[] {
+  return mapStrings(shape(report), redact);
+}
+
+function shape(report: ReviewReport): CheckRunOutput[] {
   const title = clip(report.title, TITLE_MAX) || "groundfix review";
   const summary = truncateText(report.summary, SUMMARY_MAX_CHARS);
   const annotations = report.findings.slice(0, MAX_ANNOTATIONS).map(toAnnotation);

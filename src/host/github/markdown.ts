@@ -1,13 +1,30 @@
+import { postedLine } from "../../grounding/posted.js";
+import { redact } from "../../grounding/secrets.js";
+
 /** GitHub's limit for an issue comment or pull request body (characters); a longer body is refused with 422. */
 export const GITHUB_BODY_LIMIT = 65_536;
 
 /**
- * Text that came from a model, an issue or an alert, made safe to embed in Markdown that groundfix posts:
- * `<` becomes `&lt;` (no HTML, so no hidden comment can forge a status marker or a run record) and `@name`
- * mentions are broken with a zero-width space (`&#8203;`), so posting never notifies anyone. Markdown stays.
+ * Text that came from a model, an issue or an alert, made safe to embed in Markdown that groundfix posts: secrets
+ * are redacted (src/grounding/secrets.ts), `<` becomes `&lt;` (no HTML, so no hidden comment can forge a status
+ * marker or a run record) and `@name` mentions are broken with a zero-width space (`&#8203;`), so posting never
+ * notifies anyone. Markdown stays.
  */
 export function escapeUntrusted(text: string): string {
-  return text.replace(/</g, "&lt;").replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@&#8203;");
+  return redact(text)
+    .replace(/</g, "&lt;")
+    .replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@&#8203;");
+}
+
+/**
+ * One line of untrusted text for inline Markdown (a title in bold): `postedLine` (secrets redacted, unseen characters
+ * dropped, mentions broken), then every character Markdown could read as formatting or a link backslash-escaped and
+ * `<` written as `&lt;`, so the line renders as the literal text it is.
+ */
+export function escapeInline(text: string, max: number): string {
+  return postedLine(text, max)
+    .replace(/([\\`*_[\]()#~|!>{}])/g, "\\$1")
+    .replace(/</g, "&lt;");
 }
 
 /** The first non-empty line of `text`, trimmed and cut to `max` characters with an ellipsis. */

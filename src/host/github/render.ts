@@ -3,7 +3,8 @@ import { renderTraceMarkdown } from "../../agent/index.js";
 import { permalink } from "../../grounding/index.js";
 import { encodeRunRecord } from "../../review/index.js";
 import type { AppliedEdit, Citation, RunRecord, Task } from "../../types.js";
-import { capText, details, escapeUntrusted, fenced, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
+import { redact } from "../../grounding/secrets.js";
+import { capText, details, escapeInline, escapeUntrusted, fenced, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 
 /** The hidden marker that identifies groundfix's one status comment on an issue. */
 export const STATUS_MARKER = "<!-- groundfix:status -->";
@@ -113,12 +114,14 @@ function taskReference(task: Task, site: Site, linkKeyword?: string): string {
  * verified diagnosis with permalinks at the base SHA for every citation, the edits with rationale, anchored lines
  * (permalinks) and their unified diff in a ```diff block, the confidence, the pull request (or why there is none),
  * the trace folded in `<details>`, and usage (model calls, tool calls, tokens). At most 65,536 characters.
- * Only what `RunResult` carries is posted: its citations and edits were verified against the snapshot.
+ * Only what `RunResult` carries is posted: its citations and edits were verified against the snapshot. Secrets are
+ * redacted from all of it.
  */
 export function renderStatusComment(p: StatusStage | StatusOutcome): string {
   if ("stage" in p) {
     const detail = p.detail ? ` — ${escapeUntrusted(oneLine(p.detail, 300))}` : "";
-    return `${STATUS_MARKER}\n**groundfix** is working on this: ${escapeUntrusted(oneLine(p.stage, 200))}${detail}…`;
+    const stage = escapeUntrusted(oneLine(p.stage, 200));
+    return redact(`${STATUS_MARKER}\n**groundfix** is working on this: ${stage}${detail}…`);
   }
   const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha };
   const { result } = p;
@@ -143,7 +146,7 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
     ]
       .filter(Boolean)
       .join("\n\n");
-  return fit(build, result);
+  return redact(fit(build, result));
 }
 
 function usageLine(result: RunResult, baseSha: string): string {
@@ -171,14 +174,17 @@ export interface PullRequestBodyInput {
  * evidence rule reads the FIRST record of a body, so untrusted text below cannot forge one), the diagnosis with
  * permalinks, each edit with its rationale and the permalink of the base lines it was anchored on, the unified
  * diff, "<linkKeyword> #N" for an issue, and the trace folded. At most 65,536 characters (trace cut first).
+ * Everything but the run record has secrets redacted (the issue title is escaped as inline text).
  */
 export function renderPullRequestBody(p: PullRequestBodyInput): string {
   const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha };
   const reference = taskReference(p.task, site, p.linkKeyword);
-  const build = (withDiffs: boolean) =>
+  const title =
+    `groundfix investigated **${escapeInline(p.task.title, 200)}** at base commit \`${p.baseSha.slice(0, 12)}\` ` +
+    "and anchored every edit on text found verbatim in the file.";
+  const rest = (withDiffs: boolean) =>
     [
-      encodeRunRecord(p.record),
-      `groundfix investigated **${escapeUntrusted(oneLine(p.task.title, 200))}** at base commit \`${p.baseSha.slice(0, 12)}\` and anchored every edit on text found verbatim in the file.`,
+      title,
       reference,
       renderDiagnosis(site, p.result),
       renderEdits(site, p.result.edits, withDiffs),
@@ -187,5 +193,7 @@ export function renderPullRequestBody(p: PullRequestBodyInput): string {
     ]
       .filter(Boolean)
       .join("\n\n");
+  // The run record is base64 JSON and stays as encoded; everything after it is redacted.
+  const build = (withDiffs: boolean) => `${encodeRunRecord(p.record)}\n\n${redact(rest(withDiffs))}`;
   return fit(build, p.result);
 }
