@@ -11,6 +11,7 @@ import { benchLarge } from "./large.js";
 import { type BenchRow, renderTable } from "./lib.js";
 import { benchRestCalls } from "./rest-calls.js";
 import { benchSnapshotSearch } from "./snapshot-search.js";
+import { benchStructure } from "./structure.js";
 import { benchWebhookAck } from "./webhook-ack.js";
 
 const quick = process.argv.includes("--quick");
@@ -19,6 +20,7 @@ const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".
 const extra: Record<string, unknown> = {};
 const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
+  { name: "structure", run: () => benchStructure(quick ? 3 : 7) },
   { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
   { name: "webhook", run: () => benchWebhookAck(50) },
   { name: "large", run: () => benchLarge(quick ? 3 : 5) },

@@ -3,7 +3,7 @@ import { redact, redactDeep, redactSecrets } from "../grounding/secrets.js";
 import { createReadLog, readTools, runTool } from "../tools/index.js";
 import { redactArguments } from "../tools/serve.js";
 import { checkClaims, submitAnswerSchema } from "../tools/submit-answer.js";
-import { changedFiles, createEditSession, runSuggestAddition } from "../tools/suggest-addition.js";
+import { changedFiles, createEditSession, prepareSuggestAddition, runSuggestAddition } from "../tools/suggest-addition.js";
 import type { Citation, Diagnosis, GateName, GateRejection, Outcome, Snapshot, Task, ToolResult, Usage } from "../types.js";
 import { parseArguments } from "./arguments.js";
 import { answerGate, type CallRecord } from "./gates.js";
@@ -333,6 +333,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       return { result, ...(result.status !== "invalid" ? { record: { name: call.name, status: result.status, readsCode: readTool.readsCode } } : {}) };
     }
     if (call.name === "suggest_addition") {
+      await prepareSuggestAddition(call.arguments);
       const out = runSuggestAddition(call.arguments, { snapshot, reads, config, session });
       return {
         result: out.result,

@@ -18,6 +18,39 @@ export interface LostLine {
  * reported text drops the "\r". Uses jsdiff's `diffArrays` (Myers' minimal edit script) on the widened region only.
  */
 export function lostLines(content: string, offset: number, length: number, inserted: string): LostLine[] {
+  return lineChanges(content, offset, length, inserted).lost;
+}
+
+/**
+ * The 1-based line numbers, in the file after the edit, of the lines that replacing
+ * `content.slice(offset, offset + length)` with `inserted` adds (same widened-region comparison as {@link lostLines}).
+ * For an addition (no lost lines), removing exactly these lines from the new file gives back `content`.
+ */
+export function addedLineNumbers(content: string, offset: number, length: number, inserted: string): number[] {
+  return lineChanges(content, offset, length, inserted).added;
+}
+
+/**
+ * The 1-based lines of `after` that an edit of lines `startLine..endLine` of `before` added: the two files are compared
+ * over that span plus one line of margin on each side (jsdiff's `diffArrays`), so the cost does not grow with the file.
+ * For an addition, removing exactly these lines from `after` gives back `before`.
+ */
+export function addedLinesBetween(before: string, after: string, startLine: number, endLine: number): number[] {
+  const a = rawLines(before);
+  const b = rawLines(after);
+  const from = Math.max(0, startLine - 2);
+  const delta = b.length - a.length;
+  const to = Math.min(a.length, endLine + 1);
+  const added: number[] = [];
+  let at = from;
+  for (const change of diffArrays(a.slice(from, to), b.slice(from, Math.max(from, to + delta)))) {
+    if (change.added) for (let k = 0; k < change.count; k++) added.push(at + k + 1);
+    if (!change.removed) at += change.count;
+  }
+  return added;
+}
+
+function lineChanges(content: string, offset: number, length: number, inserted: string): { lost: LostLine[]; added: number[] } {
   const spanEnd = offset + length;
   const from = lineStartOf(content, offset);
   let to = lineEndAfter(content, spanEnd);
@@ -33,15 +66,21 @@ export function lostLines(content: string, offset: number, length: number, inser
   }
   const firstLine = lineAt(content, from);
   const lost: LostLine[] = [];
+  const added: number[] = [];
   let index = 0;
+  let newIndex = 0;
   for (const change of diffArrays(rawLines(oldRegion), rawLines(newRegion))) {
-    if (change.added) continue;
+    if (change.added) {
+      for (let k = 0; k < change.count; k++) added.push(firstLine + newIndex + k);
+      newIndex += change.count;
+      continue;
+    }
     if (change.removed) {
       change.value.forEach((text, k) => lost.push({ line: firstLine + index + k, text: text.replace(/\r$/, "") }));
-    }
+    } else newIndex += change.count;
     index += change.count;
   }
-  return lost;
+  return { lost, added };
 }
 
 /** Lines split at "\n" only, each keeping a trailing "\r"; a final "\n" does not start another line. */

@@ -1,7 +1,7 @@
 import { structuredPatch } from "diff";
 import type { GroundfixConfig } from "../config/schema.js";
+import { loadGrammar, type TreeSitterLanguage } from "../lang/tree-sitter.js";
 import type { ChangedFile, FilePatch, ReviewReport, RunRecord, Snapshot, SnapshotEntry } from "../types.js";
-import { loadPythonGrammar } from "./python-parser.js";
 import { reviewChange } from "./report.js";
 
 /** Where {@link reviewCommit} reads two commits from (a host's `diff` and `loadSnapshot` fit). */
@@ -11,9 +11,10 @@ export interface CommitSource {
 }
 
 /**
- * Review the commit range `baseSha..headSha`: `source.diff` plus both snapshots (loaded in parallel, with the Python
- * grammar for the syntax rule), then {@link reviewChange}. When `record.head_sha` names an earlier commit than
- * `headSha` (someone pushed on top of the app's commit), the evidence rule checks only the app's own diff
+ * Review the commit range `baseSha..headSha`: `source.diff` plus both snapshots (loaded in parallel, with the
+ * tree-sitter grammars of the Python and Go files the diff touches, for the syntax and edit-policy rules), then
+ * {@link reviewChange}. When `record.head_sha` names an earlier commit than `headSha` (someone pushed on top of the
+ * app's commit), the evidence rule checks only the app's own diff
  * `record.base_sha..record.head_sha`; the other rules always see the whole range.
  *
  * @throws whatever the source throws (unknown SHA, network); the rules themselves never throw.
@@ -24,12 +25,14 @@ export async function reviewCommit(
 ): Promise<ReviewReport> {
   const record = input.record ?? null;
   const ownRange = record?.head_sha && record.head_sha !== input.headSha ? { base: record.base_sha, head: record.head_sha } : null;
+  const diff = source.diff(input.baseSha, input.headSha);
+  const grammars = diff.then((patches) => Promise.all(treeSitterLanguages(patches).map(loadGrammar)));
   const [patches, base, head, ownPatches] = await Promise.all([
-    source.diff(input.baseSha, input.headSha),
+    diff,
     source.loadSnapshot(input.baseSha),
     source.loadSnapshot(input.headSha),
     ownRange ? source.diff(ownRange.base, ownRange.head) : Promise.resolve(undefined),
-    loadPythonGrammar(),
+    grammars,
   ]);
   return reviewChange({ patches, base, head, config: input.config, record, ...(ownPatches ? { ownPatches } : {}) });
 }
@@ -81,6 +84,16 @@ export async function reviewFiles(input: {
       patch: hunksBetween(f.path, before ?? "", f.content),
     };
   });
-  await loadPythonGrammar();
+  await Promise.all(treeSitterLanguages(patches).map(loadGrammar));
   return reviewChange({ patches, base: input.base, head, config: input.config, record: input.record });
+}
+
+/** The tree-sitter languages of the changed files (web-tree-sitter is loaded only when a diff has Python or Go). */
+function treeSitterLanguages(patches: FilePatch[]): TreeSitterLanguage[] {
+  const out = new Set<TreeSitterLanguage>();
+  for (const p of patches) {
+    if (/\.pyi?$/i.test(p.path)) out.add("python");
+    else if (/\.go$/i.test(p.path)) out.add("go");
+  }
+  return [...out];
 }

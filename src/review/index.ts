@@ -11,4 +11,4 @@ export { parseHunks } from "./hunks.js";
 export { toCheckRunOutputs, ANNOTATIONS_PER_REQUEST, MAX_ANNOTATIONS } from "./output.js";
 export type { CheckRunOutput } from "./output.js";
 export { encodeRunRecord, decodeRunRecord } from "./record.js";
-export { loadPythonGrammar } from "./python-parser.js";
+export { loadPythonGrammar } from "./sitter-syntax.js";

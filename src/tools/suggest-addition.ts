@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { createPathPolicy, partRefusal } from "../config/protected.js";
 import type { GroundfixConfig } from "../config/schema.js";
+import { addedLinesBetween } from "../grounding/additive.js";
 import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index.js";
 import { findSecrets, redact, redactQuoted } from "../grounding/secrets.js";
+import { addedTextProblems, structureLanguage, structureProblems } from "../grounding/structure.js";
+import { loadGrammar } from "../lang/tree-sitter.js";
 import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { finish, formatBytes, shortSha } from "./output.js";
@@ -106,8 +109,9 @@ function addedLineCount(diff: string): number {
  * arguments (zod) → path policy ({@link editPathProblem}) → edit budget (`edits.max_files`, `edits.max_added_lines`)
  * → read before edit (gate 3: the run's `get_file_contents` windows must cover the base lines `code_before`
  * anchors on in the file's current content; lines written by earlier edits count as read) → `applyVerbatimEdit`
- * on the current content with `edits.allow` (gate 4). When `code_before` is not found once, the verbatim
- * rejection (with the nearest region) is what the model sees.
+ * on the current content with `edits.allow` (gate 4) → the added lines' own text and, with `edits.allow: additions`,
+ * the parse of the file before and after ({@link additionProblem}). When `code_before` is not found once, the
+ * verbatim rejection (with the nearest region) is what the model sees.
  *
  * On success the edit is appended to `ctx.session` and the file's current content updated. Never throws.
  */
@@ -202,6 +206,9 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   const part = partRefusal(path, current, applied.content, config);
   if (part) return rejected("path_policy", `${part.message}. Put the addition elsewhere.`);
 
+  const disabling = additionProblem(path, current, applied, config);
+  if (disabling) return rejected("verbatim_edit", disabling);
+
   const used = session.edits.reduce((n, e) => n + addedLineCount(e.diff), 0);
   const adding = addedLineCount(applied.diff);
   if (used + adding > config.edits.max_added_lines) {
@@ -239,6 +246,44 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
     },
     edit,
   };
+}
+
+/**
+ * Load what {@link runSuggestAddition} needs for this call's path before it runs (synchronously): the tree-sitter
+ * grammar of a Python or Go file. Call it first; without it a Python or Go addition is refused. Never throws.
+ */
+export async function prepareSuggestAddition(rawArgs: unknown): Promise<void> {
+  const language = structureLanguage(pathOf(rawArgs) ?? "");
+  if (language === "python" || language === "go") await loadGrammar(language);
+}
+
+/**
+ * Why an applied edit may not stand, or null: an added line holds a hidden line break or an invisible/bidi character
+ * (any `edits.allow`); with `edits.allow: additions`, the addition changes how existing code parses or whether it runs
+ * (`structureProblems` of src/grounding/structure.ts: TypeScript's parser for JS/TS, tree-sitter for Python and Go,
+ * whose grammar {@link prepareSuggestAddition} loads). A Python or Go file whose grammar is not loaded is refused
+ * (fail closed). The reason is one sentence for the model.
+ */
+function additionProblem(
+  path: string,
+  current: string,
+  applied: { content: string; startLine: number; endLine: number; kind: "addition" | "modification" },
+  config: GroundfixConfig,
+): string | null {
+  const added = addedLinesBetween(current, applied.content, applied.startLine, applied.endLine);
+  const rows = applied.content.split("\n");
+  const text = addedTextProblems(added.map((line) => ({ line, text: rows[line - 1] ?? "" })));
+  if (text[0]) return `${path}: ${text[0].message}. Nothing was applied.`;
+  if (config.edits.allow !== "additions" || applied.kind !== "addition") return null;
+  const language = structureLanguage(path);
+  if (!language) return null;
+  const problems = structureProblems(language, current, applied.content, added);
+  if (problems === undefined) {
+    return `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code as it was. Nothing was applied.`;
+  }
+  const first = problems[0];
+  if (!first) return null;
+  return `${path} line ${first.line}: ${first.message}. An addition must leave every existing line parsing and running as before; add a guard that tests a value (for example "if (!x) throw …") instead. Nothing was applied.`;
 }
 
 /** Final content of each edited file, in the order first edited; `mode` from the snapshot entry (default 100644). */

@@ -1,6 +1,6 @@
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
-import ts from "typescript";
+import { typescript } from "../../lang/typescript.js";
 import type { Finding, Snapshot } from "../../types.js";
 import type { RuleContext } from "../types.js";
 import { pythonImportsRule } from "./imports-python.js";
@@ -26,7 +26,7 @@ export function jsImports(path: string, text: string): { spec: string; line: num
     }
     return lo + 1;
   };
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => ({ spec: f.fileName, line: lineOf(f.pos) }));
+  return typescript().preProcessFile(text, true, true).importedFiles.map((f) => ({ spec: f.fileName, line: lineOf(f.pos) }));
 }
 
 function isDirectory(snapshot: Snapshot, dir: string): boolean {
@@ -55,7 +55,7 @@ function parseJson(text: string | undefined): Record<string, unknown> | undefine
     const v: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
     return v && typeof v === "object" ? (v as Record<string, unknown>) : undefined;
   } catch {
-    const parsed = ts.parseConfigFileTextToJson("x.json", text);
+    const parsed = typescript().parseConfigFileTextToJson("x.json", text);
     return parsed.config && typeof parsed.config === "object" ? (parsed.config as Record<string, unknown>) : undefined;
   }
 }

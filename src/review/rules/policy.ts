@@ -1,25 +1,42 @@
+import { addedTextProblems, structureLanguage, structureProblems } from "../../grounding/structure.js";
 import type { Finding } from "../../types.js";
-import type { RuleContext } from "../types.js";
+import type { ParsedPatch, RuleContext } from "../types.js";
 import { quote } from "./grounded.js";
 
 /**
- * Rule 2, edit policy (issue 6): with `edits.allow: additions` (the default) a change may only add lines. Each run of
- * consecutive removed lines is one `failure` naming its first line; deleting or renaming a file fails too.
- * With `edits.allow: modifications` the rule finds nothing.
+ * Rule 2, edit policy (issue 6). In every mode, an added line that holds a hidden line break (lone CR, U+0085,
+ * U+2028, U+2029) or a bidirectional control / invisible character fails (`addedTextProblems` of
+ * src/grounding/structure.ts). With `edits.allow: additions` (the default) a change may only add lines: each run of
+ * consecutive removed lines is one `failure` naming its first line; deleting, renaming or adding a file fails; and an
+ * addition must leave existing code parsing and running as before (`structureProblems`: TypeScript's parser for JS/TS,
+ * tree-sitter for Python and Go — an added `return`, an opened comment or string, a wrapping `if (false)` fail).
+ * A Python or Go file whose grammar is not loaded gets one `notice` that its structure was not checked.
+ * With `edits.allow: modifications` only the hidden-character check runs.
  */
 export function editPolicy(ctx: RuleContext): Finding[] {
-  if (ctx.config.edits.allow !== "additions") return [];
   const findings: Finding[] = [];
-  const push = (path: string, start: number, end: number, message: string) =>
-    findings.push({ rule: "edit_policy", path, start_line: Math.max(1, start), end_line: Math.max(1, start, end), level: "failure", message });
+  const push = (path: string, start: number, end: number, message: string, level: Finding["level"] = "failure") =>
+    findings.push({ rule: "edit_policy", path, start_line: Math.max(1, start), end_line: Math.max(1, start, end), level, message });
   for (const { patch, hunks } of ctx.parsed) {
+    const added = hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => ({ line: l.newLine ?? 1, text: l.text })));
+    for (const p of addedTextProblems(added)) push(patch.path, p.line, p.line, p.message);
+  }
+  if (ctx.config.edits.allow !== "additions") return findings;
+  let unchecked: string | undefined;
+  for (const parsed of ctx.parsed) {
+    const { patch, hunks } = parsed;
     if (patch.status === "removed") {
       push(patch.path, 1, 1, `deletes ${patch.path}; edits.allow is "additions", so only added lines are allowed`);
+      continue;
+    }
+    if (patch.status === "added") {
+      push(patch.path, 1, 1, `adds the new file ${patch.path}; edits.allow is "additions", so only lines added to existing files are allowed`);
       continue;
     }
     if (patch.status === "renamed" && patch.oldPath) {
       push(patch.path, 1, 1, `renames ${patch.oldPath} to ${patch.path}; edits.allow is "additions", so only added lines are allowed`);
     }
+    let removed = false;
     for (const hunk of hunks) {
       let k = 0;
       while (k < hunk.lines.length) {
@@ -28,6 +45,7 @@ export function editPolicy(ctx: RuleContext): Finding[] {
           k++;
           continue;
         }
+        removed = true;
         let j = k;
         while (j + 1 < hunk.lines.length && hunk.lines[j + 1]!.kind === "removed") j++;
         const count = j - k + 1;
@@ -42,6 +60,29 @@ export function editPolicy(ctx: RuleContext): Finding[] {
         k = j + 1;
       }
     }
+    if (!removed && structureUnchecked(ctx, parsed, push)) unchecked ??= patch.path;
+  }
+  if (unchecked !== undefined) {
+    push(unchecked, 1, 1, "the structure of .py and .go additions was not checked: the tree-sitter grammar is not loaded", "notice");
   }
   return findings;
+}
+
+/** The parse comparison of one added-lines-only patch; true when its grammar is not loaded. */
+function structureUnchecked(
+  ctx: RuleContext,
+  { patch, hunks, error }: ParsedPatch,
+  push: (path: string, start: number, end: number, message: string) => void,
+): boolean {
+  const language = structureLanguage(patch.path);
+  if (!language || patch.binary || error !== undefined) return false;
+  const before = ctx.base.read(patch.oldPath ?? patch.path);
+  const after = ctx.head.read(patch.path);
+  if (before === undefined || after === undefined) return false;
+  const added = hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => l.newLine ?? 0));
+  const problems = structureProblems(language, before, after, added);
+  if (problems === undefined) return true;
+  const first = problems[0];
+  if (first) push(patch.path, first.line, first.line, `${first.message}; edits.allow is "additions", so existing code must keep parsing and running as before`);
+  return false;
 }

@@ -1,12 +1,13 @@
-import ts from "typescript";
+import type * as TS from "typescript";
 import { parseAllDocuments } from "yaml";
 import { lineAt as lineOf } from "../../grounding/lines.js";
 import type { Finding } from "../../types.js";
+import { typescript } from "../../lang/typescript.js";
 import { splitLines } from "../hunks.js";
-import { pythonSyntaxError } from "../python-parser.js";
+import { sitterSyntaxError } from "../sitter-syntax.js";
 import type { RuleContext } from "../types.js";
 
-type Language = "ts" | "tsx" | "js" | "jsx" | "json" | "jsonc" | "yaml" | "python";
+type Language = "ts" | "tsx" | "js" | "jsx" | "json" | "jsonc" | "yaml" | "python" | "go";
 interface SyntaxError {
   line: number;
   message: string;
@@ -39,22 +40,19 @@ export function syntaxLanguage(path: string): Language | undefined {
     case ".py":
     case ".pyi":
       return "python";
+    case ".go":
+      return "go";
     default:
       return undefined;
   }
 }
 
-const SCRIPT_KIND: Record<"ts" | "tsx" | "js" | "jsx", ts.ScriptKind> = {
-  ts: ts.ScriptKind.TS,
-  tsx: ts.ScriptKind.TSX,
-  js: ts.ScriptKind.JS,
-  jsx: ts.ScriptKind.JSX,
-};
-
 function tsSyntax(path: string, text: string, lang: "ts" | "tsx" | "js" | "jsx"): SyntaxError | null {
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, SCRIPT_KIND[lang]);
+  const ts = typescript();
+  const kind = { ts: ts.ScriptKind.TS, tsx: ts.ScriptKind.TSX, js: ts.ScriptKind.JS, jsx: ts.ScriptKind.JSX }[lang];
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   // parseDiagnostics is the parser's own list (not in the public typings); transpileModule reports the same errors.
-  let diags = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
+  let diags = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics;
   if (diags === undefined) {
     diags = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { jsx: ts.JsxEmit.Preserve } }).diagnostics ?? [];
   }
@@ -70,8 +68,9 @@ function jsonSyntax(path: string, text: string, lang: "json" | "jsonc"): SyntaxE
     return null;
   } catch (err) {
     if (lang === "jsonc") {
+      const ts = typescript();
       const sf = ts.parseJsonText(path, body);
-      const diag = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics?.[0];
+      const diag = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics?.[0];
       if (!diag) return null;
       return { line: lineOf(body, diag.start ?? 0), message: ts.flattenDiagnosticMessageText(diag.messageText, " ") };
     }
@@ -106,7 +105,8 @@ export function syntaxError(path: string, text: string, lang: Language): SyntaxE
     case "yaml":
       return yamlSyntax(text);
     case "python":
-      return pythonSyntaxError(text);
+    case "go":
+      return sitterSyntaxError(lang, text);
   }
 }
 
@@ -114,12 +114,12 @@ export function syntaxError(path: string, text: string, lang: Language): SyntaxE
  * Rule 5, syntax (issue 6): a changed file that parsed at base must parse at head; a new file must parse. TypeScript
  * and JavaScript (by extension: .ts .mts .cts .tsx .js .mjs .cjs .jsx) through the TypeScript compiler's parser, JSON
  * (JSON.parse after a BOM; tsconfig/jsconfig/.vscode files as JSON with comments), YAML (the `yaml` package, every
- * document of the stream), Python (tree-sitter, when {@link loadPythonGrammar} has loaded the grammar; otherwise one
- * `notice` that .py files were not checked). One `failure` per file at its first error.
+ * document of the stream), Python and Go (tree-sitter, when `loadGrammar` of src/lang/tree-sitter.ts has loaded the
+ * grammar; otherwise one `notice` per language that its files were not checked). One `failure` per file at its first error.
  */
 export function syntaxRule(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
-  let pythonSkipped: string | undefined;
+  const skipped = new Map<"python" | "go", string>();
   for (const { patch } of ctx.parsed) {
     if (patch.status === "removed" || patch.binary) continue;
     const lang = syntaxLanguage(patch.path);
@@ -128,7 +128,7 @@ export function syntaxRule(ctx: RuleContext): Finding[] {
     if (after === undefined) continue;
     const headErr = syntaxError(patch.path, after, lang);
     if (headErr === undefined) {
-      pythonSkipped ??= patch.path;
+      if ((lang === "python" || lang === "go") && !skipped.has(lang)) skipped.set(lang, patch.path);
       continue;
     }
     if (headErr === null) continue;
@@ -144,14 +144,15 @@ export function syntaxRule(ctx: RuleContext): Finding[] {
       message: `${patch.path} ${before === undefined ? "" : "parsed at base but "}does not parse at head (${lang}): line ${line}: ${headErr.message}`,
     });
   }
-  if (pythonSkipped !== undefined) {
+  for (const [lang, path] of skipped) {
+    const [ext, name] = lang === "python" ? [".py", "Python"] : [".go", "Go"];
     findings.push({
       rule: "syntax",
-      path: pythonSkipped,
+      path,
       start_line: 1,
       end_line: 1,
       level: "notice",
-      message: "the syntax of .py files was not checked: the Python grammar is not loaded",
+      message: `the syntax of ${ext} files was not checked: the ${name} grammar is not loaded`,
     });
   }
   return findings;
