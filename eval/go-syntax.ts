@@ -1,38 +1,15 @@
-import { createRequire } from "node:module";
-import { Language, Parser } from "web-tree-sitter";
-
-let parser: Parser | null | undefined;
+import { loadGrammar, withTree } from "../src/lang/tree-sitter.js";
 
 /**
- * Load the Go grammar (`tree-sitter-go.wasm` from the tree-sitter-go package, through web-tree-sitter) for the eval's
- * parse check of `.go` edits, which the review's syntax rule (src/review/rules/syntax.ts) does not parse yet. Returns
- * false when the grammar cannot be loaded; never throws.
+ * Load the Go grammar (`tree-sitter-go.wasm` from the tree-sitter-go package) through src/lang/tree-sitter.ts, the one
+ * place web-tree-sitter is initialised (a second `Parser.init()` resets the wasm runtime under the grammars already
+ * loaded). Returns false when the grammar cannot be loaded; never throws.
  */
-export async function loadGoGrammar(): Promise<boolean> {
-  if (parser !== undefined) return parser !== null;
-  try {
-    await Parser.init();
-    const language = await Language.load(
-      createRequire(import.meta.url).resolve(
-        "tree-sitter-go/tree-sitter-go.wasm",
-      ),
-    );
-    parser = new Parser();
-    parser.setLanguage(language);
-  } catch {
-    parser = null;
-  }
-  return parser !== null;
+export function loadGoGrammar(): Promise<boolean> {
+  return loadGrammar("go");
 }
 
 /** Whether a Go source parses without an error node: true, false, or undefined when the grammar is not loaded. */
 export function goParses(source: string): boolean | undefined {
-  if (!parser) return undefined;
-  const tree = parser.parse(source);
-  if (!tree) return undefined;
-  try {
-    return !tree.rootNode.hasError;
-  } finally {
-    tree.delete();
-  }
+  return withTree("go", source, (tree) => !tree.rootNode.hasError);
 }

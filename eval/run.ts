@@ -17,7 +17,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FixJson } from "../src/cli/json.js";
-import { loadPythonGrammar } from "../src/review/python-parser.js";
+import { loadGrammar } from "../src/lang/tree-sitter.js";
 import { loadCases, type EvalCase } from "./cases.js";
 import { git } from "./git.js";
 import { loadGoGrammar } from "./go-syntax.js";
@@ -233,7 +233,7 @@ async function main(argv: string[]): Promise<number> {
   const cases = loadCases(CASES).filter(
     (c) => only.length === 0 || only.includes(c.id),
   );
-  await loadPythonGrammar();
+  await loadGrammar("python");
   await loadGoGrammar();
   const idWidth = Math.max(4, ...cases.map((c) => c.id.length));
   const env = { ...process.env };
