@@ -2,7 +2,6 @@ import { applyPatch, parsePatch } from "diff";
 import type { FixJson } from "../src/cli/json.js";
 import { syntaxError, syntaxLanguage } from "../src/review/rules/syntax.js";
 import type { EvalCase } from "./cases.js";
-import { goParses } from "./go-syntax.js";
 
 /**
  * Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no
@@ -142,10 +141,9 @@ export function addedLines(diff: string): string[] {
 
 /**
  * Apply each edit's diff to the base file, in order per file, and parse the result with the review's syntax rule
- * (src/review/rules/syntax.ts: TypeScript/JavaScript, JSON, YAML, Python when its grammar is loaded), and Go with
- * tree-sitter-go once loadGoGrammar (eval/go-syntax.ts) has loaded it. A file in another language, or whose diff
- * does not apply, is not counted; a review finding of the `syntax`
- * rule at failure level (present when the run committed) also counts as a failure.
+ * (src/review/rules/syntax.ts: TypeScript/JavaScript, JSON, YAML, and Python and Go once their tree-sitter grammars
+ * are loaded). A file in another language, or whose diff does not apply, is not counted; a review finding of the
+ * `syntax` rule at failure level (present when the run committed) also counts as a failure.
  *
  * @param readBase the file's text at the base commit, or undefined when it is not there.
  */
@@ -174,19 +172,7 @@ export function parseEdits(
   }
   for (const [path, text] of texts) {
     const lang = syntaxLanguage(path);
-    if (text === undefined) continue;
-    if (lang === undefined) {
-      const ok = path.endsWith(".go") ? goParses(text) : undefined; // Go: tree-sitter-go (see go-syntax.ts)
-      if (ok === undefined) continue;
-      checked++;
-      if (!ok)
-        return {
-          state: "fail",
-          path,
-          message: "does not parse (tree-sitter-go)",
-        };
-      continue;
-    }
+    if (text === undefined || lang === undefined) continue;
     const err = syntaxError(path, text, lang);
     if (err === undefined) continue;
     checked++;
