@@ -7,6 +7,8 @@
  * Line numbers are 1-based and inclusive everywhere. Paths are repository-relative with forward slashes,
  * no leading `./`, never absolute, never containing `..`.
  */
+import type { ToolData } from "./tools/results.js";
+
 
 // ───────────────────────────── snapshot ─────────────────────────────
 
@@ -81,10 +83,15 @@ export const READ_TOOL_NAMES = [
  */
 export type ToolStatus = "ok" | "not_found" | "invalid" | "rejected";
 
-/** The answer of a tool call: `text` is exactly what the model sees (compact, capped, secrets redacted). */
+/**
+ * The answer of a tool call: `text` is exactly what a model sees (compact, capped, secrets redacted); `data`, when
+ * the tool has one, is the structured answer the text was rendered from (redacted the same way), for models that
+ * read objects rather than text (the heuristic).
+ */
 export interface ToolResult {
   status: ToolStatus;
   text: string;
+  data?: ToolData;
 }
 
 /** A window of lines the agent has seen through `get_file_contents`. */

@@ -278,7 +278,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       if (gate) rejections.push({ gate, message: result.text, step });
       traceStep.tool_calls.push(traceEntry(call, result, gate, Date.now() - c0));
       const isError = result.status === "invalid" || result.status === "rejected";
-      push({ role: "tool", tool_call_id: call.id, name: call.name, content: result.text, ...(isError ? { is_error: true } : {}) }, step);
+      push({ role: "tool", tool_call_id: call.id, name: call.name, content: result.text, ...(isError ? { is_error: true } : {}), ...(result.data ? { data: result.data } : {}) }, step);
       progress(step, `step ${step}: ${call.name} → ${result.status}${gate ? ` (${gate})` : ""}`);
       if (accepted || end) {
         pushMissingResults(ordered.map((o) => o.call), i + 1, step, "NOT RUN: the run ended.");

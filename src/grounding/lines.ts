@@ -107,3 +107,11 @@ export function splitLines(text: string): string[] {
   if (text.endsWith("\n")) lines.pop();
   return lines;
 }
+
+/**
+ * `  12| text`: the line number right-aligned to `width` (at least 4), `| `, then the line. The one format in which
+ * tool answers and rejection messages quote file lines (the number and `| ` are not part of the file).
+ */
+export function numberLine(lineNumber: number, text: string, width: number): string {
+  return `${String(lineNumber).padStart(Math.max(4, width))}| ${text}`;
+}

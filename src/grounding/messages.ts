@@ -1,5 +1,6 @@
 import type { LostLine } from "./additive.js";
 import type { NearestRegion } from "./diagnose.js";
+import { numberLine } from "./lines.js";
 
 /**
  * Model-facing rejection texts of `applyVerbatimEdit`. Each starts with "REJECTED: ", names the file when a path is
@@ -21,7 +22,7 @@ export function numberLines(text: string, firstLine: number): string {
   const out: string[] = [];
   let chars = 0;
   for (let i = 0; i < lines.length; i++) {
-    const line = `  ${String(firstLine + i).padStart(width)}| ${lines[i]}`;
+    const line = numberLine(firstLine + i, lines[i] ?? "", width);
     if (i >= MAX_QUOTED_LINES || chars + line.length > MAX_QUOTED_CHARS) {
       out.push(`  … (${lines.length - i} more lines)`);
       break;

@@ -147,7 +147,7 @@ function isQuoteOrSlash(code: number): boolean {
 }
 
 /** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
-const JS_CANDIDATE = /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\./;
+const JS_CANDIDATE = /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/;
 
 function jsLine(text: string, inClass: string | undefined): Found | null {
   if (inClass === undefined && !JS_CANDIDATE.test(text)) return null;
@@ -170,6 +170,12 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
+  // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the member.
+  m = /^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
+  if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return { name: m[2], kind: "method", container: m[1] };
+  // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
+  m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
+  if (m && (m[1] ?? m[2] ?? m[3])) return { name: (m[1] ?? m[2] ?? m[3]) as string, kind: "method" };
   if (inClass !== undefined) {
     const rest = stripPrefixes(t, JS_MODIFIERS);
     m = /^\*?\s*(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>)?\s*\(/.exec(rest);

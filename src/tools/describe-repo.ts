@@ -4,7 +4,7 @@ import type { Snapshot } from "../types.js";
 import type { ToolDefinition } from "./types.js";
 import { isLikelyEntryPoint, languageOf } from "./languages.js";
 import { describeEntry } from "./list-files.js";
-import { manifestKind, parseManifest } from "./manifests.js";
+import { manifestKind, ownPackages, parseManifest, type OwnPackage } from "./manifests.js";
 import { capList, finish, formatBytes, shortSha } from "./output.js";
 import { folderSet, isUnder, normalizeRepoPath } from "./paths.js";
 import { resolveTextFile } from "./serve.js";
@@ -22,7 +22,7 @@ const MAX_OUTLINE = 200;
 const MAX_MANIFESTS = 8;
 const MAX_DEPS = 40;
 
-function overview(s: Snapshot): string {
+function overview(s: Snapshot, own: readonly OwnPackage[]): string {
   const st = s.stats;
   const out: string[] = [
     `Repository at ${shortSha(s.sha)}: ${st.files} paths, ${st.textFiles} text files (${formatBytes(st.textBytes)}).`,
@@ -58,6 +58,10 @@ function overview(s: Snapshot): string {
     entries.push(...m.entries.map((e) => `${e} (${path})`));
   }
   if (manifests.length > MAX_MANIFESTS) out.push(`  … ${manifests.length - MAX_MANIFESTS} more not shown (list_files with glob "**/package.json" etc.)`);
+  if (own.length > 0) {
+    const named = own.map((p) => `${p.name} (${p.kind}${p.root === "" ? "" : `, ${p.root}/`})`);
+    out.push(`This repository's own packages (an installed copy in a stack trace is this code): ${capList(named, 12, "").join(", ")}`);
+  }
   const likely = s.paths.filter((p) => isLikelyEntryPoint(p) && !VENDORED.test(p));
   const allEntries = [...entries, ...likely];
   if (allEntries.length > 0) out.push(`Likely entry points: ${capList(allEntries, 15, "").join(", ")}`);
@@ -107,7 +111,10 @@ export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
     const norm = normalizeRepoPath(args.path ?? "");
     if (!norm.ok) return finish(s, { status: "not_found", text: `NOT_FOUND: ${norm.message}` });
     const path = norm.path;
-    if (path === "") return finish(s, { status: "ok", text: overview(s) });
+    if (path === "") {
+      const own = ownPackages(s.paths, (p) => s.read(p));
+      return finish(s, { status: "ok", text: overview(s, own), data: { tool: "describe_repo", ownPackages: own } });
+    }
     if (s.entry(path) === undefined && folderSet(s.paths).has(path)) return finish(s, { status: "ok", text: folderListing(s, path) });
     const file = resolveTextFile(s, path, "describe_repo");
     if (!file.ok) return finish(s, file.result);

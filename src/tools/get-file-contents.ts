@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { splitLines } from "../grounding/lines.js";
-import { numberLine } from "./lines.js";
-import { clipLine, finish } from "./output.js";
+import { renderWindowLines, type WindowLine } from "./results.js";
+import { clipLine, finish, MAX_LINE_CHARS } from "./output.js";
 import { resolveTextFile } from "./serve.js";
 
 /** Most lines one `get_file_contents` call returns. */
@@ -36,7 +36,11 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
     const total = lines.length;
     const crlf = file.content.includes("\r\n") ? ", CRLF line endings" : "";
     if (total === 0) {
-      return finish(ctx.snapshot, { status: "ok", text: `${file.path}: empty file (0 lines)` });
+      return finish(ctx.snapshot, {
+        status: "ok",
+        text: `${file.path}: empty file (0 lines)`,
+        data: { tool: "get_file_contents", path: file.path, startLine: 1, endLine: 0, totalLines: 0, lines: [] },
+      });
     }
     const start = args.start_line ?? 1;
     if (start > total) {
@@ -53,14 +57,17 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
     }
     const wantedEnd = Math.min(args.end_line ?? start + MAX_WINDOW_LINES - 1, total);
     const end = Math.min(wantedEnd, start + MAX_WINDOW_LINES - 1);
-    const width = String(end).length;
-    const body = lines.slice(start - 1, end).map((line, i) => numberLine(start + i, clipLine(line), width));
+    const window: WindowLine[] = lines.slice(start - 1, end).map((line, i) => ({ line: start + i, text: clipLine(line), clipped: line.length > MAX_LINE_CHARS }));
     const header = `${file.path} (lines ${start}-${end} of ${total}${crlf})`;
     const more =
       end < total
         ? [`… ${total - end} more lines not shown${end < wantedEnd ? ` (window capped at ${MAX_WINDOW_LINES} lines)` : ""}; call again with start_line=${end + 1}`]
         : [];
     ctx.reads.record({ path: file.path, startLine: start, endLine: end });
-    return finish(ctx.snapshot, { status: "ok", text: [header, ...body, ...more].join("\n") });
+    return finish(ctx.snapshot, {
+      status: "ok",
+      text: [header, ...renderWindowLines(window), ...more].join("\n"),
+      data: { tool: "get_file_contents", path: file.path, startLine: start, endLine: end, totalLines: total, lines: window },
+    });
   },
 };

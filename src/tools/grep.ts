@@ -162,13 +162,15 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const skipped = found.secretFilesSkipped > 0 ? ` (${found.secretFilesSkipped} secret file(s) not searched)` : "";
     if (found.total === 0) {
       const tip = args.case_sensitive === false ? "" : " Try case_sensitive: false, a shorter pattern, or search_codebase.";
-      return finish(ctx.snapshot, { status: "ok", text: `0 matches for ${JSON.stringify(args.pattern)}${scope}${skipped}.${tip}` });
+      const none = { tool: "grep_codebase" as const, total: 0, hits: [] };
+      return finish(ctx.snapshot, { status: "ok", text: `0 matches for ${JSON.stringify(args.pattern)}${scope}${skipped}.${tip}`, data: none });
     }
     const lines = found.hits.map((h) => `${h.path}:${h.line}: ${clipLine(h.text.trim(), HIT_LINE_CHARS)}`);
     const header = `${found.total} matching line(s) in ${found.files} file(s) for ${JSON.stringify(args.pattern)}${scope}${skipped}:`;
     if (found.total > found.hits.length) {
       lines.push(`… ${found.total - found.hits.length} more not shown; narrow with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`);
     }
-    return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n") });
+    const data = { tool: "grep_codebase" as const, total: found.total, hits: found.hits };
+    return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n"), data });
   },
 };

@@ -65,7 +65,11 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
     const limit = args.limit ?? LIST_DEFAULT_LIMIT;
     const what = args.glob === undefined ? "files" : `paths match '${args.glob}'`;
     if (matched.length === 0) {
-      return finish(ctx.snapshot, { status: "ok", text: `0 ${what}. Try a broader glob such as "**/*${args.glob?.slice(args.glob.lastIndexOf(".")) ?? ""}" or describe_repo.` });
+      return finish(ctx.snapshot, {
+        status: "ok",
+        text: `0 ${what}. Try a broader glob such as "**/*${args.glob?.slice(args.glob.lastIndexOf(".")) ?? ""}" or describe_repo.`,
+        data: { tool: "list_files", glob: args.glob ?? null, total: 0, offset, paths: [] },
+      });
     }
     const page = matched.slice(offset, offset + limit);
     const lines = page.map((p) => describeEntry(ctx.snapshot.entry(p), p));
@@ -75,6 +79,7 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
         : `${matched.length} ${what} (showing ${offset + 1}-${offset + page.length}):`;
     const rest = matched.length - offset - page.length;
     if (rest > 0) lines.push(`… ${rest} more not shown; call again with offset=${offset + page.length}`);
-    return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n") });
+    const data = { tool: "list_files" as const, glob: args.glob ?? null, total: matched.length, offset, paths: page };
+    return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n"), data });
   },
 };

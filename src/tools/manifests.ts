@@ -1,7 +1,9 @@
 /**
- * Dependency manifests and what they declare. Parsing is deliberately shallow (line patterns, JSON.parse for
- * package.json): it names dependencies for a model to orient by, it is not a resolver.
+ * Dependency manifests: what they declare (for a model to orient by, not a resolver) and the repository's own
+ * package names (what an installed copy of this repository is called in a stack trace). package.json is read with
+ * `JSON.parse`, TOML manifests (pyproject.toml, Cargo.toml) with smol-toml, the others by line patterns.
  */
+import { parse as parseTomlText } from "smol-toml";
 
 /** A manifest file and the dependencies it declares, by section (e.g. "dependencies", "devDependencies"). */
 export interface Manifest {
@@ -60,15 +62,19 @@ export function parseManifest(path: string, content: string): Manifest {
     case "pip":
       add("requirements", lines.map((l) => l.replace(/#.*/, "").trim()).filter((l) => l !== "" && !l.startsWith("-")).map(pipName));
       break;
-    case "python":
-      parseToml(lines, (section, key, arrayItems) => {
-        if (section === "project" && key === "dependencies") add("dependencies", arrayItems.map(pipName));
-        else if (section === "project.optional-dependencies") add(`optional ${key}`, arrayItems.map(pipName));
-        else if (/^tool\.poetry\.(dev-)?dependencies$|^tool\.poetry\.group\.\w+\.dependencies$/.test(section) && key !== "python") add(section.replace("tool.poetry.", "poetry "), [key]);
-        else if (section === "project.scripts" || section === "tool.poetry.scripts") m.entries.push(`script ${key}`);
-      });
-      mergeSections(m);
+    case "python": {
+      const doc = tomlDocument(content);
+      const project = table(doc.project);
+      add("dependencies", strings(project.dependencies).map(pipName));
+      for (const [key, items] of Object.entries(table(project["optional-dependencies"]))) add(`optional ${key}`, strings(items).map(pipName));
+      const poetry = table(table(doc.tool).poetry);
+      const poetryDeps = (section: string, deps: unknown) => add(section, Object.keys(table(deps)).filter((k) => k !== "python"));
+      poetryDeps("poetry dependencies", poetry.dependencies);
+      poetryDeps("poetry dev-dependencies", poetry["dev-dependencies"]);
+      for (const [group, body] of Object.entries(table(poetry.group))) poetryDeps(`poetry group.${group}.dependencies`, table(body).dependencies);
+      for (const key of [...Object.keys(table(project.scripts)), ...Object.keys(table(poetry.scripts))]) m.entries.push(`script ${key}`);
       break;
+    }
     case "go": {
       const deps: string[] = [];
       let inRequire = false;
@@ -87,13 +93,15 @@ export function parseManifest(path: string, content: string): Manifest {
       add("require", deps);
       break;
     }
-    case "cargo":
-      parseToml(lines, (section, key) => {
-        if (/^(dev-|build-)?dependencies$/.test(section) || /^target\..*\.dependencies$/.test(section)) add(section, [key]);
-        else if (section === "workspace.dependencies") add(section, [key]);
-      });
-      mergeSections(m);
+    case "cargo": {
+      const doc = tomlDocument(content);
+      for (const section of ["dependencies", "dev-dependencies", "build-dependencies"]) add(section, Object.keys(table(doc[section])));
+      add("workspace.dependencies", Object.keys(table(table(doc.workspace).dependencies)));
+      for (const [target, body] of Object.entries(table(doc.target))) {
+        for (const section of ["dependencies", "dev-dependencies", "build-dependencies"]) add(`target.${target}.${section}`, Object.keys(table(table(body)[section])));
+      }
       break;
+    }
     case "maven": {
       const deps: string[] = [];
       const blocks = content.split("<dependency>").slice(1);
@@ -118,33 +126,128 @@ function pipName(req: string): string {
   return /^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(req)?.[1] ?? "";
 }
 
-/** Merge sections of the same name (TOML keys are reported one at a time). */
-function mergeSections(m: Manifest): void {
-  const merged = new Map<string, string[]>();
-  for (const s of m.sections) merged.set(s.name, [...(merged.get(s.name) ?? []), ...s.deps]);
-  m.sections = [...merged].map(([name, deps]) => ({ name, deps: [...new Set(deps)] }));
+/** A TOML document as plain objects; an unparsable document is empty (never throws). */
+function tomlDocument(content: string): Record<string, unknown> {
+  try {
+    return parseTomlText(content) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** `v` when it is a TOML table (a plain object), else an empty table. */
+function table(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) ? (v as Record<string, unknown>) : {};
+}
+
+/** The string items of a TOML array, or [] for anything else. */
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 /**
- * A shallow TOML walk: calls `visit(section, key, arrayItems)` for each `key = value` line, with the string items
- * of an array value (single- or multi-line). Enough for dependency tables; not a TOML parser.
+ * One name this repository is published or imported under, and the repository folder its installed copy's root
+ * corresponds to. A stack frame under `node_modules/<name>/rest`, `site-packages/<name>/rest`,
+ * `pkg/mod/<name>@<version>/rest` or `gems/<name>-<version>/rest` is the repository's file `<root>/rest` (for
+ * Python: `<root>/<name>/rest`, the import package folder is part of the path); a Java/Kotlin class or a .NET type
+ * whose qualified name starts with `<name>.` is the repository's own code.
  */
-function parseToml(lines: string[], visit: (section: string, key: string, arrayItems: string[]) => void): void {
-  let section = "";
-  for (let i = 0; i < lines.length; i++) {
-    const t = (lines[i] ?? "").trim();
-    const head = /^\[\[?([^\]]+)\]\]?$/.exec(t);
-    if (head?.[1]) {
-      section = head[1].trim().replace(/["']/g, "");
-      continue;
-    }
-    const kv = /^["']?([A-Za-z0-9_.-]+)["']?\s*=\s*(.*)$/.exec(t);
-    if (!kv?.[1]) continue;
-    let value = kv[2] ?? "";
-    if (value.startsWith("[") && !value.includes("]")) {
-      while (i + 1 < lines.length && !value.includes("]")) value += " " + (lines[++i] ?? "").trim();
-    }
-    const items = value.startsWith("[") ? [...value.matchAll(/"([^"]*)"|'([^']*)'/g)].map((x) => x[1] ?? x[2] ?? "") : [];
-    visit(section, kv[1], items);
-  }
+export interface OwnPackage {
+  /**
+   * npm: the package name (`express`, `@scope/pkg`); python: a top-level import package (`flask`); go: the module
+   * path (`github.com/spf13/cobra`); gem: the gem name; java: a package prefix (Maven/Gradle group, `com.acme`);
+   * dotnet: an assembly name or root namespace (`Acme.Web`).
+   */
+  name: string;
+  kind: "npm" | "python" | "go" | "gem" | "java" | "dotnet";
+  /** The repository folder (no trailing `/`, "" for the root) that holds what the installed copy holds. */
+  root: string;
+  /** The manifest (or, for Python import packages, the `__init__.py`) the name was read from. */
+  source: string;
 }
+
+/** Folders whose manifests describe tests, fixtures or third-party copies, never the repository's own package. */
+const NOT_OWN = /(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\//;
+
+/** The folder of a repository path ("" at the root). */
+const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
+const fileOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * The repository's own package names (see {@link OwnPackage}), read from its manifests: package.json `name` (root
+ * and every workspace package), pyproject.toml `[project].name` / `[tool.poetry].name`, setup.cfg `[metadata] name`,
+ * setup.py `name=`, plus Python import packages (folders with an `__init__.py` at a manifest's root or under its
+ * `src/`), go.mod `module`, Maven `groupId` (the project's, else its parent's), Gradle `group`, a gemspec's name,
+ * and a .csproj's `AssemblyName`/`RootNamespace` (else its file name). Manifests under tests, fixtures and vendored
+ * folders are ignored. Shallower manifests come first; no duplicates. Never throws.
+ *
+ * @param paths every repository path
+ * @param read the text of a path, or undefined when it is not a text file
+ */
+export function ownPackages(paths: readonly string[], read: (path: string) => string | undefined): OwnPackage[] {
+  const out: OwnPackage[] = [];
+  const add = (name: string | undefined | null, kind: OwnPackage["kind"], root: string, source: string) => {
+    const n = (name ?? "").trim();
+    if (n === "" || !/^[@\w][\w@./+-]*$/.test(n)) return;
+    if (!out.some((p) => p.name === n && p.kind === kind && p.root === root)) out.push({ name: n, kind, root, source });
+  };
+  const candidates = paths.filter((p) => !NOT_OWN.test(p)).sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  const pythonRoots = new Set<string>();
+  for (const path of candidates) {
+    const base = fileOf(path);
+    const dir = folderOf(path);
+    if (!/^(?:package\.json|pyproject\.toml|setup\.cfg|setup\.py|go\.mod|pom\.xml|build\.gradle(?:\.kts)?|.+\.gemspec|.+\.csproj)$/.test(base)) continue;
+    const text = read(path);
+    if (text === undefined) continue;
+    if (base === "package.json") {
+      try {
+        const name = (JSON.parse(text) as { name?: unknown }).name;
+        if (typeof name === "string") add(name, "npm", dir, path);
+      } catch {
+        // not JSON: no name
+      }
+    } else if (base === "pyproject.toml") {
+      const doc = tomlDocument(text);
+      const name = table(doc.project).name ?? table(table(doc.tool).poetry).name;
+      if (typeof name === "string") add(importName(name), "python", dir, path);
+      pythonRoots.add(dir);
+    } else if (base === "setup.cfg") {
+      const meta = /^\[metadata\][^[]*?^name\s*=\s*(\S+)/m.exec(text);
+      add(meta?.[1] ? importName(meta[1]) : null, "python", dir, path);
+      pythonRoots.add(dir);
+    } else if (base === "setup.py") {
+      add(importNameOrNull(/\bname\s*=\s*["']([\w.-]+)["']/.exec(text)?.[1]), "python", dir, path);
+      pythonRoots.add(dir);
+    } else if (base === "go.mod") {
+      add(/^\s*module\s+"?([^\s"]+)"?/m.exec(text)?.[1], "go", dir, path);
+    } else if (base === "pom.xml") {
+      const project = text.replace(/<!--[\s\S]*?-->/g, "").replace(/<(dependencies|dependencyManagement|build|profiles|plugins|reporting)>[\s\S]*?<\/\1>/g, "");
+      const parent = /<parent>([\s\S]*?)<\/parent>/.exec(project)?.[1] ?? "";
+      const own = project.replace(/<parent>[\s\S]*?<\/parent>/, "");
+      add(/<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(own)?.[1] ?? /<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(parent)?.[1], "java", dir, path);
+    } else if (base.startsWith("build.gradle")) {
+      add(/^\s*group\s*=?\s*["']([\w.-]+)["']/m.exec(text)?.[1], "java", dir, path);
+    } else if (base.endsWith(".gemspec")) {
+      add(/\.name\s*=\s*["']([\w.-]+)["']|Gem::Specification\.new\s*\(?\s*["']([\w.-]+)["']/.exec(text)?.slice(1).find(Boolean), "gem", dir, path);
+    } else if (base.endsWith(".csproj")) {
+      add(/<AssemblyName>\s*([\w.-]+)\s*<\/AssemblyName>/.exec(text)?.[1] ?? base.replace(/\.csproj$/, ""), "dotnet", dir, path);
+      add(/<RootNamespace>\s*([\w.-]+)\s*<\/RootNamespace>/.exec(text)?.[1], "dotnet", dir, path);
+    }
+  }
+  // Python import packages: `<root>/<pkg>/__init__.py` or `<root>/src/<pkg>/__init__.py` for each Python project root.
+  for (const path of candidates) {
+    if (fileOf(path) !== "__init__.py") continue;
+    const pkgDir = folderOf(path);
+    const holder = folderOf(pkgDir);
+    const projectRoot = fileOf(holder) === "src" ? folderOf(holder) : holder;
+    if (pythonRoots.has(projectRoot) && /^[A-Za-z_]\w*$/.test(fileOf(pkgDir))) add(fileOf(pkgDir), "python", holder, path);
+  }
+  // A Python distribution name that is also an import package keeps only the import package's root.
+  return out.filter((p) => p.kind !== "python" || p.source.endsWith("__init__.py") || !out.some((q) => q.kind === "python" && q.name === p.name && q !== p));
+}
+
+/** The import name a Python distribution is usually imported as: `Flask` → `flask`, `my-lib` → `my_lib`. */
+function importName(distribution: string): string {
+  return distribution.trim().replace(/^["']|["']$/g, "").toLowerCase().replace(/[-.]/g, "_");
+}
+const importNameOrNull = (d: string | undefined) => (d ? importName(d) : null);

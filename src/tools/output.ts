@@ -1,5 +1,6 @@
 import { redactSecrets } from "../grounding/secrets.js";
 import type { Snapshot, ToolResult } from "../types.js";
+import { redactData } from "./results.js";
 
 /** Most characters of one tool answer; the rest is cut with a visible line. */
 export const MAX_OUTPUT_CHARS = 24_000;
@@ -37,8 +38,8 @@ export function truncationNote(snapshot: Snapshot): string {
 }
 
 /**
- * The final form of every tool answer: secrets redacted (`[redacted]`), the truncation note appended when the
- * snapshot is truncated, and the whole cut at {@link MAX_OUTPUT_CHARS} with a visible line.
+ * The final form of every tool answer: secrets redacted (`[redacted]`, in `text` and in `data`), the truncation note
+ * appended when the snapshot is truncated, and the text cut at {@link MAX_OUTPUT_CHARS} with a visible line.
  */
 export function finish(snapshot: Snapshot, result: ToolResult): ToolResult {
   let text = result.text;
@@ -50,5 +51,5 @@ export function finish(snapshot: Snapshot, result: ToolResult): ToolResult {
     const rest = text.slice(keep).split("\n").filter((l) => l !== "").length;
     text = `${text.slice(0, keep)}\n… ${rest} more lines not shown (answer capped at ${MAX_OUTPUT_CHARS} characters; narrow the call)`;
   }
-  return { status: result.status, text: redactSecrets(text).text };
+  return { status: result.status, text: redactSecrets(text).text, ...(result.data ? { data: redactData(result.data) } : {}) };
 }

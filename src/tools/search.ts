@@ -127,7 +127,11 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     for (const list of sitesByName.values()) list.sort((a, b) => (order.get(a.path) as number) - (order.get(b.path) as number) || a.line - b.line);
     const ranked = rankSymbolNames(buildNameTable(sitesByName.keys()), terms, max);
     if (total === 0 && ranked.length === 0) {
-      return finish(ctx.snapshot, { status: "ok", text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.` });
+      return finish(ctx.snapshot, {
+        status: "ok",
+        text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.`,
+        data: { tool: "search_codebase", files: [] },
+      });
     }
     const out: string[] = [`Files (${hits.length} of ${total} matching):`];
     hits.forEach((r, i) => {
@@ -146,6 +150,6 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       const more = sites.length > 1 ? ` (+${sites.length - 1} more definitions in the files ranked)` : "";
       out.push(`${i + 1}. ${formatSymbol(s)} ${s.path}:${s.line}${more} — name words: ${r.matched.join(", ")}`);
     });
-    return finish(ctx.snapshot, { status: "ok", text: out.join("\n") });
+    return finish(ctx.snapshot, { status: "ok", text: out.join("\n"), data: { tool: "search_codebase", files: hits.map((r) => String(r.id)) } });
   },
 };

@@ -147,7 +147,8 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     const scope = folder === "" ? "" : ` under ${folder}`;
     if (exact.length > 0) {
       const sites = exact.map((s) => `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`);
-      return finish(ctx.snapshot, { status: "ok", text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join("\n") });
+      const data = { tool: "verify_symbol_in_repo" as const, found: true, sites: exact.map((s) => ({ path: s.path, line: s.line, endLine: s.endLine ?? null, kind: s.kind })) };
+      return finish(ctx.snapshot, { status: "ok", text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join("\n"), data });
     }
     const lines: string[] = [`NOT_FOUND: no definition of ${args.name}${scope} at ${shortSha(ctx.snapshot.sha)}.`];
     if (container !== undefined && all.length > 0) {
@@ -167,6 +168,6 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     if (used.length > 0) {
       lines.push(`The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`);
     }
-    return finish(ctx.snapshot, { status: "not_found", text: lines.join("\n") });
+    return finish(ctx.snapshot, { status: "not_found", text: lines.join("\n"), data: { tool: "verify_symbol_in_repo", found: false, sites: [] } });
   },
 };

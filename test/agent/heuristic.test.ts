@@ -213,7 +213,7 @@ const PY_REPO: Record<string, string> = {
 };
 
 describe("heuristic model through runAgent: Python repository", () => {
-  it("resolves a container traceback to shop/pricing.py and logs with the module logger at the frame's indentation", async () => {
+  it("resolves a container traceback to shop/pricing.py and guards the None with a clear error at the frame's indentation", async () => {
     const snapshot: Snapshot = await buildSnapshot(PY_REPO);
     const body = [
       "Checkout crashes for guests:",
@@ -235,9 +235,9 @@ describe("heuristic model through runAgent: Python repository", () => {
     expect(PY_PRICING).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
     const added = addedLines(result, "shop/pricing.py");
     expect(added[0]).toBe("    # groundfix: AttributeError: 'NoneType' object has no attribute 'items'; the issue's trace points here.");
-    // a guard on the receiver of `.items` read off the frame line: logs only when cart is None, at warning level,
-    // the whole object never (the message says what is missing; discount's type name would not fit)
-    expect(added.slice(1)).toEqual(["    if cart is None:", "        logger.warning(\"[groundfix] compute_total(): cart is None before reading 'items'\")"]);
+    // a guard on the receiver of `.items` read off the frame line: raises only when cart is None, with the other
+    // parameter's type name, the whole object never
+    expect(added.slice(1)).toEqual(["    if cart is None:", "        raise ValueError(f\"compute_total(): cart is None before reading 'items' (type(discount)={type(discount).__name__})\")"]);
     expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'items'");
     expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at shop/pricing.py:10 in `compute_total`.");
     const after = result.files[0]?.content ?? "";
@@ -273,7 +273,7 @@ const GO_STORE = [
 ].join("\n");
 
 describe("heuristic model through runAgent: Go repository", () => {
-  it("resolves a CI-checkout panic frame to store/store.go and logs with log.Printf at tab indentation", async () => {
+  it("resolves a CI-checkout panic frame to store/store.go and guards the nil receiver with log.Panicf at tab indentation", async () => {
     const snapshot = await buildSnapshot({
       "go.mod": "module github.com/acme/inventory\n\ngo 1.22\n",
       "store/store.go": GO_STORE,
@@ -300,7 +300,7 @@ describe("heuristic model through runAgent: Go repository", () => {
     expect(added[0]).toBe("\t// groundfix: panic: runtime error: invalid memory address or nil pointer dereference; the issue's trace points here.");
     expectReadable(result, "panic: runtime error: invalid memory address or nil pointer dereference");
     // the method's pointer receiver is nil-checked; the key is logged by its type only (never a value that is not an id)
-    expect(added.slice(1)).toEqual(["\tif s == nil {", "\t\tlog.Printf(\"[groundfix] Get(): s is nil type(key)=%T\", key)", "\t}"]);
+    expect(added.slice(1)).toEqual(["\tif s == nil {", "\t\tlog.Panicf(\"Get(): s is nil type(key)=%T\", key)", "\t}"]);
     const after = result.files[0]?.content ?? "";
     expect(keepsEveryLine(GO_STORE, after)).toBe(true);
     expect(after.indexOf(added[2] ?? "?")).toBeLessThan(after.indexOf("\tv, ok := s.items[key]"));

@@ -6,21 +6,24 @@
  * messages always give the same turn (no randomness, no clock, no state between calls).
  *
  * What it does (details in `heuristic/plan.ts`): parses the problem for stack frames (JavaScript/TypeScript, Python,
- * Java, Go, Ruby, C#), error messages, quoted identifiers, file paths and the alert location; resolves frames to real
- * files by path suffix through `list_files` (compiled output such as `dist/x.js` through its source `src/x.ts`, chosen
- * by the frame's function); reads the file with `get_file_contents`; adds, before the statement of the innermost
- * in-repo frame and anchored on verbatim lines, an addition in proportion to the problem (`heuristic/proportion.ts`):
- * a crash that names what was missing gets a log guarded by a null check on the frame line's receiver; a warning
- * about a declared name gets comments only (the finding and the fix options); anything else a log line at the
- * problem's severity (the file's logger, else the language's stderr print; the anchor's indentation; each line
- * ≤ ~120 characters); answers in whole sentences with
+ * Java, Go, Ruby, C#), error messages, quoted identifiers, file paths and the alert location; maps frames of an
+ * installed copy of the repository's own packages (`node_modules/<own>/`, `site-packages/<own>/`, `pkg/mod/<module>@v/`,
+ * gems; names from the manifests, through `describe_repo`) to the repository's files (`heuristic/own.ts`), and other
+ * frames by path suffix through `list_files` (never by a file name alone; compiled output such as `dist/x.js` through
+ * its source `src/x.ts`, chosen by the frame's function); reads structured tool answers (`heuristic/results.ts`);
+ * checks the frame line against the function the frame names; adds, before the statement of the innermost own frame
+ * and anchored on verbatim lines, an addition in proportion to the problem (`heuristic/proportion.ts`): a crash that
+ * names what was missing gets a guard on the frame line's receiver that throws a clear error naming the value and the
+ * ids in scope, or returns as the function's own guards do; a warning about a declared name gets comments only (the
+ * finding and the fix options); anything else a comment naming the finding (never an unconditional log that restates
+ * the error), which stays below the pull-request threshold; answers in whole sentences with
  * confidence from the evidence. When the file declares an identifier the problem quotes (and the frame line does not
  * name it), the declaring line is the root-cause snippet and the addition names that declaration (`heuristic/wording.ts`).
  *
  * Evidence and confidence: innermost in-repo frame + read + applied edit 0.85 (0.9 when the frame's file also declares
  * an identifier quoted in the error message); alert location 0.8; identifier declaration only 0.65 with an edit, 0.6
  * without; a path named in prose 0.55; a search hit 0.45; nothing 0.3 (needs_information, with a summary of the
- * missing evidence). No edit applied: frame 0.65. Each rejected answer costs 0.1.
+ * missing evidence). No edit applied: frame 0.65. A comment-only addition: at most 0.6. Each rejected answer costs 0.1.
  *
  * Limits (heuristics, not a parser):
  * - code is read line by line: statement starts come from line endings and indentation; a statement is inserted only

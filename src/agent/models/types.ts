@@ -2,6 +2,7 @@
  * The model interface of the clarity agent. Every model — the deterministic heuristic, a replayed transcript,
  * or a Vercel AI SDK provider — is driven one turn at a time by `runAgent` (src/agent/index.ts).
  */
+import type { ToolData } from "../../tools/results.js";
 
 /**
  * One tool call made by the model in a turn. `id` is unique within the run; `arguments` is the parsed JSON object,
@@ -17,13 +18,14 @@ export interface ToolCall {
 /**
  * One message of the conversation, in OpenAI-chat shape:
  * `system` (the rules), `user` (the task and nudges), `assistant` (model text after hygiene + its tool calls),
- * `tool` (the result text the model sees for the call with `tool_call_id`).
+ * `tool` (the result text the model sees for the call with `tool_call_id`, and the structured answer it was rendered
+ * from when the tool has one: see src/tools/results.ts).
  */
 export type Message =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; tool_calls: ToolCall[] }
-  | { role: "tool"; tool_call_id: string; name: string; content: string; is_error?: boolean };
+  | { role: "tool"; tool_call_id: string; name: string; content: string; is_error?: boolean; data?: ToolData };
 
 /**
  * Tokens of one turn as the provider reported them. `input_tokens` is the whole prompt, cached parts included;

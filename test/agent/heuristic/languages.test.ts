@@ -35,7 +35,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     "",
   ].join("\n");
 
-  it("TypeScript: a webpack frame into a class method, a guarded log with this.logger, still valid TypeScript", async () => {
+  it("TypeScript: a webpack frame into a class method, a guard that throws naming the id in scope, still valid TypeScript", async () => {
     const snapshot = await buildSnapshot({ "src/services/cart.service.ts": SERVICE, "src/logger.ts": "export class Logger { info(m: string) {} }\n", "src/legacy/cart.service.ts": "export {};\n" });
     const body = "TypeError: Cannot read properties of undefined (reading 'items')\n    at CartService.addItem (webpack:///./src/services/cart.service.ts:9:10)\n    at async Router.handle (/app/node_modules/express/lib/router/index.js:284:7)";
     const result = await runAgent({ task: task("Adding to cart crashes", body), snapshot, model: createHeuristicModel(), config: config() });
@@ -43,18 +43,18 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis).toMatchObject({ affected_file: "src/services/cart.service.ts", affected_function: "addItem" });
     const lines = addedLines(result);
     expect(lines[0]).toBe("    // groundfix: TypeError: Cannot read properties of undefined (reading 'items'); the issue's trace points here.");
-    // a guard on the receiver of `.items` (a local assigned above): logs only when cart is missing, with the type of
-    // the parameter the statement uses (never its value), through the instance logger's one known method
+    // a guard on the receiver of `.items` (a local assigned above): only when cart is missing it throws, naming the
+    // id parameter in scope (where the cart came from), never whole objects; it never runs on into the same crash
     expect(lines.slice(1)).toEqual([
       "    if (cart == null) {",
-      "      this.logger.info(\"[groundfix] addItem(): cart is null or undefined before reading 'items'\", { skuType: typeof sku });",
+      "      throw new TypeError(`addItem(): cart is null or undefined before reading 'items' (cartId: ${cartId})`);",
       "    }",
     ]);
     expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
     expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
-  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; a Rails.logger line guarded by nil?", async () => {
+  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; a raise guarded by nil?", async () => {
     const user = ["class User < ApplicationRecord", "  def display_name", "    Rails.logger.debug(\"name for #{id}\")", "    profile.name.upcase", "  end", "end", ""].join("\n");
     const snapshot = await buildSnapshot({ "app/models/user.rb": user, "lib/models/user.rb": "class User\nend\n", "app/controllers/users_controller.rb": "class UsersController\n  def show\n    @user.display_name\n  end\nend\n" });
     const body = "NoMethodError (undefined method `name' for nil):\n/app/app/models/user.rb:4:in `display_name'\n/app/app/controllers/users_controller.rb:3:in `show'\n/usr/local/bundle/gems/actionpack-7.1.2/lib/abstract_controller/base.rb:224:in `process_action'";
@@ -64,12 +64,12 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const lines = addedLines(result);
     expect(lines[0]).toMatch(/^ {4}# groundfix: /);
     // `profile.name.upcase`: the receiver of `name` is guarded with a trailing modifier; Rails.logger has every level
-    expect(lines[1]).toBe("    Rails.logger.warn(\"[groundfix] display_name(): profile is nil before calling 'name'\") if profile.nil?");
+    expect(lines[1]).toBe("    raise ArgumentError, \"display_name(): profile is nil before calling 'name'\" if profile.nil?");
     expect(lines).toHaveLength(2);
     expectReadable(result, "NoMethodError: undefined method `name' for nil");
   });
 
-  it("Java: a frame resolved through its package path to src/main/java, logged with the class's SLF4J LOG field at the error level", async () => {
+  it("Java: a frame resolved through its package path to src/main/java; a null return value gets no unconditional log, no pull request", async () => {
     const invoice = [
       "package com.acme.billing;",
       "",
@@ -91,9 +91,11 @@ describe("heuristic model on more languages (through runAgent)", () => {
     const result = await runAgent({ task: task("NPE in invoice total", body), snapshot, model: createHeuristicModel(), config: config() });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/main/java/com/acme/billing/Invoice.java", affected_function: "total" });
     const lines = addedLines(result);
-    // the null is a call's return value (nothing to guard on without calling twice): an unguarded log at error level;
-    // the package of the exception is dropped and the message cut between words; Java logs ids only (customer is an object)
-    expect(lines[1]).toBe('        LOG.error("[groundfix] total(): NullPointerException: Cannot invoke \\"Discount.apply(int)\\" because the return value…");');
+    // the null is a call's return value (nothing to guard on without calling twice): a log line would only restate
+    // the error, so the finding is a comment (the exception's package dropped, cut between words), below the PR threshold
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ {8}\/\/ groundfix: NullPointerException: Cannot invoke "Discount\.apply\(int\)"/);
+    expect(result.outcome).toBe("diagnosis_only");
     expectReadable(result, 'java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null');
   });
 
@@ -108,9 +110,10 @@ describe("heuristic model on more languages (through runAgent)", () => {
     });
     expect(result.diagnosis).toMatchObject({ affected_file: "src/users.js", affected_function: "findUser" });
     expect(result.diagnosis?.root_cause_snippet).toContain("db.query(");
-    expect(result.outcome).toBe("pr_ready");
+    // a comment is no runtime change: the answer stays below the pull-request threshold
+    expect(result.outcome).toBe("diagnosis_only");
     expect(result.diagnosis?.summary).toBe(
-      'The alert is titled "Database query built from user-controlled sources". The alert points at src/users.js:4 in `findUser`. A comment and a log line were added before line 4.',
+      'The alert is titled "Database query built from user-controlled sources". The alert points at src/users.js:4 in `findUser`. A comment naming the problem (no log line: it would only restate the error) was added before line 4.',
     );
     expect(addedLines(result)[0]).toBe("  // groundfix: Database query built from user-controlled sources; the alert points here.");
   });
@@ -128,7 +131,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.transcript.turns.flatMap((t) => t.tool_calls).map((c) => c.name)).toContain("search_codebase");
   });
 
-  it("C#: a Windows-path frame of an async method, logged with the injected ILogger", async () => {
+  it("C#: a Windows-path frame of an async method, a guard that throws with the int id", async () => {
     const cart = [
       "using Microsoft.Extensions.Logging;",
       "",
@@ -159,7 +162,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(lines.slice(1)).toEqual([
       "            if (cart?.Items == null)",
       "            {",
-      '                _logger.LogWarning("[groundfix] AddItemAsync(): cart.Items is null" + " cartId=" + cartId);',
+      '                throw new InvalidOperationException("AddItemAsync(): cart.Items is null" + " cartId=" + cartId);',
       "            }",
     ]);
     expectReadable(result, "System.NullReferenceException: Object reference not set to an instance of an object.");
@@ -186,9 +189,10 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis?.citations[0]).toEqual({ path: "shop/order.py", start_line: 8, end_line: 8 });
     const lines = addedLines(result);
     expect(lines[0]).toBe("        # groundfix: KeyError: 'fields' (see the error in the issue); the code below declares it.");
-    // an error (not a warning) about a declared name, no receiver to guard on the frame line: a log line with the
-    // parameter's type name only, never its value
-    expect(lines[1]).toBe("        print(\"[groundfix] order.py declares 'fields', named in the error\", \"type(reason)=\", type(reason).__name__)");
+    // an error (not a warning) about a declared name, no receiver to guard on the frame line: the finding as a
+    // comment (a log line would only restate the error), no pull request
+    expect(lines).toHaveLength(1);
+    expect(result.outcome).toBe("diagnosis_only");
     expectReadable(result, "KeyError: 'fields'");
   });
 });

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { planNextTurn, type PlannedCall } from "../../../src/agent/models/heuristic/plan.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import type { Message } from "../../../src/agent/models/types.js";
+import { createReadLog, readTools, runTool } from "../../../src/tools/index.js";
+import type { ToolData } from "../../../src/tools/results.js";
+import type { Snapshot } from "../../../src/types.js";
+import { buildSnapshot } from "../helpers.js";
 
 const FILE = [
   "function total(items) {",
@@ -9,12 +13,12 @@ const FILE = [
   "  for (const item of items) {",
   "    sum += item.price;",
   "  }",
-  "  return sum;",
+  "  return sum / items.length;",
   "}",
   "",
   "function average(items) {",
   "  let sum = 0;",
-  "  return total(items) / items.length;",
+  "  return sum / items.length;",
   "}",
 ].join("\n");
 
@@ -27,35 +31,19 @@ const PROBLEM = [
   "</problem>",
 ].join("\n");
 
-/** Answers like the read tools do, for one file `src/cart.js`; `edit` scripts the suggest_addition answers. */
-function answer(c: PlannedCall, edit: string[]): string {
-  const args = c.arguments as Record<string, any>;
-  switch (c.name) {
-    case "describe_repo":
-      return "Repository at 0123456: 1 file\nsrc/ (1 file)";
-    case "list_files":
-      return args.glob === "cart.js" ? "1 paths match 'cart.js' (showing 1-1):\nsrc/cart.js" : `0 paths match '${args.glob}'.`;
-    case "get_file_contents": {
-      const lines = FILE.split("\n");
-      const start = args.start_line ?? 1;
-      const end = Math.min(args.end_line ?? lines.length, lines.length);
-      const body = lines.slice(start - 1, end).map((l, i) => `${String(start + i).padStart(4)}| ${l}`);
-      return [`src/cart.js (lines ${start}-${end} of ${lines.length})`, ...body].join("\n");
-    }
-    case "grep_codebase":
-      return `0 matches for ${JSON.stringify(args.pattern)}.`;
-    case "verify_symbol_in_repo":
-      return args.name === "average" ? "FOUND: average is defined 1 time(s) under src/cart.js:\nsrc/cart.js:9-12 function average" : `NOT_FOUND: no definition of ${args.name}.`;
-    case "suggest_addition":
-      return edit.shift() ?? "APPLIED: edit 1 to src/cart.js (addition, anchored on lines 10-10).\n@@ -10,1 +10,3 @@";
-    default:
-      return "REJECTED: unexpected";
-  }
+/** The read tools' real answers (text and data) over `src/cart.js`; `edit` scripts the suggest_addition answers. */
+async function answer(c: PlannedCall, edit: string[], snapshot: Snapshot): Promise<{ content: string; data?: ToolData }> {
+  if (c.name === "suggest_addition") return { content: edit.shift() ?? "APPLIED: edit 1 to src/cart.js (addition, anchored on lines 10-10).\n@@ -10,1 +10,3 @@" };
+  const tool = readTools.find((t) => t.name === c.name);
+  if (!tool) return { content: "REJECTED: unexpected" };
+  const result = await runTool(tool, c.arguments, { snapshot, reads: createReadLog() });
+  return { content: result.text, ...(result.data ? { data: result.data } : {}) };
 }
 
-/** Drive the planner against {@link answer} until it submits (or `max` turns); returns every call in order. */
-function drive(edit: string[], submitAnswers: string[] = [], max = 12): PlannedCall[] {
-  const messages: Message[] = [{ role: "system", content: "rules" }, { role: "user", content: PROBLEM }];
+/** Drive the planner against the real read tools until it submits (or `max` turns); returns every call in order. */
+async function drive(edit: string[], submitAnswers: string[] = [], max = 12, problem = PROBLEM): Promise<PlannedCall[]> {
+  const snapshot = await buildSnapshot({ "src/cart.js": FILE });
+  const messages: Message[] = [{ role: "system", content: "rules" }, { role: "user", content: problem }];
   const all: PlannedCall[] = [];
   for (let turn = 1; turn <= max; turn++) {
     const plan = planNextTurn(messages, new Set());
@@ -67,7 +55,7 @@ function drive(edit: string[], submitAnswers: string[] = [], max = 12): PlannedC
         const next = submitAnswers.shift();
         if (next === undefined) return all;
         messages.push({ role: "tool", tool_call_id: c.id, name: c.name, content: next });
-      } else messages.push({ role: "tool", tool_call_id: c.id, name: c.name, content: answer(c, edit) });
+      } else messages.push({ role: "tool", tool_call_id: c.id, name: c.name, ...(await answer(c, edit, snapshot)) });
     }
   }
   return all;
@@ -76,30 +64,45 @@ function drive(edit: string[], submitAnswers: string[] = [], max = 12): PlannedC
 const of = (calls: PlannedCall[], name: string) => calls.filter((c) => c.name === name).map((c) => c.arguments as Record<string, any>);
 
 describe("planNextTurn", () => {
-  it("reads before it edits, anchors on a line unique in the file, and inserts before the frame's statement", () => {
-    const calls = drive([]);
+  it("reads before it edits, anchors on a line unique in the file, and guards the value the crash names", async () => {
+    const calls = await drive([], [], 12, PROBLEM.replace("cart.js:10:7", "cart.js:11:20"));
     const names = calls.map((c) => c.name);
     expect(names.indexOf("get_file_contents")).toBeLessThan(names.indexOf("suggest_addition"));
     const [edit] = of(calls, "suggest_addition");
-    // the frame line "  let sum = 0;" occurs twice in the file: the anchor grows until it is unique
-    expect(edit?.code_before).toBe("  let sum = 0;\n  return total(items) / items.length;");
+    // the frame line "  return sum / items.length;" occurs twice in the file: the anchor grows until it is unique
+    const before = edit?.code_before as string;
+    expect(before).toContain("  return sum / items.length;\n}");
+    expect(FILE.split(before).length).toBe(2);
     expect(edit?.code_after).toBe(
-      [
-        "  // groundfix: TypeError: Cannot read properties of undefined (reading 'length'); the issue's trace points here.",
-        "  console.error(\"[groundfix] average(): TypeError: Cannot read properties of undefined (reading 'length')\");",
-        "  let sum = 0;",
-        "  return total(items) / items.length;",
-      ].join("\n"),
+      before.replace(
+        "  return sum / items.length;",
+        [
+          "  // groundfix: TypeError: Cannot read properties of undefined (reading 'length'); the issue's trace points here.",
+          "  if (items == null) {",
+          "    throw new TypeError(`average(): items is null or undefined before reading 'length'`);",
+          "  }",
+          "  return sum / items.length;",
+        ].join("\n"),
+      ),
     );
     const [answerArgs] = of(calls, "submit_answer");
-    expect(answerArgs).toMatchObject({ affected_file: "src/cart.js", affected_function: "average", root_cause_snippet: "  let sum = 0;", confidence: 0.85 });
+    expect(answerArgs).toMatchObject({ affected_file: "src/cart.js", affected_function: "average", root_cause_snippet: "  return sum / items.length;", confidence: 0.85 });
     expect(answerArgs?.summary).toBe(
-      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:10 in `average`. A comment and a log line were added before line 10.",
+      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. A guard that fails with a clear error when `items` is missing was added before line 11.",
     );
   });
 
-  it("widens the anchor after an ambiguity rejection and re-reads after a read-before-edit rejection", () => {
-    const calls = drive([
+  it("re-anchors a frame line that does not read what the crash names to the line of the same function that does, and says so", async () => {
+    const calls = await drive([]);
+    const [edit] = of(calls, "suggest_addition");
+    expect(edit?.code_after).toContain("  if (items == null) {\n    throw new TypeError(`average(): items is null or undefined before reading 'length'`);\n  }\n  return sum / items.length;");
+    const [answerArgs] = of(calls, "submit_answer");
+    expect(answerArgs?.root_cause_snippet).toBe("  return sum / items.length;");
+    expect(answerArgs?.summary).toContain("Line 10 of the trace does not read the member the error names (the reporter's version may differ); line 11 of `average`, which does, was used.");
+  });
+
+  it("widens the anchor after an ambiguity rejection and re-reads after a read-before-edit rejection", async () => {
+    const calls = await drive([
       "REJECTED: code_before occurs 2 times in src/cart.js (lines 2, 10); add surrounding lines so it occurs exactly once.",
       "REJECTED: code_before anchors on lines 9-11 of src/cart.js, but you have not read line(s) 9-11 of it in this run. Call get_file_contents on src/cart.js covering lines 9-11, then call suggest_addition again.",
     ]);
@@ -112,16 +115,16 @@ describe("planNextTurn", () => {
     expect(names.slice(second + 1, third)).toContain("get_file_contents");
   });
 
-  it("gives up the edit after a path-policy rejection and answers with a lower confidence", () => {
-    const calls = drive(["REJECTED: src/cart.js may not be edited: it matches the deny rule \"src/**\". Put the addition in another file."]);
+  it("gives up the edit after a path-policy rejection and answers with a lower confidence", async () => {
+    const calls = await drive(["REJECTED: src/cart.js may not be edited: it matches the deny rule \"src/**\". Put the addition in another file."]);
     expect(of(calls, "suggest_addition")).toHaveLength(1);
     const [answerArgs] = of(calls, "submit_answer");
     expect(answerArgs?.affected_file).toBe("src/cart.js");
     expect(answerArgs?.confidence).toBeLessThan(0.7);
   });
 
-  it("drops a rejected claim and lowers the confidence on the next answer", () => {
-    const calls = drive([], ["REJECTED: affected_function \"average\" is not defined in src/cart.js; it defines total, average2."]);
+  it("drops a rejected claim and lowers the confidence on the next answer", async () => {
+    const calls = await drive([], ["REJECTED: affected_function \"average\" is not defined in src/cart.js; it defines total, average2."]);
     const answers = of(calls, "submit_answer");
     expect(answers).toHaveLength(2);
     expect(answers[1]?.affected_function).toBeNull();

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { cutAtWord, extractErrorMessages, extractMentionedPaths, extractQuotedIdentifiers, headlineOf, parseProblem } from "../../../src/agent/models/heuristic/problem.js";
 import { clauseAbout, nounPhrase } from "../../../src/agent/models/heuristic/wording.js";
-import { classifyEditRejection, coversWholeFile, parseFileWindow, parseGrepHits, parseListedPaths, parsePaths, parseSearchFiles, parseVerify } from "../../../src/agent/models/heuristic/results.js";
+import { classifyEditRejection, coversWholeFile, definitionSites, grepHits, knownLines, listedPaths } from "../../../src/agent/models/heuristic/results.js";
+import { readHistory } from "../../../src/agent/models/heuristic/history.js";
+import type { Message } from "../../../src/agent/models/types.js";
+import { createReadLog, readTools, runTool } from "../../../src/tools/index.js";
+import { buildSnapshot } from "../helpers.js";
 import { declarationPattern } from "../../../src/agent/models/heuristic/plan.js";
 import { RE2JS } from "re2js";
 
@@ -62,25 +66,41 @@ describe("shortening text for a reader", () => {
 });
 
 describe("tool answers", () => {
-  it("reads numbered lines, the total, and clipped lines of get_file_contents", () => {
-    const w = parseFileWindow(["src/a.js (lines 1-3 of 3)", "   1| const a = 1;", "   2| ", `   3| ${"x".repeat(5)} … (12 more characters)`].join("\n"));
-    expect([...w.lines.entries()]).toEqual([[1, "const a = 1;"], [2, ""], [3, "xxxxx … (12 more characters)"]]);
+  it("reads the structured answers of the read tools, not their text", async () => {
+    const snapshot = await buildSnapshot({ "src/a.js": `const a = 1;\n\n${"x".repeat(1200)}\n`, "lib/a.js": "function save() {\n  return 1;\n}\n" });
+    const calls: [string, Record<string, unknown>][] = [
+      ["get_file_contents", { path: "src/a.js" }],
+      ["list_files", { glob: "a.js" }],
+      ["grep_codebase", { pattern: "return" }],
+      ["verify_symbol_in_repo", { name: "save" }],
+      ["verify_symbol_in_repo", { name: "load" }],
+    ];
+    const messages: Message[] = [{ role: "user", content: "x" }, { role: "assistant", content: "", tool_calls: calls.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })) }];
+    for (const [i, [name, args]] of calls.entries()) {
+      const result = await runTool(readTools.find((t) => t.name === name)!, args, { snapshot, reads: createReadLog() });
+      // the text is what any model reads; garble it to show the heuristic does not parse it back
+      messages.push({ role: "tool", tool_call_id: `c${i}`, name, content: "(text not parsed)", ...(result.data ? { data: result.data } : {}) });
+    }
+    const { steps } = readHistory(messages);
+    const w = knownLines(steps, "src/a.js");
+    expect([...w.lines.entries()].map(([n, t]) => [n, t.slice(0, 12)])).toEqual([[1, "const a = 1;"], [2, ""], [3, "xxxxxxxxxxxx"]]);
+    expect([...w.clipped]).toEqual([3]); // cut at the line cap: never an anchor
     expect(w.totalLines).toBe(3);
-    expect([...w.clipped]).toEqual([3]);
     expect(coversWholeFile(w)).toBe(true);
-    expect(coversWholeFile(parseFileWindow("src/a.js (lines 1-2 of 90)\n   1| a\n   2| b\n… 88 more lines not shown"))).toBe(false);
+    expect(listedPaths(steps, { glob: "a.js" })?.sort()).toEqual(["lib/a.js", "src/a.js"]);
+    expect(listedPaths(steps, { glob: "b.js" })).toBeNull(); // never called
+    expect(grepHits(steps, { pattern: "return" })).toEqual({ hits: [{ path: "lib/a.js", line: 2, text: "  return 1;" }], total: 1 });
+    expect(definitionSites(steps, { name: "save" })).toEqual([{ path: "lib/a.js", line: 1, endLine: 3, kind: "function" }]);
+    expect(definitionSites(steps, { name: "load" })).toEqual([]);
   });
 
-  it("reads grep hits, listed paths and verify answers", () => {
-    expect(parseGrepHits('2 matching line(s) in 2 file(s) for "x":\nmodels/a.js:4: errors: { type: Array },\nlib/b.py:10: x = 1')).toEqual([
-      { path: "models/a.js", line: 4, text: "errors: { type: Array }," },
-      { path: "lib/b.py", line: 10, text: "x = 1" },
-    ]);
-    expect(parseListedPaths("3 paths match 'a.js' (showing 1-3):\nsrc/a.js\nlegacy/a.js [binary, 1.2 KB]\na.js\n… 2 more not shown; call again with offset=3")).toEqual(["src/a.js", "legacy/a.js", "a.js"]);
-    expect(parseSearchFiles("Files (2 of 2 matching):\n1. models/log.js — \"errors\" in text\n2. lib/x.js — \"log\" in path\nSymbols (best 1):\n1. function log lib/y.js:3")).toEqual(["models/log.js", "lib/x.js"]);
-    expect(parsePaths("see src/a.js, v1.2.3 and (lib/b.py)")).toEqual(["src/a.js", "lib/b.py"]);
-    expect(parseVerify("FOUND: save is defined 1 time(s):\nsrc/a.js:3-9 function save").found).toBe(true);
-    expect(parseVerify("NOT_FOUND: no definition of save. Similar defined names: saved (src/b.js:1)").found).toBe(false);
+  it("a secret in a file window is redacted in the data too, and a multi-line one is never an anchor", async () => {
+    const pem = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", "-----END RSA PRIVATE KEY-----"];
+    const snapshot = await buildSnapshot({ "src/k.js": ["const k = `", ...pem, "`;", 'const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";', ""].join("\n") });
+    const result = await runTool(readTools.find((t) => t.name === "get_file_contents")!, { path: "src/k.js" }, { snapshot, reads: createReadLog() });
+    const data = result.data?.tool === "get_file_contents" ? result.data : null;
+    expect(data?.lines.slice(1, 4).map((l) => [l.text, l.clipped])).toEqual([["[redacted]", true], ["[redacted]", true], ["[redacted]", true]]);
+    expect(JSON.stringify(data)).not.toMatch(/ghp_abcdefghij|MIIEow/);
   });
 
   it("classifies edit rejections into what to do next", () => {

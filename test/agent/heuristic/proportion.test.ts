@@ -59,11 +59,11 @@ describe("the clarifying addition is proportionate", () => {
     expect(lines).toEqual([
       "        # groundfix: AttributeError: 'NoneType' object has no attribute 'price'; the issue's trace points here.",
       "        if item is None:",
-      "            logger.warning(\"[groundfix] total_price(): item is None before reading 'price' type(order)=%s\", type(order).__name__)",
+      "            raise ValueError(f\"total_price(): item is None before reading 'price' (type(order)={type(order).__name__})\")",
     ]);
     // never the whole object, never the request
     for (const l of logLines(lines)) expect(l).not.toMatch(/%r|request|, order\)/);
-    expect(result.diagnosis?.summary).toContain("A guarded log line (only when `item` is missing) was added before line 9.");
+    expect(result.diagnosis?.summary).toContain("A guard that fails with a clear error when `item` is missing was added before line 9.");
     expect(pythonParses(result.files[0]?.content ?? "")).toBe(true);
     expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'price'");
   });
@@ -75,20 +75,21 @@ describe("the clarifying addition is proportionate", () => {
     expect(addedLines(result)).toEqual([
       "\t\t// groundfix: TypeError: Cannot read properties of undefined (reading 'price'); the issue's trace points here.",
       "\t\tif (item == null) {",
-      "\t\t\tconsole.warn(\"[groundfix] sum(): item is null or undefined before reading 'price'\", { cartId });",
+      "\t\t\tthrow new TypeError(`sum(): item is null or undefined before reading 'price' (cartId: ${cartId})`);",
       "\t\t}",
     ]);
     expect(syntaxErrors("cart.js", result.files[0]?.content ?? "")).toEqual([]);
   });
 
-  it("a receiver bound by the crashing statement itself is not guarded: an unconditional log with cheap context only", async () => {
+  it("a receiver bound by the crashing statement itself is not guarded, and no unconditional log restates the error: a comment, no pull request", async () => {
     const file = ["function names(users) {", "  return users.map((u) => u.profile.name);", "}", ""].join("\n");
     const body = "TypeError: Cannot read properties of undefined (reading 'name')\n    at names (/app/src/names.js:2:40)";
     const result = await run({ "src/names.js": file }, "names crash", body);
     const lines = addedLines(result);
-    expect(lines).toHaveLength(2);
-    // the lambda binds `u`: no guard; an unguarded log keeps the whole message (a length would not fit; never the array)
-    expect(lines[1]).toBe("  console.error(\"[groundfix] names(): TypeError: Cannot read properties of undefined (reading 'name')\");");
+    // the lambda binds `u`: no guard; a log line would only restate the error on every call: the finding as a comment
+    expect(lines).toEqual(["  // groundfix: TypeError: Cannot read properties of undefined (reading 'name'); the issue's trace points here."]);
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.confidence).toBeLessThan(0.7);
     expect(syntaxErrors("names.js", result.files[0]?.content ?? "")).toEqual([]);
   });
 
@@ -97,11 +98,11 @@ describe("the clarifying addition is proportionate", () => {
     const body = "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\nexample.com/shop.Price(0x0, 0x2)\n\t/src/shop/price.go:6 +0x1d";
     const result = await run({ "shop/price.go": file }, "panic in Price", body);
     const lines = addedLines(result);
-    expect(lines.slice(1)).toEqual(["\tif item == nil {", "\t\tprintln(\"[groundfix] Price(): item is nil\")", "\t}"]);
+    expect(lines.slice(1)).toEqual(["\tif item == nil {", "\t\tpanic(\"Price(): item is nil\")", "\t}"]);
     expect(lines.join("\n")).not.toMatch(/^\tprintln/m);
   });
 
-  it("Java helpful NullPointerException naming the local: a guard on it, ids only in the log line", async () => {
+  it("Java helpful NullPointerException naming the local: a guard on it that throws, ids only in the message", async () => {
     const file = [
       "package com.acme;",
       "",
@@ -124,7 +125,7 @@ describe("the clarifying addition is proportionate", () => {
     const lines = addedLines(result);
     expect(lines.slice(1)).toEqual([
       "        if (customer == null) {",
-      "            LOG.warn(\"[groundfix] total(): customer is null before calling 'getDiscount'\" + \" orderId=\" + orderId);",
+      "            throw new IllegalStateException(\"total(): customer is null before calling 'getDiscount'\" + \" orderId=\" + orderId);",
       "        }",
     ]);
   });
@@ -196,7 +197,7 @@ describe("compiled output and unusual frame paths", () => {
     const result = await run({ "src/my dir/space file.py": file, "src/file.py": "x = 1\n" }, "load crashes", body);
     expect(result.diagnosis?.affected_file).toBe("src/my dir/space file.py");
     expect(result.diagnosis?.summary).not.toMatch(/does not exist|exists in the repository/);
-    expect(addedLines(result).slice(1)).toEqual(["    if cfg is None:", "        print(\"[groundfix] load(): cfg is None\")"]);
+    expect(addedLines(result).slice(1)).toEqual(["    if cfg is None:", "        raise ValueError(\"load(): cfg is None\")"]);
     expect(pythonParses(result.files[0]?.content ?? "")).toBe(true);
   });
 });

@@ -30,6 +30,8 @@ export interface StackFrame {
   language: FrameLanguage;
   /** True for frames in dependencies or the runtime (node_modules, site-packages, GOROOT, gems, java.*, node:…). */
   library: boolean;
+  /** The qualified function label as printed (Go `github.com/a/b.(*T).m`, Java `com.acme.A.m`, C# `Ns.C.M`), or null. */
+  label: string | null;
 }
 
 /** Path prefixes that deployments put in front of a repository checkout, tried in order (longest first). */
@@ -223,7 +225,7 @@ interface Block {
   causedBy: boolean;
 }
 
-function frame(rawPath: string, line: number, fn: string | null, language: FrameLanguage, extra?: { column?: number; library?: boolean }): StackFrame {
+function frame(rawPath: string, line: number, fn: string | null, language: FrameLanguage, extra?: { column?: number; library?: boolean; label?: string }): StackFrame {
   return {
     rawPath,
     path: normaliseFramePath(rawPath),
@@ -232,6 +234,7 @@ function frame(rawPath: string, line: number, fn: string | null, language: Frame
     fn,
     language,
     library: extra?.library ?? isLibraryPath(rawPath),
+    label: extra?.label ?? null,
   };
 }
 
@@ -273,7 +276,7 @@ export function parseStackFrames(text: string): StackFrame[] {
     let m = RE_CSHARP.exec(line);
     if (m) {
       const label = m[1] ?? "";
-      push(frame(m[2] ?? "", Number(m[3]), csharpFunctionName(label), "csharp", { library: DOTNET_LIBRARY.test(label) || isLibraryPath(m[2] ?? "") }), false);
+      push(frame(m[2] ?? "", Number(m[3]), csharpFunctionName(label), "csharp", { library: DOTNET_LIBRARY.test(label) || isLibraryPath(m[2] ?? ""), label }), false);
       continue;
     }
     m = RE_JAVA.exec(line);
@@ -282,13 +285,14 @@ export function parseStackFrames(text: string): StackFrame[] {
       const noModule = qualified.includes("/") ? qualified.slice(qualified.lastIndexOf("/") + 1) : qualified;
       const method = noModule.split(".").pop() ?? "";
       const fn = /^[A-Za-z_$][\w$]*$/.test(method) && method !== "<init>" && method !== "<clinit>" ? method : null;
-      push(frame(javaPath(qualified, m[2] ?? ""), Number(m[3]), fn, "java", { library: JAVA_LIBRARY.test(noModule) }), false);
+      push(frame(javaPath(qualified, m[2] ?? ""), Number(m[3]), fn, "java", { library: JAVA_LIBRARY.test(noModule), label: noModule }), false);
       continue;
     }
     m = RE_PYTHON.exec(line);
     if (m) {
       const fn = m[3] && !m[3].startsWith("<") ? m[3].trim() : null;
-      push(frame(m[1] ?? "", Number(m[2]), fn, "python"), true);
+      const launcher = /(?:^|[/\\])(?:\.?venv|\.virtualenvs?[/\\][^/\\]+|env)[/\\](?:bin|Scripts)[/\\]|^\/usr\/(?:local\/)?bin\//.test(m[1] ?? "");
+      push(frame(m[1] ?? "", Number(m[2]), fn, "python", launcher ? { library: true } : undefined), true);
       continue;
     }
     m = RE_RUBY.exec(line);
@@ -304,7 +308,7 @@ export function parseStackFrames(text: string): StackFrame[] {
       }
       const label = goCallLabel((lines[i - 1] ?? "").trim());
       const library = isLibraryPath(m[1] ?? "") || /^(?:runtime|panic|net\/http|reflect|sync|testing)\b/.test(label) || label === "panic";
-      push(frame(m[1] ?? "", Number(m[2]), label ? goFunctionName(label) : null, "go", { library }), false);
+      push(frame(m[1] ?? "", Number(m[2]), label ? goFunctionName(label) : null, "go", { library, ...(label ? { label } : {}) }), false);
       continue;
     }
     if (/^created by /.test(line.trim())) {

@@ -15,25 +15,26 @@
  *    confidence lowered.
  */
 import { baseName, commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, sharedTailLength, type StackFrame } from "./frames.js";
-import { callKey, readHistory, resultOf, type Step } from "./history.js";
+import { callKey, dataOf, readHistory, resultOf, type Step } from "./history.js";
 import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
 import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
 import {
   classifyEditRejection,
   coversWholeFile,
+  definitionSites,
+  grepHits,
   isApplied,
-  isNotFound,
   isRejected,
-  parseFileWindow,
-  parseGrepHits,
-  parseDefinitionSites,
-  parseListedPaths,
-  parseSearchFiles,
-  parseVerify,
+  knownLines,
+  listedPaths,
+  searchFiles,
   wholeFileText,
   type FileWindow,
 } from "./results.js";
-import { buildAddition, detectLogStyle, type AdditionShape, type LogStyle } from "./style.js";
+import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
+import type { OwnPackage } from "../../../tools/manifests.js";
+import type { DefinitionSite } from "../../../tools/results.js";
+import { buildAddition, detectLogStyle, type AdditionShape, type GuardExit } from "./style.js";
 import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
 import { additionWording, diagnosisSentences, escapeRe, wholeWord, type DeclaredName, type WordingInput } from "./wording.js";
 import type { Message } from "../types.js";
@@ -66,6 +67,8 @@ interface Candidate {
 
 const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
+/** Highest confidence of an answer whose addition is only a comment: below the pull-request threshold (0.7). */
+const COMMENT_ONLY_CAP = 0.6;
 const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
 const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
@@ -82,37 +85,89 @@ function readArgs(c: Candidate): Record<string, unknown> {
   return { path: c.path, start_line: Math.max(1, c.line - 150), end_line: c.line + 50 };
 }
 
-/** Every line of `path` the tools have shown so far (later answers override earlier ones). */
-function knownLines(steps: readonly Step[], path: string): FileWindow {
-  const merged: FileWindow = { lines: new Map(), clipped: new Set(), totalLines: null };
-  for (const s of steps) {
-    if (s.call.name !== "get_file_contents" || s.result === null || isNotFound(s.result)) continue;
-    const args = s.call.arguments as { path?: unknown };
-    if (args?.path !== path) continue;
-    const w = parseFileWindow(s.result);
-    for (const [n, t] of w.lines) {
-      merged.lines.set(n, t);
-      if (w.clipped.has(n)) merged.clipped.add(n);
-      else merged.clipped.delete(n);
-    }
-    if (w.totalLines !== null) merged.totalLines = w.totalLines;
-  }
-  return merged;
+/** The repository's own package names, from the `describe_repo` answer ([] before it came). */
+function ownOf(steps: readonly Step[]): OwnPackage[] {
+  return dataOf(steps, "describe_repo", {}, "describe_repo")?.ownPackages ?? [];
 }
 
-/** The repository path a frame points at, from the `list_files` answer for its file name; null when none matches. */
+/** A frame the heuristic looks at: in the repository's own code, with its installed-copy mapping when it has one. */
+interface FrameRef {
+  frame: StackFrame;
+  /** The frame is under an installed copy of an own package (or a Go package of an own module): its repository path. */
+  mapped: OwnMapping | null;
+}
+
+/**
+ * The frames of the repository's own code, innermost first (at most 6): frames under an installed copy of an own
+ * package (mapped to the repository path), and checkout frames that are not in a dependency, the runtime, or
+ * (by their printed label) another package.
+ */
+function ownFrames(problem: ProblemFacts, own: readonly OwnPackage[]): FrameRef[] {
+  const out: FrameRef[] = [];
+  for (const f of problem.frames) {
+    if (out.some((r) => r.frame.rawPath === f.rawPath && r.frame.line === f.line)) continue;
+    const mapped = mapInstalledFrame(f, own) ?? goPackageFile(f, own);
+    if (mapped) out.push({ frame: f, mapped });
+    else if (!f.library && ownByLabel(f, own) !== false) out.push({ frame: f, mapped: null });
+  }
+  return out.slice(0, 6);
+}
+
+/** A `list_files` glob matching exactly `paths` (a brace list); paths holding glob characters are left out. */
+function exactGlob(paths: readonly string[]): string | null {
+  const safe = paths.filter((p) => !/[{}[\](),*?!]/.test(p));
+  if (!safe.length) return null;
+  return safe.length === 1 ? (safe[0] as string) : `{${safe.join(",")}}`;
+}
+
+/** The `list_files` arguments that show which of a mapped frame's candidate paths exist. */
+function mappedListArgs(ref: FrameRef): Record<string, unknown> | null {
+  if (!ref.mapped) return null;
+  const glob = exactGlob(sourceCandidates(ref.mapped.path, ref.mapped.pkg.root));
+  return glob ? { glob } : null;
+}
+
+/** Definition sites of the frame's function in `path` (from the discovery `verify_symbol_in_repo`), [] when unknown. */
+function sitesIn(steps: readonly Step[], fn: string | null, path: string): DefinitionSite[] {
+  if (!fn) return [];
+  return (definitionSites(steps, { name: fn }) ?? []).filter((s) => s.path === path);
+}
+
+/**
+ * The candidate for a frame under an installed copy of an own package: the first of its source candidates that is a
+ * file (the mapped path itself first). A file other than the mapped path is the source of build output: the frame's
+ * line number belongs to the compiled file, so the line is searched inside the frame's function there. Null when
+ * no candidate exists (yet).
+ */
+function resolveMapped(steps: readonly Step[], ref: FrameRef): Candidate | null {
+  const args = mappedListArgs(ref);
+  const listed = args ? listedPaths(steps, args) : null;
+  if (!ref.mapped || !listed) return null;
+  const path = sourceCandidates(ref.mapped.path, ref.mapped.pkg.root).find((p) => listed.includes(p));
+  if (!path) return null;
+  if (path === ref.mapped.path) return { path, line: ref.frame.line, evidence: "frame", frame: ref.frame };
+  const site = sitesIn(steps, ref.frame.fn, path)[0];
+  return { path, line: site?.line ?? null, evidence: "frame", frame: ref.frame, ...(site ? { compiled: { start: site.line, end: site.endLine } } : {}) };
+}
+
+/**
+ * The repository path a checkout frame points at, from the `list_files` answer for its file name: the path the frame
+ * names after its deployment prefix exactly, else the file sharing the longest path suffix with it — at least the
+ * file and its folder (a file name alone never maps: a user's `app.py` is not the library's). Test files lose ties.
+ */
 function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string; tied: boolean } | null {
   const name = baseName(frame.path);
-  const res = resultOf(steps, "list_files", { glob: name });
-  if (!res) return null;
-  const scored = parseListedPaths(res)
+  const listed = listedPaths(steps, { glob: name });
+  if (!listed) return null;
+  const scored = listed
     .filter((p) => baseName(p) === name)
-    .map((p) => ({ p, n: commonSuffixSegments(frame.rawPath, p) }))
-    .filter((x) => x.n >= 1)
-    .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
+    .map((p) => ({ p, n: p === frame.path ? 1000 : commonSuffixSegments(frame.rawPath, p), test: TEST_PATH.test(p) }))
+    .filter((x) => x.n >= 2)
+    .sort((a, b) => b.n - a.n || Number(a.test) - Number(b.test) || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
   const best = scored[0];
   if (!best) return null;
-  return { path: best.p, tied: scored.length > 1 && scored[1]?.n === best.n };
+  const second = scored[1];
+  return { path: best.p, tied: second !== undefined && second.n === best.n && second.test === best.test };
 }
 
 /**
@@ -125,18 +180,15 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
   const src = compiledSource(frame.rawPath);
   if (!src) return null;
   // The frame's own file exists outside dist/build/out (`lib/schema.js` of a plain JS project): it is the source.
-  const literal = parseListedPaths(resultOf(steps, "list_files", { glob: baseName(frame.path) }) ?? "");
+  const literal = listedPaths(steps, { glob: baseName(frame.path) }) ?? [];
   if (literal.some((p) => baseName(p) === baseName(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p))) return null;
-  const listed = parseListedPaths(resultOf(steps, "list_files", { glob: src.glob }) ?? "").filter(
-    (p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
-  );
-  const verify = frame.fn ? resultOf(steps, "verify_symbol_in_repo", { name: frame.fn }) : undefined;
-  const sites = verify ? parseDefinitionSites(verify) : [];
+  const listed = (listedPaths(steps, { glob: src.glob }) ?? []).filter((p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p));
+  const sites = frame.fn ? definitionSites(steps, { name: frame.fn }) : null;
   const rel = pathSegments(src.rel);
   const shared = (p: string) => sharedTailLength(rel, pathSegments(p.replace(/\.[^./]+$/, "")));
   const scored = listed
-    .map((p) => ({ p, site: sites.find((s) => s.path === p) ?? null, n: shared(p) }))
-    .filter((x) => verify === undefined || x.site !== null)
+    .map((p) => ({ p, site: sites?.find((s) => s.path === p) ?? null, n: shared(p) }))
+    .filter((x) => sites === null || x.site !== null)
     .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
   const best = scored[0];
   if (!best) return null;
@@ -155,9 +207,8 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
 function declarationHits(steps: readonly Step[], problem: ProblemFacts): { id: string; rank: number; path: string; line: number; text: string }[] {
   const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
   problem.identifiers.slice(0, 3).forEach((id, rank) => {
-    const res = resultOf(steps, "grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 });
-    if (!res) return;
-    for (const hit of parseGrepHits(res)) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
+    const res = grepHits(steps, { pattern: declarationPattern(id), regex: true, max_results: 50 });
+    for (const hit of res?.hits ?? []) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
   });
   return out;
 }
@@ -242,6 +293,18 @@ interface Analysis {
   editBlocked: string | null;
   /** The line(s) of the file that declare an identifier the problem quotes, when they are the root cause. */
   decl: Declaration | null;
+  /** The frame's line was replaced by a line of the frame's function (the reporter's version differs). */
+  reanchor: Reanchor | null;
+}
+
+/**
+ * A frame line that does not fit the code at the pinned commit: `outside` the function the frame names, or in it but
+ * not reading the `member` the crash names while another line of the function does. `line` is used instead of `from`.
+ */
+interface Reanchor {
+  line: number;
+  from: number;
+  why: "outside" | "member";
 }
 
 /** A declaration of a quoted identifier in the chosen file: its line and the verbatim lines [from, to] to quote. */
@@ -315,6 +378,8 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   const lang = languageOf(cand.path);
   let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
   if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem);
+  const reanchor = targetLine !== null && !cand.compiled && lang ? checkFrameLine(steps, cand, window, targetLine, lang, problem) : null;
+  if (reanchor) targetLine = reanchor.line;
   const lineInFile = targetLine !== null;
   if (targetLine === null) targetLine = lineWith(window.lines, [...problem.identifiers, ...(cand.evidence === "search" ? problem.searchWords : [])]);
   let ins: InsertionPoint | null = null;
@@ -330,7 +395,45 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   }
   const fnName = enc?.name ?? cand.frame?.fn ?? null;
   const decl = findDeclaration(steps, cand, window, targetLine, problem);
-  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked, decl };
+  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked, decl, reanchor };
+}
+
+/**
+ * The frame line checked against the function the frame names (see {@link Reanchor}): when the function is defined
+ * in the file and the line lies outside it, the line in that function that reads what the crash names (else its
+ * first statement); when the line is in the function but does not read the member the crash names and another line
+ * of the same function does, that line. Null when the frame line stands.
+ */
+function checkFrameLine(steps: readonly Step[], cand: Candidate, w: FileWindow, line: number, lang: CodeLanguage, problem: ProblemFacts): Reanchor | null {
+  const fn = cand.frame?.fn ?? null;
+  if (cand.evidence !== "frame" || !fn) return null;
+  const sites = sitesIn(steps, fn, cand.path);
+  const inside = (s: DefinitionSite) => line >= s.line && line <= (s.endLine ?? s.line);
+  if (sites.length && sites.every((s) => s.endLine !== null) && !sites.some(inside)) {
+    const site = [...sites].sort((x, y) => Math.abs(x.line - line) - Math.abs(y.line - line))[0] as DefinitionSite;
+    const at = lineInCompiledFunction(w, { start: site.line, end: site.endLine }, problem);
+    return at !== null ? { line: at, from: line, why: "outside" } : null;
+  }
+  const crash = crashOf(problem.errorMessages[0] ?? null);
+  const name = crash?.name ?? null;
+  if (!crash || !name) return null;
+  // a member is read as `.x`, `?.x` or `['x']`; a missing dict key only as `['x']`
+  const reads = crash.access === "key" ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`) : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
+  if (reads.test(w.lines.get(line) ?? "")) return null;
+  const enc = enclosingDefinition(w.lines, line, lang);
+  const site = sites.find(inside);
+  if (!enc || enc.kind !== "function" || enc.name !== fn) return null;
+  const end = site?.endLine ?? line + 40;
+  for (let d = 1; d <= 40; d++) {
+    for (const n of [line + d, line - d]) {
+      if (n <= enc.line || n > end || w.clipped.has(n)) continue;
+      const t = w.lines.get(n);
+      if (t === undefined || !reads.test(t)) continue;
+      if (enclosingDefinition(w.lines, n, lang)?.name !== fn) continue;
+      return { line: n, from: line, why: "member" };
+    }
+  }
+  return null;
 }
 
 /** The indentation one block level adds in this file: the smallest increase between lines read (Go: a tab). */
@@ -351,10 +454,64 @@ function indentUnit(a: Analysis): string {
 interface AdditionDesign {
   kind: "guard" | "comment" | "log";
   lines: string[];
+  /** A comment with the fix options a declaration warning names (the one comment-only addition worth a PR). */
+  fixOptions?: boolean;
   /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
   what: string;
   plural?: boolean;
   output: string;
+}
+
+/** The lines of the enclosing function the window holds, after its definition line (to the function's end when known). */
+function functionBody(a: Analysis): string[] {
+  if (!a.enc || a.enc.kind !== "function") return [];
+  const start = a.enc.line;
+  const indent = (a.window.lines.get(start) ?? "").match(/^\s*/)?.[0].length ?? 0;
+  const out: string[] = [];
+  for (let n = start + 1; a.window.lines.has(n) && n < start + 400; n++) {
+    const t = a.window.lines.get(n) ?? "";
+    const w = t.match(/^\s*/)?.[0].length ?? 0;
+    if (t.trim() !== "" && w <= indent && !/^\s*[)\]]/.test(t)) break;
+    out.push(t);
+  }
+  return out;
+}
+
+/**
+ * How the guard leaves (see `GuardExit`): `return <v>` when the function's own code shows that convention — a
+ * predicate (`is…`/`has…`/`should…`/`can…`) that returns `false`, or an early guard of the function
+ * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return fmt.Errorf` when the function returns only
+ * `error`, else `panic`).
+ */
+function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: string, content: string): GuardExit {
+  const body = functionBody(a);
+  const returns = body.map((t) => /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(t)?.[1]).filter((v): v is string => v !== undefined);
+  const falsy = lang === "python" ? "False" : "false";
+  const predicate = /^(?:is|has|should|can|contains|includes|needs|allows?)(?:[A-Z_]|$)/.test(a.enc?.name ?? "");
+  if (predicate && lang !== "go" && returns.includes(falsy)) return { kind: "return", value: falsy };
+  const guard = body
+    .map((t, i) => /^\s*if\b.*(?:\)\s*return\b\s*([^;{}]*?)\s*;?\s*$|:\s*return\b\s*(.*?)\s*$)/.exec(t) ?? (/^\s*if\b/.test(t) ? /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(body[i + 1] ?? "") : null))
+    .find((m) => m !== null);
+  const value = guard ? (guard[1] ?? guard[2] ?? "").trim() : null;
+  if (value !== null && lang !== "go" && /^(?:false|False|null|None|nil|undefined|\[\]|\{\}|""|''|0|-1|)$/.test(value)) return { kind: "return", value };
+  const params = a.enc?.params ?? [];
+  return {
+    kind: "throw",
+    parameter: params.includes(root),
+    ...(lang === "go" ? { goError: /\)\s*error\s*\{\s*$/.test(signature), goFmt: /"fmt"/.test(content), goLog: /^\s*(?:import\s+)?"log"\s*$/m.test(content) } : {}),
+  };
+}
+
+/** What the function's doc comment says a parameter is (`@param {T} name The … node to check.`), lower-cased, or null. */
+function parameterDoc(a: Analysis, name: string): string | null {
+  if (!a.enc) return null;
+  for (let n = a.enc.line - 1; n >= Math.max(1, a.enc.line - 30); n--) {
+    const t = a.window.lines.get(n);
+    if (t === undefined || !/^\s*(?:\*|\/\*\*|\/\/\/|#)/.test(t)) break;
+    const m = new RegExp(`@param\\s+(?:\\{[^}]*\\}\\s+)?\\[?${name}\\]?\\s+(?:-\\s+)?(.{6,100}?)\\.?\\s*$`).exec(t);
+    if (m?.[1]) return `${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}`;
+  }
+  return null;
 }
 
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
@@ -369,8 +526,7 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   const message0 = problem.errorMessages[0] ?? null;
   const crash = crashOf(message0);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
-  const outputOf = (style: LogStyle) => (["console", "print", "println", "warn"].includes(style.receiver) ? "plain console/stderr output" : `logger (${style.receiver})`);
-  // 1. a crash that names what was missing, at the frame line: a guarded log on the receiver.
+  // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
     const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
@@ -381,20 +537,27 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
       const root = guard.receiver.replace(/^(?:this\.|self\.|@)/, "").split(".")[0] ?? "";
       const unit = indentUnit(a);
       const allman = lang === "csharp" && /^\s*\{\s*$/m.test(content);
+      const signature = a.enc ? get(a.enc.line) : "";
+      const exit = guardExit(a, lang, root, signature, content);
       const shape: AdditionShape =
         lang === "python"
-          ? { kind: "guard", open: [`if ${guard.condition}:`], close: [], inner: unit }
+          ? { kind: "guard", open: [`if ${guard.condition}:`], close: [], inner: unit, exit }
           : lang === "ruby"
-            ? { kind: "guard", open: [], close: [], inner: "", suffix: ` if ${guard.condition}` }
+            ? { kind: "guard", open: [], close: [], inner: "", suffix: ` if ${guard.condition}`, exit }
             : lang === "go"
-              ? { kind: "guard", open: [`if ${guard.condition} {`], close: ["}"], inner: unit }
-              : { kind: "guard", open: allman ? [`if (${guard.condition})`, "{"] : [`if (${guard.condition}) {`], close: ["}"], inner: unit };
+              ? { kind: "guard", open: [`if ${guard.condition} {`], close: ["}"], inner: unit, exit }
+              : { kind: "guard", open: allman ? [`if (${guard.condition})`, "{"] : [`if (${guard.condition}) {`], close: ["}"], inner: unit, exit };
+      const expected = exit.kind === "throw" ? parameterDoc(a, root) : null;
       const lines = buildAddition({
         lang, indent: a.ins.indent, style, note: wording.note, shape,
-        message: { head: where, text: guard.message, tail: "" },
-        values: contextValues(a.enc, statement, lang, [root]),
+        message: { head: where, text: `${guard.message}${expected ? `; expected ${expected}` : ""}`, tail: "" },
+        values: exit.kind === "throw" ? contextValues(a.enc, statement, lang, [root]) : [],
       });
-      return { kind: "guard", lines, what: `a guarded log line (only when \`${guard.receiver}\` is missing)`, output: outputOf(style) };
+      const what =
+        exit.kind === "return"
+          ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${guard.receiver}\` is missing, as the function's own guards do`
+          : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
+      return { kind: "guard", lines, what, output: "" };
     }
   }
   // 2. module level (no enclosing function): a log line would run at every load, one more startup message: a comment.
@@ -409,13 +572,12 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
       lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [],
       shape: { kind: "comment", fix: { head: "", text: fix, tail: "." } },
     });
-    return { kind: "comment", lines, what: "a comment with the finding and the fix options (no runtime change)", output: "" };
+    return { kind: "comment", lines, what: "a comment with the finding and the fix options (no runtime change)", output: "", fixOptions: true };
   }
-  // 4. otherwise: a log line at the problem's severity inside the function, cheap context only.
-  const severity = /warn/i.test(message0 ?? "") ? "warn" : "error";
-  const style = detectLogStyle(content, lang, a.enc?.instance ?? false, severity);
-  const lines = buildAddition({ lang, indent: a.ins.indent, style, note: wording.note, message: wording.message, values: contextValues(a.enc, statement, lang) });
-  return { kind: "log", lines, what: "a comment and a log line", plural: true, output: outputOf(style) };
+  // 4. otherwise: a comment naming the finding. An unconditional log line would only restate the error (the throw
+  // below already says it) on every call: no runtime change without a cause to guard against.
+  const lines = buildAddition({ lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [], shape: { kind: "comment" } });
+  return { kind: "comment", lines, what: "a comment naming the problem (no log line: it would only restate the error)", output: "" };
 }
 
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
@@ -548,27 +710,30 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const pending = (calls: PlannedCall[]) => calls.filter((c) => resultOf(steps, c.name, c.arguments) === undefined);
 
   // 1. discover
-  const frames: StackFrame[] = [];
-  for (const f of problem.frames) if (!f.library && !frames.some((g) => g.rawPath === f.rawPath && g.line === f.line)) frames.push(f);
-  const inRepoFrames = frames.slice(0, 6);
-  const names = [...new Set(inRepoFrames.map((f) => baseName(f.path)))];
-  const mentioned = inRepoFrames.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
+  const own = ownOf(steps);
+  const refs = ownFrames(problem, own);
+  const inRepoFrames = refs.map((r) => r.frame);
+  const names = [...new Set(refs.filter((r) => !r.mapped).map((r) => baseName(r.frame.path)))];
+  const mentioned = refs.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
   for (const p of mentioned) if (!names.includes(baseName(p))) names.push(baseName(p));
   const discovery: PlannedCall[] = [];
   if (has("describe_repo")) discovery.push(call("describe_repo", {}));
   if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
-  // Compiled output (dist/, build/, lib/, out/): look for the source by stem, and for the frame's function.
-  for (const f of inRepoFrames) {
-    const src = compiledSource(f.rawPath);
-    if (!src) continue;
-    if (has("list_files")) discovery.push(call("list_files", { glob: src.glob }));
-    if (f.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: f.fn }));
+  for (const r of refs) {
+    // An installed copy of an own package: which of the mapped path and its source candidates exist.
+    const mappedArgs = mappedListArgs(r);
+    if (mappedArgs && has("list_files")) discovery.push(call("list_files", mappedArgs));
+    // Compiled output in a checkout (dist/, build/, lib/, out/): look for the source by stem.
+    const src = r.mapped ? null : compiledSource(r.frame.rawPath);
+    if (src && has("list_files")) discovery.push(call("list_files", { glob: src.glob }));
+    // The frame's function: where it is defined (the frame line is checked against it, and compiled lines replaced).
+    if (r.frame.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: r.frame.fn }));
   }
   if (has("grep_codebase")) for (const id of problem.identifiers.slice(0, 3)) discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
   const firstCalls = pending(discovery.filter((c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i));
   if (firstCalls.length && turns < MAX_TURNS) {
     const what = [
-      inRepoFrames.length ? `${inRepoFrames.length} stack frame(s) outside dependencies` : "",
+      refs.length ? `${refs.length} stack frame(s) of this repository's code` : "",
       problem.identifiers.length ? `quoted identifier(s) ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")}` : "",
       problem.alert ? `alert location ${problem.alert.path}:${problem.alert.line}` : "",
     ].filter(Boolean);
@@ -584,17 +749,17 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const inMessage = (id: string) => problem.errorMessages.some((m) => m.includes(id));
   const decls = declarationHits(steps, problem).filter((h) => inMessage(h.id));
   const frameCands: Candidate[] = [];
-  for (const f of inRepoFrames) {
-    const compiled = resolveCompiled(steps, f);
-    if (compiled) {
-      frameCands.push(compiled);
-      framePaths.add(compiled.path);
+  for (const r of refs) {
+    const found = r.mapped ? resolveMapped(steps, r) : resolveCompiled(steps, r.frame);
+    if (found) {
+      frameCands.push(found);
+      framePaths.add(found.path);
       continue;
     }
-    const r = resolveFrame(steps, f);
-    if (r) {
-      frameCands.push({ path: r.path, line: f.line, evidence: "frame", frame: f, tied: r.tied });
-      framePaths.add(r.path);
+    const hit = r.mapped ? null : resolveFrame(steps, r.frame);
+    if (hit) {
+      frameCands.push({ path: hit.path, line: r.frame.line, evidence: "frame", frame: r.frame, tied: hit.tied });
+      framePaths.add(hit.path);
     }
   }
   const declaresNear = (c: Candidate) => decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
@@ -602,8 +767,8 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (inRepoFrames.length && !framePaths.size) {
     // Say "does not exist" only for names list_files answered without any file of that name.
     const absent = names.filter((n) => {
-      const res = resultOf(steps, "list_files", { glob: n });
-      return res !== undefined && res !== null && !parseListedPaths(res).some((p) => baseName(p) === n);
+      const listed = listedPaths(steps, { glob: n });
+      return listed !== null && !listed.some((p) => baseName(p) === n);
     });
     if (absent.length) tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
     const unmatched = names.filter((n) => !absent.includes(n));
@@ -614,8 +779,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (problem.identifiers.length && !idCands.length) tried.push(`No declaration of ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")} was found.`);
   cands.push(...idCands);
   for (const p of mentioned) {
-    const res = resultOf(steps, "list_files", { glob: baseName(p) }) ?? "";
-    const best = parseListedPaths(res)
+    const best = (listedPaths(steps, { glob: baseName(p) }) ?? [])
       .filter((q) => baseName(q) === baseName(p))
       .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
     if (best) cands.push({ path: best, line: null, evidence: "path" });
@@ -632,7 +796,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       if (res === undefined && turns < MAX_TURNS) {
         return { text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`, calls: [call("get_file_contents", args)] };
       }
-      if (!res || isNotFound(res) || isRejected(res)) {
+      if (!res || !dataOf(steps, "get_file_contents", args, "get_file_contents")) {
         tried.push(`${c.path} could not be read.`);
         continue;
       }
@@ -647,7 +811,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
     const res = resultOf(steps, "search_codebase", { query });
     if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a readable file; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
-    const hits = parseSearchFiles(res ?? "").filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
+    const hits = (searchFiles(steps, { query }) ?? []).filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
     if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
     picked = pick(hits.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
     if (picked && "calls" in picked) return picked;
@@ -675,15 +839,14 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   }
   let affectedFunction: string | null = null;
   for (const n of fnCandidates.slice(0, 2)) {
-    const res = resultOf(steps, "verify_symbol_in_repo", { name: n, path: chosen.path });
-    if (res && parseVerify(res).found) {
+    if (definitionSites(steps, { name: n, path: chosen.path })?.length) {
       affectedFunction = n;
       break;
     }
   }
   if (!has("verify_symbol_in_repo")) affectedFunction = fnCandidates[0] ?? null;
-  const uniqueRes = uniqueCheck ? resultOf(steps, uniqueCheck.name, uniqueCheck.arguments) : null;
-  const uniqueLine = uniqueRes ? parseGrepHits(uniqueRes).filter((h) => h.path === chosen!.path).length === 1 && /^1 matching line/.test(uniqueRes) : false;
+  const uniqueRes = uniqueCheck ? grepHits(steps, uniqueCheck.arguments) : null;
+  const uniqueLine = uniqueRes ? uniqueRes.total === 1 && uniqueRes.hits.filter((h) => h.path === chosen!.path).length === 1 : false;
 
   // 4. edit
   const suggests = steps.filter((s) => s.call.name === "suggest_addition");
@@ -732,16 +895,23 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const dropFn = dropFile || texts.some((t) => /affected_function/.test(t));
   const snippetRejections = texts.filter((t) => /root_cause_snippet/.test(t)).length;
   const agree = idCands[0]?.path === chosen.path;
-  const conf = round(baseConfidence(a, applied, agree) - 0.1 * rejectedSubmits.length);
+  const design = applied ? designAddition(a, problem) : null;
+  // A comment changes nothing at run time: it is no pull request on its own (below the threshold), except the
+  // finding at a declaration a warning names, with the fix options the warning itself gives.
+  const commentCap = design?.kind === "comment" && !design.fixOptions ? COMMENT_ONLY_CAP : 1;
+  const conf = round(Math.min(commentCap, baseConfidence(a, applied, agree)) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : affectedFunction;
   const sentences = diagnosisSentences(wordingInput(a, problem, fn));
+  if (a.reanchor && chosen.frame?.fn) {
+    const what = a.reanchor.why === "outside" ? `is not inside \`${chosen.frame.fn}\` here` : `does not read the member the error names`;
+    sentences.push(`Line ${a.reanchor.from} of the trace ${what} (the reporter's version may differ); line ${a.reanchor.line} of \`${chosen.frame.fn}\`, which does, was used.`);
+  }
   if (chosen.compiled && chosen.frame) {
     const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : baseName(chosen.frame.path);
     sentences.push(`The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`);
   }
   if (applied) {
-    const design = designAddition(a, problem);
     const what = design?.what ?? "a clarifying addition";
     sentences.push(`${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${a.ins?.line ?? a.targetLine}.`);
   }

@@ -221,13 +221,14 @@ export function cheapContext(name: string, lang: CodeLanguage): ContextValue | n
   }
 }
 
-/** Cheap context for the parameters of `enc` (those used on the statement first, then ids), `exclude`d names left out, at most 3. */
+/** Cheap context for the parameters of `enc` (ids first, each group those used on the statement first), `exclude`d names left out, at most 3. */
 export function contextValues(enc: Enclosing | null, statement: string, lang: CodeLanguage, exclude: readonly string[] = []): ContextValue[] {
   if (!enc || enc.kind !== "function") return [];
   const params = enc.params.filter((p) => !exclude.includes(p));
   const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${esc(p)}([^\\w$]|$)`).test(statement));
   const rest = params.filter((p) => !used.includes(p));
-  const ordered = [...used, ...rest.filter((p) => ID_LIKE.test(p)), ...rest.filter((p) => !ID_LIKE.test(p))];
+  // Ids first (where the value came from), used on the statement before the rest.
+  const ordered = [...used.filter((p) => ID_LIKE.test(p)), ...rest.filter((p) => ID_LIKE.test(p)), ...used.filter((p) => !ID_LIKE.test(p)), ...rest.filter((p) => !ID_LIKE.test(p))];
   return ordered.map((p) => cheapContext(p, lang)).filter((v): v is ContextValue => v !== null).slice(0, 3);
 }
 

@@ -1,41 +1,42 @@
 /**
- * Reading tool answers as text, the way any model must (the heuristic has no snapshot: only tool results).
- * Formats follow the read tools (issue 3): numbered lines `  12| text`, grep hits `path:line: text`,
- * rejections starting with `REJECTED:`, NOT_FOUND answers starting with `NOT_FOUND`.
- * Parsers are lenient: unknown lines are ignored, never thrown on.
+ * Reading tool answers for the heuristic: the structured answers the read tools attach to their text
+ * (`data`, see src/tools/results.ts), never the text parsed back. An answer without data (an invalid call, a
+ * not-served file, a tool that has none) reads as "nothing known". Only `suggest_addition` and `submit_answer`
+ * rejections are classified from their text: they are gate messages written for any model, with no object behind.
  */
+import type { DefinitionSite, ToolData } from "../../../tools/results.js";
+import { dataOf, type Step } from "./history.js";
 
 /** Lines a `get_file_contents` answer quoted, by 1-based line number; lines cut by the tool's line cap are marked. */
 export interface FileWindow {
   lines: Map<number, string>;
-  /** Line numbers whose text the tool clipped (`… (N more characters)`): not usable as verbatim anchors. */
+  /** Line numbers whose text the tool clipped or redacted: not usable as verbatim anchors. */
   clipped: Set<number>;
-  /** Total lines of the file, when the answer says (`of N lines`, `N lines`). */
+  /** Total lines of the file, when a read said. */
   totalLines: number | null;
 }
 
-/** Parse a `get_file_contents` answer: every `  12| text` line (one space after `|` removed), plus the total. */
-export function parseFileWindow(text: string): FileWindow {
-  const lines = new Map<number, string>();
-  const clipped = new Set<number>();
-  let totalLines: number | null = null;
-  for (const raw of text.split("\n")) {
-    const m = /^ *(\d+)\| ?(.*)$/.exec(raw);
-    if (m) {
-      const n = Number(m[1]);
-      const body = m[2] ?? "";
-      lines.set(n, body);
-      if (/ … \(\d+ more characters\)$/.test(body)) clipped.add(n);
-      continue;
+type Of<T extends ToolData["tool"]> = Extract<ToolData, { tool: T }>;
+
+/** The structured answer of a step when it is one of tool `tool`'s, else null. */
+export function answerOf<T extends ToolData["tool"]>(step: Step, tool: T): Of<T> | null {
+  return step.data?.tool === tool ? (step.data as Of<T>) : null;
+}
+
+/** Every line of `path` the reads so far have shown (later answers override earlier ones). */
+export function knownLines(steps: readonly Step[], path: string): FileWindow {
+  const merged: FileWindow = { lines: new Map(), clipped: new Set(), totalLines: null };
+  for (const s of steps) {
+    const w = answerOf(s, "get_file_contents");
+    if (!w || w.path !== path) continue;
+    for (const l of w.lines) {
+      merged.lines.set(l.line, l.text);
+      if (l.clipped) merged.clipped.add(l.line);
+      else merged.clipped.delete(l.line);
     }
-    const total = /\bof (\d+)(?: lines?)?\b|\b(\d+) lines? (?:in total|total)\b|\btotal[: ]+(\d+) lines?\b|\((\d+) lines?\)/i.exec(raw);
-    if (total && totalLines === null) totalLines = Number(total[1] ?? total[2] ?? total[3] ?? total[4]);
+    merged.totalLines = w.totalLines;
   }
-  if (totalLines === null && lines.size > 0 && lines.has(1)) {
-    // No total given: assume the window is the whole file only when nothing says more lines follow.
-    if (!/more (?:lines? )?not shown|\bcapped\b|start_line|end_line/i.test(text)) totalLines = Math.max(...lines.keys());
-  }
-  return { lines, clipped, totalLines };
+  return merged;
 }
 
 /** True when the window holds every line of the file (1..totalLines). */
@@ -51,69 +52,26 @@ export function wholeFileText(w: FileWindow): string | null {
   return Array.from({ length: w.totalLines ?? 0 }, (_, i) => w.lines.get(i + 1) ?? "").join("\n");
 }
 
-/** One grep hit. */
-export interface GrepHit {
-  path: string;
-  line: number;
-  text: string;
+/** The paths a `list_files(args)` call listed, or null when it was not made or gave no listing. */
+export function listedPaths(steps: readonly Step[], args: Record<string, unknown>): string[] | null {
+  return dataOf(steps, "list_files", args, "list_files")?.paths ?? null;
 }
 
-/** Parse `path:line: text` hits of a `grep_codebase` answer. */
-export function parseGrepHits(text: string): GrepHit[] {
-  const hits: GrepHit[] = [];
-  for (const raw of text.split("\n")) {
-    const m = /^([^\s:][^:]*?):(\d+):(?: (.*)|)$/.exec(raw);
-    if (m?.[1]) hits.push({ path: m[1], line: Number(m[2]), text: m[3] ?? "" });
-  }
-  return hits;
+/** The hits of a `grep_codebase(args)` call (null when not made) and its total count. */
+export function grepHits(steps: readonly Step[], args: Record<string, unknown>): { hits: { path: string; line: number; text: string }[]; total: number } | null {
+  const d = dataOf(steps, "grep_codebase", args, "grep_codebase");
+  return d ? { hits: d.hits, total: d.total } : null;
 }
 
-/** Repository paths quoted in an answer (list_files, search_codebase, describe_repo, NOT_FOUND suggestions), in order. */
-export function parsePaths(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|[\s,(`'"[])((?:[\w.@+-]+\/)*[\w.@+-]*\w\.[A-Za-z0-9]{1,8})(?=$|[\s,):`'"\]])/gm)) {
-    const p = m[1] ?? "";
-    if (p.includes("..") || /^v?\d+(?:\.\d+)*$/.test(p) || /^\d/.test(p)) continue;
-    if (!out.includes(p)) out.push(p);
-  }
-  return out;
+/** The definition sites a `verify_symbol_in_repo(args)` answer found ([] for NOT_FOUND), or null when not made. */
+export function definitionSites(steps: readonly Step[], args: Record<string, unknown>): DefinitionSite[] | null {
+  const d = dataOf(steps, "verify_symbol_in_repo", args, "verify_symbol_in_repo");
+  return d ? d.sites : null;
 }
 
-/**
- * Paths of a `list_files` answer: one path per line (`path`, `path [binary, 2 KB]`, `path -> target [symlink]`);
- * a path may contain spaces (`src/my dir/a b.py`). The header (`N paths match …`) and the `… N more` line are skipped.
- */
-export function parseListedPaths(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split("\n")) {
-    if (/^\s*$|^\s|^…|^\d+ (?:paths? match|files?)\b/.test(raw)) continue;
-    const p = raw.replace(/ -> .*$/, "").replace(/\s+\[[^\]]*\]\s*$/, "").trimEnd();
-    if (/^['"`]/.test(p) || p.endsWith(":") || !/[\w-]\.[\w]+$|\//.test(p) || out.includes(p)) continue;
-    out.push(p);
-  }
-  return out;
-}
-
-/** Definition sites of a `verify_symbol_in_repo` FOUND answer (`path:line[-end] kind`), in order. */
-export function parseDefinitionSites(text: string): { path: string; line: number; endLine: number | null }[] {
-  if (!/^\s*FOUND\b/.test(text)) return [];
-  const out: { path: string; line: number; endLine: number | null }[] = [];
-  for (const raw of text.split("\n").slice(1)) {
-    const m = /^\s*(?:[-*]\s+)?(.+?):(\d+)(?:-(\d+))?\s+\S/.exec(raw);
-    if (m?.[1]) out.push({ path: m[1], line: Number(m[2]), endLine: m[3] ? Number(m[3]) : null });
-  }
-  return out;
-}
-
-/** Ranked file paths of a `search_codebase` answer (`1. path — why` lines before the `Symbols` section), best first. */
-export function parseSearchFiles(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split("\n")) {
-    if (/^Symbols\b/.test(raw)) break;
-    const m = /^\s*\d+\.\s+(\S+)\s+—/.exec(raw);
-    if (m?.[1] && !out.includes(m[1])) out.push(m[1]);
-  }
-  return out.length ? out : parsePaths(text);
+/** Ranked file paths of a `search_codebase(args)` answer, best first; null when not made. */
+export function searchFiles(steps: readonly Step[], args: Record<string, unknown>): string[] | null {
+  return dataOf(steps, "search_codebase", args, "search_codebase")?.files ?? null;
 }
 
 /** True when a tool answer is a rejection by a gate or the verbatim rule. */
@@ -121,14 +79,9 @@ export function isRejected(text: string): boolean {
   return /^\s*REJECTED\b/.test(text);
 }
 
-/** True when a tool answer says the thing asked for does not exist (or the arguments were invalid). */
-export function isNotFound(text: string): boolean {
-  return /^\s*(?:NOT_FOUND|NOT FOUND|INVALID)\b/.test(text);
-}
-
 /** True when a `suggest_addition` answer says the edit was applied. */
 export function isApplied(text: string): boolean {
-  return /^\s*APPLIED\b/.test(text) || (!isRejected(text) && !isNotFound(text) && /^@@ /m.test(text));
+  return /^\s*APPLIED\b/.test(text);
 }
 
 /** Why an edit was rejected, in the terms the heuristic can act on. */
@@ -143,10 +96,4 @@ export function classifyEditRejection(text: string): EditRejection {
   if (/ambiguous|more than once|occurs \d+ times|\d+ times|exactly once/.test(t) && !/not found/.test(t)) return "ambiguous";
   if (/not found|closest|differs/.test(t)) return "not_found";
   return "other";
-}
-
-/** Parse a `verify_symbol_in_repo` answer: found or not, and the paths it names. */
-export function parseVerify(text: string): { found: boolean; paths: string[] } {
-  const found = /^\s*FOUND\b/.test(text) || (/\bFOUND\b/.test(text) && !/NOT_FOUND|NOT FOUND/.test(text));
-  return { found, paths: parsePaths(text) };
 }

@@ -154,14 +154,26 @@ export interface ContextValue {
 /**
  * The shape of the clarifying addition:
  * - `log`: a comment, then a log line (runs every time the statement below runs);
- * - `guard`: a comment, then the log line inside `if <condition>` (`open` … `close` lines; Ruby: a trailing
- *   `if <cond>` modifier in `suffix`), so it logs only when the value the crash needs is missing;
+ * - `guard`: a comment, then, inside `if <condition>` (`open` … `close` lines; Ruby: a trailing `if <cond>`
+ *   modifier in `suffix`), the {@link GuardExit}: it runs only when the value the crash needs is missing, and it
+ *   leaves the function (never logs and runs on into the same crash);
  * - `comment`: comment lines only (the finding, then `fix` when given: what to change), no runtime change.
  */
 export type AdditionShape =
   | { kind: "log" }
-  | { kind: "guard"; open: string[]; close: string[]; inner: string; suffix?: string }
+  | { kind: "guard"; open: string[]; close: string[]; inner: string; suffix?: string; exit: GuardExit }
   | { kind: "comment"; fix?: FittedText };
+
+/**
+ * How a guard leaves when the value is missing: `throw` an error whose message names the value, the function and
+ * the cheap context in scope (the language's usual error type: JS `TypeError`, Python `ValueError`/`KeyError`, Go
+ * `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports them) or `return fmt.Errorf` in a function
+ * returning only `error`, Java `IllegalArgumentException` for a
+ * parameter else `IllegalStateException`, Kotlin the same without `new`, C# `ArgumentNullException`/
+ * `InvalidOperationException`, Ruby `ArgumentError`); or `return` the value the function's own guards return
+ * (`value` is that expression verbatim, "" for a bare return).
+ */
+export type GuardExit = { kind: "throw"; parameter: boolean; goError?: boolean; goFmt?: boolean; goLog?: boolean } | { kind: "return"; value: string };
 
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
@@ -176,6 +188,49 @@ export interface AdditionInput {
   values: ContextValue[];
   /** Default `{ kind: "log" }`. */
   shape?: AdditionShape;
+}
+
+/** A JS template literal body: `text` literally (backslashes, backticks and `${` escaped). */
+const templateText = (text: string) => text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
+
+/** The statement (without indentation) that leaves a guard: see {@link GuardExit}. */
+function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, values: readonly ContextValue[]): string {
+  const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
+  if (exit.kind === "return") return `return${exit.value ? ` ${exit.value}` : ""}${semi}`;
+  switch (lang) {
+    case "javascript":
+    case "typescript": {
+      const ctx = values.map((v) => `${templateText(v.label)}: \${${v.expr}}`).join(", ");
+      return `throw new TypeError(\`${templateText(message)}${ctx ? ` (${ctx})` : ""}\`);`;
+    }
+    case "python": {
+      if (!values.length) return `raise ValueError(${stringLiteral(message, lang)})`;
+      const brace = (t: string) => t.replace(/[{}]/g, (c) => c + c);
+      const ctx = values.map((v) => `${brace(v.label)}={${v.expr}${v.type ? "" : "!r"}}`).join(", ");
+      return `raise ValueError(f${stringLiteral(`${brace(message)} (`, lang).slice(0, -1)}${ctx})")`;
+    }
+    case "go": {
+      const verbs = values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
+      const args = values.map((v) => `, ${v.expr}`).join("");
+      const fmtLit = `${stringLiteral(message, lang, { printf: true }).slice(0, -1)}${verbs}"`;
+      if (exit.goError && exit.goFmt) return `return fmt.Errorf(${fmtLit}${args})`;
+      if (exit.goFmt && values.length) return `panic(fmt.Sprintf(${fmtLit}${args}))`;
+      if (exit.goLog && values.length) return `log.Panicf(${fmtLit}${args})`;
+      return `panic(${stringLiteral(message, lang)})`;
+    }
+    case "ruby": {
+      const lit = stringLiteral(message, lang);
+      const interp = values.map((v) => ` ${v.label}=#{${v.expr}}`).join("");
+      return `raise ArgumentError, ${interp ? `${lit.slice(0, -1)}${interp}"` : lit}`;
+    }
+    case "java":
+    case "kotlin":
+    case "csharp": {
+      const text = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`)].join(" + ");
+      const type = lang === "csharp" ? "InvalidOperationException" : exit.parameter ? "IllegalArgumentException" : "IllegalStateException";
+      return `throw ${lang === "kotlin" ? "" : "new "}${type}(${text})${semi}`;
+    }
+  }
 }
 
 /** The logging statement (without indentation) printing `message` and `values` in `lang` and `style`. */
@@ -274,7 +329,10 @@ export function buildAddition(input: AdditionInput): string[] {
   const m = { head: clean(input.message.head, true), text: clean(input.message.text), tail: clean(input.message.tail, true) };
   const values = input.values.slice(0, 3);
   const suffix = shape.kind === "guard" ? (shape.suffix ?? "") : "";
-  const make = (keep: number) => (t: string) => `${logCall(lang, style, `[groundfix] ${m.head}${t}${m.tail}`, values.slice(0, keep))}${suffix}`;
+  const make = (keep: number) => (t: string) =>
+    shape.kind === "guard"
+      ? `${exitStatement(lang, shape.exit, `${m.head}${t}${m.tail}`, values.slice(0, keep))}${suffix}`
+      : `${logCall(lang, style, `[groundfix] ${m.head}${t}${m.tail}`, values.slice(0, keep))}${suffix}`;
   // The whole message with as many values as fit (maybe none); else the message cut with one value; else none.
   let call: string | null = null;
   // The message says what went wrong: keep it whole, dropping values (down to none) first.
