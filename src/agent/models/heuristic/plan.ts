@@ -524,7 +524,8 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   const wording = additionWording(wordingInput(a, problem, fn));
   const content = [...a.window.lines.values()].join("\n");
   const message0 = problem.errorMessages[0] ?? null;
-  const crash = crashOf(message0);
+  // An alert's finding is its message (no exception line): "Property access on a possibly undefined value `item`."
+  const crash = crashOf(message0) ?? (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
@@ -746,8 +747,10 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const framePaths = new Set<string>();
   // A frame whose file declares an identifier quoted in the error message, near the frame line, is where the problem
   // lives even when inner frames are in the repository too (e.g. an in-repo library that emits the warning).
+  // Not for a crash on a missing value: the member it names is read at the crash frame, and a key of the same name
+  // elsewhere (`{ price: 1 }` in a caller) is no declaration of it.
   const inMessage = (id: string) => problem.errorMessages.some((m) => m.includes(id));
-  const decls = declarationHits(steps, problem).filter((h) => inMessage(h.id));
+  const decls = crashOf(problem.errorMessages[0] ?? null) ? [] : declarationHits(steps, problem).filter((h) => inMessage(h.id));
   const frameCands: Candidate[] = [];
   for (const r of refs) {
     const found = r.mapped ? resolveMapped(steps, r) : resolveCompiled(steps, r.frame);

@@ -29,7 +29,8 @@ export interface Crash {
 /**
  * The crash a message reports when it names (or implies) a missing value; null for any other message.
  * Sources: V8 TypeError texts, CPython AttributeError/KeyError/TypeError texts, JEP 358 helpful NullPointerException
- * messages (`Cannot invoke "T.m()" because "<local1>" is null`), Go runtime panics, Ruby NoMethodError, .NET NRE.
+ * messages (`Cannot invoke "T.m()" because "<local1>" is null`), Go runtime panics, Ruby NoMethodError, .NET NRE, and
+ * analyzer findings that name a possibly missing value (`Property access on a possibly undefined value \`item\``).
  */
 export function crashOf(message: string | null): Crash | null {
   if (!message) return null;
@@ -47,6 +48,11 @@ export function crashOf(message: string | null): Crash | null {
     return { access: name ? "member" : "any", name, receiver };
   }
   if (/nil pointer dereference/.test(message)) return { access: "any", name: null, receiver: null };
+  // An analyzer's finding (code scanning) about a value that may be missing: "access on a possibly undefined value `x`".
+  const maybe =
+    /\b(?:possibly|potentially|may be|might be|could be)\s+(?:an?\s+)?(?:undefined|null|nil|None)(?:\s+value)?\s+[`'"]([A-Za-z_$][\w$.]*)[`'"]/.exec(message) ??
+    /[`'"]([A-Za-z_$][\w$.]*)[`'"]\s+(?:is|may be|might be|could be)\s+(?:possibly\s+)?(?:undefined|null|nil|None)\b/.exec(message);
+  if (maybe?.[1]) return { access: "any", name: null, receiver: maybe[1] };
   if (/NullReferenceException/.test(message)) return { access: "any", name: null, receiver: null };
   return null;
 }
