@@ -3,11 +3,11 @@
  * {@link ToolResult} carries both (`text` and `data`); a model that reads text reads `text`, the heuristic model
  * reads `data`, and both come from the same object, so neither can drift from the other.
  *
- * Every string in `data` is redacted like the text (see {@link redactData}); a line of a file window that a
- * multi-line secret touches is replaced by `[redacted]` and marked clipped (never usable as a verbatim anchor).
+ * Every string in `data` is redacted like the text (see {@link redactData}); a line of a file window that holds a
+ * redacted secret is marked clipped (never usable as a verbatim anchor).
  */
 import { numberLine } from "../grounding/lines.js";
-import { findSecrets, REDACTED, redactSecrets } from "../grounding/secrets.js";
+import { REDACTED, redactDeep } from "../grounding/secrets.js";
 import type { OwnPackage } from "./manifests.js";
 
 /** One line of a file as `get_file_contents` quotes it: 1-based number, text (clipped at the line cap when `clipped`). */
@@ -44,25 +44,11 @@ export function renderWindowLines(lines: readonly WindowLine[]): string[] {
 }
 
 /**
- * `data` with every string redacted as {@link redactSecrets} redacts text. For a file window, a secret that spans
- * lines (a PEM block) is looked for in the joined lines too, and every line it touches becomes `[redacted]`, clipped.
+ * `data` with every string redacted as the text is (`redactDeep`). A file window line that holds `[redacted]` (the
+ * tools serve redacted text, a key block line by line) is not the file's text: it is marked clipped, never an anchor.
  */
 export function redactData(data: ToolData): ToolData {
-  const deep = (v: unknown): unknown => {
-    if (typeof v === "string") return redactSecrets(v).text;
-    if (Array.isArray(v)) return v.map(deep);
-    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]));
-    return v;
-  };
-  if (data.tool !== "get_file_contents") return deep(data) as ToolData;
-  const joined = data.lines.map((l) => l.text).join("\n");
-  const hidden = new Set<number>();
-  for (const s of findSecrets(joined)) {
-    if (!s.match.includes("\n")) continue;
-    const first = joined.slice(0, s.index).split("\n").length - 1;
-    const last = first + s.match.split("\n").length - 1;
-    for (let i = first; i <= last; i++) hidden.add(i);
-  }
-  const lines = data.lines.map((l, i) => (hidden.has(i) ? { ...l, text: REDACTED, clipped: true } : { ...l, text: redactSecrets(l.text).text }));
-  return { ...data, path: redactSecrets(data.path).text, lines };
+  const out = redactDeep(data);
+  if (out.tool !== "get_file_contents") return out;
+  return { ...out, lines: out.lines.map((l) => (l.text.includes(REDACTED) ? { ...l, clipped: true } : l)) };
 }
