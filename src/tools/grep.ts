@@ -82,16 +82,24 @@ export function grepSnapshot(
     // Literals are looked for in the raw text when ASCII (nothing decoded); only files holding one go further.
     if (literals !== null ? !literals.some((l) => raw.includes(l)) : !fileTest(raw)) continue;
     // Lines are matched and quoted from the served text (secrets redacted): a pattern that matches only a secret
-    // finds nothing, so hit counts cannot spell out a secret.
-    const content = servedText(snapshot, path) ?? "";
+    // finds nothing, so hit counts cannot spell out a secret. The served text (redaction runs every secret pattern
+    // over the whole file) is made only for files with a line matching the text as read; it has the same lines.
+    const content = asciiLiterals ? (snapshot.read(path) as string) : raw;
+    const matching: number[] = [];
+    const test = (line: string, number: number) => {
+      if (lineTest(line)) matching.push(number);
+    };
+    if (literals !== null) forCandidateLines(content, literals, test);
+    else splitLines(content).forEach((line, i) => test(line, i + 1));
+    if (matching.length === 0) continue;
+    const served = splitLines(servedText(snapshot, path) ?? "");
     let inFile = 0;
-    const hit = (line: string, number: number) => {
-      if (!lineTest(line)) return;
+    for (const number of matching) {
+      const line = served[number - 1] ?? "";
+      if (!lineTest(line)) continue;
       inFile++;
       if (hits.length < query.maxHits) hits.push({ path, line: number, text: line });
-    };
-    if (literals !== null) forCandidateLines(content, literals, hit);
-    else splitLines(content).forEach((line, i) => hit(line, i + 1));
+    }
     if (inFile > 0) {
       files++;
       total += inFile;
