@@ -19,6 +19,7 @@ import { agentToolSpecs } from "./tool-specs.js";
 import { firstLine, truncate, truncateDeep, type Trace, type TraceStep, type TraceToolCall } from "./trace.js";
 import type { AppliedEdit, ChangedFile, ReadLog, ReadWindow } from "../types.js";
 import type { InputRemoved } from "./hygiene.js";
+import { zodIssueLines } from "../config/zod-issues.js";
 
 /**
  * The bounds every run is held to, besides `config.agent` (times in milliseconds):
@@ -350,7 +351,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   function submit(call: ToolCall, step: number): { result: ToolResult; gate?: GateName; accepted?: boolean } {
     const parsed = submitAnswerSchema.safeParse(call.arguments);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+      const issues = zodIssueLines(parsed.error, { root: "arguments" }).join("; ");
       return {
         result: {
           status: "invalid",

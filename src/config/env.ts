@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GroundfixConfig } from "./schema.js";
+import { zodIssueLines } from "./zod-issues.js";
 
 /** The model every installation may use, whatever the operator allows: deterministic, no network, no key. */
 export const ALWAYS_ALLOWED_MODEL = "heuristic";
@@ -57,7 +58,7 @@ export function loadOperatorEnv(env: NodeJS.ProcessEnv = process.env): OperatorE
   }
   const parsed = operatorEnvSchema.safeParse(picked);
   if (!parsed.success) {
-    throw new OperatorEnvError(parsed.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`));
+    throw new OperatorEnvError(zodIssueLines(parsed.error, { root: "" }));
   }
   const data = parsed.data;
   return {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { compileGlob, GlobError } from "../grounding/glob.js";
 import { READ_TOOL_NAMES } from "../types.js";
+import { zodIssueLines } from "./zod-issues.js";
 
 /**
  * One rule of the built-in protected list: files that execute outside the program (CI, hooks, builds, installs) or
@@ -321,15 +322,7 @@ export class ConfigError extends Error {
 export function parseConfig(raw: unknown, source = ".github/groundfix.yml"): GroundfixConfig {
   const result = configSchema.safeParse(raw ?? {});
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
-    const key = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      const names = issue.keys.map((k) => (key ? `${key}.${k}` : k));
-      return `${names.join(", ")}: unknown key${names.length > 1 ? "s" : ""}`;
-    }
-    return `${key || "(top level)"}: ${issue.message}`;
-  });
-  throw new ConfigError(issues, source);
+  throw new ConfigError(zodIssueLines(result.error, { namedKeys: true }), source);
 }
 
 /** The config with every default, as used when a repository has no `.github/groundfix.yml`. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { GroundfixConfig } from "../config/schema.js";
 import { repoOf, type Decision, type WebhookPayload } from "./types.js";
+import { zodIssueLines } from "../config/zod-issues.js";
 
 /**
  * `client_payload` of a groundfix `repository_dispatch` (sent by a monitoring system with
@@ -30,8 +31,7 @@ export function requestFromDispatch(payload: WebhookPayload<"repository_dispatch
   }
   const parsed = dispatchPayloadSchema.safeParse(payload.client_payload ?? {});
   if (!parsed.success) {
-    const reasons = parsed.error.issues.map((i) => `client_payload.${i.path.map(String).join(".")}: ${i.message}`);
-    return { skip: `invalid dispatch payload: ${reasons.join("; ")}` };
+    return { skip: `invalid dispatch payload: ${zodIssueLines(parsed.error, { prefix: "client_payload.", root: "" }).join("; ")}` };
   }
   const p = parsed.data;
   const repo = repoOf(payload);

@@ -11,6 +11,7 @@ import { searchCodebase } from "./search.js";
 import type { ToolContext, ToolDefinition } from "./types.js";
 import { verifySymbolInRepo } from "./verify-symbol.js";
 import { finish } from "./output.js";
+import { zodIssueLines } from "../config/zod-issues.js";
 
 export type { ToolContext, ToolDefinition } from "./types.js";
 export { createReadLog } from "./read-log.js";
@@ -50,10 +51,7 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
   const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`)
-      .join("; ");
+    const problems = zodIssueLines(parsed.error, { root: "arguments", max: 3 }).join("; ");
     return { status: "invalid", text: `INVALID: ${problems}. Call ${def.name} with { ${signature(def)} }.` };
   }
   try {

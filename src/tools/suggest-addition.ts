@@ -10,6 +10,7 @@ import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult 
 import { nearestPaths } from "./nearest.js";
 import { finish, formatBytes, shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
+import { zodIssueLines } from "../config/zod-issues.js";
 
 /** Arguments of `suggest_addition` (CONTRACTS.md, D1). */
 export const suggestAdditionSchema = z.object({
@@ -136,7 +137,7 @@ function pathOf(rawArgs: unknown): string | null {
 function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   const parsed = suggestAdditionSchema.safeParse(rawArgs);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+    const issues = zodIssueLines(parsed.error, { root: "arguments" }).join("; ");
     return {
       result: {
         status: "invalid",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zodIssueLines } from "../../config/zod-issues.js";
 
 /**
  * A recorded run, one entry per model call, in order (DESIGN.md "Models"):
@@ -40,6 +41,6 @@ export const transcriptSchema = z
 export function parseTranscript(raw: unknown): Transcript {
   const result = transcriptSchema.safeParse(raw);
   if (result.success) return result.data as Transcript;
-  const issues = result.error.issues.map((i) => `${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
+  const issues = zodIssueLines(result.error);
   throw new Error(`invalid transcript: ${issues.join("; ")}`);
 }
