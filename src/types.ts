@@ -1,5 +1,5 @@
 /**
- * Shapes shared between the stages of the pipeline (see DESIGN.md, "The pipeline"):
+ * Shapes shared between the stages of the pipeline (docs/ARCHITECTURE.md, "The pipeline"):
  *
  *   event ─▶ task ─▶ snapshot ─▶ agent run ─▶ outcome ─▶ delivery ─▶ review
  *
@@ -111,7 +111,7 @@ export interface ReadLog {
 
 // ───────────────────────────── edits ─────────────────────────────
 
-/** An edit that `suggest_addition` applied (the only write path; DESIGN.md invariant 1). */
+/** An edit that `suggest_addition` applied (the only write path; docs/ARCHITECTURE.md, invariant 1). */
 export interface AppliedEdit {
   path: string;
   code_before: string;
@@ -153,10 +153,10 @@ export interface Task {
   location?: { path: string; startLine: number; endLine?: number; message?: string };
 }
 
-/** See DESIGN.md "Outcomes and confidence". */
+/** How a run ended (docs/ARCHITECTURE.md, "Outcomes, gates, models"). */
 export type Outcome = "pr_ready" | "diagnosis_only" | "needs_information" | "failed_closed";
 
-/** A verified file/line range that groundfix may post (DESIGN.md invariant 4). */
+/** A verified file/line range that groundfix may post (docs/ARCHITECTURE.md, invariant 4). */
 export interface Citation {
   path: string;
   start_line: number;
@@ -173,7 +173,7 @@ export interface Diagnosis {
   citations: Citation[];
 }
 
-/** The gate that refused a call (DESIGN.md, issue 4 "Gates"). */
+/** The gate that refused a call (docs/ARCHITECTURE.md, "Outcomes, gates, models"). */
 export type GateName =
   | "tool_name"
   | "count_floor"
@@ -209,7 +209,7 @@ export interface Usage {
 
 // ───────────────────────────── review ─────────────────────────────
 
-/** The review rules (issue 6). */
+/** The review rules (`src/review/rules/`). */
 export type RuleName =
   | "grounded_hunks"
   | "edit_policy"

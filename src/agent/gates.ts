@@ -10,7 +10,7 @@ export interface CallRecord {
 }
 
 /**
- * Gates 1 and 2 of issue 4, checked when `submit_answer` is called.
+ * The tool-name and count-floor gates, checked when `submit_answer` is called.
  *
  * 1. tool_name: at least one call to a tool of `config.agent.required_tools` answered `ok` (NOT_FOUND, invalid
  *    and rejected calls do not count). An empty set disables the gate.

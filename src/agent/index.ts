@@ -1,5 +1,5 @@
 /**
- * The clarity agent (issue 4): the tool loop, its gates, input and transcript hygiene, the trace, and the models.
+ * The clarity agent: the tool loop, its gates, input and transcript hygiene, the trace, and the models.
  * Callers: `runAgent` with a model from `createModel`, then `renderTraceMarkdown(result.trace)` for PR bodies and
  * comments.
  */

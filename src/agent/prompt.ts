@@ -47,7 +47,7 @@ export function systemPrompt(config: GroundfixConfig): string {
 }
 
 /**
- * The first user message, exactly (CONTRACTS.md, D1):
+ * The first user message, exactly:
  * ```
  * Problem title: <title>
  * Source: <issue|code_scanning|dispatch|local>

@@ -3,7 +3,7 @@ import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
 
 /**
- * The one JSON document `groundfix fix --json` prints (issue #7). `status` is the outcome; `branch`/`head_sha`
+ * The one JSON document `groundfix fix --json` prints. `status` is the outcome; `branch`/`head_sha`
  * name the branch holding this run's commit, null unless the outcome was `pr_ready` and the commit is on the
  * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
  * was not the plain case (it exists with other content and was left untouched — then `branch`, `head_sha` and

@@ -158,7 +158,7 @@ export const LIFTABLE_RULES = [
   ...PROTECTED_PARTS.map((r) => r.name),
 ] as const;
 
-/** The tools that count as reading code for the tool-name gate (DESIGN.md "Gates", issue 4 gate 1). */
+/** The tools that count as reading code for the tool-name gate (docs/ARCHITECTURE.md, "Outcomes, gates, models"). */
 export const DEFAULT_REQUIRED_TOOLS = ["get_file_contents", "grep_codebase", "search_codebase"] as const;
 
 const toolName = z.enum(READ_TOOL_NAMES);

@@ -1,5 +1,5 @@
 /**
- * The review (issue 6): pure rules over a diff plus its base and head snapshots, turned into a check run report.
+ * The review: pure rules over a diff plus its base and head snapshots, turned into a check run report.
  * Wiring to GitHub lives in `host/github`; the local `groundfix review` command lives in `cli/`.
  */
 export { REVIEW_CHECK_NAME } from "./types.js";

@@ -4,7 +4,7 @@ import type { Finding, ReviewReport } from "../types.js";
 import type { CheckAnnotation } from "./types.js";
 import { SUMMARY_MAX_CHARS, truncateText } from "./truncate.js";
 
-/** GitHub accepts at most 50 annotations per check run create/update request; each update appends (GITHUB-FACTS.md). */
+/** GitHub accepts at most 50 annotations per check run create/update request; each update appends (GitHub docs, "Update a check run"). */
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Annotations sent at most for one review (20 requests); the rest are counted in the text. */
 export const MAX_ANNOTATIONS = 1000;

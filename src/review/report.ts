@@ -13,7 +13,7 @@ const SUMMARY_FINDINGS = 20;
  * Review a change: run every rule over the diff and the base and head snapshots, and turn the findings into a report.
  *
  * Rules: grounded_hunks, edit_policy, paths, size, syntax, imports, secrets, and evidence when `input.record` is given
- * (issue 6). A `failure` of a rule not in `config.review.fail_on` is downgraded to `warning`. The conclusion is
+ * A `failure` of a rule not in `config.review.fail_on` is downgraded to `warning`. The conclusion is
  * `failure` when any `failure` remains, else `success`. Pure: no I/O; a rule that throws becomes a `failure` finding
  * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
  */

@@ -1,4 +1,4 @@
-/** GitHub's cap on a check run's `output.summary` and `output.text`: 65,535 characters each (GITHUB-FACTS.md). */
+/** GitHub's cap on a check run's `output.summary` and `output.text`: 65,535 characters each (GitHub docs, "Create a check run"). */
 export const SUMMARY_MAX_CHARS = 65_535;
 
 /**

@@ -1,7 +1,7 @@
 import type { GroundfixConfig } from "../config/schema.js";
 import type { FilePatch, Finding, RunRecord, Snapshot } from "../types.js";
 
-/** The name of the check run the review publishes on a pull request's head commit (issue 6). */
+/** The name of the check run the review publishes on a pull request's head commit. */
 export const REVIEW_CHECK_NAME = "groundfix/review";
 
 /**

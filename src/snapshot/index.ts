@@ -1,5 +1,5 @@
 /**
- * Snapshots: every text file of one commit in memory, from one tar stream (see DESIGN.md, "The pipeline").
+ * Snapshots: every text file of one commit in memory, from one tar stream (docs/ARCHITECTURE.md, "The pipeline").
  * `snapshotFromTar` reads a GitHub tarball or `git archive` output; `snapshotFromGit` runs `git archive` on a local
  * checkout; `cachedSnapshot` reuses a snapshot within a process.
  */

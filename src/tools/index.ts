@@ -1,5 +1,5 @@
 /**
- * The read-only tool surface (DESIGN.md, "The tool surface"): six tools over a snapshot, in READ_TOOL_NAMES order,
+ * The read-only tool surface (`agent/tool-specs.ts` describes them to the model): six tools over a snapshot, in READ_TOOL_NAMES order,
  * and `runTool`, which validates arguments with zod and never throws.
  */
 import type { ToolResult } from "../types.js";

@@ -12,7 +12,7 @@ import { finish, formatBytes, shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 import { zodIssueLines } from "../config/zod-issues.js";
 
-/** Arguments of `suggest_addition` (CONTRACTS.md, D1). */
+/** Arguments of `suggest_addition` (the tool surface: `agent/tool-specs.ts`). */
 export const suggestAdditionSchema = z.object({
   path: z.string().min(1).describe("Repository-relative path of the file to edit, exactly as the tools show it."),
   code_before: z
@@ -106,7 +106,7 @@ function addedLineCount(diff: string): number {
 }
 
 /**
- * Handle one `suggest_addition` call (DESIGN.md invariant 1: the only write path). In order:
+ * Handle one `suggest_addition` call (docs/ARCHITECTURE.md, invariant 1: the only write path). In order:
  * arguments (zod) → path policy ({@link editPathProblem}) → edit budget (`edits.max_files`, `edits.max_added_lines`)
  * → read before edit (gate 3: the run's `get_file_contents` windows must cover the base lines `code_before`
  * anchors on in the file's current content; lines written by earlier edits count as read) → `applyVerbatimEdit`

@@ -1,5 +1,5 @@
 /**
- * The `heuristic` model (issue 4, "Models"): the default, deterministic, no-network model.
+ * The `heuristic` model: the default, deterministic, no-network model.
  *
  * It is a {@link Model} like any other: it learns only from the messages (the task message and the tool answers),
  * drives the same tools and passes the same gates. Each turn is recomputed from the whole conversation, so the same

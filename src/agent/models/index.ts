@@ -42,7 +42,7 @@ function lazyProviderModel(spec: string, settings: ProviderSettings): Model {
 
 /**
  * A fresh model for one run from a spec:
- * `heuristic` (deterministic, no network) | `replay:<file>` (a DESIGN.md transcript JSON, read now) |
+ * `heuristic` (deterministic, no network) | `replay:<file>` (a transcript JSON, `transcript.ts`, read now) |
  * `openai:<model>` (Responses API) | `openai-chat:<model>` (Chat Completions at OPENAI_BASE_URL) |
  * `anthropic:<model>` | `openai-compatible:<model>` (Vercel AI SDK v5; keys, URLs and limits from `env`, see
  * `providerSettings` in src/config/env.ts; the SDK itself is loaded on the first turn).

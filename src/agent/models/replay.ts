@@ -31,7 +31,7 @@ export function createReplayModel(transcript: Transcript, spec = "replay"): Mode
 }
 
 /**
- * Read and validate a transcript file (JSON, DESIGN.md format).
+ * Read and validate a transcript file (JSON, the format of `transcript.ts`).
  * @throws Error naming the file: unreadable, not JSON, or not a transcript (with the zod issues)
  */
 export function loadTranscriptFile(file: string): Transcript {

@@ -36,7 +36,7 @@ export function editDelta(edit: RunRecord["edits"][number]): { added: string[]; 
 }
 
 /**
- * Rule 8, evidence (issue 6), for the app's own commits (only when a run record is given): every hunk of
+ * Rule 8, evidence, for the app's own commits (only when a run record is given): every hunk of
  * `ownPatches ?? patches` must be explained by the edits recorded for its path — each added line is a line that some
  * recorded edit adds (`code_after`'s lines not in `code_before`) and each removed line one that an edit removes. Lines
  * are matched as a multiset per file, so git may split one edit into two hunks or merge two edits into one; no

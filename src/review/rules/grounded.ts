@@ -3,7 +3,7 @@ import { splitLines } from "../hunks.js";
 import type { RuleContext } from "../types.js";
 
 /**
- * Rule 1, grounded hunks (issue 6): every context and removed line of every hunk equals the base file at the line
+ * Rule 1, grounded hunks: every context and removed line of every hunk equals the base file at the line
  * number the hunk header gives. Exact comparison first; a line that differs only by a trailing `\r` still counts as
  * equal (a transport may drop CRs), but `\ No newline at end of file` must agree with the base file's last line.
  * One `failure` per hunk, at its first mismatch (head-side line, base line named in the message).

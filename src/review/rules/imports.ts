@@ -114,7 +114,7 @@ function declared(pkgs: { json: Record<string, unknown> }[], name: string): bool
 const BUILTINS = new Set(builtinModules);
 
 /**
- * Rule 6, fabricated imports (issue 6). For JS/TS files: a module specifier on an added line that the base version of
+ * Rule 6, fabricated imports. For JS/TS files: a module specifier on an added line that the base version of
  * the file did not import is checked. Relative (`./`, `../`): it must resolve to a file at head (exact, with
  * .ts .tsx .d.ts .js .jsx .mjs .cjs .mts .cts .json, `/index.*`, a folder with package.json, or NodeNext's `.js`→`.ts`).
  * Bare: Node built-ins (with or without `node:`), tsconfig `paths`/`baseUrl` aliases and `#` subpath imports pass;

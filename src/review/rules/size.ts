@@ -2,7 +2,7 @@ import type { Finding } from "../../types.js";
 import type { RuleContext } from "../types.js";
 
 /**
- * Rule 4, size (issue 6): at most `edits.max_files` changed files and at most `edits.max_added_lines` added lines over
+ * Rule 4, size: at most `edits.max_files` changed files and at most `edits.max_added_lines` added lines over
  * the whole diff. Each excess is one `failure`: files at the first file past the limit, lines at the added line that
  * crossed it.
  */

@@ -111,7 +111,7 @@ export function syntaxError(path: string, text: string, lang: Language): SyntaxE
 }
 
 /**
- * Rule 5, syntax (issue 6): a changed file that parsed at base must parse at head; a new file must parse. TypeScript
+ * Rule 5, syntax: a changed file that parsed at base must parse at head; a new file must parse. TypeScript
  * and JavaScript (by extension: .ts .mts .cts .tsx .js .mjs .cjs .jsx) through the TypeScript compiler's parser, JSON
  * (JSON.parse after a BOM; tsconfig/jsconfig/.vscode files as JSON with comments), YAML (the `yaml` package, every
  * document of the stream), Python and Go (tree-sitter, when `loadGrammar` of src/lang/tree-sitter.ts has loaded the

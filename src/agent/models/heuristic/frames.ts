@@ -3,7 +3,7 @@
  *
  * Each supported runtime prints frames in its own shape; this module turns them into {@link StackFrame}s ordered
  * innermost first, and turns the paths they carry (container paths, CI checkouts, bundler URLs, Windows paths) into
- * repository-relative guesses. Resolution to a real file happens later, through the read tools (see `resolve.ts`).
+ * repository-relative guesses. Resolution to a real file happens later, through the read tools (see `resolveFrame` in `plan.ts`).
  *
  * Shapes recognised (one frame per line unless said otherwise):
  * - JavaScript / TypeScript (V8): `at fn (path:line:col)`, `at path:line:col`, `at async fn (…)`, `at new C (…)`.

@@ -1,5 +1,5 @@
 /**
- * What the heuristic model learns from the task message (the first user message, CONTRACTS.md D1 format):
+ * What the heuristic model learns from the task message (the first user message, `agent/prompt.ts` `firstUserMessage`):
  *
  * ```
  * Problem title: <title>
