@@ -2,6 +2,7 @@ import { runAgent, type RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { Host } from "../host/types.js";
 import { reviewFiles } from "../review/commit.js";
+import { short } from "../review/rules/grounded.js";
 import type { ReviewReport, Snapshot, Task } from "../types.js";
 import { commitMessage, runRecord } from "./record.js";
 import type { ReviewCheckFailure, RunInput, RunReport } from "./types.js";
@@ -119,7 +120,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
   if (delivery.kind === "held") return "held";
   if (delivery.kind !== "reused") report.written.pushed = { branch, headSha: delivery.headSha };
   report.record = runRecord(runId, base.sha, result.edits, delivery.headSha);
-  review = { ...review, summary: review.summary.replace(`\`${UNCOMMITTED}\``, `\`${delivery.headSha.slice(0, 12)}\``) };
+  review = { ...review, summary: review.summary.replace(`\`${UNCOMMITTED}\``, `\`${short(delivery.headSha)}\``) };
   report.review = review;
 
   let pr;

@@ -97,7 +97,7 @@ describe("deliverEdits through the GitHub host", () => {
     expect(completed.output.summary).toBeTruthy();
     expect(completed.output.annotations.length).toBeLessThanOrEqual(50);
     expect(out.review?.conclusion).toBe("success");
-    expect(completed.output.summary).toContain(`head \`${COMMIT.slice(0, 12)}\``); // the commit reviewed, named once it exists
+    expect(completed.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``); // the commit reviewed, named once it exists
 
     // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball).
     expect(calls).toEqual([
