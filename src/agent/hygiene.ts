@@ -97,7 +97,7 @@ const FENCE = /```[^\n]*\n[\s\S]*?(?:```|$)/g;
 const RESULT_JSON = /"role"\s*:\s*"(?:tool|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(?:tool_result|function_call_output|tool-result)"|"(?:tool_result|function_result|observation)"\s*:/i;
 
 /**
- * Transcript hygiene (issue 4 gate 6): remove text in a model turn that impersonates a tool result — ReAct
+ * Transcript hygiene: remove text in a model turn that impersonates a tool result — ReAct
  * `Observation:` blocks, `Tool result:` / `[tool output]` style lines with what follows them, `<tool_result>`-like
  * elements, and JSON blocks shaped like tool/function result messages — before the turn enters the history.
  * A line block runs until a blank line followed by a ReAct keyword (`Thought:`, `Action:`…) or the end of the text.

@@ -16,7 +16,7 @@ function holdsSecret(snippet: string, content: string, start: number, end: numbe
   return false;
 }
 
-/** Arguments of `submit_answer` (CONTRACTS.md, D1). */
+/** Arguments of `submit_answer` (the tool surface: `agent/tool-specs.ts`). */
 export const submitAnswerSchema = z.object({
   summary: z.string().min(1).describe("What goes wrong and where, in a few sentences."),
   affected_file: z.string().nullable().describe("Repository-relative path of the file where the problem lives, or null."),
@@ -56,7 +56,7 @@ export interface CheckedClaims {
 const DEFINING_KINDS = new Set<SymbolDef["kind"]>(["function", "method", "class", "variable"]);
 
 /**
- * The claims check (issue 4 gate 5). Verifies against the pinned snapshot:
+ * The claims check. Verifies against the pinned snapshot:
  * - `affected_file` is a text file (not a secret file); on failure, the nearest real paths are offered;
  * - `affected_function` is defined in that file per `extractSymbols` (`name`, or `Container.name` for methods);
  *   on failure, the functions the file does define are offered;

@@ -13,6 +13,7 @@ import { createGitHubHost, type HostLogger } from "./host.js";
 import { escapeUntrusted } from "./markdown.js";
 import type { Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
+import { issueBullets } from "./status.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { reviewOnEvent } from "./review-handler.js";
 import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
@@ -107,7 +108,7 @@ function configErrorBody(issues: readonly string[]): string {
     STATUS_MARKER,
     "**groundfix** did not run: `.github/groundfix.yml` is invalid.",
     "",
-    ...issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``),
+    issueBullets(issues),
     "",
     "Fix the file on the default branch, then comment `/groundfix retry`.",
   ].join("\n");

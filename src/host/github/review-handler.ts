@@ -8,6 +8,7 @@ import { describeFailure } from "./octokit.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { evidenceFor, runReviewCheck } from "./review-check.js";
 import { failReviewCheck } from "./review-failure.js";
+import { issueBullets } from "./status.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
 export type ReviewEventResult =
@@ -32,7 +33,7 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
     return { problem: { title: "Config could not be read", reason } };
   }
   if (found.error) {
-    const keys = found.error.issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``).join("\n");
+    const keys = issueBullets(found.error.issues);
     return { problem: { title: "Config is invalid", reason: `\`.github/groundfix.yml\` is invalid, so groundfix did not review with it:\n${keys}\n\nFix the file on the default branch.` } };
   }
   return found.config;

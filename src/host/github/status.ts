@@ -83,3 +83,8 @@ function withTopWarning(body: string, warning: string): string {
   const rest = body.startsWith(STATUS_MARKER) ? body.slice(STATUS_MARKER.length) : `\n${body}`;
   return capText(`${STATUS_MARKER}\n> [!WARNING]\n> ${warning}\n${rest}`, GITHUB_BODY_LIMIT);
 }
+
+/** The bad keys of a config as a Markdown list, each quoted as code (a backtick in it cannot close the quote). */
+export function issueBullets(issues: readonly string[]): string {
+  return issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``).join("\n");
+}
