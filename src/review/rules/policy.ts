@@ -4,7 +4,7 @@ import type { ParsedPatch, RuleContext } from "../types.js";
 import { quote } from "./grounded.js";
 
 /**
- * Rule 2, edit policy (issue 6). In every mode, an added line that holds a hidden line break (lone CR, U+0085,
+ * Rule 2, edit policy. In every mode, an added line that holds a hidden line break (lone CR, U+0085,
  * U+2028, U+2029) or a bidirectional control / invisible character fails (`addedTextProblems` of
  * src/grounding/structure.ts). With `edits.allow: additions` (the default) a change may only add lines: each run of
  * consecutive removed lines is one `failure` naming its first line; deleting, renaming or adding a file fails; and an
