@@ -6,12 +6,11 @@ import type { Host, PullRequestRef } from "../types.js";
 import { commitFiles, deleteBranch } from "./commit.js";
 import { compareCommits, type Comparison } from "./compare.js";
 import { pullRequestTitle } from "../../pipeline/record.js";
-import { capText, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeError, type Octokit, type RepoRef } from "./octokit.js";
 import { renderPullRequestBody } from "./render.js";
 import { concludeReviewCheck, createReviewCheck, ReviewCheckError } from "./review-check.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { reviewMissingWarning, REVIEW_MISSING_MARKER } from "./review-warning.js";
 import { statusCommentBody } from "./status.js";
 import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
 
@@ -257,4 +256,17 @@ async function warnReviewMissing(octokit: Octokit, repo: RepoRef, pr: OpenPullRe
     }
   }
   return failed.length ? failed.join("; ") : undefined;
+}
+
+/** Marks the PR-body warning that the review check is missing (not repeated when it is already there). */
+const REVIEW_MISSING_MARKER = "<!-- groundfix:review-missing -->";
+
+/** The warning put at the top of a PR body when its `groundfix/review` check could not be created. */
+function reviewMissingWarning(reason: string): string {
+  return [
+    REVIEW_MISSING_MARKER,
+    "> [!WARNING]",
+    `> **Do not merge this pull request yet.** The \`groundfix/review\` check could not be created (${oneLine(reason, 300).replace(/</g, "&lt;")}).`,
+    "> It must not be merged until `groundfix/review` has run: push to the branch, re-run the checks, or comment `/groundfix retry` on the issue to have it reviewed.",
+  ].join("\n");
 }

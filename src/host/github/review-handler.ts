@@ -6,8 +6,7 @@ import type { ReviewReport } from "../../types.js";
 import { createGitHubHost, type GitHubHost, type HostLogger } from "./host.js";
 import { describeFailure } from "./octokit.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { evidenceFor, runReviewCheck } from "./review-check.js";
-import { failReviewCheck } from "./review-failure.js";
+import { evidenceFor, failReviewCheck, runReviewCheck } from "./review-check.js";
 import { issueBullets } from "./status.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
