@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchAgent } from "./agent.js";
 import { benchEditCore } from "./edit-core.js";
+import { benchProviders } from "./providers.js";
 import { benchLarge } from "./large.js";
 import { type BenchRow, renderTable } from "./lib.js";
 import { benchRestCalls } from "./rest-calls.js";
@@ -25,6 +26,7 @@ const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "webhook", run: () => benchWebhookAck(50) },
   { name: "large", run: () => benchLarge(quick ? 3 : 5) },
   { name: "agent", run: () => benchAgent(quick ? 3 : 7) },
+  { name: "providers", run: () => benchProviders() },
   {
     name: "rest",
     run: async () => {
