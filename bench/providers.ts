@@ -30,20 +30,40 @@ function sources(dir: string, out: Record<string, string> = {}): Record<string, 
 /** The estimated size of each request the model is sent in one run. */
 async function requestSizes(model: Model, run: (m: Model) => Promise<unknown>): Promise<number[]> {
   const sizes: number[] = [];
-  await run({ spec: model.spec, next: (input) => (sizes.push(estimateTokens(input.messages, input.tools)), model.next(input)) });
+  await run({
+    spec: model.spec,
+    next: (input) => (sizes.push(estimateTokens(input.messages, input.tools)), model.next(input)),
+  });
   return sizes;
 }
 
 export async function benchProviders(): Promise<BenchRow[]> {
   const files = sources(SRC);
   const snapshot = await buildSnapshot(files);
-  const largest = Object.entries(files).sort((a, b) => b[1].length - a[1].length).slice(0, 9).map(([p]) => p);
+  const largest = Object.entries(files)
+    .sort((a, b) => b[1].length - a[1].length)
+    .slice(0, 9)
+    .map(([p]) => p);
   const turns = [
     ...largest.map((path) => ({ tool_calls: [{ name: "get_file_contents", arguments: { path } }] })),
-    { tool_calls: [{ name: "submit_answer", arguments: { summary: "s", affected_file: largest[0], affected_function: null, root_cause_snippet: null, confidence: 0.5 } }] },
+    {
+      tool_calls: [
+        {
+          name: "submit_answer",
+          arguments: {
+            summary: "s",
+            affected_file: largest[0],
+            affected_function: null,
+            root_cause_snippet: null,
+            confidence: 0.5,
+          },
+        },
+      ],
+    },
   ];
   const config = defaultConfig();
-  const play = (keepFullTurns: number) => (m: Model) => runAgent({ task: task(), snapshot, model: m, config, limits: { keepFullTurns } });
+  const play = (keepFullTurns: number) => (m: Model) =>
+    runAgent({ task: task(), snapshot, model: m, config, limits: { keepFullTurns } });
   const shortened = await requestSizes(createReplayModel({ turns }), play(3));
   const whole = await requestSizes(createReplayModel({ turns }), play(Number.MAX_SAFE_INTEGER));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

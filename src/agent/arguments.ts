@@ -15,7 +15,8 @@ export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { o
 export function parseArguments(raw: unknown): ParsedArguments {
   if (raw === undefined || raw === null) return { ok: true, value: {} };
   if (typeof raw === "object" && !Array.isArray(raw)) return { ok: true, value: raw as Record<string, unknown> };
-  if (typeof raw !== "string") return { ok: false, problem: `the arguments are a ${Array.isArray(raw) ? "list" : typeof raw}, not a JSON object` };
+  if (typeof raw !== "string")
+    return { ok: false, problem: `the arguments are a ${Array.isArray(raw) ? "list" : typeof raw}, not a JSON object` };
   if (raw.trim() === "") return { ok: true, value: {} };
   let value: unknown;
   try {
@@ -25,7 +26,10 @@ export function parseArguments(raw: unknown): ParsedArguments {
   }
   if (typeof value === "string" && value.trim().startsWith("{")) return parseArguments(value);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, problem: `the arguments are JSON ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}, not an object` };
+    return {
+      ok: false,
+      problem: `the arguments are JSON ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}, not an object`,
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -62,9 +66,11 @@ export function describeJsonProblem(text: string, message: string): string {
     else if (ch === "}" || ch === "]") depth--;
     else if (ch === ",") {
       const next = /\S/.exec(text.slice(i + 1));
-      if (next && (next[0] === "}" || next[0] === "]")) return `a trailing comma before "${next[0]}" (line ${line}): remove the comma after the last item`;
+      if (next && (next[0] === "}" || next[0] === "]"))
+        return `a trailing comma before "${next[0]}" (line ${line}): remove the comma after the last item`;
     }
   }
-  if (inString || depth > 0) return "the JSON ends early (an unclosed string, { or [): the arguments were cut off; send a shorter call, for example a smaller code_before";
+  if (inString || depth > 0)
+    return "the JSON ends early (an unclosed string, { or [): the arguments were cut off; send a shorter call, for example a smaller code_before";
   return `the arguments are not valid JSON (${message.split("\n")[0]})`;
 }

@@ -14,7 +14,8 @@ export function shortenResult(text: string): string {
   const cut = text.indexOf("\n");
   const first = cut === -1 ? text.slice(0, 300) : text.slice(0, Math.min(cut, 300));
   const lines = text.split("\n").length - 1;
-  return `${first}\n[shortened in the history: ${lines} more line(s), ${text.length - first.length} characters, were shown in full when the call was answered; call the tool again to see them]`;
+  const left = `${lines} more line(s), ${text.length - first.length} characters`;
+  return `${first}\n[shortened in the history: ${left}, were shown in full when the call was answered; call the tool again to see them]`;
 }
 
 /**
@@ -33,9 +34,18 @@ export function shortenedThrough(step: number, keep: number): number {
  * {@link shortenResult}; everything else as is. `turnOf[i]` is the turn that produced `messages[i]` (0 for the
  * opening messages). Returns copies; `messages` is not changed.
  */
-export function historyView(messages: readonly Message[], turnOf: readonly number[], step: number, keep: number): Message[] {
+export function historyView(
+  messages: readonly Message[],
+  turnOf: readonly number[],
+  step: number,
+  keep: number,
+): Message[] {
   const through = shortenedThrough(step, keep);
-  return messages.map((m, i) => (m.role === "tool" && (turnOf[i] ?? 0) > 0 && turnOf[i]! <= through ? { ...m, content: shortenResult(m.content) } : { ...m }));
+  return messages.map((m, i) =>
+    m.role === "tool" && (turnOf[i] ?? 0) > 0 && turnOf[i]! <= through
+      ? { ...m, content: shortenResult(m.content) }
+      : { ...m },
+  );
 }
 
 /**

@@ -4,7 +4,17 @@ import { createReadLog, readTools, runTool } from "../tools/index.js";
 import { redactArguments } from "../tools/serve.js";
 import { checkClaims, submitAnswerSchema } from "../tools/submit-answer.js";
 import { changedFiles, createEditSession, prepareSuggestAddition, runSuggestAddition } from "../tools/suggest-addition.js";
-import type { Citation, Diagnosis, GateName, GateRejection, Outcome, Snapshot, Task, ToolResult, Usage } from "../types.js";
+import type {
+  Citation,
+  Diagnosis,
+  GateName,
+  GateRejection,
+  Outcome,
+  Snapshot,
+  Task,
+  ToolResult,
+  Usage,
+} from "../types.js";
 import { parseArguments } from "./arguments.js";
 import { answerGate, type CallRecord } from "./gates.js";
 import { estimateTokens, historyView } from "./history.js";
@@ -116,7 +126,11 @@ const TOOL_NAMES = [...READ_TOOLS.keys(), "suggest_addition", "submit_answer"];
  */
 export async function runAgent(input: AgentInput): Promise<RunResult> {
   const { task, snapshot, model, config } = input;
-  const limits: RunLimits = { ...DEFAULT_LIMITS, ...(model.runTimeoutMs !== undefined ? { runTimeoutMs: model.runTimeoutMs } : {}), ...input.limits };
+  const limits: RunLimits = {
+    ...DEFAULT_LIMITS,
+    ...(model.runTimeoutMs !== undefined ? { runTimeoutMs: model.runTimeoutMs } : {}),
+    ...input.limits,
+  };
   const maxTokens = config.agent.max_tokens ?? limits.maxTokens;
   const started = Date.now();
   const deadline = started + limits.runTimeoutMs;
@@ -159,7 +173,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   };
   const pushMissingResults = (toolCalls: readonly ToolCall[], from: number, step: number, text: string) => {
     // Every call of an assistant message needs a tool result, or the next request is refused by the provider.
-    for (const call of toolCalls.slice(from)) push({ role: "tool", tool_call_id: call.id, name: call.name, content: text, is_error: true }, step);
+    for (const call of toolCalls.slice(from))
+      push({ role: "tool", tool_call_id: call.id, name: call.name, content: text, is_error: true }, step);
   };
 
   for (let step = 1; !end; step++) {
@@ -186,9 +201,12 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     } catch (err) {
       end =
         err instanceof TimeLimit || Date.now() >= deadline
-          ? fail(`wall-clock limit spent: the run took more than ${Math.round(limits.runTimeoutMs / 1000)} s (the model had not answered)`)
+          ? fail(
+              `wall-clock limit spent: the run took more than ${Math.round(limits.runTimeoutMs / 1000)} s (the model had not answered)`,
+            )
           : fail(`model error: ${firstLine(err instanceof Error ? err.message : String(err), 400) || "unknown error"}`);
-      if (err instanceof TimeLimit || Date.now() >= deadline) rejections.push({ gate: "budget", message: end.reason!, step });
+      if (err instanceof TimeLimit || Date.now() >= deadline)
+        rejections.push({ gate: "budget", message: end.reason!, step });
       break;
     }
     const modelMs = Date.now() - t0;
@@ -220,7 +238,11 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       }
     }
     const prefix = written ? "text" : "call";
-    const toolCalls: ToolCall[] = rawCalls.map((c, i) => ({ id: c.id || `${prefix}_${step}_${i + 1}`, name: c.name, arguments: c.arguments }));
+    const toolCalls: ToolCall[] = rawCalls.map((c, i) => ({
+      id: c.id || `${prefix}_${step}_${i + 1}`,
+      name: c.name,
+      arguments: c.arguments,
+    }));
     const traceStep: TraceStep = {
       step,
       text: truncate(clean.text),
@@ -237,22 +259,39 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       rejections.push({ gate: "budget", message: end.reason!, step });
       break;
     }
-    if (turn.usage && estimate > 1500 && turn.usage.input_tokens < CUT_PROMPT_RATIO * estimate && estimate - turn.usage.input_tokens > 1000) {
+    if (
+      turn.usage &&
+      estimate > 1500 &&
+      turn.usage.input_tokens < CUT_PROMPT_RATIO * estimate &&
+      estimate - turn.usage.input_tokens > 1000
+    ) {
       end = fail(
-        `the server cut the prompt: it reported ${turn.usage.input_tokens} prompt tokens for a request of about ${estimate}, so the start (the rules and the task) was lost; raise the server's context length to at least 16k tokens (Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx)`,
+        `the server cut the prompt: it reported ${turn.usage.input_tokens} prompt tokens for a request of about ` +
+          `${estimate}, so the start (the rules and the task) was lost; raise the server's context length to at least ` +
+          "16k tokens (Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx)",
       );
       break;
     }
 
     // History keeps arguments as objects: servers such as Ollama refuse a history whose arguments are strings.
     const parsedArgs = toolCalls.map((c) => parseArguments(c.arguments));
-    const ordered = toolCalls.map((call, i) => ({ call, args: parsedArgs[i]! })).sort((a, b) => Number(a.call.name === "submit_answer") - Number(b.call.name === "submit_answer"));
-    push({ role: "assistant", content: text, tool_calls: ordered.map(({ call, args }) => ({ ...call, arguments: args.ok ? args.value : {} })) }, step);
+    const ordered = toolCalls
+      .map((call, i) => ({ call, args: parsedArgs[i]! }))
+      .sort((a, b) => Number(a.call.name === "submit_answer") - Number(b.call.name === "submit_answer"));
+    push(
+      {
+        role: "assistant",
+        content: text,
+        tool_calls: ordered.map(({ call, args }) => ({ ...call, arguments: args.ok ? args.value : {} })),
+      },
+      step,
+    );
     if (ordered.length === 0) {
       withoutCall++;
       if (withoutCall >= limits.maxTurnsWithoutToolCall) {
         end = fail(
-          `${withoutCall} turns in a row without a tool call: the model answers in plain text, which is not read as an answer (a model or server without native tool calls, or a prompt cut by a small context window)`,
+          `${withoutCall} turns in a row without a tool call: the model answers in plain text, which is not read as ` +
+            "an answer (a model or server without native tool calls, or a prompt cut by a small context window)",
         );
         rejections.push({ gate: "budget", message: end.reason!, step });
         break;
@@ -266,7 +305,9 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
 
     for (const [i, { call, args }] of ordered.entries()) {
       if (i >= limits.maxToolCallsPerTurn) {
-        const text = `NOT RUN: at most ${limits.maxToolCallsPerTurn} tool calls are run per turn; call ${call.name} again in your next turn if you still need it.`;
+        const text =
+          `NOT RUN: at most ${limits.maxToolCallsPerTurn} tool calls are run per turn; ` +
+          `call ${call.name} again in your next turn if you still need it.`;
         traceStep.tool_calls.push(traceEntry(call, { status: "invalid", text }, undefined, 0));
         push({ role: "tool", tool_call_id: call.id, name: call.name, content: text, is_error: true }, step);
         continue;
@@ -274,15 +315,37 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       const c0 = Date.now();
       const { result, gate, accepted } = args.ok
         ? await runBounded({ ...call, arguments: args.value }, step)
-        : { result: { status: "invalid" as const, text: `INVALID: the arguments of ${call.name} are not a JSON object: ${args.problem}. Call ${call.name} again with valid JSON arguments.` } };
+        : {
+            result: {
+              status: "invalid" as const,
+              text:
+                `INVALID: the arguments of ${call.name} are not a JSON object: ${args.problem}. ` +
+                `Call ${call.name} again with valid JSON arguments.`,
+            },
+          };
       usage.tool_calls++;
       if (gate) rejections.push({ gate, message: result.text, step });
       traceStep.tool_calls.push(traceEntry(call, result, gate, Date.now() - c0));
       const isError = result.status === "invalid" || result.status === "rejected";
-      push({ role: "tool", tool_call_id: call.id, name: call.name, content: result.text, ...(isError ? { is_error: true } : {}), ...(result.data ? { data: result.data } : {}) }, step);
+      push(
+        {
+          role: "tool",
+          tool_call_id: call.id,
+          name: call.name,
+          content: result.text,
+          ...(isError ? { is_error: true } : {}),
+          ...(result.data ? { data: result.data } : {}),
+        },
+        step,
+      );
       progress(step, `step ${step}: ${call.name} → ${result.status}${gate ? ` (${gate})` : ""}`);
       if (accepted || end) {
-        pushMissingResults(ordered.map((o) => o.call), i + 1, step, "NOT RUN: the run ended.");
+        pushMissingResults(
+          ordered.map((o) => o.call),
+          i + 1,
+          step,
+          "NOT RUN: the run ended.",
+        );
         break;
       }
     }
@@ -307,7 +370,11 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
    */
   async function runBounded(call: ToolCall, step: number): Promise<Dispatched> {
     const pending: ReadWindow[] = [];
-    const buffered: ReadLog = { record: (w) => void pending.push({ ...w }), covers: (...a) => reads.covers(...a), windows: () => reads.windows() };
+    const buffered: ReadLog = {
+      record: (w) => void pending.push({ ...w }),
+      covers: (...a) => reads.covers(...a),
+      windows: () => reads.windows(),
+    };
     try {
       const out = await withTimeout(dispatch(call, step, buffered), limits.toolTimeoutMs);
       for (const w of pending) reads.record(w);
@@ -329,9 +396,16 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const readTool = READ_TOOLS.get(call.name);
     if (readTool) {
       // Strict-mode schemas list every property as required, so a model may send null for an option it skips.
-      const args = Object.fromEntries(Object.entries(call.arguments as Record<string, unknown>).filter(([, v]) => v !== null));
+      const args = Object.fromEntries(
+        Object.entries(call.arguments as Record<string, unknown>).filter(([, v]) => v !== null),
+      );
       const result = await runTool(readTool, args, { snapshot, reads: log });
-      return { result, ...(result.status !== "invalid" ? { record: { name: call.name, status: result.status, readsCode: readTool.readsCode } } : {}) };
+      return {
+        result,
+        ...(result.status !== "invalid"
+          ? { record: { name: call.name, status: result.status, readsCode: readTool.readsCode } }
+          : {}),
+      };
     }
     if (call.name === "suggest_addition") {
       await prepareSuggestAddition(call.arguments);
@@ -339,12 +413,17 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       return {
         result: out.result,
         ...(out.gate ? { gate: out.gate } : {}),
-        ...(out.result.status !== "invalid" ? { record: { name: call.name, status: out.result.status, readsCode: false } } : {}),
+        ...(out.result.status !== "invalid"
+          ? { record: { name: call.name, status: out.result.status, readsCode: false } }
+          : {}),
       };
     }
     if (call.name === "submit_answer") return submit(call, step);
     return {
-      result: { status: "invalid", text: `INVALID: there is no tool "${call.name}". The tools are: ${TOOL_NAMES.join(", ")}.` },
+      result: {
+        status: "invalid",
+        text: `INVALID: there is no tool "${call.name}". The tools are: ${TOOL_NAMES.join(", ")}.`,
+      },
     };
   }
 
@@ -366,8 +445,16 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const gated = answerGate(calls, config);
     if (gated) {
       if (last) {
-        end = fail(`the answer was rejected ${max} time(s) by the ${gated.gate} gate: ${gated.message.replace(/^REJECTED: /, "")}`);
-        return { result: { status: "rejected", text: `${gated.message}${attemptNote} No attempts left: the run fails closed.` }, gate: gated.gate };
+        end = fail(
+          `the answer was rejected ${max} time(s) by the ${gated.gate} gate: ${gated.message.replace(/^REJECTED: /, "")}`,
+        );
+        return {
+          result: {
+            status: "rejected",
+            text: `${gated.message}${attemptNote} No attempts left: the run fails closed.`,
+          },
+          gate: gated.gate,
+        };
       }
       return { result: { status: "rejected", text: `${gated.message}${attemptNote}` }, gate: gated.gate };
     }
@@ -375,7 +462,10 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const claims = checkClaims(answer, snapshot);
     if (claims.failures.length && !last) {
       return {
-        result: { status: "rejected", text: `REJECTED: ${claims.failures.join(" ")} Fix the answer and call submit_answer again.${attemptNote}` },
+        result: {
+          status: "rejected",
+          text: `REJECTED: ${claims.failures.join(" ")} Fix the answer and call submit_answer again.${attemptNote}`,
+        },
         gate: "claims",
       };
     }
@@ -400,7 +490,10 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       const text = `ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: ${claims.failures.join(" ")} This was the last attempt: ${dropped.join(", ")} set to null and confidence capped at ${cap}. Outcome: ${end.outcome}.`;
       return { result: { status: "rejected", text }, gate: "claims", accepted: true };
     }
-    return { result: { status: "ok", text: `ACCEPTED: the answer's claims are verified. Outcome: ${end.outcome}.` }, accepted: true };
+    return {
+      result: { status: "ok", text: `ACCEPTED: the answer's claims are verified. Outcome: ${end.outcome}.` },
+      accepted: true,
+    };
   }
 
   /** The verified snippet's range, then each applied edit's anchor in the base file (deduplicated). */
@@ -423,11 +516,22 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     usage.input_tokens = estimatedIn;
     usage.output_tokens = estimatedOut;
     usage.estimated = true;
-    notes.push(`token budget not enforced: the model reported no token usage (${estimatedIn + estimatedOut} tokens estimated as characters / 4)`);
+    notes.push(
+      `token budget not enforced: the model reported no token usage (${estimatedIn + estimatedOut} tokens estimated as characters / 4)`,
+    );
   } else {
-    if (cache.read || cache.write) Object.assign(usage, { cache_read_tokens: cache.read, cache_write_tokens: cache.write });
+    if (cache.read || cache.write)
+      Object.assign(usage, { cache_read_tokens: cache.read, cache_write_tokens: cache.write });
     if (model.pricing) {
-      const cost = costOf({ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cache_read_tokens: cache.read, cache_write_tokens: cache.write }, model.pricing);
+      const cost = costOf(
+        {
+          input_tokens: usage.input_tokens,
+          output_tokens: usage.output_tokens,
+          cache_read_tokens: cache.read,
+          cache_write_tokens: cache.write,
+        },
+        model.pricing,
+      );
       usage.cost_usd = Math.round(cost * 10_000) / 10_000;
     }
   }
@@ -456,10 +560,17 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       input_removed: first.removed,
     },
     usage,
-    budget: { max_tokens: maxTokens, used: reported ? budgetUsed() : usage.input_tokens + usage.output_tokens, enforced: reported },
+    budget: {
+      max_tokens: maxTokens,
+      used: reported ? budgetUsed() : usage.input_tokens + usage.output_tokens,
+      enforced: reported,
+    },
     trace: redactDeep({
       ...trace,
-      steps: steps.map((st) => ({ ...st, tool_calls: st.tool_calls.map((c) => ({ ...c, arguments: redactArguments(c.arguments, snapshot) })) })),
+      steps: steps.map((st) => ({
+        ...st,
+        tool_calls: st.tool_calls.map((c) => ({ ...c, arguments: redactArguments(c.arguments, snapshot) })),
+      })),
     }),
     transcript: {
       turns: transcript.turns.map((t) => ({

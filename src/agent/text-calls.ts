@@ -17,7 +17,10 @@ const FENCED = /```(?:json|tool_call)?[ \t]*\n([\s\S]*?)\n?```/g;
 /** The call in a JSON value: `{name, arguments|parameters}` or `{function: {name, arguments}}`; arguments may be JSON text. */
 function callOf(value: unknown, known: ReadonlySet<string>): TextCall | null {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const v = (value as { function?: unknown }).function && typeof (value as { function?: unknown }).function === "object" ? (value as { function: Record<string, unknown> }).function : (value as Record<string, unknown>);
+  const v =
+    (value as { function?: unknown }).function && typeof (value as { function?: unknown }).function === "object"
+      ? (value as { function: Record<string, unknown> }).function
+      : (value as Record<string, unknown>);
   const name = v.name;
   if (typeof name !== "string" || !known.has(name)) return null;
   let args = v.arguments ?? v.parameters ?? {};

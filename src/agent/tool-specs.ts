@@ -20,7 +20,10 @@ function portable(property: Json, optional: boolean): Json {
     typeof maximum === "number" && maximum < Number.MAX_SAFE_INTEGER ? `at most ${maximum}` : null,
   ].filter(Boolean);
   const out: Json = { ...rest };
-  const notes = [typeof rest.description === "string" ? rest.description : "", bounds.length ? `Allowed: ${bounds.join(", ")}.` : ""];
+  const notes = [
+    typeof rest.description === "string" ? rest.description : "",
+    bounds.length ? `Allowed: ${bounds.join(", ")}.` : "",
+  ];
   if (optional) {
     const type = rest.type;
     out.type = Array.isArray(type) ? (type.includes("null") ? type : [...type, "null"]) : [type, "null"];
@@ -55,7 +58,11 @@ export function toParameters(schema: z.ZodType): Record<string, unknown> {
 export function agentToolSpecs(): ToolSpec[] {
   return [
     ...readTools.map((t) => ({ name: t.name, description: t.description, parameters: toParameters(t.schema) })),
-    { name: "suggest_addition", description: SUGGEST_ADDITION_DESCRIPTION, parameters: toParameters(suggestAdditionSchema) },
+    {
+      name: "suggest_addition",
+      description: SUGGEST_ADDITION_DESCRIPTION,
+      parameters: toParameters(suggestAdditionSchema),
+    },
     { name: "submit_answer", description: SUBMIT_ANSWER_DESCRIPTION, parameters: toParameters(submitAnswerSchema) },
   ];
 }

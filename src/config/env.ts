@@ -149,20 +149,32 @@ const PUBLIC_BASE_URL: Record<Exclude<ProviderName, "openai-compatible">, string
 /** True for a loopback, link-local or private (RFC 1918 / RFC 4193) host, or a `.local` / `.internal` name. */
 export function isLocalHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal") || h === "::1") return true;
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal") || h === "::1")
+    return true;
   if (/^(fc|fd)[0-9a-f]{2}:/.test(h) || h.startsWith("fe80:")) return true;
   const m = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(h);
   if (!m) return false;
   const [a, b] = [Number(m[1]), Number(m[2])];
-  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+  return (
+    a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254)
+  );
 }
 
-function numberVar(env: NodeJS.ProcessEnv, name: string, min: number, max: number, integer: boolean): number | undefined {
+function numberVar(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+  integer: boolean,
+): number | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new ProviderEnvError(`${name}=${JSON.stringify(raw)} is not ${integer ? "an integer" : "a number"} from ${min} to ${max}`, name);
+    throw new ProviderEnvError(
+      `${name}=${JSON.stringify(raw)} is not ${integer ? "an integer" : "a number"} from ${min} to ${max}`,
+      name,
+    );
   }
   return value;
 }
@@ -174,9 +186,13 @@ function urlVar(env: NodeJS.ProcessEnv, name: string): string | undefined {
   try {
     url = new URL(raw);
   } catch {
-    throw new ProviderEnvError(`${name}=${JSON.stringify(raw)} is not a URL (expected e.g. http://localhost:11434/v1)`, name);
+    throw new ProviderEnvError(
+      `${name}=${JSON.stringify(raw)} is not a URL (expected e.g. http://localhost:11434/v1)`,
+      name,
+    );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ProviderEnvError(`${name} must be an http(s) URL, not ${url.protocol}`, name);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ProviderEnvError(`${name} must be an http(s) URL, not ${url.protocol}`, name);
   return raw.replace(/\/+$/, "");
 }
 
@@ -198,7 +214,11 @@ export function providerSettings(provider: ProviderName, modelId: string, env: N
   let baseURL: string;
   if (provider === "openai-compatible") {
     const url = urlVar(env, "GROUNDFIX_OPENAI_BASE_URL");
-    if (!url) throw new ProviderEnvError(`${spec} needs the environment variable GROUNDFIX_OPENAI_BASE_URL (e.g. http://localhost:11434/v1)`, "GROUNDFIX_OPENAI_BASE_URL");
+    if (!url)
+      throw new ProviderEnvError(
+        `${spec} needs the environment variable GROUNDFIX_OPENAI_BASE_URL (e.g. http://localhost:11434/v1)`,
+        "GROUNDFIX_OPENAI_BASE_URL",
+      );
     baseURL = url;
     apiKey = key("GROUNDFIX_OPENAI_API_KEY", false);
   } else if (provider === "anthropic") {
@@ -209,12 +229,27 @@ export function providerSettings(provider: ProviderName, modelId: string, env: N
     baseURL = urlVar(env, "OPENAI_BASE_URL") ?? PUBLIC_BASE_URL[provider];
   }
   const local = provider === "openai-compatible" || isLocalHost(new URL(baseURL).hostname);
-  const requestTimeoutMs = numberVar(env, "GROUNDFIX_REQUEST_TIMEOUT_MS", 1, 3_600_000, true) ?? (local ? 300_000 : 120_000);
-  const runTimeoutMs = numberVar(env, "GROUNDFIX_RUN_TIMEOUT_MS", 1, 24 * 3_600_000, true) ?? (local ? 3_600_000 : 900_000);
+  const requestTimeoutMs =
+    numberVar(env, "GROUNDFIX_REQUEST_TIMEOUT_MS", 1, 3_600_000, true) ?? (local ? 300_000 : 120_000);
+  const runTimeoutMs =
+    numberVar(env, "GROUNDFIX_RUN_TIMEOUT_MS", 1, 24 * 3_600_000, true) ?? (local ? 3_600_000 : 900_000);
   const retries = numberVar(env, "GROUNDFIX_MODEL_RETRIES", 0, 5, true) ?? 2;
-  const temperature = numberVar(env, "GROUNDFIX_TEMPERATURE", 0, 2, false) ?? (provider === "openai-compatible" ? 0.2 : undefined);
-  const maxOutputTokens = numberVar(env, "GROUNDFIX_MAX_OUTPUT_TOKENS", 256, 128_000, true) ?? (provider === "anthropic" ? 8192 : undefined);
-  return { provider, modelId, apiKey, baseURL, local, requestTimeoutMs, runTimeoutMs, retries, temperature, maxOutputTokens };
+  const temperature =
+    numberVar(env, "GROUNDFIX_TEMPERATURE", 0, 2, false) ?? (provider === "openai-compatible" ? 0.2 : undefined);
+  const maxOutputTokens =
+    numberVar(env, "GROUNDFIX_MAX_OUTPUT_TOKENS", 256, 128_000, true) ?? (provider === "anthropic" ? 8192 : undefined);
+  return {
+    provider,
+    modelId,
+    apiKey,
+    baseURL,
+    local,
+    requestTimeoutMs,
+    runTimeoutMs,
+    retries,
+    temperature,
+    maxOutputTokens,
+  };
 }
 
 /**
@@ -249,7 +284,9 @@ export function operatorModelProblems(operator: OperatorEnv, env: NodeJS.Process
     }
     const parsed = parseProviderSpec(spec);
     if (!parsed) {
-      problems.push(`${where}: unknown model spec "${spec}"; use heuristic, replay:<file> or one of ${PROVIDER_NAMES.map((p) => `${p}:<model>`).join(", ")}`);
+      problems.push(
+        `${where}: unknown model spec "${spec}"; use heuristic, replay:<file> or one of ${PROVIDER_NAMES.map((p) => `${p}:<model>`).join(", ")}`,
+      );
       continue;
     }
     if (!parsed.modelId) {
@@ -272,7 +309,9 @@ export function operatorModelProblems(operator: OperatorEnv, env: NodeJS.Process
  * @returns `{ ok: true, operator }`, or `{ ok: false, line }` with one line naming each bad variable, for the
  *   operator to read before the process exits
  */
-export function checkOperatorStart(env: NodeJS.ProcessEnv = process.env): { ok: true; operator: OperatorEnv } | { ok: false; line: string } {
+export function checkOperatorStart(
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; operator: OperatorEnv } | { ok: false; line: string } {
   let operator: OperatorEnv;
   try {
     operator = loadOperatorEnv(env);
@@ -281,5 +320,7 @@ export function checkOperatorStart(env: NodeJS.ProcessEnv = process.env): { ok: 
     throw err;
   }
   const problems = operatorModelProblems(operator, env);
-  return problems.length ? { ok: false, line: `groundfix cannot start: ${problems.join("; ")}` } : { ok: true, operator };
+  return problems.length
+    ? { ok: false, line: `groundfix cannot start: ${problems.join("; ")}` }
+    : { ok: true, operator };
 }

@@ -37,7 +37,12 @@ describe("runAgent", () => {
     });
     const file = join(mkdtempSync(join(tmpdir(), "gf-rec-")), "run.json");
     writeFileSync(file, JSON.stringify(first.transcript));
-    const again = await runAgent({ task: task(), snapshot: await snapshot(), model: createModel(`replay:${file}`), config: config() });
+    const again = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model: createModel(`replay:${file}`),
+      config: config(),
+    });
     expect(first.outcome).toBe("pr_ready");
     expect(again.outcome).toBe(first.outcome);
     expect(again.edits).toEqual(first.edits);
@@ -88,9 +93,16 @@ describe("runAgent", () => {
   });
 
   it("nudges a turn without a tool call with a user message, and counts it as a step", async () => {
-    const model = spy(createReplayModel({ turns: [{ text: "The bug is in log.js.", tool_calls: [] }, { tool_calls: [read] }, { tool_calls: [answer()] }] }));
+    const model = spy(
+      createReplayModel({
+        turns: [{ text: "The bug is in log.js.", tool_calls: [] }, { tool_calls: [read] }, { tool_calls: [answer()] }],
+      }),
+    );
     const result = await runAgent({ task: task(), snapshot: await snapshot(), model, config: config() });
-    expect(model.seen[1]!.at(-1)).toMatchObject({ role: "user", content: expect.stringMatching(/^You did not call a tool/) });
+    expect(model.seen[1]!.at(-1)).toMatchObject({
+      role: "user",
+      content: expect.stringMatching(/^You did not call a tool/),
+    });
     expect(result.trace.steps[0]!.nudge).toMatch(/^You did not call a tool/);
     expect(result.trace.steps).toHaveLength(3);
     expect(result.outcome).toBe("diagnosis_only");
@@ -115,7 +127,12 @@ describe("runAgent", () => {
     const result = await runAgent({
       task: task(),
       snapshot: await snapshot(),
-      model: createReplayModel({ turns: [{ tool_calls: [read], usage }, { tool_calls: [answer()], usage }] }),
+      model: createReplayModel({
+        turns: [
+          { tool_calls: [read], usage },
+          { tool_calls: [answer()], usage },
+        ],
+      }),
       config: config({ agent: { max_tokens: 6000 } }),
     });
     expect(result.outcome).toBe("failed_closed");
@@ -133,7 +150,11 @@ describe("runAgent", () => {
       },
     };
     const result = await runAgent({ task: task(), snapshot: await snapshot(), model: broken, config: config() });
-    expect(result).toMatchObject({ outcome: "failed_closed", reason: "model error: HTTP 500: upstream exploded", diagnosis: null });
+    expect(result).toMatchObject({
+      outcome: "failed_closed",
+      reason: "model error: HTTP 500: upstream exploded",
+      diagnosis: null,
+    });
   });
 
   it("answers an unknown tool and bad arguments with how to call them, without counting them as reads", async () => {
@@ -142,7 +163,12 @@ describe("runAgent", () => {
       snapshot: await snapshot(),
       model: createReplayModel({
         turns: [
-          { tool_calls: [{ name: "run_shell", arguments: { cmd: "ls" } }, { name: "submit_answer", arguments: { summary: "x" } }] },
+          {
+            tool_calls: [
+              { name: "run_shell", arguments: { cmd: "ls" } },
+              { name: "submit_answer", arguments: { summary: "x" } },
+            ],
+          },
           { tool_calls: [answer()] },
         ],
       }),
@@ -150,7 +176,9 @@ describe("runAgent", () => {
     });
     const [unknown, bad] = result.trace.steps[0]!.tool_calls;
     expect(unknown!.status).toBe("invalid");
-    expect(unknown!.result).toMatch(/^INVALID: there is no tool "run_shell"\. The tools are: describe_repo, .*submit_answer\.$/);
+    expect(unknown!.result).toMatch(
+      /^INVALID: there is no tool "run_shell"\. The tools are: describe_repo, .*submit_answer\.$/,
+    );
     expect(bad!.status).toBe("invalid");
     expect(bad!.result).toMatch(/^INVALID: submit_answer takes \{summary: string, affected_file/);
     // The malformed answer did not use up the only attempt; the next one is judged by the tool-name gate.
@@ -159,17 +187,30 @@ describe("runAgent", () => {
   });
 
   it("refuses edits to denied, secret and missing paths, and keeps files unchanged", async () => {
-    const edit = (path: string) => ({ name: "suggest_addition", arguments: { path, code_before: "on: push\n", code_after: "on: push\n# x\n", rationale: "r" } });
+    const edit = (path: string) => ({
+      name: "suggest_addition",
+      arguments: { path, code_before: "on: push\n", code_after: "on: push\n# x\n", rationale: "r" },
+    });
     const result = await runAgent({
       task: task(),
       snapshot: await snapshot(),
-      model: createReplayModel({ turns: [{ tool_calls: [edit(".github/workflows/ci.yml"), edit(".env"), edit("src/models/logs.js"), read, answer()] }] }),
+      model: createReplayModel({
+        turns: [
+          { tool_calls: [edit(".github/workflows/ci.yml"), edit(".env"), edit("src/models/logs.js"), read, answer()] },
+        ],
+      }),
       config: config(),
     });
     const texts = result.trace.steps[0]!.tool_calls.map((c) => `${c.gate}: ${c.result}`);
-    expect(texts[0]).toMatch(/^path_policy: REJECTED: \.github\/workflows\/ci\.yml is protected by the built-in rule "github": .*Put the addition in another file\.$/);
-    expect(texts[1]).toBe("path_policy: REJECTED: .env is a secret file (environment file, key or credentials); groundfix never edits it. Put the addition in another file.");
-    expect(texts[2]).toMatch(/^path_policy: REJECTED: src\/models\/logs\.js is not a file in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/);
+    expect(texts[0]).toMatch(
+      /^path_policy: REJECTED: \.github\/workflows\/ci\.yml is protected by the built-in rule "github": .*Put the addition in another file\.$/,
+    );
+    expect(texts[1]).toBe(
+      "path_policy: REJECTED: .env is a secret file (environment file, key or credentials); groundfix never edits it. Put the addition in another file.",
+    );
+    expect(texts[2]).toMatch(
+      /^path_policy: REJECTED: src\/models\/logs\.js is not a file in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/,
+    );
     expect(result.edits).toEqual([]);
     expect(result.outcome).toBe("diagnosis_only");
   });
@@ -177,14 +218,20 @@ describe("runAgent", () => {
   it("applies a second edit on top of the first one to the same file, anchoring on the lines the first one wrote", async () => {
     const first = {
       name: "suggest_addition",
-      arguments: { path: "src/models/log.js", code_before: "function writeLog(entries) {\n", code_after: "function writeLog(entries) {\n  logger.info(`writing ${entries.length} entries`);\n", rationale: "r" },
+      arguments: {
+        path: "src/models/log.js",
+        code_before: "function writeLog(entries) {\n",
+        code_after: "function writeLog(entries) {\n  logger.info(`writing ${entries.length} entries`);\n",
+        rationale: "r",
+      },
     };
     const second = {
       name: "suggest_addition",
       arguments: {
         path: "src/models/log.js",
         code_before: "  logger.info(`writing ${entries.length} entries`);\n  for (const entry of entries) {\n",
-        code_after: "  logger.info(`writing ${entries.length} entries`);\n  for (const entry of entries) {\n    logger.info(`entry at ${entry.at}`);\n",
+        code_after:
+          "  logger.info(`writing ${entries.length} entries`);\n  for (const entry of entries) {\n    logger.info(`entry at ${entry.at}`);\n",
         rationale: "r",
       },
     };
@@ -195,7 +242,10 @@ describe("runAgent", () => {
       config: config(),
     });
     expect(result.gates.rejections).toEqual([]);
-    expect(result.edits.map((e) => [e.startLine, e.endLine, e.baseStartLine])).toEqual([[9, 9, 9], [10, 11, undefined]]);
+    expect(result.edits.map((e) => [e.startLine, e.endLine, e.baseStartLine])).toEqual([
+      [9, 9, 9],
+      [10, 11, undefined],
+    ]);
     expect(result.files[0]!.content).toContain(
       "function writeLog(entries) {\n  logger.info(`writing ${entries.length} entries`);\n  for (const entry of entries) {\n    logger.info(`entry at ${entry.at}`);\n    logger.info(formatEntry(entry));\n",
     );
@@ -203,7 +253,12 @@ describe("runAgent", () => {
   });
 
   it("runs the heuristic model through the same gates to a grounded answer", async () => {
-    const result = await runAgent({ task: task(), snapshot: await snapshot(), model: createModel("heuristic"), config: config() });
+    const result = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model: createModel("heuristic"),
+      config: config(),
+    });
     expect(result.outcome).not.toBe("failed_closed");
     expect(result.diagnosis!.affected_file).toBe("src/models/log.js");
     for (const e of result.edits) expect((await snapshot()).read(e.path)).toContain(e.code_before);
@@ -211,17 +266,27 @@ describe("runAgent", () => {
 });
 
 describe("runAgent: bounded, always", () => {
-  const readAt = (start: number) => ({ name: "get_file_contents", arguments: { path: "src/models/log.js", start_line: start } });
+  const readAt = (start: number) => ({
+    name: "get_file_contents",
+    arguments: { path: "src/models/log.js", start_line: start },
+  });
   const edit = {
     name: "suggest_addition",
-    arguments: { path: "src/models/log.js", code_before: "function writeLog(entries) {\n", code_after: "function writeLog(entries) {\n  logger.info(`writing ${entries.length} entries`);\n", rationale: "r" },
+    arguments: {
+      path: "src/models/log.js",
+      code_before: "function writeLog(entries) {\n",
+      code_after: "function writeLog(entries) {\n  logger.info(`writing ${entries.length} entries`);\n",
+      rationale: "r",
+    },
   };
 
   it("runs the edits of a turn before its submit_answer, whatever order the model wrote them in", async () => {
     const result = await runAgent({
       task: task(),
       snapshot: await snapshot(),
-      model: createReplayModel({ turns: [{ tool_calls: [read] }, { tool_calls: [answer({ confidence: 0.9 }), edit] }] }),
+      model: createReplayModel({
+        turns: [{ tool_calls: [read] }, { tool_calls: [answer({ confidence: 0.9 }), edit] }],
+      }),
       config: config(),
     });
     expect(result.trace.steps[1]!.tool_calls.map((c) => c.name)).toEqual(["suggest_addition", "submit_answer"]);
@@ -230,8 +295,16 @@ describe("runAgent: bounded, always", () => {
   });
 
   it("runs at most maxToolCallsPerTurn calls of a turn and answers the others NOT RUN, each with a result", async () => {
-    const model = spy(createReplayModel({ turns: [{ tool_calls: Array.from({ length: 5 }, () => read) }, { tool_calls: [answer()] }] }));
-    const result = await runAgent({ task: task(), snapshot: await snapshot(), model, config: config(), limits: { maxToolCallsPerTurn: 3 } });
+    const model = spy(
+      createReplayModel({ turns: [{ tool_calls: Array.from({ length: 5 }, () => read) }, { tool_calls: [answer()] }] }),
+    );
+    const result = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model,
+      config: config(),
+      limits: { maxToolCallsPerTurn: 3 },
+    });
     const statuses = result.trace.steps[0]!.tool_calls.map((c) => c.result.slice(0, 7));
     expect(statuses).toEqual(["src/mod", "src/mod", "src/mod", "NOT RUN", "NOT RUN"]);
     expect(result.usage.tool_calls).toBe(4);
@@ -254,7 +327,9 @@ describe("runAgent: bounded, always", () => {
         limits: { toolTimeoutMs: 50 },
       });
       const [timedOut, refused] = result.trace.steps[0]!.tool_calls;
-      expect(timedOut!.result).toMatch(/^TIMEOUT: get_file_contents did not finish within 0 s and was stopped; nothing it read counts/);
+      expect(timedOut!.result).toMatch(
+        /^TIMEOUT: get_file_contents did not finish within 0 s and was stopped; nothing it read counts/,
+      );
       expect(refused).toMatchObject({ gate: "read_before_edit", status: "rejected" });
       expect(result.edits).toEqual([]);
     } finally {
@@ -264,7 +339,13 @@ describe("runAgent: bounded, always", () => {
 
   it("ends at the run's wall-clock limit even when the model never answers and ignores the signal", async () => {
     const stuck: Model = { spec: "stuck", next: () => new Promise(() => {}) };
-    const result = await runAgent({ task: task(), snapshot: await snapshot(), model: stuck, config: config(), limits: { runTimeoutMs: 50 } });
+    const result = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model: stuck,
+      config: config(),
+      limits: { runTimeoutMs: 50 },
+    });
     expect(result.outcome).toBe("failed_closed");
     expect(result.reason).toBe("wall-clock limit spent: the run took more than 0 s (the model had not answered)");
   });
@@ -274,7 +355,12 @@ describe("runAgent: bounded, always", () => {
     const result = await runAgent({
       task: task(),
       snapshot: await snapshot(),
-      model: createReplayModel({ turns: [{ tool_calls: [read], usage }, { tool_calls: [answer()], usage }] }),
+      model: createReplayModel({
+        turns: [
+          { tool_calls: [read], usage },
+          { tool_calls: [answer()], usage },
+        ],
+      }),
       config: config(),
     });
     expect(result.reason).toBe("token budget spent: 802000 tokens used, limit 600000");
@@ -282,10 +368,17 @@ describe("runAgent: bounded, always", () => {
   });
 
   it("says in the result and the trace when the budget could not be enforced (no usage reported)", async () => {
-    const result = await runAgent({ task: task(), snapshot: await snapshot(), model: createReplayModel({ turns: [{ tool_calls: [read] }, { tool_calls: [answer()] }] }), config: config() });
+    const result = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model: createReplayModel({ turns: [{ tool_calls: [read] }, { tool_calls: [answer()] }] }),
+      config: config(),
+    });
     expect(result.budget).toMatchObject({ enforced: false });
     expect(result.usage.estimated).toBe(true);
-    expect(result.trace.notes).toEqual([expect.stringMatching(/^token budget not enforced: the model reported no token usage/)]);
+    expect(result.trace.notes).toEqual([
+      expect.stringMatching(/^token budget not enforced: the model reported no token usage/),
+    ]);
     expect(renderTraceMarkdown(result.trace)).toContain("_Note: token budget not enforced");
   });
 
@@ -293,15 +386,30 @@ describe("runAgent: bounded, always", () => {
     const big = Array.from({ length: 100 }, (_, i) => `const line${i} = ${i}; // some code`).join("\n") + "\n";
     const snap = await buildSnapshot({ ...REPO, "src/big.js": big });
     const readBig = (n: number) => ({ name: "get_file_contents", arguments: { path: "src/big.js", start_line: n } });
-    const model = spy(createReplayModel({ turns: [...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ tool_calls: [readBig(n)] })), { tool_calls: [answer()] }] }));
-    const result = await runAgent({ task: task(), snapshot: snap, model, config: config(), limits: { keepFullTurns: 3 } });
+    const model = spy(
+      createReplayModel({
+        turns: [...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ tool_calls: [readBig(n)] })), { tool_calls: [answer()] }],
+      }),
+    );
+    const result = await runAgent({
+      task: task(),
+      snapshot: snap,
+      model,
+      config: config(),
+      limits: { keepFullTurns: 3 },
+    });
     const results = (turn: number) => model.seen[turn - 1]!.filter((m) => m.role === "tool").map((m) => m.content);
-    const short = (n: number) => new RegExp(`^src/big\\.js \\(lines ${n}-100 of 100\\)\\n\\[shortened in the history: \\d+ more line\\(s\\)`);
+    const short = (n: number) =>
+      new RegExp(`^src/big\\.js \\(lines ${n}-100 of 100\\)\\n\\[shortened in the history: \\d+ more line\\(s\\)`);
     // Turns 4-6 see every result whole; turn 7 sees turns 1-3 shortened, 4-6 whole; the boundary holds until turn 10.
     for (const turn of [4, 5, 6]) expect(results(turn).every((r) => !r.includes("[shortened"))).toBe(true);
     for (const turn of [7, 8, 9]) {
       const seen = results(turn);
-      expect(seen.slice(0, 3)).toEqual([expect.stringMatching(short(1)), expect.stringMatching(short(2)), expect.stringMatching(short(3))]);
+      expect(seen.slice(0, 3)).toEqual([
+        expect.stringMatching(short(1)),
+        expect.stringMatching(short(2)),
+        expect.stringMatching(short(3)),
+      ]);
       expect(seen.slice(3).every((r) => !r.includes("[shortened"))).toBe(true);
       expect(seen[3]).toContain("const line98 = 98;");
     }
@@ -319,7 +427,18 @@ describe("runAgent: bounded, always", () => {
       snapshot: await snapshot(),
       model: createReplayModel({
         turns: [
-          { text: text({ name: "suggest_addition", arguments: { path: ".github/workflows/ci.yml", code_before: "on: push\n", code_after: "on: push\n# x\n", rationale: "r" } }), tool_calls: [] },
+          {
+            text: text({
+              name: "suggest_addition",
+              arguments: {
+                path: ".github/workflows/ci.yml",
+                code_before: "on: push\n",
+                code_after: "on: push\n# x\n",
+                rationale: "r",
+              },
+            }),
+            tool_calls: [],
+          },
           { text: JSON.stringify({ name: "run_shell", arguments: { cmd: "ls" } }), tool_calls: [] },
           { text: JSON.stringify(read), tool_calls: [] },
           { text: text(answer()), tool_calls: [] },
@@ -329,7 +448,11 @@ describe("runAgent: bounded, always", () => {
     });
     const [workflow, shell, reading, answering] = result.trace.steps;
     expect(workflow!.calls_from_text).toBe(1);
-    expect(workflow!.tool_calls[0]).toMatchObject({ name: "suggest_addition", gate: "path_policy", status: "rejected" });
+    expect(workflow!.tool_calls[0]).toMatchObject({
+      name: "suggest_addition",
+      gate: "path_policy",
+      status: "rejected",
+    });
     expect(shell!.tool_calls).toEqual([]); // a tool that does not exist is not a call: the text stays text
     expect(shell!.nudge).toMatch(/^You did not call a tool/);
     expect(reading!.tool_calls[0]).toMatchObject({ name: "get_file_contents", status: "ok" });
@@ -341,7 +464,9 @@ describe("runAgent: bounded, always", () => {
     const result = await runAgent({
       task: task(),
       snapshot: await snapshot(),
-      model: createReplayModel({ turns: [{ text: JSON.stringify(answer()), tool_calls: [read] }, { tool_calls: [answer()] }] }),
+      model: createReplayModel({
+        turns: [{ text: JSON.stringify(answer()), tool_calls: [read] }, { tool_calls: [answer()] }],
+      }),
       config: config(),
     });
     expect(result.trace.steps[0]!.tool_calls.map((c) => c.name)).toEqual(["get_file_contents"]);
@@ -351,14 +476,29 @@ describe("runAgent: bounded, always", () => {
     const model = spy(
       createReplayModel({
         turns: [
-          { tool_calls: [{ name: "grep_codebase", arguments: '{"pattern": "user",}' }, { name: "grep_codebase", arguments: "{'pattern': 'user'}" }, { name: "grep_codebase", arguments: '{"pattern": "us' }] },
-          { tool_calls: [{ name: "grep_codebase", arguments: JSON.stringify(JSON.stringify({ pattern: "user.name" })) }, read] },
+          {
+            tool_calls: [
+              { name: "grep_codebase", arguments: '{"pattern": "user",}' },
+              { name: "grep_codebase", arguments: "{'pattern': 'user'}" },
+              { name: "grep_codebase", arguments: '{"pattern": "us' },
+            ],
+          },
+          {
+            tool_calls: [
+              { name: "grep_codebase", arguments: JSON.stringify(JSON.stringify({ pattern: "user.name" })) },
+              read,
+            ],
+          },
           { tool_calls: [answer()] },
         ],
       }),
     );
     const result = await runAgent({ task: task(), snapshot: await snapshot(), model, config: config() });
-    expect(result.trace.steps[0]!.tool_calls.map((c) => c.result.replace(/^INVALID: the arguments of grep_codebase are not a JSON object: /, ""))).toEqual([
+    expect(
+      result.trace.steps[0]!.tool_calls.map((c) =>
+        c.result.replace(/^INVALID: the arguments of grep_codebase are not a JSON object: /, ""),
+      ),
+    ).toEqual([
       'a trailing comma before "}" (line 1): remove the comma after the last item. Call grep_codebase again with valid JSON arguments.',
       "a single-quoted string or key: JSON needs double quotes around every key and string. Call grep_codebase again with valid JSON arguments.",
       "the JSON ends early (an unclosed string, { or [): the arguments were cut off; send a shorter call, for example a smaller code_before. Call grep_codebase again with valid JSON arguments.",
@@ -371,14 +511,29 @@ describe("runAgent: bounded, always", () => {
   });
 
   it("says a code_before pasted with line-number prefixes differs only in those prefixes", async () => {
-    const pasted = { name: "suggest_addition", arguments: { ...edit.arguments, code_before: "   9| function writeLog(entries) {\n  10|   for (const entry of entries) {\n" } };
-    const result = await runAgent({ task: task(), snapshot: await snapshot(), model: createReplayModel({ turns: [{ tool_calls: [read, pasted] }] }), config: config() });
-    expect(result.trace.steps[0]!.tool_calls[1]!.result).toMatch(/^REJECTED: code_before was not found in src\/models\/log\.js\. The closest text is lines 9-10; it differs only in line-number prefixes \(code_before starts its lines with "  12\| "/);
+    const pasted = {
+      name: "suggest_addition",
+      arguments: {
+        ...edit.arguments,
+        code_before: "   9| function writeLog(entries) {\n  10|   for (const entry of entries) {\n",
+      },
+    };
+    const result = await runAgent({
+      task: task(),
+      snapshot: await snapshot(),
+      model: createReplayModel({ turns: [{ tool_calls: [read, pasted] }] }),
+      config: config(),
+    });
+    expect(result.trace.steps[0]!.tool_calls[1]!.result).toMatch(
+      /^REJECTED: code_before was not found in src\/models\/log\.js\. The closest text is lines 9-10; it differs only in line-number prefixes \(code_before starts its lines with "  12\| "/,
+    );
   });
 
   it("counts the tool schemas in groundfix's token estimate of a request", () => {
     const messages = [{ role: "user" as const, content: "x".repeat(400) }];
     expect(estimateTokens(messages, [])).toBe(100);
-    expect(estimateTokens(messages, agentToolSpecs())).toBe(Math.ceil((400 + JSON.stringify(agentToolSpecs()).length) / 4));
+    expect(estimateTokens(messages, agentToolSpecs())).toBe(
+      Math.ceil((400 + JSON.stringify(agentToolSpecs()).length) / 4),
+    );
   });
 });

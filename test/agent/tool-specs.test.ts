@@ -14,19 +14,28 @@ describe("the tool schemas offered to models", () => {
   const specs = agentToolSpecs();
 
   it.each(specs.map((s) => [s.name, s] as const))("%s is valid for the providers' strict modes", (_name, spec) => {
-    const p = spec.parameters as { type: string; properties: Record<string, { type: unknown }>; required: string[]; additionalProperties: boolean };
+    const p = spec.parameters as {
+      type: string;
+      properties: Record<string, { type: unknown }>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(p.type).toBe("object");
     expect(p.additionalProperties).toBe(false);
     expect(p.required.sort()).toEqual(Object.keys(p.properties).sort());
     for (const node of nodes(p)) {
-      for (const key of ["minimum", "maximum", "minLength", "maxLength", "$schema"]) expect(node, key).not.toHaveProperty(key);
+      for (const key of ["minimum", "maximum", "minLength", "maxLength", "$schema"])
+        expect(node, key).not.toHaveProperty(key);
     }
     expect(JSON.stringify(p)).not.toContain("9007199254740991");
   });
 
   it("keeps the bounds and the default in words, and types an optional property as nullable", () => {
     const grep = specs.find((s) => s.name === "grep_codebase")!.parameters as any;
-    expect(grep.properties.max_results).toEqual({ type: ["integer", "null"], description: "Most hits to show. Default 50. Allowed: at least 1, at most 500. Send null for the default." });
+    expect(grep.properties.max_results).toEqual({
+      type: ["integer", "null"],
+      description: "Most hits to show. Default 50. Allowed: at least 1, at most 500. Send null for the default.",
+    });
     expect(grep.properties.pattern.type).toBe("string");
     const answer = specs.find((s) => s.name === "submit_answer")!.parameters as any;
     expect(answer.properties.affected_file.type).toEqual(["string", "null"]);
@@ -35,7 +44,10 @@ describe("the tool schemas offered to models", () => {
 
   it("describes each tool in three to five sentences, and says when not to use the read tools", () => {
     for (const s of specs) {
-      const sentences = s.description.replace(/Example: \{.*\}$/s, "").split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean);
+      const sentences = s.description
+        .replace(/Example: \{.*\}$/s, "")
+        .split(/(?<=[.!?])\s+(?=[A-Z])/)
+        .filter(Boolean);
       expect(sentences.length, s.name).toBeGreaterThanOrEqual(3);
       expect(sentences.length, s.name).toBeLessThanOrEqual(5);
     }

@@ -56,7 +56,13 @@ export function providerModel(settings: ProviderSettings, log: RequestLog = { ur
     case "anthropic":
       return createAnthropic({ apiKey, baseURL, fetch })(modelId);
     case "openai-compatible":
-      return createOpenAICompatible({ name: "openai-compatible", baseURL, ...(apiKey ? { apiKey } : {}), fetch, includeUsage: true }).chatModel(modelId);
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+        fetch,
+        includeUsage: true,
+      }).chatModel(modelId);
   }
 }
 
@@ -79,7 +85,13 @@ export function toModelMessages(messages: readonly Message[], options: { cache?:
       case "assistant": {
         const parts: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
         if (m.content) parts.push({ type: "text", text: m.content });
-        for (const c of m.tool_calls) parts.push({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: isObject(c.arguments) ? c.arguments : {} });
+        for (const c of m.tool_calls)
+          parts.push({
+            type: "tool-call",
+            toolCallId: c.id,
+            toolName: c.name,
+            input: isObject(c.arguments) ? c.arguments : {},
+          });
         if (parts.length === 0) parts.push({ type: "text", text: "(no output)" });
         out.push({ role: "assistant", content: parts });
         break;
@@ -121,20 +133,28 @@ export function toToolSet(tools: readonly ToolSpec[], options: { cache?: boolean
 const BODY_HINTS: [RegExp, string][] = [
   [
     /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|exceeds? the (model'?s? )?(context|maximum)|num_ctx/i,
-    "the prompt does not fit the model's context: raise the server's context length to at least 16k tokens (Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx; vLLM: --max-model-len; llama.cpp: -c 16384)",
+    "the prompt does not fit the model's context: raise the server's context length to at least 16k tokens " +
+      "(Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx; vLLM: --max-model-len; llama.cpp: -c 16384)",
   ],
   [
     /tool[ _-]?choice|enable-auto-tool-choice|tool-call-parser/i,
-    "the server refuses tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser <parser for the model> (groundfix needs native tool calls)",
+    "the server refuses tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser <parser for the " +
+      "model> (groundfix needs native tool calls)",
   ],
-  [/does not support tools|tools? (are|is) not supported/i, "this model has no native tool calls; pick one that has (for example qwen2.5-coder, llama3.1)"],
+  [
+    /does not support tools|tools? (are|is) not supported/i,
+    "this model has no native tool calls; pick one that has (for example qwen2.5-coder, llama3.1)",
+  ],
 ];
 
 function statusHint(status: number, url: string | undefined, spec: string): string | undefined {
   if (status === 401 || status === 403) return "check the API key";
   if (status === 404 && url?.replace(/\/+$/, "").endsWith("/responses")) {
     const model = spec.slice(spec.indexOf(":") + 1);
-    return `this server has no Responses API (/responses); use openai-chat:${model} with OPENAI_BASE_URL, or openai-compatible:${model} with GROUNDFIX_OPENAI_BASE_URL (Chat Completions)`;
+    return (
+      `this server has no Responses API (/responses); use openai-chat:${model} with OPENAI_BASE_URL, ` +
+      `or openai-compatible:${model} with GROUNDFIX_OPENAI_BASE_URL (Chat Completions)`
+    );
   }
   if (status === 404) return "check the base URL and the model name";
   if (status === 429) return "rate limited or out of quota";
@@ -145,11 +165,15 @@ function statusHint(status: number, url: string | undefined, spec: string): stri
 /**
  * One readable line for a provider failure: the spec, the HTTP status, the URL, the first 200 characters of the
  * server's message (its JSON `error.message` when the SDK parsed one, else the raw body) and a hint where the cause is
- * known — 401/403 (key), 404 on `/responses` (use Chat Completions), 429, 5xx, a context too small, a server that
- * refuses tool calls. A request that timed out names the limit and its variable; after retries, the attempt count.
+ * known — 401/403 (key), 404 on `/responses` (use Chat Completions), 429, 5xx, no server at the address, a context
+ * too small, a server that refuses tool calls. A request that timed out names the limit and its variable; after retries, the attempt count.
  * Secrets are redacted; never more than 400 characters.
  */
-export function describeProviderError(err: unknown, spec: string, context: { url?: string; timeoutMs?: number } = {}): string {
+export function describeProviderError(
+  err: unknown,
+  spec: string,
+  context: { url?: string; timeoutMs?: number } = {},
+): string {
   let attempts = 1;
   let cause = err;
   if (RetryError.isInstance(err)) {
@@ -161,11 +185,21 @@ export function describeProviderError(err: unknown, spec: string, context: { url
   if (APICallError.isInstance(cause)) {
     const url = cause.url || context.url;
     const body = (cause.responseBody ?? "").replace(/\s+/g, " ").trim();
-    const generic = !cause.message || /^(Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Too Many Requests|Service Unavailable|Bad Gateway)$/i.test(cause.message);
+    const generic =
+      !cause.message ||
+      /^(Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Too Many Requests|Service Unavailable|Bad Gateway)$/i.test(
+        cause.message,
+      );
     const message = (generic && body ? body : cause.message).replace(/\s+/g, " ").trim();
     const short = message.length > 200 ? `${message.slice(0, 199)}…` : message;
     const hints = [
       cause.statusCode !== undefined ? statusHint(cause.statusCode, url, spec) : undefined,
+      cause.statusCode === undefined &&
+      /Cannot connect|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed/i.test(
+        `${cause.message} ${String((cause.cause as Error)?.message ?? "")}`,
+      )
+        ? "nothing answers there: is the server running, and is the base URL right?"
+        : undefined,
       ...BODY_HINTS.filter(([re]) => re.test(`${cause.message} ${body}`)).map(([, h]) => h),
     ].filter(Boolean);
     const status = cause.statusCode !== undefined ? `HTTP ${cause.statusCode}` : "request failed";
@@ -190,26 +224,47 @@ function seconds(ms: number): string {
 /** vLLM started without --enable-auto-tool-choice refuses `tool_choice: "auto"` (its default when tools are sent). */
 function refusesAutoToolChoice(err: unknown): boolean {
   const e = RetryError.isInstance(err) ? err.lastError : err;
-  return APICallError.isInstance(e) && e.statusCode === 400 && /auto.{0,20}tool[ _-]?choice|enable-auto-tool-choice/i.test(`${e.message} ${e.responseBody ?? ""}`);
+  return (
+    APICallError.isInstance(e) &&
+    e.statusCode === 400 &&
+    /auto.{0,20}tool[ _-]?choice|enable-auto-tool-choice/i.test(`${e.message} ${e.responseBody ?? ""}`)
+  );
 }
 
 function isTimeout(err: unknown): boolean {
   if (!(err instanceof Error) && !(err instanceof DOMException)) return false;
   const e = err as Error & { cause?: unknown };
-  return e.name === "TimeoutError" || /Headers Timeout|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT/.test(`${e.message} ${String((e.cause as Error)?.message ?? "")}`);
+  return (
+    e.name === "TimeoutError" ||
+    /Headers Timeout|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT/.test(
+      `${e.message} ${String((e.cause as Error)?.message ?? "")}`,
+    )
+  );
 }
 
 /** The turn's usage with the cached prompt parts counted in `input_tokens` (Anthropic reports them apart). */
-function turnUsage(provider: ProviderSettings["provider"], result: Awaited<ReturnType<typeof generateText>>): TurnUsage | undefined {
+function turnUsage(
+  provider: ProviderSettings["provider"],
+  result: Awaited<ReturnType<typeof generateText>>,
+): TurnUsage | undefined {
   const u = result.usage;
   if (u.inputTokens === undefined && u.outputTokens === undefined) return undefined;
   const read = u.cachedInputTokens ?? 0;
   if (provider === "anthropic") {
     const meta = result.providerMetadata?.anthropic as { cacheCreationInputTokens?: number | null } | undefined;
     const write = meta?.cacheCreationInputTokens ?? 0;
-    return { input_tokens: (u.inputTokens ?? 0) + read + write, output_tokens: u.outputTokens ?? 0, cache_read_tokens: read, cache_write_tokens: write };
+    return {
+      input_tokens: (u.inputTokens ?? 0) + read + write,
+      output_tokens: u.outputTokens ?? 0,
+      cache_read_tokens: read,
+      cache_write_tokens: write,
+    };
   }
-  return { input_tokens: u.inputTokens ?? 0, output_tokens: u.outputTokens ?? 0, ...(read ? { cache_read_tokens: read } : {}) };
+  return {
+    input_tokens: u.inputTokens ?? 0,
+    output_tokens: u.outputTokens ?? 0,
+    ...(read ? { cache_read_tokens: read } : {}),
+  };
 }
 
 /**
@@ -256,13 +311,18 @@ export function createAiSdkModel(spec: string, settings: ProviderSettings, model
           result = await request();
         }
       } catch (err) {
-        if (signal?.aborted) throw new Error(`${spec}: stopped at the run's wall-clock limit (GROUNDFIX_RUN_TIMEOUT_MS)`);
+        if (signal?.aborted)
+          throw new Error(`${spec}: stopped at the run's wall-clock limit (GROUNDFIX_RUN_TIMEOUT_MS)`);
         throw new Error(describeProviderError(err, spec, { url: log.url, timeoutMs: settings.requestTimeoutMs }));
       }
       const usage = turnUsage(settings.provider, result);
       const calls: ToolCall[] = result.toolCalls.map((c) => {
         const bad = "invalid" in c && c.invalid === true && InvalidToolInputError.isInstance(c.error);
-        return { id: c.toolCallId, name: c.toolName, arguments: bad ? (c.error as InvalidToolInputError).toolInput : c.input };
+        return {
+          id: c.toolCallId,
+          name: c.toolName,
+          arguments: bad ? (c.error as InvalidToolInputError).toolInput : c.input,
+        };
       });
       return { text: result.text, tool_calls: calls, ...(usage ? { usage } : {}) };
     },

@@ -1,4 +1,10 @@
-import { parseProviderSpec, PROVIDER_NAMES, ProviderEnvError, providerSettings, type ProviderSettings } from "../../config/env.js";
+import {
+  parseProviderSpec,
+  PROVIDER_NAMES,
+  ProviderEnvError,
+  providerSettings,
+  type ProviderSettings,
+} from "../../config/env.js";
 import { pricingFor } from "./pricing.js";
 import { createHeuristicModel } from "./heuristic.js";
 import { createReplayModel, loadTranscriptFile } from "./replay.js";
@@ -66,7 +72,8 @@ export function createModel(spec: string, options: { env?: NodeJS.ProcessEnv } =
   }
   const provider = parseProviderSpec((PROVIDER_NAMES as readonly string[]).includes(s) ? `${s}:` : s);
   if (provider) {
-    if (!provider.modelId) throw new ModelSpecError(`model spec "${spec}" needs a model name: ${provider.provider}:<model>`);
+    if (!provider.modelId)
+      throw new ModelSpecError(`model spec "${spec}" needs a model name: ${provider.provider}:<model>`);
     try {
       return lazyProviderModel(s, providerSettings(provider.provider, provider.modelId, env));
     } catch (err) {

@@ -7,7 +7,10 @@ import type { Pricing, TurnUsage } from "./types.js";
  * 1.25× the input price, cache reads 0.1×) and OpenAI's pricing page (cached input 0.5× for gpt-4o, 0.25× for
  * gpt-4.1, 0.1× for gpt-5).
  */
-const PRICES: Record<"anthropic" | "openai", [prefix: string, input: number, output: number, cacheRead: number, cacheWrite: number][]> = {
+const PRICES: Record<
+  "anthropic" | "openai",
+  [prefix: string, input: number, output: number, cacheRead: number, cacheWrite: number][]
+> = {
   anthropic: [
     ["claude-opus-4-5", 5, 25, 0.1, 1.25],
     ["claude-opus-4", 15, 75, 0.1, 1.25],
@@ -28,7 +31,12 @@ const PRICES: Record<"anthropic" | "openai", [prefix: string, input: number, out
 
 /** The list price of a provider model, or undefined when unknown (local servers, unlisted ids). */
 export function pricingFor(provider: ProviderName, modelId: string): Pricing | undefined {
-  const table = provider === "anthropic" ? PRICES.anthropic : provider === "openai" || provider === "openai-chat" ? PRICES.openai : undefined;
+  const table =
+    provider === "anthropic"
+      ? PRICES.anthropic
+      : provider === "openai" || provider === "openai-chat"
+        ? PRICES.openai
+        : undefined;
   const row = table?.filter(([prefix]) => modelId.startsWith(prefix)).sort((a, b) => b[0].length - a[0].length)[0];
   return row ? { input: row[1], output: row[2], cacheRead: row[3], cacheWrite: row[4] } : undefined;
 }

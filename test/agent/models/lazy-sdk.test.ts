@@ -19,9 +19,16 @@ function runIn(spec: string): { sdk: string[]; outcome: string | undefined } {
     `const r = await runAgent({ task: task(), snapshot: await buildSnapshot(), model, config: config() });`,
     `console.log("OUTCOME " + r.outcome);`,
   ].join("\n");
-  const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   const lines = out.stdout.split("\n");
-  return { sdk: lines.filter((l) => l.startsWith("SDK ")), outcome: lines.find((l) => l.startsWith("OUTCOME "))?.slice(8) };
+  return {
+    sdk: lines.filter((l) => l.startsWith("SDK ")),
+    outcome: lines.find((l) => l.startsWith("OUTCOME "))?.slice(8),
+  };
 }
 
 describe("the AI SDK is loaded only for provider models", () => {

@@ -23,7 +23,8 @@ export interface Received {
 }
 
 /** What a handler answers: a status, a JSON body (or raw text), headers; `hang` never answers. */
-export type Reply = { status?: number; json?: unknown; raw?: string; headers?: Record<string, string> } | { hang: true };
+export type Reply =
+  { status?: number; json?: unknown; raw?: string; headers?: Record<string, string> } | { hang: true };
 
 export interface TestServer {
   url: string;
@@ -32,7 +33,9 @@ export interface TestServer {
 }
 
 /** Start a server on 127.0.0.1 whose every request is answered by `handle` (the n-th request has index n). */
-export async function startServer(handle: (req: Received, index: number) => Reply | Promise<Reply>): Promise<TestServer> {
+export async function startServer(
+  handle: (req: Received, index: number) => Reply | Promise<Reply>,
+): Promise<TestServer> {
   const received: Received[] = [];
   const open = new Set<ServerResponse>();
   const server = createServer(async (req, res) => {
@@ -52,7 +55,10 @@ export async function startServer(handle: (req: Received, index: number) => Repl
       open.add(res);
       return;
     }
-    res.writeHead(reply.status ?? 200, { "content-type": reply.raw !== undefined ? "text/plain" : "application/json", ...reply.headers });
+    res.writeHead(reply.status ?? 200, {
+      "content-type": reply.raw !== undefined ? "text/plain" : "application/json",
+      ...reply.headers,
+    });
     res.end(reply.raw ?? JSON.stringify(reply.json));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,7 +83,9 @@ const chatTurns = (body: any) => (body.messages as any[]).filter((m) => m.role =
 /** A Chat Completions answer for a scripted turn. */
 export function chatCompletion(turn: ScriptTurn, n: number, usage = { prompt_tokens: 3000, completion_tokens: 50 }) {
   const calls = turn.asText ? [] : (turn.calls ?? []);
-  const content = turn.asText ? (turn.calls ?? []).map((c) => JSON.stringify({ name: c.name, arguments: c.arguments })).join("\n") : (turn.text ?? "");
+  const content = turn.asText
+    ? (turn.calls ?? []).map((c) => JSON.stringify({ name: c.name, arguments: c.arguments })).join("\n")
+    : (turn.text ?? "");
   return {
     id: `chatcmpl-${n}`,
     object: "chat.completion",
@@ -89,7 +97,15 @@ export function chatCompletion(turn: ScriptTurn, n: number, usage = { prompt_tok
         message: {
           role: "assistant",
           content,
-          ...(calls.length ? { tool_calls: calls.map((c, i) => ({ id: `call_${n}_${i}`, type: "function", function: { name: c.name, arguments: argText(c.arguments) } })) } : {}),
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((c, i) => ({
+                  id: `call_${n}_${i}`,
+                  type: "function",
+                  function: { name: c.name, arguments: argText(c.arguments) },
+                })),
+              }
+            : {}),
         },
         finish_reason: calls.length ? "tool_calls" : "stop",
       },
@@ -106,11 +122,17 @@ export function promptTokens(body: any): number {
 /** OpenAI Chat Completions (and any server that speaks it): answers the script by turn. */
 export function chatServer(script: ScriptTurn[], check?: (body: any) => string | void): Promise<TestServer> {
   return startServer((req) => {
-    if (req.path !== "/v1/chat/completions") return { status: 404, json: { error: { message: `Not found: ${req.path}` } } };
+    if (req.path !== "/v1/chat/completions")
+      return { status: 404, json: { error: { message: `Not found: ${req.path}` } } };
     const problem = check?.(req.body);
     if (problem) return { status: 400, json: { error: { message: problem, type: "invalid_request_error" } } };
     const n = chatTurns(req.body);
-    return { json: chatCompletion(script[n] ?? { text: "done" }, n, { prompt_tokens: promptTokens(req.body), completion_tokens: 40 }) };
+    return {
+      json: chatCompletion(script[n] ?? { text: "done" }, n, {
+        prompt_tokens: promptTokens(req.body),
+        completion_tokens: 40,
+      }),
+    };
   });
 }
 
@@ -128,8 +150,25 @@ export function responsesServer(script: ScriptTurn[]): Promise<TestServer> {
     }
     const turn = script[n] ?? { text: "done" };
     const output = [
-      ...(turn.text ? [{ type: "message", id: `msg_${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [] }] }] : []),
-      ...(turn.calls ?? []).map((c, i) => ({ type: "function_call", id: `fc_${n}_${i}`, call_id: `call_${n}_${i}`, name: c.name, arguments: argText(c.arguments), status: "completed" })),
+      ...(turn.text
+        ? [
+            {
+              type: "message",
+              id: `msg_${n}`,
+              status: "completed",
+              role: "assistant",
+              content: [{ type: "output_text", text: turn.text, annotations: [] }],
+            },
+          ]
+        : []),
+      ...(turn.calls ?? []).map((c, i) => ({
+        type: "function_call",
+        id: `fc_${n}_${i}`,
+        call_id: `call_${n}_${i}`,
+        name: c.name,
+        arguments: argText(c.arguments),
+        status: "completed",
+      })),
     ];
     const input = Math.ceil(JSON.stringify(req.body).length / 4);
     return {
@@ -140,7 +179,13 @@ export function responsesServer(script: ScriptTurn[]): Promise<TestServer> {
         status: "completed",
         model: "gpt-4o-mini",
         output,
-        usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + 40 },
+        usage: {
+          input_tokens: input,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 40,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: input + 40,
+        },
       },
     };
   });
@@ -153,7 +198,8 @@ export function responsesServer(script: ScriptTurn[]): Promise<TestServer> {
 export function anthropicServer(script: ScriptTurn[]): Promise<TestServer> {
   let previous = 0;
   return startServer((req) => {
-    if (req.path !== "/v1/messages") return { status: 404, json: { type: "error", error: { type: "not_found_error", message: "Not found" } } };
+    if (req.path !== "/v1/messages")
+      return { status: 404, json: { type: "error", error: { type: "not_found_error", message: "Not found" } } };
     const n = (req.body.messages as any[]).filter((m) => m.role === "assistant").length;
     const turn = script[n] ?? { text: "done" };
     const total = Math.ceil(JSON.stringify(req.body).length / 4);
@@ -167,11 +213,21 @@ export function anthropicServer(script: ScriptTurn[]): Promise<TestServer> {
         model: "claude-sonnet-4-5",
         content: [
           ...(turn.text ? [{ type: "text", text: turn.text }] : []),
-          ...(turn.calls ?? []).map((c, i) => ({ type: "tool_use", id: `toolu_${n}_${i}`, name: c.name, input: c.arguments })),
+          ...(turn.calls ?? []).map((c, i) => ({
+            type: "tool_use",
+            id: `toolu_${n}_${i}`,
+            name: c.name,
+            input: c.arguments,
+          })),
         ],
         stop_reason: turn.calls?.length ? "tool_use" : "end_turn",
         stop_sequence: null,
-        usage: { input_tokens: 20, cache_read_input_tokens: read, cache_creation_input_tokens: total - read - 20, output_tokens: 40 },
+        usage: {
+          input_tokens: 20,
+          cache_read_input_tokens: read,
+          cache_creation_input_tokens: total - read - 20,
+          output_tokens: 40,
+        },
       },
     };
   });
@@ -194,12 +250,25 @@ export function ollamaServer(script: ScriptTurn[], context = 4096): Promise<Test
           parsed = undefined;
         }
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-          return { status: 400, json: { error: { message: `invalid tool call arguments: ${String(c.function.arguments).slice(0, 40)}`, type: "invalid_request_error" } } };
+          return {
+            status: 400,
+            json: {
+              error: {
+                message: `invalid tool call arguments: ${String(c.function.arguments).slice(0, 40)}`,
+                type: "invalid_request_error",
+              },
+            },
+          };
         }
       }
     }
     const n = chatTurns(req.body);
-    return { json: chatCompletion(script[n] ?? { text: "done" }, n, { prompt_tokens: Math.min(context, promptTokens(req.body)), completion_tokens: 40 }) };
+    return {
+      json: chatCompletion(script[n] ?? { text: "done" }, n, {
+        prompt_tokens: Math.min(context, promptTokens(req.body)),
+        completion_tokens: 40,
+      }),
+    };
   });
 }
 
@@ -213,10 +282,21 @@ export function vllmServer(script: ScriptTurn[]): Promise<TestServer> {
     if (req.body.tools?.length && choice === "auto") {
       return {
         status: 400,
-        json: { object: "error", message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: "BadRequestError", param: null, code: 400 },
+        json: {
+          object: "error",
+          message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+          type: "BadRequestError",
+          param: null,
+          code: 400,
+        },
       };
     }
     const n = chatTurns(req.body);
-    return { json: chatCompletion(script[n] ?? { text: "done" }, n, { prompt_tokens: promptTokens(req.body), completion_tokens: 40 }) };
+    return {
+      json: chatCompletion(script[n] ?? { text: "done" }, n, {
+        prompt_tokens: promptTokens(req.body),
+        completion_tokens: 40,
+      }),
+    };
   });
 }
