@@ -3,7 +3,12 @@ import { redact, redactDeep, redactSecrets } from "../grounding/secrets.js";
 import { createReadLog, readTools, runTool } from "../tools/index.js";
 import { redactArguments } from "../tools/serve.js";
 import { checkClaims, submitAnswerSchema } from "../tools/submit-answer.js";
-import { changedFiles, createEditSession, prepareSuggestAddition, runSuggestAddition } from "../tools/suggest-addition.js";
+import {
+  changedFiles,
+  createEditSession,
+  prepareSuggestAddition,
+  runSuggestAddition,
+} from "../tools/suggest-addition.js";
 import type {
   Citation,
   Diagnosis,
@@ -366,7 +371,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
 
   /**
    * One call within `limits.toolTimeoutMs`. Read tools record their windows into a buffer that reaches the run's
-   * read log only when the call finished in time, so a late answer the model never saw cannot open an edit.
+   * read log only when the call finished in time, so a late answer the model never saw cannot open an edit; an
+   * edit whose preparation outlived the limit is not applied.
    */
   async function runBounded(call: ToolCall, step: number): Promise<Dispatched> {
     const pending: ReadWindow[] = [];
@@ -375,13 +381,15 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       covers: (...a) => reads.covers(...a),
       windows: () => reads.windows(),
     };
+    const guard = { expired: false };
     try {
-      const out = await withTimeout(dispatch(call, step, buffered), limits.toolTimeoutMs);
+      const out = await withTimeout(dispatch(call, step, buffered, guard), limits.toolTimeoutMs);
       for (const w of pending) reads.record(w);
       if (out.record) calls.push(out.record);
       return out;
     } catch (err) {
       if (!(err instanceof TimeLimit)) throw err;
+      guard.expired = true;
       return {
         result: {
           status: "invalid",
@@ -392,7 +400,12 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   }
 
   /** Run one call; `record` is what the count-floor gate should remember of it (set by the caller when in time). */
-  async function dispatch(call: ToolCall, step: number, log: ReadLog): Promise<Dispatched> {
+  async function dispatch(
+    call: ToolCall,
+    step: number,
+    log: ReadLog,
+    guard: { expired: boolean },
+  ): Promise<Dispatched> {
     const readTool = READ_TOOLS.get(call.name);
     if (readTool) {
       // Strict-mode schemas list every property as required, so a model may send null for an option it skips.
@@ -409,6 +422,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     }
     if (call.name === "suggest_addition") {
       await prepareSuggestAddition(call.arguments);
+      // The model was already told TIMEOUT: an edit applied now would be one it never saw.
+      if (guard.expired) return { result: { status: "invalid", text: "TIMEOUT" } };
       const out = runSuggestAddition(call.arguments, { snapshot, reads, config, session });
       return {
         result: out.result,
