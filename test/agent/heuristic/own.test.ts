@@ -181,3 +181,28 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
     expect(result.diagnosis?.citations[0]?.start_line).toBe(7);
   });
 });
+
+describe("functions and fallbacks", () => {
+  it("a Python method with a multi-line signature encloses its body: the frame line is not re-anchored to the signature", async () => {
+    const app = ["class App:", "    def add_rule(", "        self,", "        endpoint: str,", "    ) -> None:", "        if endpoint in self.rules:", "            raise AssertionError(f'overwriting {endpoint}')", "        self.rules[endpoint] = 1", ""].join("\n");
+    const files = { "pyproject.toml": '[project]\nname = "pkg"\n', "src/pkg/__init__.py": "", "src/pkg/app.py": app };
+    const body = ['Traceback (most recent call last):', '  File "/v/lib/python3.12/site-packages/pkg/app.py", line 7, in add_rule', "AssertionError: overwriting wrapper"].join("\n");
+    const result = await run(files, "overwriting", body);
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/pkg/app.py", affected_function: "add_rule" });
+    expect(result.diagnosis?.citations[0]?.start_line).toBe(7);
+    expect(result.diagnosis?.summary).not.toMatch(/is not inside/);
+  });
+
+  it("no own frame: the file that writes the error message is read before a word search, and stays below the PR threshold", async () => {
+    const files = {
+      "pyproject.toml": '[project]\nname = "pkg"\n',
+      "src/pkg/__init__.py": "",
+      "src/pkg/globals.py": ["_no_app_msg = '''", "Working outside of application context.", "'''", ""].join("\n"),
+      "src/pkg/app.py": "def application_context():\n    return None\n",
+    };
+    const body = ['Traceback (most recent call last):', '  File "/home/e/proj/jobs.py", line 12, in run', '  File "/v/lib/python3.12/site-packages/werkzeug/local.py", line 519, in _get', "RuntimeError: Working outside of application context."].join("\n");
+    const result = await run(files, "Working outside of application context in a thread", body);
+    expect(result.diagnosis?.affected_file).toBe("src/pkg/globals.py");
+    expect(result.outcome).not.toBe("pr_ready");
+  });
+});

@@ -206,6 +206,8 @@ export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: 
     if (line.trim() === "") continue;
     const w = width(indentOf(line));
     if (w >= limit) continue;
+    // the end of a multi-line signature (`) -> None:`, `) {`) is not a scope: its definition line is further up
+    if (/^[)\]]/.test(line.trim())) continue;
     limit = w;
     let def = definitionOn(line, lang);
     if (!def && line.trim() === "{") {

@@ -79,6 +79,17 @@ export function declarationPattern(id: string): string {
   return `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
 }
 
+/**
+ * The literal part of an error message to look for in the code: its text after the exception name, up to the first
+ * quote, interpolated-looking value or sentence end, when that leaves at least 4 words (20+ characters); else null.
+ */
+export function messagePhrase(message: string | null): string | null {
+  if (!message) return null;
+  const text = message.replace(/^(?:[\w.]*(?:Error|Exception|Warning)|panic|Error|Warning)\s*:\s*/, "");
+  const head = text.split(/["'`‘“(]|\d|[.!?](?:\s|$)/)[0]?.trim() ?? "";
+  return head.length >= 20 && head.split(/\s+/).length >= 4 ? head : null;
+}
+
 /** Window arguments for reading a candidate: the whole file when the line is near the top, else around the line. */
 function readArgs(c: Candidate): Record<string, unknown> {
   if (c.line === null || c.line <= 350) return { path: c.path };
@@ -409,7 +420,8 @@ function checkFrameLine(steps: readonly Step[], cand: Candidate, w: FileWindow, 
   if (cand.evidence !== "frame" || !fn) return null;
   const sites = sitesIn(steps, fn, cand.path);
   const inside = (s: DefinitionSite) => line >= s.line && line <= (s.endLine ?? s.line);
-  if (sites.length && sites.every((s) => s.endLine !== null) && !sites.some(inside)) {
+  const reader = enclosingDefinition(w.lines, line, lang);
+  if (sites.length && sites.every((s) => s.endLine !== null) && !sites.some(inside) && reader?.name !== fn) {
     const site = [...sites].sort((x, y) => Math.abs(x.line - line) - Math.abs(y.line - line))[0] as DefinitionSite;
     const at = lineInCompiledFunction(w, { start: site.line, end: site.endLine }, problem);
     return at !== null ? { line: at, from: line, why: "outside" } : null;
@@ -809,7 +821,18 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   };
   let picked = pick(cands);
   if (picked && "calls" in picked) return picked;
-  // Nothing pointed at a readable file: search the problem's words (a successful search also counts as reading code).
+  // Nothing pointed at a readable file: the error message's own text first (where it is raised), then the words.
+  const phrase = messagePhrase(problem.errorMessages[0] ?? null);
+  if (!picked && phrase && has("grep_codebase")) {
+    const args = { pattern: phrase, max_results: 20 };
+    if (resultOf(steps, "grep_codebase", args) === undefined && turns < MAX_TURNS) {
+      return { text: "No frame of the trace is this repository's code; looking for where the error message is written.", calls: [call("grep_codebase", args)] };
+    }
+    const hits = (grepHits(steps, args)?.hits ?? []).filter((h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path));
+    picked = pick(hits.slice(0, 2).map((h) => ({ path: h.path, line: h.line, evidence: "search" as const })));
+    if (picked && "calls" in picked) return picked;
+  }
+  // Then search the problem's words (a successful search also counts as reading code).
   if (!picked && has("search_codebase")) {
     const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
     const res = resultOf(steps, "search_codebase", { query });
