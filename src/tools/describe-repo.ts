@@ -11,7 +11,7 @@ import { resolveTextFile } from "./serve.js";
 import { splitLines } from "../grounding/lines.js";
 
 const schema = z.object({
-  path: z.string().optional().describe("A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository."),
+  path: z.string().max(4096).optional().describe("A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository."),
 });
 
 /** Folders whose manifests are third-party copies, not the project's own. */

@@ -9,7 +9,7 @@ import { resolveTextFile } from "./serve.js";
 export const MAX_WINDOW_LINES = 400;
 
 const schema = z.object({
-  path: z.string().min(1).describe("Repository-relative file path, e.g. src/app.ts"),
+  path: z.string().min(1).max(4096).describe("Repository-relative file path, e.g. src/app.ts"),
   start_line: z.number().int().min(1).optional().describe("First line to show (1-based). Default 1."),
   end_line: z.number().int().min(1).optional().describe(`Last line to show (inclusive). Default start_line + ${MAX_WINDOW_LINES - 1}.`),
 });

@@ -17,9 +17,9 @@ export const GREP_MAX_RESULTS = 500;
 const HIT_LINE_CHARS = 300;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("Text to find. Literal by default; set regex: true for an RE2 regular expression."),
+  pattern: z.string().min(1).max(1000).describe("Text to find. Literal by default; set regex: true for an RE2 regular expression."),
   regex: z.boolean().optional().describe("Treat pattern as an RE2 regular expression (no backreferences or lookaround). Default false."),
-  path_glob: z.string().min(1).optional().describe('Only search paths matching this glob, e.g. "src/**/*.ts" or "*.py".'),
+  path_glob: z.string().min(1).max(1000).optional().describe('Only search paths matching this glob, e.g. "src/**/*.ts" or "*.py".'),
   case_sensitive: z.boolean().optional().describe("Match case exactly. Default true."),
   max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe(`Most hits to show. Default ${GREP_DEFAULT_RESULTS}.`),
 });

@@ -9,7 +9,7 @@ export const LIST_DEFAULT_LIMIT = 200;
 export const LIST_MAX_LIMIT = 1000;
 
 const schema = z.object({
-  glob: z.string().min(1).optional().describe('Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob without "/" matches file names anywhere). Default: every file.'),
+  glob: z.string().min(1).max(1000).optional().describe('Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob without "/" matches file names anywhere). Default: every file.'),
   offset: z.number().int().min(0).optional().describe("How many matching paths to skip (for paging). Default 0."),
   limit: z.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe(`How many paths to return. Default ${LIST_DEFAULT_LIMIT}.`),
 });

@@ -18,7 +18,7 @@ const SYMBOL_FILES = 200;
 const STOP = new Set(["the", "an", "of", "to", "in", "is", "it", "and", "or", "for", "on", "at", "be", "by", "with", "this", "that", "not", "when", "from", "as", "are", "was", "does", "do", "cannot", "can"]);
 
 const schema = z.object({
-  query: z.string().min(1).describe("Identifiers and words, e.g. from an error message: \"TypeError cannot read properties of undefined reading 'user' getUserName\"."),
+  query: z.string().min(1).max(2000).describe("Identifiers and words, e.g. from an error message: \"TypeError cannot read properties of undefined reading 'user' getUserName\"."),
   max_results: z.number().int().min(1).max(SEARCH_MAX_RESULTS).optional().describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
 });
 

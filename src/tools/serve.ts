@@ -30,6 +30,16 @@ export function servedText(snapshot: { read(path: string): string | undefined },
 }
 
 /**
+ * For a path the snapshot's total caps left out (it exists at the commit, but is not loaded): the sentence that says
+ * so — never "no such file". `null` for any other path.
+ */
+export function notLoaded(snapshot: Snapshot, path: string): string | null {
+  const left = snapshot.stats.leftOut.find((l) => l.path === path);
+  if (left === undefined) return null;
+  return `${path} exists at ${shortSha(snapshot.sha)} but is too large for the snapshot (${left.reason}); its content is not loaded, served or searched.`;
+}
+
+/**
  * A copy of a tool call's arguments fit to be recorded (trace, transcript): every string redacted, and when the
  * arguments name a file (`path` or `affected_file`), redacted against that whole file too (`redactQuoted`), so a
  * key line the model quoted without its BEGIN line is caught.
@@ -62,6 +72,10 @@ export function resolveTextFile(
   }
   const entry = snapshot.entry(path);
   if (entry === undefined) {
+    const left = notLoaded(snapshot, path);
+    if (left) {
+      return { ok: false, result: { status: "not_found", text: `NOT_FOUND: ${left} Look at the code that reads or generates it.` } };
+    }
     if (folderSet(snapshot.paths).has(path)) {
       return { ok: false, result: { status: "not_found", text: `NOT_FOUND: ${path} is a folder, not a file; call list_files with glob "${path}/**" or describe_repo with path "${path}"` } };
     }

@@ -7,6 +7,7 @@ import type { Citation, Snapshot } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
+import { notLoaded } from "./serve.js";
 
 /** True when `snippet` holds a secret itself, or any of its lines `start..end` of `content` lies in a private key block. */
 function holdsSecret(snippet: string, content: string, start: number, end: number): boolean {
@@ -91,7 +92,7 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
     const textPaths = snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text" && !isSecretPath(p));
     const near = nearestPaths(path, textPaths, 5);
     const what = !entry
-      ? `affected_file "${answer.affected_file}" does not exist in the repository at ${shortSha(snapshot.sha)}`
+      ? notLoaded(snapshot, path)?.replace(/\.$/, "; groundfix cannot cite it") ?? `affected_file "${answer.affected_file}" does not exist in the repository at ${shortSha(snapshot.sha)}`
       : isSecretPath(path)
         ? `affected_file "${path}" is a secret file, which groundfix does not cite`
         : `affected_file "${path}" is a ${entry.kind.replace("_", " ")} entry, not a text file`;

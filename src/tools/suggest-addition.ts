@@ -11,6 +11,7 @@ import { nearestPaths } from "./nearest.js";
 import { finish, formatBytes, shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 import { zodIssueLines } from "../config/zod-issues.js";
+import { notLoaded } from "./serve.js";
 
 /** Arguments of `suggest_addition` (the tool surface: `agent/tool-specs.ts`). */
 export const suggestAdditionSchema = z.object({
@@ -80,6 +81,8 @@ function rejected(gate: GateName, text: string): SuggestOutcome {
  */
 export function editPathProblem(path: string, snapshot: Snapshot, config: GroundfixConfig): string | null {
   const entry = snapshot.entry(path);
+  const left = entry === undefined ? notLoaded(snapshot, path) : null;
+  if (left) return `${left} It cannot be edited.`;
   if (!entry) {
     const near = nearestPaths(path, snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text"), 5);
     return `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;

@@ -10,8 +10,8 @@ import { definitionsOf, fileSymbols, formatSymbol, identifierWords, withinBudget
 import type { Snapshot } from "../types.js";
 
 const schema = z.object({
-  name: z.string().min(1).describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
-  path: z.string().min(1).optional().describe("Only look for definitions in this file or folder."),
+  name: z.string().min(1).max(300).describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
+  path: z.string().min(1).max(4096).optional().describe("Only look for definitions in this file or folder."),
 });
 
 /** Most definition sites and similar names shown. */
