@@ -97,6 +97,12 @@ export class SnapshotBuilder {
     if (!isAscii(buf)) this.encoded.add(path);
   }
 
+  /** Record a submodule (a gitlink, git mode 160000), as a tree listing shows it. */
+  addSubmodule(path: string): void {
+    if (this.entries.has(path) || !this.admit(path)) return;
+    this.entries.set(path, { path, kind: "submodule", size: 0, mode: "160000" });
+  }
+
   /** Record a symbolic link with its target as written in the archive; the target is never followed. */
   addSymlink(path: string, target: string): void {
     if (!this.admit(path)) return;

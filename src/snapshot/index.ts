@@ -1,7 +1,7 @@
 /**
- * Snapshots: every text file of one commit in memory, from one tar stream (docs/ARCHITECTURE.md, "The pipeline").
- * `snapshotFromTar` reads a GitHub tarball or `git archive` output; `snapshotFromGit` runs `git archive` on a local
- * checkout; `cachedSnapshot` reuses a snapshot within a process.
+ * Snapshots: every text file of one commit in memory (docs/ARCHITECTURE.md, "The pipeline"). `snapshotFromTar`
+ * reads a GitHub tarball; `snapshotFromGit` reads a local commit's blobs as committed (`git ls-tree` +
+ * `git cat-file --batch`, no `.gitattributes` conversion); `cachedSnapshot` reuses a snapshot within a process.
  */
 export { snapshotFromTar, type TarSnapshotOptions } from "./tar.js";
 export { snapshotFromGit, resolveCommit } from "./git.js";
