@@ -74,13 +74,17 @@ function declaredDistributions(head: Snapshot): Set<string> {
   return names;
 }
 
-/** True when a top-level module name is a module or package in the repository at head (any source root). */
+/**
+ * True when a top-level module name is a first-party module or package at head (any source root): a file `top.py`,
+ * `top.pyi` or an extension `top.*.so`/`.pyd`, or a folder `top/` that holds a Python file directly (a package, also
+ * a namespace package). A folder of that name without Python files in it (`docs/requests/`) is not a package.
+ */
 function inRepo(head: Snapshot, top: string): boolean {
   return head.paths.some((p) => {
     const parts = p.split("/");
     const file = parts[parts.length - 1]!;
     if (file === `${top}.py` || file === `${top}.pyi` || (file.startsWith(`${top}.`) && /\.(so|pyd)$/.test(file))) return true;
-    return parts.slice(0, -1).includes(top);
+    return parts.length >= 2 && parts[parts.length - 2] === top && /\.pyi?$/.test(file);
   });
 }
 
@@ -98,14 +102,16 @@ function resolvesRelative(head: Snapshot, path: string, imp: PyImport): boolean 
 
 /**
  * The Python half of rule 6: a new import on an added line of a `.py` file that the base version did not have must be
- * a relative import resolving to a module or package at head, a module of the standard library, a module or package of
- * the repository, already imported by some other Python file at base, or provided by a declared distribution
- * (requirements*.txt, pyproject.toml, setup.py/cfg, Pipfile; import names like `yaml` for PyYAML are known).
+ * a relative import resolving to a module or package at head, a module of the standard library, a first-party module
+ * or package of the repository, or provided by a distribution declared at base (requirements*.txt, pyproject.toml,
+ * setup.py/cfg, Pipfile; import names like `yaml` for PyYAML are known). That some other file imports it is not
+ * enough (it may be an undeclared, vendored or typo-squatted name). A distribution that only the same change declares
+ * fails too: a new dependency is for a human to vet, not for the review to wave through.
  */
 export function pythonImportsRule(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   let declared: Set<string> | undefined;
-  let usedAtBase: Set<string> | undefined;
+  let declaredAtBase: Set<string> | undefined;
   for (const { patch, hunks } of ctx.parsed) {
     if (patch.status === "removed" || patch.binary || !/\.pyi?$/.test(patch.path)) continue;
     const baseText = patch.status === "added" ? "" : (ctx.base.read(patch.oldPath ?? patch.path) ?? "");
@@ -126,10 +132,13 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
           const top = imp.module.split(".")[0]!;
           if (PYTHON_STDLIB.has(top) || inRepo(ctx.head, top)) continue;
           declared ??= declaredDistributions(ctx.head);
-          const provided = [...declared].some((d) => d === normalize(top) || (PYTHON_IMPORT_ALIASES[d] ?? []).includes(top) || d.replace(/^python_/, "") === normalize(top));
-          if (provided) continue;
-          usedAtBase ??= importedAtBase(ctx.base);
-          if (usedAtBase.has(top)) continue;
+          declaredAtBase ??= declaredDistributions(ctx.base);
+          const provider = [...declared].find((d) => provides(d, top));
+          if (provider !== undefined && declaredAtBase.has(provider)) continue;
+          if (provider !== undefined) {
+            fail(`import "${shown}": the distribution "${provider}" is declared by this same change; a new dependency needs a human to vet it`);
+            continue;
+          }
           fail(`import "${shown}": "${top}" is not in the standard library, the repository, or the declared requirements`);
         }
       }
@@ -138,13 +147,7 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
   return findings;
 }
 
-function importedAtBase(base: Snapshot): Set<string> {
-  const tops = new Set<string>();
-  for (const p of base.paths) {
-    if (!p.endsWith(".py")) continue;
-    for (const row of (base.read(p) ?? "").split("\n")) {
-      for (const imp of pythonImportsOfLine(row)) if (imp.level === 0) tops.add(imp.module.split(".")[0]!);
-    }
-  }
-  return tops;
+/** True when the (normalised) distribution `dist` provides the top-level module `top`. */
+function provides(dist: string, top: string): boolean {
+  return dist === normalize(top) || (PYTHON_IMPORT_ALIASES[dist] ?? []).includes(top) || dist.replace(/^python_/, "") === normalize(top);
 }

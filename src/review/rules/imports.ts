@@ -1,15 +1,14 @@
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
+import type * as TS from "typescript";
 import { typescript } from "../../lang/typescript.js";
 import type { Finding, Snapshot } from "../../types.js";
 import type { RuleContext } from "../types.js";
+import { goImportsRule } from "./imports-go.js";
 import { pythonImportsRule } from "./imports-python.js";
 import { existsAt } from "./util.js";
 
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/i;
-const EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json"];
-/** NodeNext: an import written with the output extension resolves to the source file (`./a.js` → `./a.ts`). */
-const OUTPUT_TO_SOURCE: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
 const DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const;
 
 /** Module specifiers of a JS/TS source with their 1-based lines: static imports, `export … from`, `import()`, `require()`. */
@@ -29,18 +28,87 @@ export function jsImports(path: string, text: string): { spec: string; line: num
   return typescript().preProcessFile(text, true, true).importedFiles.map((f) => ({ spec: f.fileName, line: lineOf(f.pos) }));
 }
 
-function isDirectory(snapshot: Snapshot, dir: string): boolean {
-  const prefix = `${dir}/`;
-  return snapshot.paths.some((p) => p.startsWith(prefix));
+/** Every folder of a snapshot ("" is the root), computed once per snapshot. */
+const FOLDERS = new WeakMap<Snapshot, Set<string>>();
+function folders(snapshot: Snapshot): Set<string> {
+  let set = FOLDERS.get(snapshot);
+  if (!set) {
+    set = new Set([""]);
+    const all = [...snapshot.paths, ...snapshot.stats.leftOut.map((l) => l.path)];
+    for (const p of all) for (let k = p.indexOf("/"); k !== -1; k = p.indexOf("/", k + 1)) set.add(p.slice(0, k));
+    FOLDERS.set(snapshot, set);
+  }
+  return set;
 }
 
-/** Resolve a repository-relative module path the way TypeScript/Node would find a file for it; true when one exists. */
-function resolvesToFile(head: Snapshot, target: string): boolean {
-  if (existsAt(head, target) && !isDirectory(head, target)) return true;
-  const ext = posix.extname(target);
-  for (const source of OUTPUT_TO_SOURCE[ext] ?? []) if (existsAt(head, target.slice(0, -ext.length) + source)) return true;
-  for (const e of EXTENSIONS) if (existsAt(head, target + e) || existsAt(head, `${target}/index${e}`)) return true;
-  return existsAt(head, `${target}/package.json`);
+/** `/a/b` (the snapshot mounted at `/`) → `a/b`; undefined outside it or inside a `node_modules` folder. */
+function repoPath(file: string): string | undefined {
+  if (!file.startsWith("/")) return undefined;
+  const p = posix.normalize(file).slice(1).replace(/\/$/, "");
+  return p.split("/").includes("node_modules") ? undefined : p;
+}
+
+/**
+ * TypeScript's module resolution host over a snapshot mounted at `/`: files and folders are the snapshot's (files left
+ * out by a cap count as present), `node_modules` never exists (packages are checked against package.json instead).
+ */
+function resolutionHost(head: Snapshot): TS.ModuleResolutionHost {
+  const dirs = folders(head);
+  return {
+    fileExists: (f) => {
+      const p = repoPath(f);
+      return p !== undefined && existsAt(head, p) && !dirs.has(p);
+    },
+    readFile: (f) => {
+      const p = repoPath(f);
+      return p === undefined ? undefined : head.read(p);
+    },
+    directoryExists: (d) => {
+      const p = repoPath(d);
+      return p !== undefined && dirs.has(p);
+    },
+    getCurrentDirectory: () => "/",
+    realpath: (f) => f,
+  };
+}
+
+/**
+ * The compiler options module resolution uses for a file: the `compilerOptions` of the nearest tsconfig.json or
+ * jsconfig.json from its folder up (`paths`, `baseUrl`; `extends` is not followed), with `moduleResolution: bundler`
+ * (extensionless and `./a.js` → `./a.ts` imports both resolve, as bundlers and NodeNext sources write them), JS and
+ * JSON modules allowed.
+ */
+function resolutionOptions(head: Snapshot, fileDir: string): { options: TS.CompilerOptions; configured: boolean } {
+  const ts = typescript();
+  const base: TS.CompilerOptions = {
+    allowJs: true,
+    resolveJsonModule: true,
+    allowImportingTsExtensions: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+  };
+  for (const dir of ancestors(fileDir)) {
+    for (const name of ["tsconfig.json", "jsconfig.json"]) {
+      const cfg = parseJson(head.read(dir ? `${dir}/${name}` : name));
+      const raw = cfg?.compilerOptions;
+      if (!raw || typeof raw !== "object") continue;
+      const abs = `/${dir}`;
+      const { options } = ts.convertCompilerOptionsFromJson(raw, abs);
+      const picked: TS.CompilerOptions = { ...base };
+      if (options.paths) Object.assign(picked, { paths: options.paths, pathsBasePath: abs });
+      if (options.baseUrl) picked.baseUrl = options.baseUrl;
+      if (options.rootDirs) picked.rootDirs = options.rootDirs;
+      return { options: picked, configured: options.paths !== undefined || options.baseUrl !== undefined };
+    }
+  }
+  return { options: base, configured: false };
+}
+
+/** Where TypeScript resolves `spec` from `path` at head: a repository file, or undefined. */
+function resolveInRepo(head: Snapshot, path: string, spec: string, options: TS.CompilerOptions): string | undefined {
+  const ts = typescript();
+  const { resolvedModule } = ts.resolveModuleName(spec, `/${path}`, options, resolutionHost(head));
+  return resolvedModule && !resolvedModule.isExternalLibraryImport ? repoPath(resolvedModule.resolvedFileName) : undefined;
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
@@ -72,23 +140,6 @@ function ancestors(dir: string): string[] {
   }
 }
 
-/** True when a tsconfig/jsconfig from the file's folder up maps `spec` through `paths` or `baseUrl`. */
-function aliased(head: Snapshot, fileDir: string, spec: string): boolean {
-  for (const dir of ancestors(fileDir)) {
-    for (const name of ["tsconfig.json", "jsconfig.json"]) {
-      const cfg = parseJson(head.read(dir ? `${dir}/${name}` : name));
-      const opts = cfg?.compilerOptions as { paths?: Record<string, unknown>; baseUrl?: string } | undefined;
-      if (!opts) continue;
-      for (const key of Object.keys(opts.paths ?? {})) {
-        const star = key.indexOf("*");
-        if (star < 0 ? spec === key : spec.startsWith(key.slice(0, star)) && spec.endsWith(key.slice(star + 1))) return true;
-      }
-      if (typeof opts.baseUrl === "string" && resolvesToFile(head, posix.normalize(posix.join(dir, opts.baseUrl, spec)))) return true;
-    }
-  }
-  return false;
-}
-
 /** The package.json files from the file's folder up; the nearest first. */
 function packageJsons(head: Snapshot, fileDir: string): { path: string; json: Record<string, unknown> }[] {
   const out: { path: string; json: Record<string, unknown> }[] = [];
@@ -115,12 +166,14 @@ const BUILTINS = new Set(builtinModules);
 
 /**
  * Rule 6, fabricated imports. For JS/TS files: a module specifier on an added line that the base version of
- * the file did not import is checked. Relative (`./`, `../`): it must resolve to a file at head (exact, with
- * .ts .tsx .d.ts .js .jsx .mjs .cjs .mts .cts .json, `/index.*`, a folder with package.json, or NodeNext's `.js`→`.ts`).
- * Bare: Node built-ins (with or without `node:`), tsconfig `paths`/`baseUrl` aliases and `#` subpath imports pass;
- * otherwise the package (scoped names kept whole) must be declared in dependencies, devDependencies, peerDependencies
- * or optionalDependencies of the nearest package.json or one above it (workspaces), or be the package itself.
- * Python files are checked by the Python half of the rule. Each offence is one `failure` naming the import.
+ * the file did not import is checked. Relative (`./`, `../`): TypeScript's `resolveModuleName` over the head snapshot
+ * (bundler resolution: extensions, `/index.*`, package.json `main`/`exports`, `./a.js` → `./a.ts`) must find a file,
+ * or the exact path must be a file (`./style.css`). Bare: Node built-ins (with or without `node:`), `#` subpath
+ * imports and tsconfig/jsconfig `paths`/`baseUrl` aliases that resolve to a repository file pass; otherwise the
+ * package (scoped names kept whole) must be declared in dependencies, devDependencies, peerDependencies or
+ * optionalDependencies of the nearest package.json or one above it (workspaces), or be the package itself — and be
+ * declared already at base: a package that the same change adds to package.json fails as a new dependency for a human
+ * to vet. Python and Go files are checked by their halves of the rule. Each offence is one `failure` naming the import.
  */
 export function importsRule(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
@@ -134,24 +187,31 @@ export function importsRule(ctx: RuleContext): Finding[] {
     const before = new Set(baseText === undefined ? [] : jsImports(patch.path, baseText).map((i) => i.spec));
     const fileDir = posix.dirname(patch.path);
     const seen = new Set<string>();
+    let resolution: { options: TS.CompilerOptions; configured: boolean } | undefined;
     for (const { spec, line } of jsImports(patch.path, text)) {
       if (!addedLines.has(line) || before.has(spec) || seen.has(spec)) continue;
       seen.add(spec);
       const fail = (message: string) =>
         findings.push({ rule: "imports", path: patch.path, start_line: line, end_line: line, level: "failure", message });
+      resolution ??= resolutionOptions(ctx.head, fileDir);
       if (spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === "..") {
-        const target = posix.normalize(posix.join(fileDir, spec));
+        const target = posix.normalize(posix.join(fileDir, spec)).replace(/\/$/, "");
         if (target.startsWith("../") || target === "..") fail(`import "${spec}" points outside the repository`);
-        else if (!resolvesToFile(ctx.head, target.replace(/\/$/, "")))
-          fail(`import "${spec}" resolves to no file at head (looked for ${target} with .ts/.js/.json extensions and /index.*)`);
+        else if (!(existsAt(ctx.head, target) && !folders(ctx.head).has(target)) && !resolveInRepo(ctx.head, patch.path, spec, resolution.options))
+          fail(`import "${spec}" resolves to no file at head (TypeScript's module resolution from ${patch.path}: no ${target} with a .ts/.js/.json extension, /index.* or package.json)`);
         continue;
       }
       if (spec.startsWith("node:") || spec.startsWith("#") || spec.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(spec)) continue;
       const name = packageName(spec);
       if (BUILTINS.has(spec) || BUILTINS.has(name)) continue;
-      if (aliased(ctx.head, fileDir, spec)) continue;
+      if (resolution.configured && resolveInRepo(ctx.head, patch.path, spec, resolution.options)) continue;
       const pkgs = packageJsons(ctx.head, fileDir);
-      if (declared(pkgs, name)) continue;
+      if (declared(pkgs, name)) {
+        if (!declared(packageJsons(ctx.base, fileDir), name)) {
+          fail(`import "${spec}": package "${name}" is declared by this same change; a new dependency needs a human to vet it`);
+        }
+        continue;
+      }
       fail(
         pkgs[0]
           ? `import "${spec}": package "${name}" is not declared in ${pkgs[0].path} (dependencies, devDependencies, peerDependencies, optionalDependencies)`
@@ -159,5 +219,5 @@ export function importsRule(ctx: RuleContext): Finding[] {
       );
     }
   }
-  return findings.concat(pythonImportsRule(ctx));
+  return findings.concat(pythonImportsRule(ctx), goImportsRule(ctx));
 }
