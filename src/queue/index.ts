@@ -115,6 +115,9 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
       deliveries.set(deliveryId, true);
       return true;
     },
+    async releaseDelivery(deliveryId) {
+      deliveries.delete(deliveryId);
+    },
     process(run) {
       processor = run;
       pump();

@@ -219,6 +219,9 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     async claimDelivery(deliveryId) {
       return (await producer.set(deliveryKey(deliveryId), "claimed", "EX", pendingTtl, "NX")) === "OK";
     },
+    async releaseDelivery(deliveryId) {
+      await producer.del(deliveryKey(deliveryId));
+    },
     process(processor: JobProcessor) {
       if (worker || closed) return;
       workerConnection = new Redis(options.url, { maxRetriesPerRequest: null });

@@ -7,11 +7,15 @@
 
 /** One queued unit of work, serialisable with `JSON.stringify`. */
 export interface JobData {
-  /** `run`: a fix run for a task; `review`: the review check of one pull-request head. */
-  kind: "run" | "review";
   /**
-   * Coalescing key and, on Redis, the job id: `owner/repo#issue-12`, `owner/repo#alert-3`,
-   * `owner/repo#dispatch-<hash>`, `owner/repo#review-<pr>@<headSha>`. One key is queued once across every process.
+   * `event`: a webhook acknowledged but not yet looked at (config, permission, reaction), which may enqueue a `run`;
+   * `run`: a fix run for a task; `review`: the review check of one pull-request head.
+   */
+  kind: "event" | "run" | "review";
+  /**
+   * Coalescing key (on Redis, the job's deduplication id): `owner/repo#issue-12`, `owner/repo#alert-3`,
+   * `owner/repo#dispatch-<hash>`, `owner/repo#review-<pr>@<headSha>`, `owner/repo#event-<fingerprint>`. One key is
+   * queued once across every process.
    */
   key: string;
   /** The GitHub App installation the job acts for (0 for local runs). */
@@ -39,6 +43,8 @@ export interface JobQueue {
    * same id, also after its run finished, within the retention window), so a copy is dropped before any API call.
    */
   claimDelivery(deliveryId: string): Promise<boolean>;
+  /** Forget a claim whose delivery could not be enqueued, so GitHub's redelivery of it is not taken for a copy. */
+  releaseDelivery(deliveryId: string): Promise<void>;
   /** Start running jobs in this process with `processor` (a web-only process never calls it). */
   process(processor: JobProcessor): void;
   /** Resolves when nothing is waiting or running (tests). */
