@@ -1,10 +1,9 @@
 import type { ApplicationFunction, Probot } from "probot";
+import { acknowledge, eventJob, type WebhookContext } from "./app/acknowledge.js";
+import { createEventJob } from "./app/event-job.js";
 import { checkOperatorStart, loadOperatorEnv } from "./config/env.js";
-import { requestFromCodeScanningAlert } from "./events/code-scanning.js";
 import { requestFromCommand } from "./events/command.js";
-import { lookupConfig } from "./events/config-lookup.js";
-import { requestFromDispatch } from "./events/dispatch.js";
-import { labeledIssuePrecheck, requestFromLabeledIssue } from "./events/issue.js";
+import { labeledIssuePrecheck } from "./events/issue.js";
 import { malformedPayload } from "./events/payload.js";
 import { createReplyOnce } from "./events/reply-once.js";
 import { reviewEventOf } from "./events/review-trigger.js";
@@ -14,87 +13,93 @@ import { createJobProcessor } from "./host/github/jobs.js";
 import type { Octokit } from "./host/github/octokit.js";
 import { createReviewClaims } from "./host/github/review-claims.js";
 import { createStatusCommentIds } from "./host/github/status-comment.js";
-import { createQueue } from "./queue/index.js";
-import type { JobQueue } from "./queue/types.js";
+import { openQueue } from "./queue/open.js";
+import type { JobData, JobQueue } from "./queue/types.js";
+
+/** What a process does: `all` handles webhooks and runs jobs (the default), `web` only the former, `worker` only the latter. */
+export type Role = "all" | "web" | "worker";
 
 /** Options of {@link createApp}; every one has a production default. */
 export interface AppOptions {
-  /** The job queue (tests pass their own to await `queue.idle()`); default: in process, GROUNDFIX_CONCURRENCY. */
+  /**
+   * The job queue (tests pass their own to await `queue.idle()`); default: `queue/open.ts` from the environment
+   * (Redis when GROUNDFIX_REDIS_URL is set, else in process), GROUNDFIX_CONCURRENCY jobs at once.
+   */
   queue?: JobQueue;
   /** Where GROUNDFIX_* and model keys are read (default `process.env`, read when the app is loaded). */
   env?: NodeJS.ProcessEnv;
+  /** Default `all`. A `web` process never runs a job; a `worker` registers no webhook handler. */
+  role?: Role;
 }
+
+/** The run triggers: acknowledged as `event` jobs, looked at in the worker (`app/event-job.ts`). */
+const RUN_EVENTS = ["issues.labeled", "issue_comment.created", "code_scanning_alert.created", "code_scanning_alert.appeared_in_branch", "code_scanning_alert.reopened", "repository_dispatch"] as const;
 
 /** The review triggers (each parsed by `reviewEventOf`, decided in the job with the repository's config). */
 const REVIEW_EVENTS = ["pull_request.opened", "pull_request.reopened", "pull_request.synchronize", "check_run.rerequested", "check_suite.requested", "check_suite.rerequested"] as const;
 
+type Log = { warn(obj: object, msg?: string): void };
+
+/** The pure checks a run trigger passes before it is queued (no config, no API call). */
+function runJobOf(context: WebhookContext, log: Log): JobData | null {
+  const c = { ...context, log };
+  const p = context.payload as any;
+  if (context.name === "issues") {
+    if (malformedPayload(c, ["issue", "sender"]) || labeledIssuePrecheck(p)) return null;
+  } else if (context.name === "issue_comment") {
+    if (malformedPayload(c, ["issue", "sender", "comment"]) || !requestFromCommand(p)) return null;
+  } else if (malformedPayload(c, context.name === "repository_dispatch" ? ["sender"] : [])) {
+    return null;
+  }
+  return eventJob(context);
+}
+
+/** A review trigger's `review` job, keyed by pull request and head. */
+function reviewJobOf(context: WebhookContext): JobData | null {
+  const event = reviewEventOf(context.name, context.payload);
+  if (!event) return null;
+  const installationId = (context.payload as { installation?: { id?: number } }).installation?.id ?? 0;
+  const key = `${event.owner}/${event.repo}#review-${event.pulls[0]!.number}@${event.headSha}`;
+  return { kind: "review", key, installationId, deliveryId: context.id, payload: { event } };
+}
+
 /**
- * The groundfix Probot app: each handler maps one event to a queued job in a few lines — claim the delivery id
- * (a redelivery is dropped before any call), drop a malformed payload, read the config without throwing
- * (`events/config-lookup.ts`), decide (pure functions of `events/`), then `host/github/accept.ts` (sender
- * permission, `eyes` reaction, a queued `run` job) or, for review events, a queued `review` job. Jobs are JSON
- * (`queue/types.ts`); this process runs them with `host/github/jobs.ts`, which rebuilds an installation Octokit
- * (`app.auth(installationId)`) and one GitHub host per job. No handler awaits a run (GitHub waits 10 s for the answer)
- * and none throws for a failed GitHub lookup.
+ * The groundfix Probot app, acknowledge first: a webhook handler claims the delivery, runs the pure payload checks
+ * and enqueues a JSON job (`app/acknowledge.ts`), making no GitHub call, so its answer never waits on Octokit's
+ * write limiter; when the queue is unreachable it answers 503. The worker side runs the jobs: `event` jobs read the
+ * config, check the sender's permission, react and enqueue the `run` (`app/event-job.ts`, `host/github/accept.ts`);
+ * `run` and `review` jobs go to `host/github/jobs.ts`, which rebuilds an installation Octokit
+ * (`app.auth(installationId)`) and one GitHub host per job. With Redis, any process sharing it may run any job.
  */
 export function createApp(options: AppOptions = {}): ApplicationFunction {
-  return (app: Probot) => {
+  return async (app: Probot) => {
     const env = options.env ?? process.env;
     const operator = loadOperatorEnv(env);
-    const queue = options.queue ?? createQueue({ concurrency: operator.concurrency, log: app.log });
-    const accept = createAccept({ queue, replyOnce: createReplyOnce() });
-    queue.process(
-      createJobProcessor({
-        auth: async (installationId) => (await app.auth(installationId)) as unknown as Octokit,
+    const role = options.role ?? "all";
+    const queue = options.queue ?? (await openQueue({ redisUrl: env.GROUNDFIX_REDIS_URL, concurrency: operator.concurrency, log: app.log }));
+    if (role !== "web") {
+      const auth = async (installationId: number) => (await app.auth(installationId)) as unknown as Octokit;
+      const accept = createAccept({ queue, replyOnce: createReplyOnce() });
+      const onEvent = createEventJob({ auth, accept, log: app.log });
+      // Review claims live in Redis with the queue, so a PR's own webhooks reaching another process skip its review.
+      const sharedClaims = (queue as { backend?: string }).backend === "redis";
+      const jobs = createJobProcessor({
+        auth,
         log: app.log,
         operator,
         env,
         botLogin: createBotLogin(app),
-        claimReview: createReviewClaims(),
+        claimReview: sharedClaims ? (o, r, sha) => queue.claimDelivery(`review-${o}/${r}@${sha}`.toLowerCase()) : createReviewClaims(),
         commentIds: createStatusCommentIds(),
-      }),
-    );
-    const claim = (id: string) => queue.claimDelivery(id);
-
-    app.on("issues.labeled", async (context) => {
-      if (!(await claim(context.id)) || malformedPayload(context, ["issue", "sender"]) || labeledIssuePrecheck(context.payload)) return;
-      const found = await lookupConfig(context);
-      const react = () => context.octokit.rest.reactions.createForIssue(context.issue({ content: "eyes" as const }));
-      await accept(context, requestFromLabeledIssue(context.payload, found.config), found, { react });
+      });
+      queue.process((job, attempt) => (job.kind === "event" ? onEvent(job) : jobs(job, attempt)));
+    }
+    if (role === "worker") return;
+    app.on([...RUN_EVENTS], async (context) => {
+      const result = await acknowledge(queue, context, (c) => runJobOf(c, context.log));
+      context.log.info({ id: context.id, result }, "groundfix: acknowledged");
     });
-
-    app.on("issue_comment.created", async (context) => {
-      if (!(await claim(context.id)) || malformedPayload(context, ["issue", "sender", "comment"])) return;
-      const command = requestFromCommand(context.payload);
-      if (!command) return;
-      const found = await lookupConfig(context);
-      const react = () => context.octokit.rest.reactions.createForIssueComment(context.repo({ comment_id: context.payload.comment.id, content: "eyes" as const }));
-      const reply = (text: string) => context.octokit.rest.issues.createComment(context.issue({ body: text }));
-      await accept(context, { run: command.request }, found, { react, reply });
-    });
-
-    app.on(["code_scanning_alert.created", "code_scanning_alert.appeared_in_branch", "code_scanning_alert.reopened"], async (context) => {
-      if (!(await claim(context.id)) || malformedPayload(context, [])) return;
-      const found = await lookupConfig(context);
-      if (found.error) return void context.log.warn({ issues: found.error.issues }, "groundfix: invalid .github/groundfix.yml; code-scanning alert ignored");
-      if (found.unreadable) return void context.log.warn({ id: context.id }, "groundfix: .github/groundfix.yml unreadable; code-scanning alert ignored (opt-in unknown)");
-      await accept(context, requestFromCodeScanningAlert(context.payload, found.config), found);
-    });
-
-    app.on("repository_dispatch", async (context) => {
-      if (!(await claim(context.id)) || malformedPayload(context, ["sender"])) return;
-      const found = await lookupConfig(context);
-      await accept(context, requestFromDispatch(context.payload, found.config), found);
-    });
-
-    app.on([...REVIEW_EVENTS], async (context) => {
-      if (!(await claim(context.id))) return;
-      const event = reviewEventOf(context.name, context.payload);
-      if (!event) return;
-      const installationId = (context.payload as { installation?: { id?: number } }).installation?.id ?? 0;
-      const key = `${event.owner}/${event.repo}#review-${event.pulls[0]!.number}@${event.headSha}`;
-      await queue.enqueue({ kind: "review", key, installationId, deliveryId: context.id, payload: { event } });
-    });
+    app.on([...REVIEW_EVENTS], async (context) => void (await acknowledge(queue, context, reviewJobOf)));
   };
 }
 

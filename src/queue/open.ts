@@ -31,7 +31,10 @@ export interface OpenQueueOptions {
  */
 export function inProcessJobQueue(options: { concurrency: number; log?: QueueLogger }): OpenQueue {
   const queue = createQueue({ concurrency: options.concurrency, ...(options.log ? { log: options.log } : {}) });
-  return Object.assign(queue, { backend: "memory" as const, ready: async (): Promise<ReadyState> => ({ ok: true, detail: "in-process queue" }) });
+  return Object.assign(queue, {
+    backend: "memory" as const,
+    ready: async (): Promise<ReadyState> => ({ ok: true, detail: "in-process queue" }),
+  });
 }
 
 /**

@@ -35,7 +35,10 @@ export interface RedisQueueOptions {
   attempts?: number;
   /** First retry delay in ms, doubled for each further attempt (default 10,000). */
   backoffMs?: number;
-  /** A worker's lock on a running job, renewed at half this period; a dead worker's job moves on after it (ms, default 30,000). */
+  /**
+   * A worker's lock on a running job, renewed at half this period; a dead worker's job moves on after it
+   * (ms, default 30,000).
+   */
   lockDurationMs?: number;
   /** How often a worker looks for jobs whose worker died (ms, default `lockDurationMs`). */
   stalledIntervalMs?: number;
@@ -50,7 +53,8 @@ export interface RedisQueueOptions {
 
 /**
  * Redis could not be used when the queue was opened (unreachable, refused, bad URL); `message` is one line naming
- * the address without its password, e.g. `cannot reach Redis at redis://10.0.0.5:6379 (GROUNDFIX_REDIS_URL): ECONNREFUSED`.
+ * the address without its password, e.g.
+ * `cannot reach Redis at redis://10.0.0.5:6379 (GROUNDFIX_REDIS_URL): ECONNREFUSED`.
  */
 export class RedisUnavailableError extends Error {
   constructor(message: string) {
@@ -243,7 +247,10 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
       );
       worker.on("error", (error) => log.error({ err: error }, "groundfix: Redis worker error"));
       worker.on("failed", (job, error) =>
-        log.error({ err: error, key: job?.data.key, attempt: job?.attemptsMade }, `groundfix job ${job?.data.key} failed`),
+        log.error(
+          { err: error, key: job?.data.key, attempt: job?.attemptsMade },
+          `groundfix job ${job?.data.key} failed`,
+        ),
       );
     },
     async idle() {

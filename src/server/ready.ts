@@ -16,7 +16,11 @@ export function readyHandler(queue: { backend: string; ready(): Promise<ReadySta
     if (new URL(req.url ?? "/", "http://localhost").pathname !== "/ready") return false;
     const state = await queue.ready();
     res.writeHead(state.ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
-    res.end(req.method === "HEAD" ? undefined : JSON.stringify({ ready: state.ok, queue: queue.backend, detail: state.detail }));
+    res.end(
+      req.method === "HEAD"
+        ? undefined
+        : JSON.stringify({ ready: state.ok, queue: queue.backend, detail: state.detail }),
+    );
     return true;
   };
 }

@@ -56,9 +56,16 @@ export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.
   };
 }
 
-/** `issues.labeled` from the examples: issue #1 of Codertocat/Hello-World, labeled `label` by Codertocat. */
+let labelEvents = 0;
+
+/**
+ * `issues.labeled` from the examples: issue #1 of Codertocat/Hello-World, labeled `label` by Codertocat. Each call
+ * is a new label event, as on GitHub, where every labeling moves `issue.updated_at`; deliver one payload twice for a
+ * copy of one event.
+ */
 export function labeledIssue(label = "groundfix", body = CRASH_BODY): Record<string, any> {
   const p = webhookExample("issues", "labeled");
+  p.issue.updated_at = new Date(Date.UTC(2026, 0, 1) + 1000 * labelEvents++).toISOString();
   p.label = { ...p.label, name: label };
   p.issue.title = "Checkout crashes with TypeError";
   p.issue.body = body;

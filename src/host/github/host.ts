@@ -142,7 +142,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
 
     async openPullRequest(input): Promise<PullRequestRef> {
       const { branch, delivery } = input;
-      options.claimReview?.(owner, repo.name, delivery.headSha); // the webhooks this PR causes must not review it again
+      await options.claimReview?.(owner, repo.name, delivery.headSha); // the webhooks this PR causes must not review it again
       const body = () =>
         renderPullRequestBody({
           task: input.task,

@@ -60,7 +60,7 @@ export async function reviewPullRequest(
   const { octokit } = host;
   const { owner, repo, headSha } = request;
   if (!request.rerequested) {
-    if (!claimReview(owner, repo, headSha)) return { status: "skipped", reason: `${headSha} already reviewed by this process` };
+    if (!(await claimReview(owner, repo, headSha))) return { status: "skipped", reason: `${headSha} already reviewed by this process` };
     const existing = await octokit.rest.checks
       .listForRef({ owner, repo, ref: headSha, check_name: REVIEW_CHECK_NAME, per_page: 1 })
       .then(({ data }) => data.total_count)
