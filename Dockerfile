@@ -22,4 +22,4 @@ COPY app.yml ./
 # The image's unprivileged `node` user (uid 1000) runs the app; nothing under /app is writable by it.
 USER node
 EXPOSE 3000
-CMD ["npx", "probot", "run", "./dist/index.js"]
+CMD ["node", "dist/cli/main.js", "serve"]

@@ -4,7 +4,8 @@ export const MAIN_HELP = `groundfix — grounded fixes: every edit anchored on t
 Usage:
   groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
   groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
-  groundfix serve                      run the GitHub App (probot run dist/index.js), like npm start
+  groundfix serve [--role web]         run the GitHub App (webhooks and jobs; --role web: webhooks only)
+  groundfix worker                     run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
 
 Run "groundfix <command> --help" for the options of a command.
 Exit codes: 0 the run completed (whatever its outcome), 1 internal error (or, with review --exit-code,
@@ -58,8 +59,15 @@ Options:
 `;
 
 /** `groundfix serve --help`. */
-export const SERVE_HELP = `Usage: groundfix serve
+export const SERVE_HELP = `Usage: groundfix serve [--role all|web|worker]
+       groundfix worker              (the same as serve --role worker)
 
-Run the GitHub App with Probot (probot run dist/index.js), the same as "npm start". Probot reads APP_ID,
-PRIVATE_KEY, WEBHOOK_SECRET and the GROUNDFIX_* variables from the environment or .env (see .env.example).
+Run the GitHub App with Probot's server in this process, the same as "npm start". Probot reads APP_ID,
+PRIVATE_KEY, WEBHOOK_SECRET, PORT and the GROUNDFIX_* variables from the environment or .env (see .env.example).
+
+  --role all     answer webhooks and run the jobs in this process (the default)
+  --role web     answer webhooks (and GET /ping, GET /ready) only; jobs go to Redis
+  --role worker  run jobs from Redis only, no HTTP server
+web and worker need GROUNDFIX_REDIS_URL, the queue they share. Exit code 1 with one line when Redis is
+configured but unreachable. SIGTERM waits for the running jobs.
 `;

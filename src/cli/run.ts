@@ -160,6 +160,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       case "serve":
         if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
         return await (await import("./serve.js")).serve(rest, io);
+      case "worker":
+        if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
+        return await (await import("./serve.js")).serve(["--role", "worker", ...rest], io);
       case undefined:
       case "help":
       case "--help":
@@ -167,7 +170,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         io.stdout.write(MAIN_HELP);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: fix, review, serve; see groundfix --help)`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: fix, review, serve, worker; see groundfix --help)`);
     }
   } catch (error) {
     if (isInputError(error)) {

@@ -264,9 +264,14 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     async close() {
       if (closed) return;
       closed = true;
-      await worker?.close();
-      await queue.close();
-      await Promise.allSettled([producer.quit(), workerConnection?.quit()]);
+      await worker?.close(); // waits for the running jobs
+      // BullMQ's close can wait on a connection that Redis dropped: give it 5 s, then cut the sockets.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)));
+      await Promise.race([queue.close().catch(() => {}), late]);
+      clearTimeout(timer);
+      producer.disconnect();
+      workerConnection?.disconnect();
     },
   };
 }

@@ -46,7 +46,8 @@ function startFake(): GitHubFake {
 
 /** One replica in this process: Probot + the app on its own Redis connections, webhooks over HTTP. */
 async function replica(prefix: string): Promise<{ url: string; queue: RedisJobQueue }> {
-  const queue = await createRedisQueue({ url: redis.url, prefix, lockDurationMs: 1_000 });
+  // A long lock (a loaded machine must not make a live worker look dead), a short look for dead workers' jobs.
+  const queue = await createRedisQueue({ url: redis.url, prefix, lockDurationMs: 30_000, stalledIntervalMs: 500 });
   const probot = new Probot({ appId: 1, privateKey, secret: "s", logLevel: "fatal", Octokit: TestOctokit });
   const middleware = await createNodeMiddleware(createApp({ queue, env: {} }), { probot });
   const server: Server = createServer((req, res) => void middleware(req, res));
@@ -131,7 +132,7 @@ describe("two app processes sharing one Redis", () => {
     await exited;
     bridge.drop();
     expect(fake.state.calls).toEqual([]);
-    const b = await replica(prefix); // finds the job its dead worker held once the lock expires (1 s)
+    const b = await replica(prefix); // finds the job its dead worker held once that lock expires (1 s)
     for (let i = 0; i < 400 && fake.state.pulls.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     await b.queue.idle();
     expectOneRun();

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** A queue on the test Redis; `prefix` shared between calls of one test makes them two replicas. */
 async function replica(prefix: string, extra: Partial<Parameters<typeof createRedisQueue>[0]> = {}): Promise<RedisJobQueue> {
-  const q = await createRedisQueue({ url: redis.url, prefix, backoffMs: 50, lockDurationMs: 1_000, ...extra });
+  const q = await createRedisQueue({ url: redis.url, prefix, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 250, ...extra });
   opened.push(q);
   return q;
 }

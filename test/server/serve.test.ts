@@ -43,9 +43,18 @@ describe("groundfix serve", () => {
     expect(run.output()).toBe("groundfix: cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED\n");
   });
 
+  it("refuses a split role without GROUNDFIX_REDIS_URL, and an unknown role, with exit 2 and one line", async () => {
+    const worker = groundfix(["worker"], {});
+    expect(await worker.exit).toBe(2);
+    expect(worker.output()).toBe("groundfix: --role worker needs GROUNDFIX_REDIS_URL: web and worker processes share jobs through Redis\n");
+    const bogus = groundfix(["serve", "--role", "both"], {});
+    expect(await bogus.exit).toBe(2);
+    expect(bogus.output()).toBe('groundfix: serve: --role must be all, web or worker (got "both")\n');
+  });
+
   it("serves GET /ping and GET /ready, which follows Redis's reachability", async () => {
     const port = await freePort();
-    const run = groundfix(["serve"], {
+    const run = groundfix(["serve", "--role", "web"], {
       GROUNDFIX_REDIS_URL: redis.url,
       APP_ID: "1",
       PRIVATE_KEY: testPrivateKey(),
@@ -55,7 +64,7 @@ describe("groundfix serve", () => {
     });
     try {
       let ready: Awaited<ReturnType<typeof get>>;
-      for (let i = 0; i < 200 && !(ready = await get(`http://127.0.0.1:${port}/ready`)); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !(ready = await get(`http://127.0.0.1:${port}/ready`)); i++) await new Promise((r) => setTimeout(r, 50));
       expect(ready!, run.output()).toEqual({ status: 200, body: '{"ready":true,"queue":"redis","detail":"ok"}' });
       expect(await get(`http://127.0.0.1:${port}/ping`)).toEqual({ status: 200, body: "PONG" });
       await redis.stop();
