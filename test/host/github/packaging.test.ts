@@ -53,6 +53,6 @@ describe("Dockerfile", () => {
     expect(text).toContain("RUN npm ci --omit=dev");
     expect(text).toContain("COPY --from=build /app/dist ./dist");
     expect(text).toMatch(/^USER node$/m);
-    expect(text).toContain('CMD ["npx", "probot", "run", "./dist/index.js"]');
+    expect(text).toContain('CMD ["node", "dist/cli/main.js", "serve"]');
   });
 });
