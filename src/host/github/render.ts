@@ -1,6 +1,6 @@
 import type { RunResult } from "../../agent/index.js";
 import { renderTraceMarkdown } from "../../agent/index.js";
-import { permalink } from "../../grounding/index.js";
+import { githubWebUrl, permalink } from "../../grounding/index.js";
 import { encodeRunRecord } from "../../review/index.js";
 import type { AppliedEdit, Citation, RunRecord, Task } from "../../types.js";
 import { redact } from "../../grounding/secrets.js";
@@ -102,7 +102,7 @@ function fit(build: (withDiffs: boolean) => string, result: RunResult, limit = G
 function taskReference(task: Task, site: Site, linkKeyword?: string): string {
   if (task.number === undefined) return "";
   if (task.source === "code_scanning") {
-    return `Code scanning alert [#${task.number}](https://github.com/${site.owner}/${site.repo}/security/code-scanning/${task.number})`;
+    return `Code scanning alert [#${task.number}](${githubWebUrl()}/${site.owner}/${site.repo}/security/code-scanning/${task.number})`;
   }
   if (task.source === "issue" || task.source === "dispatch") return `${linkKeyword ?? "Refs"} #${task.number}`;
   return "";
