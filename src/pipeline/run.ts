@@ -29,8 +29,9 @@ function modeDetail(input: RunInput): string {
  * 2. the snapshot of the base (one archive), then the agent on it (`approve`: the pull-request threshold is lowered
  *    to the comment threshold; every gate still applies). An outcome other than `pr_ready` ends as `comment`;
  * 3. the review rules on the run's own edits, in memory (base snapshot + the edited files: no second archive). A
- *    failing review on the local host ends as `review_failed` with NOTHING written; on GitHub the pull request is
- *    opened and its `groundfix/review` check fails, so a person sees why;
+ *    failing review on the local host, or an edited file that does not parse on any host, ends as `review_failed`
+ *    with NOTHING written; other failing rules on GitHub open the pull request with a failing `groundfix/review`
+ *    check, so a person sees why;
  * 4. `host.deliver` on `<branch_prefix><branchSuffix>` with the one commit message and its `Groundfix-Run:` trailer
  *    (`retry` forces the branch): `held` ends the run, nothing written;
  * 5. `host.openPullRequest` (a branch this run created is deleted when that fails), then the check run:
@@ -112,7 +113,10 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
     (error: unknown) => failedReview(error),
   );
   report.review = review;
-  if (review.conclusion === "failure" && host.name === "local") return "review_failed";
+  // An edit that does not parse never reaches a branch, on either host; other failing rules stop a local run only
+  // (on GitHub the pull request is opened and its failing check says why).
+  const unparsable = review.findings.some((f) => f.rule === "syntax" && f.level === "failure");
+  if (review.conclusion === "failure" && (host.name === "local" || unparsable)) return "review_failed";
 
   await host.postStatus({ kind: "stage", request, stage: "delivering", detail: `committing ${result.files.length} file(s) on ${branch}` });
   const delivery = await host.deliver({ baseSha: base.sha, branch, message: report.message, files: result.files, force: request.mode === "retry" });
