@@ -7,7 +7,8 @@ import { defaultConfig } from "../../src/config/schema.js";
 import type { Host } from "../../src/host/types.js";
 import { deliverEdits } from "../../src/pipeline/run.js";
 import type { RunReport } from "../../src/pipeline/types.js";
-import type { RunResult, Task } from "../../src/types.js";
+import type { RunResult } from "../../src/agent/loop.js";
+import type { Task } from "../../src/types.js";
 import { buildSnapshot } from "../agent/helpers.js";
 
 const BEFORE = "export function total(items) {\n  return items.length;\n}\n";
