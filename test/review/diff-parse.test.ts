@@ -44,6 +44,19 @@ describe("parseHunks", () => {
   test("a hunk shorter than its header is an error", () => {
     expect(() => parseHunks("@@ -1,3 +1,3 @@\n a\n b\n")).toThrow(/2 of 3 base lines/);
   });
+  test("text before, between or after hunks is outside any hunk, even a file header", () => {
+    expect(() => parseHunks("junk\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 1 of the patch is outside any hunk/);
+    expect(() => parseHunks("@@ -1 +1 @@\n-a\n+b\njunk\n")).toThrow(/line 4 of the patch is outside any hunk/);
+    const twoFiles = "@@ -1 +1 @@\n-a\n+b\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+    expect(() => parseHunks(twoFiles)).toThrow(/line 4 .* "--- a\/x"/);
+  });
+  test("a hunk longer on one side than its header says is an error", () => {
+    expect(() => parseHunks("@@ -1 +1 @@\n-a\n-b\n+c\n")).toThrow(/1 of 1 base lines and 0 of 1 head lines/);
+  });
+  test("a line counted by the header but starting with --- is content", () => {
+    const [h] = parseHunks("@@ -1,2 +1,1 @@\n--- a\n a\n");
+    expect(h!.lines.map((l) => [l.kind, l.text])).toEqual([["removed", "-- a"], ["context", "a"]]);
+  });
   test("numbers lines on both sides", () => {
     const [h] = parseHunks("@@ -10,2 +10,3 @@ fn\n x\n+y\n z\n");
     expect(h!.lines.map((l) => [l.kind, l.oldLine, l.newLine])).toEqual([
