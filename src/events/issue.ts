@@ -16,13 +16,23 @@ export function labeledIssuePrecheck(payload: LabeledPayload): string | null {
 }
 
 /**
- * `issues.labeled` → a run when the label is the config's `trigger_label` (exact name) and the precheck passes.
+ * Whether two label names are the same label. GitHub treats label names case-insensitively (a repository cannot
+ * hold both `bug` and `Bug`; `GET /repos/{owner}/{repo}/labels/{name}` finds either spelling), so the comparison
+ * ignores case.
+ */
+export function sameLabel(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * `issues.labeled` → a run when the label is the config's `trigger_label` (compared as GitHub does,
+ * {@link sameLabel}) and the precheck passes.
  * Task: source `issue`, key `owner/repo#issue-N`, title and body of the issue (untrusted data).
  */
 export function requestFromLabeledIssue(payload: LabeledPayload, config: GroundfixConfig): Decision {
   const pre = labeledIssuePrecheck(payload);
   if (pre) return { skip: pre };
-  if (payload.label?.name !== config.trigger_label) {
+  if (!sameLabel(payload.label?.name ?? "", config.trigger_label)) {
     return { skip: `label "${payload.label?.name ?? ""}" is not the trigger label "${config.trigger_label}"` };
   }
   const repo = repoOf(payload);

@@ -66,6 +66,21 @@ describe("a labeled issue", () => {
     expect(counts["GET /repos/{o}/{r}/compare/{sha}"]).toBeUndefined();
   });
 
+  it("matches the trigger label case-insensitively, as GitHub does (`GroundFix` triggers `groundfix`)", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue("GroundFix"));
+    expect(app.fake.state.pulls).toHaveLength(1);
+    expect(app.fake.state.reactions).toEqual([{ target: "issue 1", content: "eyes" }]);
+  });
+
+  it("matches a configured mixed-case trigger label in either spelling, and still not a different label", async () => {
+    app = await startApp({ config: "trigger_label: Auto-Fix\n" });
+    await app.receive("issues", labeledIssue("groundfix"));
+    expect(app.fake.state.pulls).toHaveLength(0);
+    await app.receive("issues", labeledIssue("auto-fix"));
+    expect(app.fake.state.pulls).toHaveLength(1);
+  });
+
   it("ignores a labeled pull request without any call", async () => {
     app = await startApp();
     const payload = labeledIssue();

@@ -30,6 +30,8 @@ describe("issues.labeled", () => {
   it("skips other labels, a configured label, pull requests, closed and locked issues", () => {
     expect(requestFromLabeledIssue(labeled("bug"), defaultConfig())).toEqual({ skip: expect.stringContaining('"bug"') });
     expect("run" in requestFromLabeledIssue(labeled("autofix"), parseConfig({ trigger_label: "autofix" }))).toBe(true);
+    expect("run" in requestFromLabeledIssue(labeled("AutoFix"), parseConfig({ trigger_label: "autofix" }))).toBe(true);
+    expect(requestFromLabeledIssue(labeled("auto-fix"), parseConfig({ trigger_label: "autofix" }))).toHaveProperty("skip");
     const pr = labeled();
     pr.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
     expect(requestFromLabeledIssue(pr, defaultConfig())).toEqual({ skip: "labeled item is a pull request" });
