@@ -1,5 +1,6 @@
 import type * as TS from "typescript";
 import type { Language as TSLanguage, Node as SitterNode, Parser as SitterParser, Tree } from "web-tree-sitter";
+import { languageOfExtension } from "../lang/languages.js";
 import { firstErrorNode, treeSitterParser } from "../lang/tree-sitter.js";
 import { typescript } from "../lang/typescript.js";
 import { linesAt } from "./lines.js";
@@ -186,24 +187,15 @@ function codePoint(ch: string): string {
 
 /** The language {@link structureProblems} parses `path` as, by extension; undefined for other files. */
 export function structureLanguage(path: string): StructureLanguage | undefined {
-  const m = /\.([a-z]+)$/i.exec(path);
-  switch (m?.[1]?.toLowerCase()) {
-    case "ts":
-    case "mts":
-    case "cts":
-      return "ts";
-    case "tsx":
-      return "tsx";
-    case "js":
-    case "mjs":
-    case "cjs":
-      return "js";
-    case "jsx":
-      return "jsx";
-    case "py":
-    case "pyi":
+  const ext = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? "";
+  switch (languageOfExtension(ext)) {
+    case "TypeScript":
+      return ext === "tsx" ? "tsx" : "ts";
+    case "JavaScript":
+      return ext === "jsx" ? "jsx" : "js";
+    case "Python":
       return "python";
-    case "go":
+    case "Go":
       return "go";
     default:
       return undefined;

@@ -1,3 +1,5 @@
+import { languageOfBasename, languageOfExtension } from "../lang/languages.js";
+
 /**
  * Symbol definitions of one source file, found with a per-language set of line patterns.
  *
@@ -22,30 +24,20 @@ export interface SymbolDef {
 
 type Lang = "js" | "python" | "go" | "java" | "csharp" | "ruby";
 
+/** The languages of src/lang/languages.ts that have symbol patterns here (TypeScript shares JavaScript's). */
+const SYMBOL_LANGUAGES = new Map<string, Lang>([
+  ["JavaScript", "js"], ["TypeScript", "js"], ["Python", "python"], ["Go", "go"], ["Java", "java"], ["C#", "csharp"],
+  ["Ruby", "ruby"],
+]);
+
 /** Lines longer than this (minified code, data) are not scanned. */
 const MAX_SCAN_LINE = 1000;
 
 /** The language whose patterns apply to `path`, or `null`. */
 export function symbolLanguage(path: string): Lang | null {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  if (base === "Rakefile" || base === "Gemfile") return "ruby";
-  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1).toLowerCase() : "";
-  switch (ext) {
-    case "js": case "jsx": case "mjs": case "cjs": case "ts": case "tsx": case "mts": case "cts":
-      return "js";
-    case "py": case "pyi":
-      return "python";
-    case "go":
-      return "go";
-    case "java":
-      return "java";
-    case "cs":
-      return "csharp";
-    case "rb": case "rake":
-      return "ruby";
-    default:
-      return null;
-  }
+  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1) : "";
+  return SYMBOL_LANGUAGES.get(languageOfBasename(base) ?? languageOfExtension(ext) ?? "") ?? null;
 }
 
 /**

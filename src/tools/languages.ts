@@ -1,27 +1,13 @@
-/** File extensions (lower case, no dot) → language name, for describe_repo's counts. */
-const BY_EXT: Record<string, string> = {
-  js: "JavaScript", jsx: "JavaScript", mjs: "JavaScript", cjs: "JavaScript",
-  ts: "TypeScript", tsx: "TypeScript", mts: "TypeScript", cts: "TypeScript",
-  py: "Python", pyi: "Python", go: "Go", java: "Java", kt: "Kotlin", kts: "Kotlin", scala: "Scala",
-  rb: "Ruby", rake: "Ruby", cs: "C#", fs: "F#", c: "C", h: "C/C++ header", cc: "C++", cpp: "C++", cxx: "C++", hpp: "C++",
-  rs: "Rust", swift: "Swift", m: "Objective-C", php: "PHP", pl: "Perl", lua: "Lua", r: "R", dart: "Dart",
-  ex: "Elixir", exs: "Elixir", erl: "Erlang", hs: "Haskell", clj: "Clojure", vue: "Vue", svelte: "Svelte",
-  sh: "Shell", bash: "Shell", zsh: "Shell", ps1: "PowerShell", sql: "SQL",
-  html: "HTML", htm: "HTML", css: "CSS", scss: "SCSS", less: "Less",
-  json: "JSON", yaml: "YAML", yml: "YAML", toml: "TOML", xml: "XML", md: "Markdown", rst: "reStructuredText",
-  txt: "Text", proto: "Protocol Buffers", graphql: "GraphQL", tf: "Terraform",
-};
-
-const BY_NAME: Record<string, string> = { Dockerfile: "Dockerfile", Makefile: "Makefile", Gemfile: "Ruby", Rakefile: "Ruby" };
+import { languageOfBasename, languageOfExtension } from "../lang/languages.js";
 
 /** The language of a path by its basename/extension, or "Other". */
 export function languageOf(path: string): string {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  const named = BY_NAME[base];
+  const named = languageOfBasename(base);
   if (named !== undefined) return named;
   const dot = base.lastIndexOf(".");
   if (dot <= 0) return "Other";
-  return BY_EXT[base.slice(dot + 1).toLowerCase()] ?? "Other";
+  return languageOfExtension(base.slice(dot + 1)) ?? "Other";
 }
 
 /** Basenames that usually start a program; describe_repo lists the paths that have them. */

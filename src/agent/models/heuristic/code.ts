@@ -4,40 +4,23 @@
  * Heuristics over well-formatted code (indentation and line endings), not a parser; see the limits in heuristic.ts.
  */
 
+import { languageOfExtension } from "../../../lang/languages.js";
+
 /** Languages the heuristic writes additions for. */
 export type CodeLanguage = "javascript" | "typescript" | "python" | "go" | "java" | "kotlin" | "ruby" | "csharp";
 
 /** The language of a repository path from its extension, or null when the heuristic does not write it. */
 export function languageOf(path: string): CodeLanguage | null {
-  const ext = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
-  switch (ext) {
-    case "js":
-    case "mjs":
-    case "cjs":
-    case "jsx":
-      return "javascript";
-    case "ts":
-    case "tsx":
-    case "mts":
-    case "cts":
-      return "typescript";
-    case "py":
-      return "python";
-    case "go":
-      return "go";
-    case "java":
-      return "java";
-    case "kt":
-      return "kotlin";
-    case "rb":
-    case "rake":
-      return "ruby";
-    case "cs":
-      return "csharp";
-    default:
-      return null;
-  }
+  const ext = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase() ?? "";
+  if (ext === "pyi" || ext === "kts") return null; // type stubs and Gradle scripts: no code the heuristic adds to
+  return CODE_LANGUAGES.get(languageOfExtension(ext) ?? "") ?? null;
 }
+
+/** The languages of src/lang/languages.ts the heuristic writes, by its names for them. */
+const CODE_LANGUAGES = new Map<string, CodeLanguage>([
+  ["JavaScript", "javascript"], ["TypeScript", "typescript"], ["Python", "python"], ["Go", "go"], ["Java", "java"],
+  ["Kotlin", "kotlin"], ["Ruby", "ruby"], ["C#", "csharp"],
+]);
 
 /** Leading whitespace of a line. */
 export function indentOf(line: string): string {
