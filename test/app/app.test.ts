@@ -134,6 +134,37 @@ describe("a labeled issue", () => {
 });
 
 describe("failures end with a status comment and no pull request", () => {
+  it("an archived repository: one status comment naming the state, no reaction, no model run, no retry suggested", async () => {
+    app = await startApp();
+    const payload = labeledIssue();
+    payload.repository.archived = true;
+    await app.receive("issues", payload);
+    const { state } = app.fake;
+    expect(state.reactions).toEqual([]);
+    expect(state.pulls).toEqual([]);
+    const routes = state.calls.map((c) => c.route);
+    expect(routes).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
+    expect(routes.filter((r) => r.startsWith("POST /repos/{o}/{r}/git/"))).toEqual([]);
+    expect(statusComments()).toHaveLength(1);
+    const body = statusComments()[0]!.body;
+    expect(body).toContain("this repository is archived");
+    expect(body).not.toContain("retry");
+  });
+
+  it("an empty repository (the default branch has no commit): one status comment naming the state, no retry suggested", async () => {
+    app = await startApp();
+    app.fake.state.refs.delete("master");
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    expect(state.pulls).toEqual([]);
+    expect(state.calls.map((c) => c.route)).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
+    expect(statusComments()).toHaveLength(1);
+    const body = statusComments()[0]!.body;
+    expect(body).toContain("this repository is empty (its default branch `master` has no commit yet)");
+    expect(body).not.toContain("retry");
+    expect(body).not.toContain("failed");
+  });
+
   it("quotes the bad key of an invalid config", async () => {
     app = await startApp({ config: "thresholds:\n  pull_request: 2\ntrigger_labl: x\n" });
     await app.receive("issues", labeledIssue());

@@ -36,7 +36,8 @@ export interface AcceptHooks {
  *    comment and nothing else; a refused sender is logged, and a refused human's command (`hooks.reply`) gets one
  *    reply per issue per process (bots never);
  * 3. the `eyes` reaction (`hooks.react`; a failure is logged) and the queued `run` job (JSON, {@link RunJobPayload}):
- *    the status comment for an unreadable or invalid config, else the pipeline. Returns without awaiting the run.
+ *    the status comment for an unreadable or invalid config, else the pipeline. An archived repository
+ *    (`repository.archived`) gets no reaction and no run, only the status comment that says so. Returns without awaiting the run.
  */
 export function createAccept(deps: AcceptDeps): (context: AcceptContext, decision: Decision, found: ConfigLookup, hooks?: AcceptHooks) => Promise<void> {
   const { queue } = deps;
@@ -45,7 +46,7 @@ export function createAccept(deps: AcceptDeps): (context: AcceptContext, decisio
     if ("skip" in decision) return void log.info({ id: context.id, reason: decision.skip }, "groundfix: not a trigger");
     const request = decision.run;
     const { config, error, unreadable } = found;
-    const payload = context.payload as { sender?: { login?: string; type?: string }; repository?: { default_branch?: string }; installation?: { id?: number } };
+    const payload = context.payload as { sender?: { login?: string; type?: string }; repository?: { default_branch?: string; archived?: boolean }; installation?: { id?: number } };
     const job = (data: RunJobPayload, rerun = false) =>
       queue.enqueue({ kind: "run", key: request.task.key, installationId: payload.installation?.id ?? 0, deliveryId: context.id, ...(rerun ? { rerun } : {}), payload: data });
     if (context.name !== "code_scanning_alert") {
@@ -65,6 +66,12 @@ export function createAccept(deps: AcceptDeps): (context: AcceptContext, decisio
         if (hooks.reply && sender.type !== "Bot") await deps.replyOnce(request.task.key, hooks.reply, `groundfix: ${verdict.reason}, so this command was ignored.`, log);
         return;
       }
+    }
+    if (payload.repository?.archived) {
+      // Read-only: no reaction, no model run, one status comment that says why.
+      log.info({ id: context.id, key: request.task.key }, "groundfix: repository is archived; not run");
+      await job({ type: "repository_state", request, state: "archived" });
+      return;
     }
     if (hooks.react) await hooks.react().catch((e: unknown) => log.warn({ err: e }, "could not add the eyes reaction"));
     const baseBranch = payload.repository?.default_branch;

@@ -7,7 +7,8 @@ import { commitFiles, deleteBranch } from "./commit.js";
 import { compareCommits, type Comparison } from "./compare.js";
 import { pullRequestTitle } from "../../pipeline/record.js";
 import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
-import { describeError, type Octokit, type RepoRef } from "./octokit.js";
+import { describeError, httpStatus, type Octokit, type RepoRef } from "./octokit.js";
+import { RepositoryStateError } from "./repository-state.js";
 import { renderPullRequestBody } from "./render.js";
 import { concludeReviewCheck, createReviewCheck, ReviewCheckError } from "./review-check.js";
 import type { ReviewClaims } from "./review-claims.js";
@@ -102,7 +103,12 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     async resolveBase(ref?: string) {
       if (ref && FULL_SHA.test(ref)) return { sha: ref.toLowerCase(), ref };
       const branch = ref ?? (await host.defaultBranch());
-      const { data } = await octokit.rest.repos.getBranch({ owner, repo: repo.name, branch });
+      const { data } = await octokit.rest.repos.getBranch({ owner, repo: repo.name, branch }).catch(async (error: unknown) => {
+        // The default branch of a repository without a commit: 404 here, 409 "Git Repository is empty." elsewhere.
+        const status = httpStatus(error);
+        if ((status === 404 || status === 409) && branch === (await host.defaultBranch())) throw new RepositoryStateError("empty", branch);
+        throw error;
+      });
       trees.set(data.commit.sha, data.commit.commit.tree.sha);
       return { sha: data.commit.sha, ref: branch };
     },

@@ -15,6 +15,7 @@ import type { Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
 import { issueBullets } from "./status.js";
 import type { ReviewClaims } from "./review-claims.js";
+import { repositoryStateBody, type RepositoryState } from "./repository-state.js";
 import { reviewOnEvent } from "./review-handler.js";
 import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
 
@@ -25,7 +26,8 @@ import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js"
 export type RunJobPayload =
   | { type: "run"; request: RunRequest; config: GroundfixConfig; baseBranch?: string }
   | { type: "config_error"; request: RunRequest; issues: string[] }
-  | { type: "lookup_failure"; request: RunRequest; lookup: "config" | "permission"; message: string };
+  | { type: "lookup_failure"; request: RunRequest; lookup: "config" | "permission"; message: string }
+  | { type: "repository_state"; request: RunRequest; state: RepositoryState };
 
 /** The JSON payload of a `review` job: the parsed review webhook (decided in the job, with the config). */
 export interface ReviewJobPayload {
@@ -75,7 +77,12 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       commentIds: deps.commentIds,
     });
     if (data.type !== "run") {
-      const body = data.type === "config_error" ? configErrorBody(data.issues) : lookupFailureBody(data.lookup, data.message);
+      const body =
+        data.type === "config_error"
+          ? configErrorBody(data.issues)
+          : data.type === "repository_state"
+            ? repositoryStateBody(data.state)
+            : lookupFailureBody(data.lookup, data.message);
       deps.log.warn({ key: data.request.task.key, type: data.type }, "groundfix: did not run");
       if (data.request.statusIssue === null) return;
       const options = { ...(botLogin ? { botLogin } : {}), commentIds: deps.commentIds };

@@ -3,6 +3,7 @@ import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
 import { capText, escapeUntrusted, GITHUB_BODY_LIMIT } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
+import { RepositoryStateError, repositoryStateBody } from "./repository-state.js";
 
 /**
  * The status comment for a {@link RunStatus}: a stage line while running; at the end the outcome with the grounded
@@ -14,6 +15,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   if (status.kind === "stage") return renderStatusComment({ stage: status.stage, ...(status.detail ? { detail: status.detail } : {}) });
   const report = status.report;
   if (report.status === "refused") return renderStatusComment({ stage: "refused", ...(report.note ? { detail: report.note } : {}) });
+  if (report.error instanceof RepositoryStateError) return repositoryStateBody(report.error.state, report.error.branch);
   if (report.status === "error" || !report.task || !report.result) {
     return `${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`;
   }
