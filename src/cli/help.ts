@@ -26,7 +26,8 @@ Options:
   --issue-text <text>  the problem text given inline
   --title <t>          the title (default: the first line of the issue)
   --model <spec>       heuristic (default; no network) | replay:<file> | openai:<model> |
-                       anthropic:<model> | openai-compatible:<model> (needs GROUNDFIX_OPENAI_BASE_URL);
+                       openai-chat:<model> (Chat Completions) | anthropic:<model> |
+                       openai-compatible:<model> (needs GROUNDFIX_OPENAI_BASE_URL);
                        default from GROUNDFIX_MODEL, else heuristic
   --force              replace an existing groundfix/<slug> branch that holds anything but this exact
                        commit (default: leave it untouched and say so; a branch already holding this

@@ -104,6 +104,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
 /** What redaction replaces a secret with (each line of a multi-line secret becomes one). */
 export const REDACTED = "[redacted]";
 
+/**
+ * `name` of a {@link SECRET_PATTERNS} entry with its indefinite article, as a message says it: "an AWS access key
+ * id", "an npm token", "a GitHub token" (by the first letter's sound: a vowel letter, or "npm" read en-pee-em).
+ */
+export function withArticle(name: string): string {
+  return `${/^(?:[aeiou]|npm\b)/i.test(name) ? "an" : "a"} ${name}`;
+}
+
 /** One secret found in a text: its kind (a name of {@link SECRET_PATTERNS}) and its span in UTF-16 units. */
 export interface SecretSpan {
   kind: string;

@@ -3,7 +3,7 @@ import { createPathPolicy, partRefusal } from "../config/protected.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import { addedLinesBetween } from "../grounding/additive.js";
 import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index.js";
-import { findSecrets, redact, redactQuoted } from "../grounding/secrets.js";
+import { findSecrets, redact, redactQuoted, withArticle } from "../grounding/secrets.js";
 import { addedTextProblems, structureLanguage, structureProblems } from "../grounding/structure.js";
 import { loadGrammar } from "../lang/tree-sitter.js";
 import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult } from "../types.js";
@@ -201,7 +201,7 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   if (secrets.length > 0) {
     return rejected(
       "path_policy",
-      `code_before or code_after holds a ${secrets.join(" and a ")}-like string; groundfix never writes, moves or quotes a secret. Anchor on other lines and leave the secret out.`,
+      `code_before or code_after holds ${secrets.map(withArticle).join(" and ")}-like string; groundfix never writes, moves or quotes a secret. Anchor on other lines and leave the secret out.`,
     );
   }
 

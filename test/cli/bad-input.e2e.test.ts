@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MODEL_SPECS } from "../../src/agent/models/index.js";
 import { cli, demoRepo, git, ROOT } from "./helpers.js";
 
 /** Exit 2, nothing on stdout, exactly one line on stderr matching `reason`. */
@@ -21,7 +22,7 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
   it("not a git repository", () => {
     const plain = mkdtempSync(join(tmpdir(), "groundfix-plain-"));
     expectBadInput(cli(["fix", "--repo", plain, ...text]), /is not a git repository/);
-    expectBadInput(cli(["fix", "--repo", join(plain, "missing"), ...text]), /is not a git repository/);
+    expectBadInput(cli(["fix", "--repo", join(plain, "missing"), ...text]), /missing does not exist/);
   });
 
   it("unknown ref", () => {
@@ -71,7 +72,7 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
 
   it("unknown model spec", () => {
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--model", "gpt-banana"]), /gpt-banana/);
-    expectBadInput(cli(["fix", "--repo", dir, ...text, "--model", "replay:/no/such/transcript.json"]), /transcript/);
+    expectBadInput(cli(["fix", "--repo", dir, ...text, "--model", "replay:/no/such/transcript.json"]), /cannot read replay transcript \/no\/such\/transcript\.json: no such file$/);
   });
 
   it("unknown flag, missing --issue, unknown command", () => {
@@ -90,6 +91,13 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
       const r = cli(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Usage:/);
+    }
+  });
+
+  it("fix --help lists every model spec groundfix accepts", () => {
+    const help = cli(["fix", "--help"]).stdout;
+    for (const spec of MODEL_SPECS) {
+      expect(help).toContain(spec);
     }
   });
 });

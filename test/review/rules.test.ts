@@ -225,6 +225,13 @@ describe("rule 7, secrets", () => {
     const report = review({ "src/c.ts": "x\n" }, { "src/c.ts": `x\n${line}\n` });
     expect(only(report.findings, "secrets").map((f) => f.start_line)).toEqual([2]);
   });
+  test("the message takes the right article: an AWS access key id, a GitHub token", () => {
+    const head = 'const id = "AKIA' + 'IOSFODNN7EXAMPLE";\nconst t = "ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";\n';
+    const messages = only(review({ "src/c.ts": "" }, { "src/c.ts": head }).findings, "secrets").map((f) => f.message);
+    expect(messages.join("\n")).toContain("contains an AWS access key id-like string");
+    expect(messages.join("\n")).toContain("contains a GitHub token-like string");
+    expect(messages.join("\n")).not.toMatch(/\ba AWS/);
+  });
   test("lines added inside an existing private key block fail although the BEGIN line is context", () => {
     const base = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\n-----END PRIVATE KEY-----\n";
     const head = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\nhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n";

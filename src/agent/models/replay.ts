@@ -39,7 +39,9 @@ export function loadTranscriptFile(file: string): Transcript {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new Error(`cannot read replay transcript ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (code ?? (err as Error).message);
+    throw new Error(`cannot read replay transcript ${file}: ${why}`);
   }
   let raw: unknown;
   try {

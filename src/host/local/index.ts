@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { CONFIG_PATH, configFromText } from "../../config/load.js";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
@@ -39,6 +39,7 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
         // A bare repository has no top level but is still a repository.
         const bare = await gitText(repoDir, ["rev-parse", "--is-bare-repository"]).catch(() => "");
         if (bare === "true") return realpathSync(repoDir);
+        if (!existsSync(repoDir)) throw new LocalInputError("not_a_repository", `${repoDir} does not exist`);
         throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
       }));
 

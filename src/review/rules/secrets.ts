@@ -1,4 +1,4 @@
-import { findSecrets, multiLineSecretLines } from "../../grounding/secrets.js";
+import { findSecrets, multiLineSecretLines, withArticle } from "../../grounding/secrets.js";
 import type { Finding } from "../../types.js";
 import type { RuleContext } from "../types.js";
 
@@ -29,7 +29,7 @@ export function secretsRule(ctx: RuleContext): Finding[] {
           start_line: at,
           end_line: at,
           level: "failure",
-          message: `added line ${at} contains a ${kinds.join(" and a ")}-like string; remove it and rotate the credential if it is real`,
+          message: `added line ${at} contains ${kinds.map(withArticle).join(" and ")}-like string; remove it and rotate the credential if it is real`,
         });
       }
     }

@@ -21,7 +21,7 @@ describe("replay:<file>", () => {
   });
 
   it.each([
-    ["a missing file", null, /cannot read replay transcript .*ENOENT/],
+    ["a missing file", null, /cannot read replay transcript .*: no such file$/],
     ["a file that is not JSON", "{turns:", /is not JSON/],
     ["a turn whose tool call has no name", '{"turns":[{"tool_calls":[{"arguments":{}}]}]}', /turns\.0\.tool_calls\.0\.name/],
     ["a misspelled key", '{"turns":[{"tool_call":[]}]}', /turns\.0: Unrecognized key/],
