@@ -35,7 +35,7 @@ export function createEventJob(deps: EventJobDeps): (job: JobData) => Promise<vo
     if (name === "issues") {
       const found = await lookupConfig(context);
       const react = () => context.octokit.rest.reactions.createForIssue(context.issue({ content: "eyes" as const }));
-      await accept(context as never, requestFromLabeledIssue(p, found.config), found, { react });
+      await accept(context as never, requestFromLabeledIssue(p, found.config, found.error?.labels), found, { react });
     } else if (name === "issue_comment") {
       const command = requestFromCommand(p);
       if (!command) return;

@@ -36,11 +36,15 @@ export interface ConfigContext {
  * A {@link ConfigError} from a repository's config, plus the trigger keys that were still valid on their own
  * (`fallback`: defaults overlaid with the valid `trigger_label`, `trigger_permission` and `allowed_bots`), so a
  * handler can still decide whether an event was meant for groundfix and report the error where the user looks.
+ * `labels`: every label name that could have been meant as the trigger — `fallback.trigger_label`, plus the scalar
+ * value of each top-level key that looks like a label key (`trigger_labl: autofix`, `trigger_label: 123`,
+ * `triggerLabel: fix`), so a typo in the trigger key itself is still reported when that label is applied.
  */
 export class RepoConfigError extends ConfigError {
   constructor(
     issues: string[],
     readonly fallback: GroundfixConfig,
+    readonly labels: string[] = [fallback.trigger_label],
   ) {
     super(issues, CONFIG_PATH);
     this.name = "RepoConfigError";
@@ -67,8 +71,26 @@ export async function loadRepoConfig(context: ConfigContext): Promise<GroundfixC
     return parseConfig(raw, CONFIG_PATH);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new RepoConfigError(error.issues, triggerFallback(raw));
+    const fallback = triggerFallback(raw);
+    throw new RepoConfigError(error.issues, fallback, [fallback.trigger_label, ...labelsNamed(raw)]);
   }
+}
+
+/**
+ * The scalar values (string, number, boolean; as text, trimmed, non-empty) of the top-level keys of `raw` whose
+ * name, lower-cased with everything but letters dropped, contains `lab`, `lbl` or `lable` (a misspelt or
+ * mistyped `trigger_label`).
+ */
+function labelsNamed(raw: unknown): string[] {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return [];
+  const labels: string[] = [];
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!/lab|lbl/.test(key.toLowerCase().replace(/[^a-z]/g, ""))) continue;
+    if (!["string", "number", "boolean"].includes(typeof value)) continue;
+    const label = String(value).trim();
+    if (label) labels.push(label);
+  }
+  return labels;
 }
 
 /** Defaults overlaid with whichever trigger keys of `raw` are valid on their own. */

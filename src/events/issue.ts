@@ -25,14 +25,16 @@ export function sameLabel(a: string, b: string): boolean {
 }
 
 /**
- * `issues.labeled` → a run when the label is the config's `trigger_label` (compared as GitHub does,
- * {@link sameLabel}) and the precheck passes.
+ * `issues.labeled` → a run when the label is the config's `trigger_label` or one of `alsoLabels` (compared as
+ * GitHub does, {@link sameLabel}) and the precheck passes. `alsoLabels`: with an invalid config, every label the
+ * broken file could have meant as the trigger (`RepoConfigError.labels` of config/load.ts), so the error is reported.
  * Task: source `issue`, key `owner/repo#issue-N`, title and body of the issue (untrusted data).
  */
-export function requestFromLabeledIssue(payload: LabeledPayload, config: GroundfixConfig): Decision {
+export function requestFromLabeledIssue(payload: LabeledPayload, config: GroundfixConfig, alsoLabels: readonly string[] = []): Decision {
   const pre = labeledIssuePrecheck(payload);
   if (pre) return { skip: pre };
-  if (!sameLabel(payload.label?.name ?? "", config.trigger_label)) {
+  const name = payload.label?.name ?? "";
+  if (![config.trigger_label, ...alsoLabels].some((label) => sameLabel(name, label))) {
     return { skip: `label "${payload.label?.name ?? ""}" is not the trigger label "${config.trigger_label}"` };
   }
   const repo = repoOf(payload);

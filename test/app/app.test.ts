@@ -176,6 +176,32 @@ describe("failures end with a status comment and no pull request", () => {
     expect(app.fake.state.calls.map((c) => c.route)).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
   });
 
+  it("reports an invalid config with a typo in the trigger key itself, for the label it names and the default, once per issue", async () => {
+    app = await startApp({ config: "trigger_labl: AutoFix\n" });
+    await app.receive("issues", labeledIssue("bug"));
+    expect(app.fake.state.comments).toEqual([]);
+    await app.receive("issues", labeledIssue("autofix"));
+    expect(statusComments()).toHaveLength(1);
+    expect(statusComments()[0]!.body).toContain("trigger_labl: unknown key");
+    await app.receive("issues", labeledIssue("groundfix"));
+    await app.receive("issues", labeledIssue("autofix"));
+    expect(app.fake.state.comments).toHaveLength(1);
+    expect(app.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/issues/{n}/comments")).toHaveLength(1);
+    expect(app.fake.state.pulls).toEqual([]);
+  });
+
+  it("reports an invalid trigger_label value (not a string) when that label or the default label is applied", async () => {
+    for (const label of ["123", "GroundFix"]) {
+      app = await startApp({ config: "trigger_label: 123\n" });
+      await app.receive("issues", labeledIssue(label));
+      expect(statusComments()).toHaveLength(1);
+      expect(statusComments()[0]!.body).toContain(".github/groundfix.yml` is invalid");
+      expect(statusComments()[0]!.body).toContain("trigger_label:");
+      app.stop();
+    }
+    app = undefined;
+  });
+
   it("refuses a denied path edit (a replay model targeting .github/workflows/ci.yml)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "groundfix-replay-"));
     const file = join(dir, "workflow.json");
