@@ -33,8 +33,11 @@ export interface FixReport {
   baseSha: string;
   ref: string;
   model: string;
-  /** The outcome, or `review_failed` when the review rules failed the edits (then no branch was written). */
-  status: RunResult["outcome"] | "review_failed";
+  /**
+   * The outcome, or `review_failed` when the review rules failed the edits, or `held` when the outcome was
+   * `pr_ready` but the branch exists with other content and was left untouched (no branch written in either case).
+   */
+  status: RunResult["outcome"] | "review_failed" | "held";
   result: RunResult;
   /**
    * Set when the outcome was `pr_ready` and the branch now holds this run's commit: its head, whether the branch
@@ -47,7 +50,7 @@ export interface FixReport {
    * --force to replace it` (nothing written), or `replaced branch X (was SHA)` with `--force`; else null.
    */
   deliveryNote: string | null;
-  /** The review rules on the edits (with a delivery, or when they failed it). */
+  /** The review rules on the edits, whenever they ran (a `pr_ready` outcome: delivered, held or failed). */
   review: ReviewReport | null;
   /** One-line notes for the user (config `model:` not used by the CLI, what a replay is). */
   notes: string[];
@@ -63,7 +66,7 @@ export interface FixReport {
  *
  * An existing branch is reused only when it already holds exactly this commit (only parent = base, same tree), and
  * moved forward when it holds nothing beyond the base. When it holds anything else (another base, other edits,
- * someone's commits) nothing is written, `delivery` and `review` are null and `deliveryNote` says why; with `force`
+ * someone's commits) nothing is written, `status` is `held`, `delivery` is null and `deliveryNote` says why; with `force`
  * the branch is replaced, and when the commits it drops were not groundfix's, `warnings` names them (they stay in
  * the branch's reflog).
  *
@@ -118,11 +121,11 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
     baseSha: run.base!.sha,
     ref: run.base!.ref,
     model: run.model!,
-    status: run.status === "review_failed" ? "review_failed" : result.outcome,
+    status: run.status === "review_failed" || run.status === "held" ? run.status : result.outcome,
     result,
     delivery: delivered,
     deliveryNote,
-    review: delivered || run.status === "review_failed" ? (run.review ?? null) : null,
+    review: run.review ?? null,
     notes,
     warnings,
   };

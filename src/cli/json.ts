@@ -3,11 +3,12 @@ import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
 
 /**
- * The one JSON document `groundfix fix --json` prints. `status` is the outcome; `branch`/`head_sha`
+ * The one JSON document `groundfix fix --json` prints. `status` is the outcome, `review_failed` (the review rules
+ * failed the edits) or `held` (a `pr_ready` run whose branch exists with other content); `branch`/`head_sha`
  * name the branch holding this run's commit, null unless the outcome was `pr_ready` and the commit is on the
  * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
- * was not the plain case (it exists with other content and was left untouched — then `branch`, `head_sha` and
- * `review` are null — or `--force` replaced it), else null. `notes`/`warnings` are one-line messages also printed
+ * was not the plain case (it exists with other content and was left untouched — then `status` is `held` and
+ * `branch`, `head_sha` are null — or `--force` replaced it), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
  * on stderr. `reason` is the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
  */

@@ -109,7 +109,8 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(moved.code).toBe(0);
     expect(moved.stderr).toBe("");
     const movedDoc = JSON.parse(moved.stdout);
-    expect(movedDoc).toMatchObject({ status: "pr_ready", base_sha: newBase, branch: null, head_sha: null, branch_reused: false, review: null });
+    expect(movedDoc).toMatchObject({ status: "held", base_sha: newBase, branch: null, head_sha: null, branch_reused: false });
+    expect(movedDoc.review).toMatchObject({ conclusion: "success" }); // the review ran on the edits, before the branch
     expect(movedDoc.delivery).toBe(
       `branch ${first.branch} already exists at ${first.head_sha.slice(0, 12)} on another base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,
     );
@@ -117,7 +118,8 @@ describe("groundfix fix (built CLI, end to end)", () => {
     const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
     expect(text).toMatch(/^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m);
     expect(text).toMatch(/^Edits \(not committed\)$/m);
-    expect(text).not.toMatch(/^Review/m);
+    expect(text).toMatch(/^Outcome\s+held/m);
+    expect(text).toMatch(/^Review\s+success/m);
 
     // --force over a groundfix commit on an older base: replaced quietly, reviewed on the new base.
     const forced = run("--force");
