@@ -9,6 +9,11 @@ import type { FilePatch } from "../types.js";
  * Paths come from `rename to`, `+++ b/…`/`--- a/…` or, failing those, the `diff --git a/X b/X` line; git's C-style
  * quoted paths (`"a/caf\303\251.txt"`) are unquoted. `patch` is the file's text from its first `@@` line on.
  * Text that is not part of any `diff --git` section (a commit message, for example) is ignored; never throws.
+ *
+ * Only the headers are read here; `parseHunks` (src/review/hunks.ts) reads the hunks with jsdiff. jsdiff's
+ * `parsePatch` (package `diff` 8) cannot read these headers: it skips `diff --git` and the extended headers, joins a
+ * section that has no `---` line (a mode change, a binary file, a pure rename) to the next file, and keeps git's octal
+ * escapes in quoted `---`/`+++` names.
  */
 export function parseUnifiedDiff(text: string): FilePatch[] {
   const rows = text.split("\n");
