@@ -293,6 +293,9 @@ export function createAiSdkModel(spec: string, settings: ProviderSettings, model
         generateText({
           model: language,
           messages: toModelMessages(messages, { cache }),
+          // Our system message is deliberate (it carries the Anthropic cache breakpoint, which the `system` option
+          // cannot); without this the SDK prints a prompt-injection warning on stderr at every turn.
+          allowSystemInMessages: true,
           tools: toToolSet(tools, { cache }),
           maxRetries: settings.retries,
           ...(toolChoice ? { toolChoice } : {}),

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { runAgent } from "../../../src/agent/index.js";
 import { createModel, ModelSpecError } from "../../../src/agent/models/index.js";
 import { buildSnapshot, config, REPO, task } from "../helpers.js";
@@ -109,6 +109,19 @@ describe("a scripted investigation over each wire format, on real HTTP", () => {
     expect(last).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "call_0_0" }));
     expect(result.budget).toMatchObject({ enforced: true });
     expect(result.usage.input_tokens).toBeGreaterThan(1000);
+  });
+
+  it("prints no AI SDK warning about the system message on stderr (it is ours, deliberately)", async () => {
+    const s = await serve(chatServer(SCRIPT));
+    const warned: unknown[][] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warned.push(args));
+    try {
+      expectSolved(await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` }));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(s.received[0]!.body.messages[0]).toMatchObject({ role: "system" });
+    expect(warned.map((a) => String(a[0]))).toEqual([]);
   });
 
   it("OpenAI Chat Completions behind OPENAI_BASE_URL with openai-chat:", async () => {
