@@ -299,6 +299,17 @@ function pythonLine(text: string): { indent: number; name: string; kind: "functi
   return null;
 }
 
+/** Opening minus closing brackets of one line, outside simple string literals and `#` comments. */
+function bracketBalance(line: string): number {
+  const code = line.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "").replace(/#.*/, "");
+  let n = 0;
+  for (const c of code) {
+    if (c === "(" || c === "[" || c === "{") n++;
+    else if (c === ")" || c === "]" || c === "}") n--;
+  }
+  return n;
+}
+
 function indentSymbols(lines: string[], match: typeof pythonLine): SymbolDef[] {
   const out: SymbolDef[] = [];
   const stack: { indent: number; def: SymbolDef; lastLine: number }[] = [];
@@ -308,10 +319,19 @@ function indentSymbols(lines: string[], match: typeof pythonLine): SymbolDef[] {
       if (top) top.def.endLine = top.lastLine;
     }
   };
+  // Open brackets carried over from earlier lines: a line inside them (a multi-line signature or call) continues a
+  // statement, and its indentation closes no block.
+  let depth = 0;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
     if (raw.trim() === "" || raw.trimStart().startsWith("#") || raw.length > MAX_SCAN_LINE) continue;
     const indent = raw.length - raw.trimStart().length;
+    const continued = depth > 0;
+    depth = Math.max(0, depth + bracketBalance(raw));
+    if (continued) {
+      for (const s of stack) s.lastLine = i + 1;
+      continue;
+    }
     close(indent);
     for (const s of stack) s.lastLine = i + 1;
     // Indented lines define something only with `def` or `class` (variables count at the top level only).

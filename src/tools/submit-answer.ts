@@ -9,6 +9,11 @@ import { shortSha } from "./output.js";
 import { normalizeRepoPath } from "./paths.js";
 import { notLoaded } from "./serve.js";
 
+/** `text` cut to `max` characters, with `…` when cut. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** True when `snippet` holds a secret itself, or any of its lines `start..end` of `content` lies in a private key block. */
 function holdsSecret(snippet: string, content: string, start: number, end: number): boolean {
   if (findSecrets(snippet).length > 0) return true;
@@ -54,6 +59,34 @@ export interface CheckedClaims {
   failures: string[];
 }
 
+/**
+ * Words that name no code of their own: the keywords and literals of the languages `extractSymbols` reads (JS/TS,
+ * Python, Go, Java, C#, Ruby). A snippet made only of these (and punctuation) identifies no place in a file.
+ */
+const KEYWORDS = new Set(
+  (
+    "abstract and as assert async await begin boolean break byte case catch chan char class const continue debugger " +
+    "def default defer del delete do double elif else elsif end ensure enum except export extends false final finally " +
+    "float for from func function global goto if implements import in instanceof int interface is lambda let long new " +
+    "nil nonlocal none not null object or override package pass private protected public raise readonly rescue return " +
+    "select self short static string struct super switch then this throw throws true try type typeof undefined unless " +
+    "until var void while with yield"
+  ).split(" "),
+);
+
+/** An identifier-like token of at least 3 characters (letters, digits, `_`, `$`, not starting with a digit). */
+const NAME_TOKEN = /[A-Za-z_$][\w$]{2,}/g;
+
+/**
+ * True when `snippet` can identify code: it holds at least one identifier-like token of 3+ characters that is not a
+ * keyword or literal of {@link KEYWORDS} (compared case-insensitively). `}`, `return;`, `} else {`, `if (x)` or a
+ * whitespace-only text do not; `return total;` does.
+ */
+export function isMeaningfulSnippet(snippet: string): boolean {
+  for (const m of snippet.matchAll(NAME_TOKEN)) if (!KEYWORDS.has(m[0].toLowerCase())) return true;
+  return false;
+}
+
 const DEFINING_KINDS = new Set<SymbolDef["kind"]>(["function", "method", "class", "variable"]);
 
 /**
@@ -61,9 +94,11 @@ const DEFINING_KINDS = new Set<SymbolDef["kind"]>(["function", "method", "class"
  * - `affected_file` is a text file (not a secret file); on failure, the nearest real paths are offered;
  * - `affected_function` is defined in that file per `extractSymbols` (`name`, or `Container.name` for methods);
  *   on failure, the functions the file does define are offered;
- * - `root_cause_snippet` occurs verbatim in that file (`verifySnippet`: only leading/trailing blank lines ignored);
- *   its line range becomes the citation (the occurrence inside the claimed function when there are several); on
- *   failure, the nearest real region and the cause of the difference are quoted.
+ * - `root_cause_snippet` identifies code ({@link isMeaningfulSnippet}: a name of 3+ characters that is not a keyword),
+ *   occurs verbatim in that file (`verifySnippet`: only leading/trailing blank lines ignored) and, when
+ *   `affected_function` holds and its end line is known, lies inside that function's lines (an occurrence elsewhere
+ *   fails); its line range becomes the citation; on failure, the nearest real region and the cause of the difference
+ *   are quoted.
  * A null claim is not checked. When the file fails, the function and snippet cannot be verified either. A snippet
  * that holds a secret, or lies on lines of a private key block, fails: a verified snippet is posted. Failure
  * messages quote the file only after redaction (`redactQuoted`).
@@ -110,7 +145,8 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
     );
     if (found) {
       out.affected_function = answer.affected_function;
-      fnRange = { start: found.line, end: found.endLine ?? found.line };
+      // Without a known end the function's span is unknown: the snippet is then not held to it.
+      if (found.endLine !== undefined) fnRange = { start: found.line, end: found.endLine };
     } else {
       const names = [...new Set(symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) => (s.container ? `${s.container}.${s.name}` : s.name)))];
       out.failures.push(
@@ -121,7 +157,11 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
 
   if (answer.root_cause_snippet !== null) {
     const check = verifySnippet(content, answer.root_cause_snippet);
-    if (!check.found) {
+    if (!isMeaningfulSnippet(answer.root_cause_snippet)) {
+      out.failures.push(
+        `root_cause_snippet ${JSON.stringify(clip(answer.root_cause_snippet.trim(), 60))} does not identify code: a cited snippet must hold at least one name of 3 or more characters that is not a keyword (such as a variable, function or property name), not only punctuation, keywords or short tokens. Copy the line(s) of ${path} that show the cause, or pass null.`,
+      );
+    } else if (!check.found) {
       const near = check.nearest;
       out.failures.push(
         `root_cause_snippet is not verbatim text of ${path}.` +
@@ -135,13 +175,22 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
         `root_cause_snippet quotes a secret of ${path} (a key, token or password); groundfix never posts one. Cite lines next to it, or pass null.`,
       );
     } else {
-      let span = { startLine: check.startLine, endLine: check.endLine };
-      if (check.occurrences > 1 && fnRange) {
-        const inFn = locateVerbatim(content, trimBlankLines(answer.root_cause_snippet)).find((m) => m.startLine >= fnRange.start && m.endLine <= fnRange.end);
-        if (inFn) span = inFn;
+      let span: { startLine: number; endLine: number } | undefined = { startLine: check.startLine, endLine: check.endLine };
+      if (fnRange) {
+        const range = fnRange;
+        const inside = (m: { startLine: number; endLine: number }) => m.startLine >= range.start && m.endLine <= range.end;
+        span = inside(span)
+          ? span
+          : locateVerbatim(content, trimBlankLines(answer.root_cause_snippet)).find(inside);
       }
-      out.root_cause_snippet = answer.root_cause_snippet;
-      out.citation = { path, start_line: span.startLine, end_line: span.endLine };
+      if (span) {
+        out.root_cause_snippet = answer.root_cause_snippet;
+        out.citation = { path, start_line: span.startLine, end_line: span.endLine };
+      } else {
+        out.failures.push(
+          `root_cause_snippet is at lines ${check.startLine}-${check.endLine} of ${path}, outside affected_function "${answer.affected_function}" (lines ${fnRange!.start}-${fnRange!.end}). Cite lines of that function, or name the function that holds the snippet.`,
+        );
+      }
     }
   }
   return out;

@@ -1,19 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkClaims } from "../../src/tools/submit-answer.js";
 import type { Snapshot } from "../../src/types.js";
-import { buildSnapshot } from "./helpers.js";
+import { buildSnapshot, claimAnswer as answer } from "./helpers.js";
 
 let snap: Snapshot;
 beforeAll(async () => {
   snap = await buildSnapshot();
-});
-const answer = (over: Record<string, unknown>) => ({
-  summary: "s",
-  affected_file: "src/models/log.js",
-  affected_function: null,
-  root_cause_snippet: null,
-  confidence: 0.5,
-  ...over,
 });
 
 describe("checkClaims (claims gate)", () => {

@@ -86,3 +86,8 @@ export function spy(model: Model): Model & { seen: Message[][]; tools: ToolSpec[
     },
   };
 }
+
+/** `submit_answer` arguments about src/models/log.js of {@link REPO}, no claims but the file, with `over` applied. */
+export function claimAnswer(over: Record<string, unknown> = {}) {
+  return { summary: "s", affected_file: "src/models/log.js", affected_function: null, root_cause_snippet: null, confidence: 0.5, ...over };
+}

@@ -38,6 +38,9 @@ import { buildAddition, detectLogStyle, type AdditionShape, type GuardExit } fro
 import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
 import { additionWording, diagnosisSentences, escapeRe, wholeWord, type DeclaredName, type WordingInput } from "./wording.js";
 import type { Message } from "../types.js";
+import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
+import { trimBlankLines } from "../../../grounding/snippet.js";
+import { extractSymbols, type SymbolDef } from "../../../grounding/symbols.js";
 
 /** One call the heuristic wants to make. */
 export interface PlannedCall {
@@ -680,6 +683,24 @@ function snippetFor(a: Analysis, short: boolean): string | null {
   return out.join("\n");
 }
 
+/**
+ * The function to name with `snippet`: `fn` when the snippet lies inside it (or the file's whole text is unknown),
+ * else the innermost function, method or class of `content` that holds the snippet, else null. The claims check
+ * refuses a snippet outside the named function (`tools/submit-answer.ts`), e.g. a class field cited for a method.
+ */
+function holdingFunction(path: string, content: string | null, fn: string | null, snippet: string | null): string | null {
+  if (fn === null || snippet === null || content === null) return fn;
+  const matches = locateVerbatim(content, trimBlankLines(snippet));
+  if (matches.length === 0) return fn;
+  const symbols = extractSymbols(path, content).filter((s) => s.endLine !== undefined && (s.kind === "function" || s.kind === "method" || s.kind === "class"));
+  const holds = (s: SymbolDef, m: VerbatimMatch) => s.line <= m.startLine && (s.endLine ?? s.line) >= m.endLine;
+  const named = symbols.filter((s) => s.name === fn || `${s.container}.${s.name}` === fn);
+  if (named.length === 0 || matches.some((m) => named.some((s) => holds(s, m)))) return fn;
+  const first = matches[0]!;
+  const inner = symbols.filter((s) => holds(s, first)).sort((x, y) => (x.endLine ?? x.line) - x.line - ((y.endLine ?? y.line) - y.line))[0];
+  return inner ? inner.name : null;
+}
+
 function baseConfidence(a: Analysis, applied: boolean, agree: boolean): number {
   const table: Record<Evidence, [number, number]> = {
     frame: [0.85, 0.65],
@@ -927,7 +948,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const commentCap = design?.kind === "comment" && !design.fixOptions ? COMMENT_ONLY_CAP : 1;
   const conf = round(Math.min(commentCap, baseConfidence(a, applied, agree)) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
-  const fn = dropFn ? null : affectedFunction;
+  const fn = dropFn ? null : holdingFunction(chosen.path, wholeFileText(a.window), affectedFunction, snippet);
   const sentences = diagnosisSentences(wordingInput(a, problem, fn));
   if (a.reanchor && chosen.frame?.fn) {
     const what = a.reanchor.why === "outside" ? `is not inside \`${chosen.frame.fn}\` here` : `does not read the member the error names`;
