@@ -1,5 +1,5 @@
 import type { GroundfixConfig } from "../config/schema.js";
-import type { GateName, ToolStatus } from "../types.js";
+import type { GateName, ToolResult, ToolStatus } from "../types.js";
 
 /** One completed tool call, as the answer gates see it. */
 export interface CallRecord {
@@ -7,13 +7,22 @@ export interface CallRecord {
   status: ToolStatus;
   /** The tool reads the repository (`ToolDefinition.readsCode`); only these count for the floor. */
   readsCode: boolean;
+  /** The call answered `ok` but showed no code: a `grep_codebase` with 0 matches. It counts for the floor, never
+   * for the tool-name gate (nothing was read). */
+  empty?: boolean;
+}
+
+/** True when `result` is a read that showed no code (a `grep_codebase` answering 0 matches); see `CallRecord.empty`. */
+export function showedNoCode(result: ToolResult): boolean {
+  return result.status === "ok" && result.data?.tool === "grep_codebase" && result.data.total === 0;
 }
 
 /**
  * The tool-name and count-floor gates, checked when `submit_answer` is called.
  *
  * 1. tool_name: at least one call to a tool of `config.agent.required_tools` answered `ok` (NOT_FOUND, invalid
- *    and rejected calls do not count). An empty set disables the gate.
+ *    and rejected calls do not count, nor a `grep_codebase` that answered 0 matches: it read no code). An empty set
+ *    disables the gate.
  * 2. count_floor: at least `config.agent.min_tool_calls` calls of code-reading tools answered (`ok` or `not_found`)
  *    before the answer.
  *
@@ -26,7 +35,7 @@ export function answerGate(calls: readonly CallRecord[], config: GroundfixConfig
   const required = config.agent.required_tools as readonly string[];
   const answered = calls.filter((c) => c.readsCode && (c.status === "ok" || c.status === "not_found"));
   const called = [...new Set(calls.map((c) => c.name))];
-  const readOk = required.length === 0 || calls.some((c) => c.status === "ok" && required.includes(c.name));
+  const readOk = required.length === 0 || calls.some((c) => c.status === "ok" && !c.empty && required.includes(c.name));
   const floor = config.agent.min_tool_calls;
   const floorOk = answered.length >= floor;
   if (!readOk) {
@@ -35,8 +44,9 @@ export function answerGate(calls: readonly CallRecord[], config: GroundfixConfig
     if (called.length === 0) why = "you have not called any tool yet";
     else {
       const triedRequired = called.filter((n) => required.includes(n));
+      const emptyOnly = triedRequired.filter((n) => calls.some((c) => c.name === n && c.status === "ok" && c.empty));
       why = triedRequired.length
-        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count)`
+        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count${emptyOnly.length ? `, nor a ${emptyOnly.join(", ")} with 0 matches: it showed no code` : ""})`
         : `you have called [${called.join(", ")}], which include none of them`;
     }
     const floorNote = floorOk ? "" : ` You also need at least ${floor} tool call(s); you have made ${answered.length}.`;

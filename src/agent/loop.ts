@@ -21,7 +21,7 @@ import type {
   Usage,
 } from "../types.js";
 import { parseArguments } from "./arguments.js";
-import { answerGate, type CallRecord } from "./gates.js";
+import { answerGate, showedNoCode, type CallRecord } from "./gates.js";
 import { estimateTokens, historyView } from "./history.js";
 import { stripFakeToolResults } from "./hygiene.js";
 import { costOf } from "./models/pricing.js";
@@ -416,7 +416,14 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       return {
         result,
         ...(result.status !== "invalid"
-          ? { record: { name: call.name, status: result.status, readsCode: readTool.readsCode } }
+          ? {
+              record: {
+                name: call.name,
+                status: result.status,
+                readsCode: readTool.readsCode,
+                ...(showedNoCode(result) ? { empty: true } : {}),
+              },
+            }
           : {}),
       };
     }
