@@ -25,7 +25,10 @@ export type HeldReason = "other_base" | "other_edits" | "other_commits";
  * - `held`: the branch holds something else and `force` was not given: NOTHING was written; `headSha` is the
  *   branch's head, `headParent` its first parent, `commits` its commits beyond the base (at most 10 named, `count`
  *   in all);
- * - `replaced`: `force` moved the branch from `previousSha` to a new commit, dropping `commits` (`count` in all).
+ * - `replaced`: `force` moved the branch from `previousSha` to a new commit, dropping `commits` (`count` in all);
+ *   `ownEarlier` when no `force` was asked: the GitHub host replaces a branch that holds only groundfix's own earlier
+ *   commits and has no open pull request (its pull request was merged, e.g. squash-merged with the branch kept, or
+ *   closed), so nothing anyone else wrote is dropped.
  */
 export type Delivery =
   | { kind: "created" | "reused" | "fast_forwarded"; branch: string; headSha: string }
@@ -40,7 +43,15 @@ export type Delivery =
       /** The open pull request from the branch, left as it is (GitHub). */
       pullRequest?: { number: number; url: string };
     }
-  | { kind: "replaced"; branch: string; headSha: string; previousSha: string; commits: BranchCommit[]; count: number };
+  | {
+      kind: "replaced";
+      branch: string;
+      headSha: string;
+      previousSha: string;
+      commits: BranchCommit[];
+      count: number;
+      ownEarlier?: true;
+    };
 
 /** The input of {@link Host.deliver}. */
 export interface DeliverInput {

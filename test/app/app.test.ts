@@ -119,6 +119,57 @@ describe("a labeled issue", () => {
     expect(state.refs.get("groundfix/issue-1")).toBe(state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/refs")!.body.sha);
   });
 
+  it("opens a new PR after the earlier groundfix PR was squash-merged with its branch kept (its own commit, not held)", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const earlier = state.refs.get("groundfix/issue-1")!;
+    // Squash merge: master gets one new commit (another SHA, by the merger) with the PR's changes; the PR is closed
+    // as merged and its branch still points at groundfix's commit, which master does not contain.
+    const squashed: Record<string, string> = {};
+    for (const [path, file] of Object.entries(app.fake.filesOf("groundfix/issue-1")!)) squashed[path] = file.content;
+    app.fake.push("master", { ...squashed, "CHANGELOG.md": "fixed the crash\n" }, "Codertocat");
+    state.pulls[0]!.state = "closed";
+    await app.receive("issues", labeledIssue());
+
+    expect(state.pulls).toHaveLength(2);
+    expect(state.pulls[1]).toMatchObject({ head: "groundfix/issue-1", base: "master", state: "open" });
+    const head = state.refs.get("groundfix/issue-1")!;
+    expect(head).not.toBe(earlier);
+    const commits = state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/git/commits");
+    expect(commits.at(-1)!.body.parents).toEqual([state.refs.get("master")]);
+    // Replacing only groundfix's own commit: the status names it as groundfix's, not as others' commits.
+    const status = statusComments()[0]!.body;
+    expect(status).toContain(`Opened pull request [#${state.pulls[1]!.number}]`);
+    expect(status).toContain(`still held groundfix's own earlier \`${earlier.slice(0, 7)}\``);
+    expect(status).not.toContain("did not make");
+    expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: head, status: "completed" });
+  });
+
+  it("still holds a branch with groundfix's earlier commit while its pull request is open", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const earlier = state.refs.get("groundfix/issue-1")!;
+    app.fake.push("master", { "README.md": "later\n" }, "Codertocat");
+    await app.receive("issues", labeledIssue());
+    expect(state.pulls).toHaveLength(1);
+    expect(state.refs.get("groundfix/issue-1")).toBe(earlier);
+  });
+
+  it("never replaces a branch without an open PR when someone else committed on top of groundfix's commit", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const theirs = app.fake.push("groundfix/issue-1", { "notes.md": "mine\n" });
+    app.fake.push("master", { "README.md": "later\n" }, "Codertocat");
+    state.pulls[0]!.state = "closed";
+    await app.receive("issues", labeledIssue());
+    expect(state.pulls).toHaveLength(1);
+    expect(state.refs.get("groundfix/issue-1")).toBe(theirs);
+    expect(statusComments()[0]!.body).toContain("commits groundfix did not make");
+  });
+
   it("moves a branch that has no commit of its own forward (fast-forward, nothing lost) and opens the PR from it", async () => {
     app = await startApp();
     app.fake.state.refs.set("groundfix/issue-1", app.fake.baseSha);

@@ -69,7 +69,9 @@ interface OpenPullRequest {
  * - `loadSnapshot(sha)`: ONE `GET /repos/{o}/{r}/tarball/{sha}` (GitHub answers 302 to codeload; fetch follows it),
  *   streamed into `snapshotFromTar` with the `owner-repo-sha/` folder stripped, reused under `owner/repo@sha`.
  * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
- * - `deliver`: the Git Data API, see {@link commitFiles}; `deleteBranch`: `DELETE git/refs/heads/{b}`.
+ * - `deliver`: the Git Data API, see {@link commitFiles}; a branch it would hold that carries only groundfix's own
+ *   earlier commits and has no open pull request (merged, e.g. squashed with the branch kept, or closed) is replaced
+ *   (`replaced` with `ownEarlier`); `deleteBranch`: `DELETE git/refs/heads/{b}`.
  * - `openPullRequest`: the open PR from the branch (`GET pulls?head=owner:branch&state=open`, not asked for a branch
  *   this call created), else `POST pulls` (`draft` from config, title and body from the run, the body with the run
  *   record); never a second PR for a branch. An existing PR keeps its body when the branch was reused (its record
@@ -139,7 +141,14 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       const delivery = await commitFiles(octokit, repo, input, trees.get(input.baseSha));
       if (delivery.kind !== "held") return delivery;
       const open = await openFrom(input.branch);
-      return open ? { ...delivery, pullRequest: { number: open.number, url: open.html_url } } : delivery;
+      if (open) return { ...delivery, pullRequest: { number: open.number, url: open.html_url } };
+      // Only groundfix's own earlier commits (all of them listed, each with the trailer) and no open pull request:
+      // the earlier PR was merged (a squash merge keeps none of the branch's commits) or closed, so a new run
+      // replaces the branch and opens a new PR; nothing anyone else wrote is dropped.
+      const ownOnly = delivery.why !== "other_commits" && delivery.count === delivery.commits.length && delivery.commits.every((c) => c.ours);
+      if (!ownOnly) return delivery;
+      const replaced = await commitFiles(octokit, repo, { ...input, force: true }, trees.get(input.baseSha));
+      return replaced.kind === "replaced" ? { ...replaced, ownEarlier: true } : replaced;
     },
 
     deleteBranch(branch) {

@@ -64,6 +64,9 @@ function heldNote(held: Delivery & { kind: "held" }): string {
 
 /** What `/groundfix retry` dropped when it replaced a branch. */
 function replacedNote(replaced: Delivery & { kind: "replaced" }): string {
+  if (replaced.ownEarlier) {
+    return `The branch \`${replaced.branch}\` still held groundfix's own earlier ${commitList(replaced.commits, replaced.count)} and no open pull request (the earlier one was merged or closed), so this run replaced it with a new commit on the current base and opened a new pull request.`;
+  }
   const who = replaced.commits.some((c) => !c.ours) ? ` including commits groundfix did not make` : "";
   return `\`/groundfix retry\` replaced the branch \`${replaced.branch}\` (was ${replaced.previousSha}), dropping ${commitList(replaced.commits, replaced.count)}${who}. GitHub keeps no reflog for it: the pull request timeline shows the force-push.`;
 }
