@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createPrivateKey } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import type { Redis } from "ioredis";
 import type { ApplicationFunction } from "probot";
@@ -43,6 +45,58 @@ function applyDotEnv(env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** True when `pem` is a private key node:crypto can read (PKCS#1 or PKCS#8 PEM). */
+function isPrivateKey(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first problem with the GitHub App's settings that would make Probot fail with a stack, as one line naming the
+ * variable, or null. Read as Probot's `@probot/get-private-key` reads them: PRIVATE_KEY (PEM, `\n`-escaped or
+ * base64) wins over PRIVATE_KEY_PATH (relative to the working directory); APP_ID is required with
+ * NODE_ENV=production (otherwise Probot starts its setup flow instead).
+ */
+export function appSettingsProblem(env: NodeJS.ProcessEnv, cwd = process.cwd()): string | null {
+  if (env.NODE_ENV === "production" && !env.APP_ID?.trim()) {
+    return "APP_ID is not set (NODE_ENV=production needs the GitHub App's id)";
+  }
+  if (env.PRIVATE_KEY) {
+    let key = env.PRIVATE_KEY;
+    if (!key.includes("-----BEGIN")) key = Buffer.from(key, "base64").toString();
+    key = key.replace(/\\n/g, "\n");
+    const pem = /-----BEGIN (?:RSA )?PRIVATE KEY-----/.test(key) && /-----END (?:RSA )?PRIVATE KEY-----/.test(key);
+    // A one-line PEM is re-wrapped by Probot; only a key that has its line breaks can be parsed here.
+    if (!pem || (key.includes("\n") && !isPrivateKey(key))) return "PRIVATE_KEY is not a valid PEM private key";
+    return null;
+  }
+  if (env.PRIVATE_KEY_PATH) {
+    const file = resolve(cwd, env.PRIVATE_KEY_PATH);
+    if (!existsSync(file)) return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} does not exist`;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} cannot be read: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`;
+    }
+    if (!isPrivateKey(text)) return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} is not a valid PEM private key`;
+  }
+  return null;
+}
+
+/** Whether something already listens on `port` at `host` (Probot's PORT and HOST, default 3000 on all interfaces). */
+function portInUse(port: number, host: string | undefined): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => done(error.code === "EADDRINUSE"));
+    probe.listen({ port, ...(host ? { host } : {}) }, () => probe.close(() => done(false)));
+  });
+}
+
 /**
  * `groundfix serve [--role all|web|worker]` and `groundfix worker` (= `--role worker`): run the GitHub App in this
  * process. APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT… come from the environment or `.env`, as for `probot run`.
@@ -53,7 +107,8 @@ function applyDotEnv(env: NodeJS.ProcessEnv): void {
  * stops taking webhooks and jobs, waits for the running jobs, then resolves 0.
  *
  * @returns the exit code when the process should stop: 1 at once (one line on stderr) when the operator
- *   environment is invalid or Redis is configured but unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`)
+ *   environment is invalid or Redis is configured but unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`);
+ *   2 with one line for a GitHub App setting Probot cannot use ({@link appSettingsProblem}) or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
 export async function serve(args: string[], io: ServeIO): Promise<number> {
@@ -67,6 +122,16 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
   if (!start.ok) {
     io.stderr.write(`${start.line}\n`);
     return 1;
+  }
+  const problem = appSettingsProblem(io.env);
+  if (problem) {
+    io.stderr.write(`groundfix: ${problem}\n`);
+    return 2;
+  }
+  const port = Number(io.env.PORT || 3000);
+  if (role !== "worker" && Number.isInteger(port) && port > 0 && (await portInUse(port, io.env.HOST))) {
+    io.stderr.write(`groundfix: port ${port} is already in use (PORT)\n`);
+    return 2;
   }
   let redis: Redis | undefined;
   let queue: OpenQueue;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPrivateKey } from "../fixtures/github.js";
@@ -50,6 +51,33 @@ describe("groundfix serve", () => {
     const bogus = groundfix(["serve", "--role", "both"], {});
     expect(await bogus.exit).toBe(2);
     expect(bogus.output()).toBe('groundfix: serve: --role must be all, web or worker (got "both")\n');
+  });
+
+  it("refuses GitHub App settings Probot cannot use with exit 2 and one line naming the variable", async () => {
+    const cases: [NodeJS.ProcessEnv, string][] = [
+      [{ NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" }, "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n"],
+      [{ APP_ID: "1", PRIVATE_KEY: "notakey" }, "groundfix: PRIVATE_KEY is not a valid PEM private key\n"],
+      [{ APP_ID: "1", PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n" }, "groundfix: PRIVATE_KEY is not a valid PEM private key\n"],
+      [{ APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem" }, "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n"],
+    ];
+    for (const [env, line] of cases) {
+      const run = groundfix(["serve"], env);
+      expect(await run.exit).toBe(2);
+      expect(run.output()).toBe(line);
+    }
+  });
+
+  it("says which port is taken, with exit 2 and one line, instead of Probot's stack", async () => {
+    const port = await freePort();
+    const taken = createServer().listen(port, "127.0.0.1");
+    await new Promise((r) => taken.once("listening", r));
+    try {
+      const run = groundfix(["serve"], { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", HOST: "127.0.0.1", PORT: String(port) });
+      expect(await run.exit).toBe(2);
+      expect(run.output()).toBe(`groundfix: port ${port} is already in use (PORT)\n`);
+    } finally {
+      taken.close();
+    }
   });
 
   it("serves GET /ping and GET /ready, which follows Redis's reachability", async () => {
