@@ -202,9 +202,13 @@ describe("failures end with a status comment and no pull request", () => {
     expect(body).not.toContain("retry");
   });
 
-  it("an empty repository (the default branch has no commit): one status comment naming the state, no retry suggested", async () => {
+  it.each([
+    ["404 (no such branch yet)", 404],
+    ['409 "Git Repository is empty."', 409],
+  ])("an empty repository (branches answers %s): one status comment naming the state, no retry suggested", async (_, code) => {
     app = await startApp();
     app.fake.state.refs.delete("master");
+    app.fake.state.failures.set("GET /repos/{o}/{r}/branches/{branch}", code);
     await app.receive("issues", labeledIssue());
     const { state } = app.fake;
     expect(state.pulls).toEqual([]);
