@@ -1,4 +1,6 @@
 import type { ReviewReport } from "../types.js";
+import { isAllCrlf } from "../grounding/lines.js";
+import { withCrlfLines } from "../grounding/unified-diff.js";
 import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
 
@@ -9,7 +11,8 @@ import type { FixReport } from "./fix.js";
  * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
  * was not the plain case (it exists with other content and was left untouched — then `status` is `held` and
  * `branch`, `head_sha` are null — or `--force` replaced it), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
- * on stderr. `reason` is the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
+ * on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is the agent's
+ * one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
  */
 export interface FixJson {
@@ -53,6 +56,12 @@ export function reviewToJson(review: ReviewReport): ReviewJson {
   };
 }
 
+/** An edit's diff with its file's real bytes: a CRLF file's lines get their "\r" back, so `git apply` takes it. */
+function jsonDiff(diff: string, path: string, files: readonly { path: string; content: string }[]): string {
+  const file = files.find((f) => f.path === path);
+  return file && isAllCrlf(file.content) ? withCrlfLines(diff) : diff;
+}
+
 /** Build the `fix --json` document from a run (pure; field order is stable). */
 export function fixToJson(report: FixReport): FixJson {
   const { result } = report;
@@ -76,7 +85,7 @@ export function fixToJson(report: FixReport): FixJson {
           citations: d.citations.map((c) => ({ path: c.path, start_line: c.start_line, end_line: c.end_line })),
         }
       : null,
-    edits: result.edits.map((e) => ({ path: e.path, ...editBaseLines(e), kind: e.kind, diff: e.diff })),
+    edits: result.edits.map((e) => ({ path: e.path, ...editBaseLines(e), kind: e.kind, diff: jsonDiff(e.diff, e.path, result.files) })),
     review: report.review ? reviewToJson(report.review) : null,
     gates: {
       rejections: result.gates.rejections.map((r) => ({ gate: r.gate, message: r.message })),

@@ -45,3 +45,21 @@ export function spanDiff(
   }
   return formatPatch(patch);
 }
+
+/**
+ * A {@link spanDiff} of a CRLF file (shown LF-normalised) with the file's real line endings put back: every context,
+ * removed and added line of the hunks ends in "\r\n", except a line followed by "\ No newline at end of file"
+ * (it has no line break at all). Headers keep LF. The result applies to the file's real bytes (`git apply`).
+ */
+export function withCrlfLines(diff: string): string {
+  const lines = diff.split("\n");
+  let inHunk = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith("@@")) inHunk = true;
+    else if (inHunk && /^[ +-]/.test(line) && !line.endsWith("\r") && i + 1 < lines.length && !lines[i + 1]!.startsWith("\\")) {
+      lines[i] = `${line}\r`;
+    }
+  }
+  return lines.join("\n");
+}

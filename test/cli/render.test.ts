@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FixReport } from "../../src/cli/fix.js";
+import { fixToJson } from "../../src/cli/json.js";
 import { renderFixReport, renderReview } from "../../src/cli/render.js";
+import { applyVerbatimEdit } from "../../src/grounding/index.js";
 import { styleFor } from "../../src/cli/style.js";
 import { escapeControls, isBlankText } from "../../src/cli/terminal.js";
 import type { ReviewReport } from "../../src/types.js";
@@ -77,5 +79,19 @@ describe("renderReview", () => {
     expect(text).toMatch(/^Review\s+failure — no findings/);
     const one = renderReview(review('line 3 is "    return x;" in the diff but "  return y;" at base\n      return x;'), plain);
     expect(one).toContain('line 3 is "    return x;" in the diff but "  return y;" at base\n            return x;');
+  });
+});
+
+describe("fix --json", () => {
+  it("gives a CRLF file's edit diff with its \\r (git apply takes it); an LF file's diff is unchanged", () => {
+    for (const [content, crlf] of [["a\r\nb\r\n", true], ["a\nb\n", false]] as const) {
+      const applied = applyVerbatimEdit(content, { code_before: "a\n", code_after: "a\nz\n" }, { path: "w.txt" });
+      if (!applied.ok) throw new Error(applied.message);
+      const r = report();
+      const edit = { ...r.result.edits[0]!, path: "w.txt", diff: applied.diff };
+      r.result = { ...r.result, edits: [edit], files: [{ path: "w.txt", content: applied.content, mode: "100644" }] };
+      const diff = fixToJson(r).edits[0]!.diff;
+      expect(diff).toContain(crlf ? " a\r\n+z\r\n b\r\n" : " a\n+z\n b\n");
+    }
   });
 });

@@ -1,6 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { applyVerbatimEdit, type VerbatimEditResult } from "../../src/grounding/index.js";
+import { withCrlfLines } from "../../src/grounding/unified-diff.js";
 
 type Edit = { code_before: string; code_after: string };
 interface OkCase {
@@ -257,6 +262,23 @@ describe("applyVerbatimEdit: unified diff", () => {
     const content = Array.from({ length: 9 }, (_, i) => `line ${i + 1}`).join("\n");
     const r = ok(applyVerbatimEdit(content, { code_before: before, code_after: after }, { path: "f" }));
     expect(r.diff).toBe(createTwoFilesPatch("a/f", "b/f", content, r.content, undefined, undefined, { context: 3 }));
+  });
+
+  it.each([
+    ["ending in CRLF", "a\r\nb\r\nc\r\n"],
+    ["without a final line break", "a\r\nb\r\nc"],
+  ])("withCrlfLines gives the diff of a CRLF file %s that git apply --check takes", (_name, content) => {
+    const dir = mkdtempSync(join(tmpdir(), "gf-crlf-"));
+    execFileSync("git", ["init", "-q", dir]);
+    writeFileSync(join(dir, "w.txt"), content);
+    for (const edit of [{ code_before: "b\n", code_after: "b\nz\n" }, { code_before: "c", code_after: "C" }]) {
+      const r = ok(applyVerbatimEdit(content, edit, { path: "w.txt", allow: "modifications" }));
+      const patch = withCrlfLines(r.diff);
+      writeFileSync(join(dir, "p.diff"), patch);
+      expect(() => execFileSync("git", ["-C", dir, "apply", "--check", "p.diff"], { stdio: "pipe" }), patch).not.toThrow();
+      writeFileSync(join(dir, "lf.diff"), r.diff);
+      expect(() => execFileSync("git", ["-C", dir, "apply", "--check", "lf.diff"], { stdio: "pipe" })).toThrow();
+    }
   });
 
   it("shows a CRLF file's lines without \\r", () => {
