@@ -104,7 +104,8 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  * - `web`: the server only; its jobs go to Redis for the workers (needs GROUNDFIX_REDIS_URL);
  * - `worker`: runs the jobs of the Redis queue, no HTTP server (needs GROUNDFIX_REDIS_URL).
  * Octokit throttles per installation, through Redis when it is configured (`server/octokit.ts`). SIGTERM or SIGINT
- * stops taking webhooks and jobs, waits for the running jobs, then resolves 0.
+ * stops taking webhooks and jobs, waits for the running jobs, then resolves 0; when Redis is unreachable by then it
+ * says so in one line and stops without waiting (BullMQ's close would wait forever).
  *
  * @returns the exit code when the process should stop: 1 at once (one line on stderr) when the operator
  *   environment is invalid or Redis is configured but unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`);
@@ -163,14 +164,28 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
     stopServer = () => server.stop();
   }
   return new Promise((resolve) => {
+    let said = false;
+    const sayOnce = (line: string) => {
+      if (!said) io.stderr.write(`groundfix: ${line}\n`);
+      said = true;
+    };
     const stop = () => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
+      // With Redis gone, BullMQ's close waits forever and its clients reject on quit ("Stream isn't writeable…"):
+      // say so in one line and stop without waiting for the queue.
+      process.on("unhandledRejection", (error) => sayOnce(`while stopping: ${(error as Error)?.message ?? error}`));
+      const redisDown = redis !== undefined && redis.status !== "ready";
+      if (redisDown) sayOnce("Redis is unreachable; stopping without waiting for the queue's jobs");
+      const drain = () => (redisDown ? (void queue.close().catch(() => {}), Promise.resolve()) : queue.close());
       void stopServer()
         .catch(() => {})
-        .then(() => queue.close())
-        .then(() => redis?.quit())
-        .catch(() => {})
+        .then(drain)
+        .then(async () => {
+          if (redisDown) redis?.disconnect();
+          else await redis?.quit();
+        })
+        .catch((error: unknown) => sayOnce(`while stopping: ${(error as Error).message}`))
         .finally(() => {
           resolve(0);
           setTimeout(() => process.exit(0), 1_000).unref(); // a library handle left open must not keep it alive
