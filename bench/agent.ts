@@ -52,28 +52,70 @@ export async function benchAgent(runs: number): Promise<BenchRow[]> {
   const demo = await buildSnapshot(demoFiles);
   const issue = readFileSync(join(ROOT, "examples", "demo-issue.md"), "utf8");
   const [title, ...rest] = issue.split("\n");
-  const demoTask: Task = { source: "local", key: "local:demo", title: title!, body: rest.join("\n"), repo: { owner: "local", name: "demo-service" }, baseSha: demo.sha };
+  const demoTask: Task = {
+    source: "local",
+    key: "local:demo",
+    title: title!,
+    body: rest.join("\n"),
+    repo: { owner: "local", name: "demo-service" },
+    baseSha: demo.sha,
+  };
   const heuristic = await runAgent({ task: demoTask, snapshot: demo, model: createModel("heuristic"), config });
-  const heuristicMs = await timeMedian(runs, () => runAgent({ task: demoTask, snapshot: demo, model: createModel("heuristic"), config }));
-  const replayMs = await timeMedian(runs, () => runAgent({ task: demoTask, snapshot: demo, model: createReplayModel(heuristic.transcript), config }));
-  rows.push({ section: "agent", name: `heuristic on the demo repo (${heuristic.outcome}, ${heuristic.usage.tool_calls} tool calls)`, value: heuristicMs, unit: "ms", reference: { name: "replay of its turns", value: replayMs }, ratio: heuristicMs / replayMs, ratioMeaning: "of replay" });
+  const heuristicMs = await timeMedian(runs, () =>
+    runAgent({ task: demoTask, snapshot: demo, model: createModel("heuristic"), config }),
+  );
+  const replayMs = await timeMedian(runs, () =>
+    runAgent({ task: demoTask, snapshot: demo, model: createReplayModel(heuristic.transcript), config }),
+  );
+  rows.push({
+    section: "agent",
+    name: `heuristic on the demo repo (${heuristic.outcome}, ${heuristic.usage.tool_calls} tool calls)`,
+    value: heuristicMs,
+    unit: "ms",
+    reference: { name: "replay of its turns", value: replayMs },
+    ratio: heuristicMs / replayMs,
+    ratioMeaning: "of replay",
+  });
   const demoTokens = tokens(toolOutputChars(heuristic));
   const demoRepoTokens = tokens(repoChars(demo));
-  rows.push({ section: "agent", name: "heuristic on the demo repo: tool-output tokens", value: demoTokens, unit: "tokens", reference: { name: "whole repo once", value: demoRepoTokens }, ratio: demoTokens / demoRepoTokens, ratioMeaning: "of the whole repo" });
+  rows.push({
+    section: "agent",
+    name: "heuristic on the demo repo: tool-output tokens",
+    value: demoTokens,
+    unit: "tokens",
+    reference: { name: "whole repo once", value: demoRepoTokens },
+    ratio: demoTokens / demoRepoTokens,
+    ratioMeaning: "of the whole repo",
+  });
 
   // The replay transcripts of the test suite, over the repository they were written for.
   const testSnapshot = await buildSnapshot(TEST_REPO);
   const testRepoTokens = tokens(repoChars(testSnapshot));
   const dir = join(ROOT, "test", "fixtures", "transcripts");
   // The one transcript whose test runs it with another config (test/agent/replay-gates.test.ts, case f).
-  const configFor = (name: string) => (name.startsWith("f-empty-tool-name-set") ? parseConfig({ agent: { required_tools: [] } }) : config);
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".json")).sort()) {
+  const configFor = (name: string) =>
+    name.startsWith("f-empty-tool-name-set") ? parseConfig({ agent: { required_tools: [] } }) : config;
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".json"))
+    .sort()) {
     const file = join(dir, name);
-    const run = () => runAgent({ task: testTask(), snapshot: testSnapshot, model: createModel(`replay:${file}`), config: configFor(name) });
+    const run = () =>
+      runAgent({
+        task: testTask(),
+        snapshot: testSnapshot,
+        model: createModel(`replay:${file}`),
+        config: configFor(name),
+      });
     const result = await run();
     const ms = await timeMedian(runs, run);
     const t = tokens(toolOutputChars(result));
-    rows.push({ section: "agent", name: `replay ${name.replace(/\.json$/, "")} (${result.outcome})`, value: ms, unit: "ms", note: `${t} tool-output tokens = ${(t / testRepoTokens).toFixed(2)}× the repo (${testRepoTokens})` });
+    rows.push({
+      section: "agent",
+      name: `replay ${name.replace(/\.json$/, "")} (${result.outcome})`,
+      value: ms,
+      unit: "ms",
+      note: `${t} tool-output tokens = ${(t / testRepoTokens).toFixed(2)}× the repo (${testRepoTokens})`,
+    });
   }
   return rows;
 }

@@ -32,7 +32,23 @@ export async function benchEditCore(runs: number): Promise<BenchRow[]> {
   const missing = { code_before: "  const anchor = loadAnchor(confg);", code_after: "x" };
   const notFound = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => applyVerbatimEdit(content, missing));
   return [
-    { section: "edit core", name: "applyVerbatimEdit, 5 MB, anchor near end", value: apply, unit: "ms", reference: { name: "indexOf+splice", value: reference }, ratio: apply / reference, ratioMeaning: "slower" },
-    { section: "edit core", name: "not_found with nearest-region diagnosis, 5 MB", value: notFound, unit: "ms", reference: { name: "indexOf+splice", value: reference }, ratio: notFound / reference, ratioMeaning: "slower" },
+    {
+      section: "edit core",
+      name: "applyVerbatimEdit, 5 MB, anchor near end",
+      value: apply,
+      unit: "ms",
+      reference: { name: "indexOf+splice", value: reference },
+      ratio: apply / reference,
+      ratioMeaning: "slower",
+    },
+    {
+      section: "edit core",
+      name: "not_found with nearest-region diagnosis, 5 MB",
+      value: notFound,
+      unit: "ms",
+      reference: { name: "indexOf+splice", value: reference },
+      ratio: notFound / reference,
+      ratioMeaning: "slower",
+    },
   ];
 }

@@ -22,7 +22,23 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = ["user", "order", "invoice", "payment", "session", "token", "cache", "queue", "report", "schema", "record", "audit", "event", "batch", "config"];
+const WORDS = [
+  "user",
+  "order",
+  "invoice",
+  "payment",
+  "session",
+  "token",
+  "cache",
+  "queue",
+  "report",
+  "schema",
+  "record",
+  "audit",
+  "event",
+  "batch",
+  "config",
+];
 
 function jsFile(rand: () => number, i: number, targetBytes: number): string {
   const out: string[] = [`import { logger } from "../lib/logger.js";`, ""];
@@ -64,13 +80,21 @@ function pyFile(rand: () => number, i: number, targetBytes: number): string {
 export function generateRepo(count: number, avgBytes: number, seed = 42): GenFile[] {
   const rand = prng(seed);
   const files: GenFile[] = [
-    { path: "package.json", content: JSON.stringify({ name: "bench-repo", version: "1.0.0", dependencies: { express: "^4.0.0" } }, null, 2) + "\n" },
+    {
+      path: "package.json",
+      content:
+        JSON.stringify({ name: "bench-repo", version: "1.0.0", dependencies: { express: "^4.0.0" } }, null, 2) + "\n",
+    },
     { path: "lib/logger.js", content: "export const logger = console;\n" },
   ];
   for (let i = 0; files.length < count; i++) {
     const size = Math.max(200, Math.round(avgBytes * (0.5 + rand())));
     const dir = `src/${WORDS[i % WORDS.length]}/${Math.floor(i / 100)}`;
-    files.push(i % 4 === 3 ? { path: `${dir}/mod_${i}.py`, content: pyFile(rand, i, size) } : { path: `${dir}/mod${i}.js`, content: jsFile(rand, i, size) });
+    files.push(
+      i % 4 === 3
+        ? { path: `${dir}/mod_${i}.py`, content: pyFile(rand, i, size) }
+        : { path: `${dir}/mod${i}.js`, content: jsFile(rand, i, size) },
+    );
   }
   return files;
 }

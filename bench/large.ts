@@ -13,7 +13,17 @@
  * the projects share a language but not every word, as side-by-side projects do. Never committed.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -53,7 +63,8 @@ function packageSources(): { rel: string; full: string; size: number }[] {
       seen.add(real);
       const st = statSync(real);
       if (st.isDirectory()) walk(full);
-      else if (st.isFile() && CODE.test(e.name) && st.size > 0 && st.size <= MAX_FILE_BYTES) out.push({ rel: relative(base, full), full: real, size: st.size });
+      else if (st.isFile() && CODE.test(e.name) && st.size > 0 && st.size <= MAX_FILE_BYTES)
+        out.push({ rel: relative(base, full), full: real, size: st.size });
     }
   };
   walk(base);
@@ -73,7 +84,11 @@ function vary(text: string, k: number): string {
 }
 
 function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 30 });
+  return execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
 }
 
 /** Fill `dir` with projects p0, p1, … (see the module comment) and commit them. */
@@ -100,7 +115,8 @@ function largeRepo(): { dir: string; remove: boolean } {
   const given = process.env.GROUNDFIX_BENCH_LARGE_REPO;
   if (given !== undefined && given !== "") {
     if (existsSync(join(given, ".git"))) return { dir: given, remove: false };
-    if (existsSync(given) && readdirSync(given).length > 0) throw new Error(`GROUNDFIX_BENCH_LARGE_REPO=${given} is neither a git checkout nor empty`);
+    if (existsSync(given) && readdirSync(given).length > 0)
+      throw new Error(`GROUNDFIX_BENCH_LARGE_REPO=${given} is neither a git checkout nor empty`);
     process.stderr.write(`bench: building the large repository in ${given} (kept)…\n`);
     buildRepo(given);
     return { dir: given, remove: false };
@@ -115,7 +131,11 @@ function largeRepo(): { dir: string; remove: boolean } {
 function transcript(calls: { name: string; arguments: Record<string, unknown> }[]): string {
   const answer = {
     name: "submit_answer",
-    arguments: { summary: "The module resolver reads a missing cache entry.", affected_file: "p0/typescript/lib/lib.d.ts", confidence: 0.3 },
+    arguments: {
+      summary: "The module resolver reads a missing cache entry.",
+      affected_file: "p0/typescript/lib/lib.d.ts",
+      confidence: 0.3,
+    },
   };
   return JSON.stringify({ turns: [...calls.map((c) => ({ tool_calls: [c] })), { tool_calls: [answer] }] });
 }
@@ -132,7 +152,12 @@ const RUNS = [
   {
     name: "search",
     calls: [
-      { name: "search_codebase", arguments: { query: "TypeError: Cannot read properties of undefined (reading 'resolvedModule') in resolveModuleName" } },
+      {
+        name: "search_codebase",
+        arguments: {
+          query: "TypeError: Cannot read properties of undefined (reading 'resolvedModule') in resolveModuleName",
+        },
+      },
       { name: "search_codebase", arguments: { query: "compiler options typeRoots missing" } },
     ],
   },
@@ -146,7 +171,11 @@ const RUNS = [
 ] as const;
 
 /** Run a command to its end; its wall time (ms) and, for node, its maximum resident set size (bytes). */
-function timed(cmd: string, args: string[], opts: { cwd?: string; okCodes?: number[] } = {}): Promise<{ ms: number; rss: number; out: string }> {
+function timed(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; okCodes?: number[] } = {},
+): Promise<{ ms: number; rss: number; out: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -157,7 +186,10 @@ function timed(cmd: string, args: string[], opts: { cwd?: string; okCodes?: numb
     child.on("error", reject);
     child.on("close", (code) => {
       const ms = performance.now() - t0;
-      if (!(opts.okCodes ?? [0]).includes(code ?? -1)) return reject(new Error(`${cmd} ${args.slice(0, 3).join(" ")} exited ${code}: ${err.trim().split("\n").pop()}`));
+      if (!(opts.okCodes ?? [0]).includes(code ?? -1))
+        return reject(
+          new Error(`${cmd} ${args.slice(0, 3).join(" ")} exited ${code}: ${err.trim().split("\n").pop()}`),
+        );
       const m = /GROUNDFIX_MAXRSS (\d+)/.exec(err);
       resolve({ ms, rss: m ? Number(m[1]) * 1024 : NaN, out });
     });
@@ -180,7 +212,23 @@ export async function benchLarge(rounds: number): Promise<BenchRow[]> {
     });
     const cli = join(ROOT, "dist", "cli", "main.js");
     const fix = (file: string) =>
-      timed(process.execPath, ["--import", MAXRSS_HOOK, cli, "fix", "--repo", dir, "--issue-text", "resolver crash\nTypeError in resolveModuleName", "--model", `replay:${file}`, "--json"], { cwd: tmp });
+      timed(
+        process.execPath,
+        [
+          "--import",
+          MAXRSS_HOOK,
+          cli,
+          "fix",
+          "--repo",
+          dir,
+          "--issue-text",
+          "resolver crash\nTypeError in resolveModuleName",
+          "--model",
+          `replay:${file}`,
+          "--json",
+        ],
+        { cwd: tmp },
+      );
     const floor = () => timed("sh", ["-c", "git archive HEAD | wc -c"], { cwd: dir });
     const size = Number((await floor()).out.trim());
     // One warm-up of each (page cache, module compile cache), then interleaved rounds.
@@ -204,21 +252,41 @@ export async function benchLarge(rounds: number): Promise<BenchRow[]> {
     const floorMed = median(floorMs);
     const mb = (b: number) => (b / 1048576).toFixed(0);
     const rows: BenchRow[] = [
-      { section: "large", name: `git archive HEAD | wc -c (${fileCount} files, ${mb(source)} MB source, ${mb(size)} MB tar)`, value: floorMed, unit: "ms", ratio: 1, ratioMeaning: "of reading the commit" },
+      {
+        section: "large",
+        name: `git archive HEAD | wc -c (${fileCount} files, ${mb(source)} MB source, ${mb(size)} MB tar)`,
+        value: floorMed,
+        unit: "ms",
+        ratio: 1,
+        ratioMeaning: "of reading the commit",
+      },
     ];
     const grepMed = median(runMs[0]!);
     RUNS.forEach((r, i) => {
       const ms = median(runMs[i]!);
       const rss = median(runRss[i]!);
       const vsGrep = i === 0 ? "" : `; ${(ms / grepMed).toFixed(2)}× the grep run`;
-      rows.push({ section: "large", name: `fix, two ${r.calls[0].name} calls then an answer`, value: ms, unit: "ms", reference: { name: "git archive", value: floorMed }, ratio: ms / floorMed, ratioMeaning: "of reading the commit", note: `peak RSS ${mb(rss)} MB = ${(rss / source).toFixed(2)}× the source${vsGrep}` });
+      rows.push({
+        section: "large",
+        name: `fix, two ${r.calls[0].name} calls then an answer`,
+        value: ms,
+        unit: "ms",
+        reference: { name: "git archive", value: floorMed },
+        ratio: ms / floorMed,
+        ratioMeaning: "of reading the commit",
+        note: `peak RSS ${mb(rss)} MB = ${(rss / source).toFixed(2)}× the source${vsGrep}`,
+      });
     });
 
     // grep_codebase against git grep on the same commit, A B A B.
     const snapshot = await snapshotFromGit(dir, "HEAD");
     const cases = [
       { name: "literal", query: { pattern: "createSourceFile", maxHits: 50 }, git: ["-F", "createSourceFile"] },
-      { name: "regex", query: { pattern: "function (parse|read)[A-Z][A-Za-z]*\\(", regex: true, maxHits: 50 }, git: ["-E", "function (parse|read)[A-Z][A-Za-z]*\\("] },
+      {
+        name: "regex",
+        query: { pattern: "function (parse|read)[A-Z][A-Za-z]*\\(", regex: true, maxHits: 50 },
+        git: ["-E", "function (parse|read)[A-Z][A-Za-z]*\\("],
+      },
     ];
     for (const c of cases) {
       const ours: number[] = [];
@@ -228,11 +296,21 @@ export async function benchLarge(rounds: number): Promise<BenchRow[]> {
         const t0 = performance.now();
         grepSnapshot(snapshot, c.query);
         ours.push(performance.now() - t0);
-        theirs.push((await timed("git", ["grep", "-n", "--no-color", ...c.git, "HEAD"], { cwd: dir, okCodes: [0, 1] })).ms);
+        theirs.push(
+          (await timed("git", ["grep", "-n", "--no-color", ...c.git, "HEAD"], { cwd: dir, okCodes: [0, 1] })).ms,
+        );
       }
       const o = median(ours);
       const t = median(theirs);
-      rows.push({ section: "large", name: `grep_codebase ${c.name} (in process)`, value: o, unit: "ms", reference: { name: "git grep HEAD", value: t }, ratio: o / t, ratioMeaning: "of git grep's time" });
+      rows.push({
+        section: "large",
+        name: `grep_codebase ${c.name} (in process)`,
+        value: o,
+        unit: "ms",
+        reference: { name: "git grep HEAD", value: t },
+        ratio: o / t,
+        ratioMeaning: "of git grep's time",
+      });
     }
     return rows;
   } finally {

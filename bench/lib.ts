@@ -73,6 +73,10 @@ export function renderTable(rows: BenchRow[]): string {
   ]);
   const header = ["section", "figure", "value", "reference (same run)", "ratio", "note"];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const row = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row)].join("\n");
 }

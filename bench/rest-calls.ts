@@ -17,7 +17,10 @@ function repoOf(total: number): Record<string, string> {
 
 const VAGUE_BODY = "Something about checkout feels slow sometimes. No error message, no stack trace.";
 
-async function countRun(total: number, body: string): Promise<{ total: number; byRoute: Record<string, number>; pr: boolean }> {
+async function countRun(
+  total: number,
+  body: string,
+): Promise<{ total: number; byRoute: Record<string, number>; pr: boolean }> {
   const app = await startApp({ files: repoOf(total) });
   try {
     await app.receive("issues", labeledIssue("groundfix", body));
@@ -32,7 +35,10 @@ async function countRun(total: number, body: string): Promise<{ total: number; b
 export async function benchRestCalls(sizes: number[]): Promise<{ rows: BenchRow[]; detail: Record<string, unknown> }> {
   const rows: BenchRow[] = [];
   const detail: Record<string, unknown> = {};
-  for (const [kind, body] of [["PR-producing", CRASH_BODY], ["diagnosis-only", VAGUE_BODY]] as const) {
+  for (const [kind, body] of [
+    ["PR-producing", CRASH_BODY],
+    ["diagnosis-only", VAGUE_BODY],
+  ] as const) {
     let reference: number | undefined;
     for (const size of sizes) {
       const r = await countRun(size, body);

@@ -16,13 +16,22 @@ import { benchStructure } from "./structure.js";
 import { benchWebhookAck } from "./webhook-ack.js";
 
 const quick = process.argv.includes("--quick");
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 
 const extra: Record<string, unknown> = {};
 const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
   { name: "structure", run: () => benchStructure(quick ? 3 : 7) },
-  { name: "snapshot", run: () => benchSnapshotSearch(quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 }) },
+  {
+    name: "snapshot",
+    run: () =>
+      benchSnapshotSearch(
+        quick ? { files: 1000, avgBytes: 10_000, runs: 3 } : { files: 10_000, avgBytes: 10_000, runs: 5 },
+      ),
+  },
   { name: "webhook", run: () => benchWebhookAck(50) },
   { name: "large", run: () => benchLarge(quick ? 3 : 5) },
   { name: "agent", run: () => benchAgent(quick ? 3 : 7) },
@@ -49,6 +58,9 @@ for (const s of sections) {
 }
 console.log(renderTable(rows));
 const out = join(dirname(fileURLToPath(import.meta.url)), "results.json");
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, rows, ...extra }, null, 2) + "\n");
+writeFileSync(
+  out,
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, rows, ...extra }, null, 2) + "\n",
+);
 console.log(`\nwritten: ${out}`);
 if (rows.some((r) => r.name === "FAILED")) process.exitCode = 1;

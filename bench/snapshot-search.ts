@@ -45,7 +45,11 @@ function gitGrep(dir: string, args: string[]): void {
   }
 }
 
-export async function benchSnapshotSearch(opts: { files: number; avgBytes: number; runs: number }): Promise<BenchRow[]> {
+export async function benchSnapshotSearch(opts: {
+  files: number;
+  avgBytes: number;
+  runs: number;
+}): Promise<BenchRow[]> {
   const files = generateRepo(opts.files, opts.avgBytes);
   const bytes = totalBytes(files);
   const mb = bytes / (1024 * 1024);
@@ -67,30 +71,62 @@ export async function benchSnapshotSearch(opts: { files: number; avgBytes: numbe
   }
   const loadMs = median(loadTimes);
   const snap = snapshot!;
-  rows.push({ section: "snapshot", name: `load ${snap.stats.files} files, ${mb.toFixed(0)} MB (gzip tar)`, value: mb / (loadMs / 1000), unit: "MB/s", reference: { name: "gunzip+tar parse only", value: mb / (drainMs / 1000) }, ratio: loadMs / drainMs, ratioMeaning: "time of bare parse" });
-  rows.push({ section: "snapshot", name: "peak RSS growth while loading / source size", value: peak / bytes, unit: "× source", note: `${(peak / 1048576).toFixed(0)} MB for ${mb.toFixed(0)} MB` });
+  rows.push({
+    section: "snapshot",
+    name: `load ${snap.stats.files} files, ${mb.toFixed(0)} MB (gzip tar)`,
+    value: mb / (loadMs / 1000),
+    unit: "MB/s",
+    reference: { name: "gunzip+tar parse only", value: mb / (drainMs / 1000) },
+    ratio: loadMs / drainMs,
+    ratioMeaning: "time of bare parse",
+  });
+  rows.push({
+    section: "snapshot",
+    name: "peak RSS growth while loading / source size",
+    value: peak / bytes,
+    unit: "× source",
+    note: `${(peak / 1048576).toFixed(0)} MB for ${mb.toFixed(0)} MB`,
+  });
 
   const dir = mkdtempSync(join(tmpdir(), "groundfix-bench-"));
   try {
     writeRepo(dir, files);
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: dir, stdio: "ignore" });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+        cwd: dir,
+        stdio: "ignore",
+      });
     git("init", "-q");
     git("add", "-A");
     git("commit", "-q", "-m", "bench");
     const ctx = { snapshot: snap, reads: createReadLog() };
     const cases: { name: string; tool: unknown; git: string[] }[] = [
       { name: "literal", tool: { pattern: "missing invoice id", max_results: 50 }, git: ["-F", "missing invoice id"] },
-      { name: "regex", tool: { pattern: "handle(Audit|Batch)[0-9]+_1\\(", regex: true, max_results: 50 }, git: ["-E", "handle(Audit|Batch)[0-9]+_1\\("] },
+      {
+        name: "regex",
+        tool: { pattern: "handle(Audit|Batch)[0-9]+_1\\(", regex: true, max_results: 50 },
+        git: ["-E", "handle(Audit|Batch)[0-9]+_1\\("],
+      },
     ];
     for (const c of cases) {
       const ours = await timeMedian(opts.runs, () => runTool(grepCodebase, c.tool, ctx));
       const theirs = await timeMedian(opts.runs, () => gitGrep(dir, c.git));
-      rows.push({ section: "search", name: `grep_codebase ${c.name}`, value: ours, unit: "ms", reference: { name: "git grep", value: theirs }, ratio: ours / theirs, ratioMeaning: "of git grep's time" });
+      rows.push({
+        section: "search",
+        name: `grep_codebase ${c.name}`,
+        value: ours,
+        unit: "ms",
+        reference: { name: "git grep", value: theirs },
+        ratio: ours / theirs,
+        ratioMeaning: "of git grep's time",
+      });
     }
     const t0 = performance.now();
     await runTool(searchCodebase, { query: "warmup" }, ctx);
     const buildMs = performance.now() - t0;
-    const search = await timeMedian(opts.runs, () => runTool(searchCodebase, { query: "missing payment id handlePayment" }, ctx));
+    const search = await timeMedian(opts.runs, () =>
+      runTool(searchCodebase, { query: "missing payment id handlePayment" }, ctx),
+    );
     rows.push({ section: "search", name: "search_codebase first call", value: buildMs, unit: "ms" });
     rows.push({ section: "search", name: "search_codebase query (repeated)", value: search, unit: "ms" });
     const t1 = performance.now();
@@ -100,13 +136,19 @@ export async function benchSnapshotSearch(opts: { files: number; avgBytes: numbe
     const middle = files.slice(Math.floor(files.length / 2)).find((f) => f.path.endsWith(".js"))!;
     const defined = /export function (\w+)/.exec(middle.content)![1]!;
     const probe = await runTool(verifySymbolInRepo, { name: defined }, ctx);
-    if (probe.status !== "ok") throw new Error(`verify_symbol_in_repo did not find ${defined}: ${probe.text.split("\n")[0]}`);
+    if (probe.status !== "ok")
+      throw new Error(`verify_symbol_in_repo did not find ${defined}: ${probe.text.split("\n")[0]}`);
     const typo = `${defined.slice(0, 6)}x${defined.slice(7)}`;
     const found = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: defined }, ctx));
     const missing = await timeMedian(opts.runs, () => runTool(verifySymbolInRepo, { name: typo }, ctx));
     rows.push({ section: "search", name: "verify_symbol_in_repo first call", value: symBuild, unit: "ms" });
     rows.push({ section: "search", name: "verify_symbol_in_repo FOUND", value: found, unit: "ms" });
-    rows.push({ section: "search", name: "verify_symbol_in_repo NOT_FOUND (similar names)", value: missing, unit: "ms" });
+    rows.push({
+      section: "search",
+      name: "verify_symbol_in_repo NOT_FOUND (similar names)",
+      value: missing,
+      unit: "ms",
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

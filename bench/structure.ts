@@ -19,7 +19,10 @@ function bigFile(language: "js" | "python", bytes: number): { content: string; a
     const head = language === "js" ? `function work${f}(input) {` : `def work${f}(input):`;
     lines.push(head);
     for (let i = 0; i < 20; i++) {
-      const stmt = language === "js" ? `  const v${i} = compute(input, ${i}, "item-${f % 97}"); // keep` : `    v${i} = compute(input, ${i}, "item-${f % 97}")  # keep`;
+      const stmt =
+        language === "js"
+          ? `  const v${i} = compute(input, ${i}, "item-${f % 97}"); // keep`
+          : `    v${i} = compute(input, ${i}, "item-${f % 97}")  # keep`;
       lines.push(stmt);
       size += stmt.length + 1;
     }
@@ -28,7 +31,10 @@ function bigFile(language: "js" | "python", bytes: number): { content: string; a
   }
   const at = lines.length - 20;
   lines[at] = language === "js" ? "  const anchor = loadAnchor(input);" : "    anchor = load_anchor(input)";
-  const guard = language === "js" ? '  if (!anchor) throw new Error("no anchor");' : '    if anchor is None:\n        raise ValueError("no anchor")';
+  const guard =
+    language === "js"
+      ? '  if (!anchor) throw new Error("no anchor");'
+      : '    if anchor is None:\n        raise ValueError("no anchor")';
   return { content: lines.join("\n") + "\n", anchor: lines[at]!, guard };
 }
 
@@ -41,7 +47,8 @@ async function oneLanguage(language: "js" | "python", runs: number): Promise<Ben
   const added = addedLinesBetween(content, applied.content, applied.startLine, applied.endLine);
   const check = () => structureProblems(language as StructureLanguage, content, applied.content, added);
   const problems = check();
-  if (problems === undefined || problems.length > 0) throw new Error(`structure bench: the guard was refused: ${JSON.stringify(problems)}`);
+  if (problems === undefined || problems.length > 0)
+    throw new Error(`structure bench: the guard was refused: ${JSON.stringify(problems)}`);
   const reference = await timeMedian(runs, () => applyVerbatimEdit(content, edit));
   const value = await timeMedian(runs, check);
   return {
@@ -58,8 +65,10 @@ async function oneLanguage(language: "js" | "python", runs: number): Promise<Ben
 /** Wall time of a fresh `node` that loads typescript one way, A B A B interleaved; medians in ms. */
 function moduleLoad(runs: number): BenchRow {
   const esm = "const t=performance.now();await import('typescript');console.log(performance.now()-t)";
-  const cjs = "import{createRequire}from'node:module';const t=performance.now();createRequire(import.meta.url)('typescript');console.log(performance.now()-t)";
-  const time = (code: string) => Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim());
+  const cjs =
+    "import{createRequire}from'node:module';const t=performance.now();createRequire(import.meta.url)('typescript');console.log(performance.now()-t)";
+  const time = (code: string) =>
+    Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim());
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -81,5 +90,9 @@ function moduleLoad(runs: number): BenchRow {
 
 /** The bench section `structure`. */
 export async function benchStructure(runs: number): Promise<BenchRow[]> {
-  return [await oneLanguage("js", runs), await oneLanguage("python", Math.max(3, Math.ceil(runs / 2))), moduleLoad(Math.max(3, runs))];
+  return [
+    await oneLanguage("js", runs),
+    await oneLanguage("python", Math.max(3, Math.ceil(runs / 2))),
+    moduleLoad(Math.max(3, runs)),
+  ];
 }

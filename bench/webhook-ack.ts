@@ -22,7 +22,13 @@ import { type BenchRow, median, percentile } from "./lib.js";
 const SECRET = "bench-secret";
 
 async function serve(appFn: ApplicationFunction): Promise<{ url: string; server: Server }> {
-  const probot = new Probot({ appId: 1, privateKey: testPrivateKey(), secret: SECRET, logLevel: "fatal", Octokit: groundfixOctokit() });
+  const probot = new Probot({
+    appId: 1,
+    privateKey: testPrivateKey(),
+    secret: SECRET,
+    logLevel: "fatal",
+    Octokit: groundfixOctokit(),
+  });
   const middleware = await createNodeMiddleware(appFn, { probot });
   const server = createServer((req, res) => {
     void middleware(req, res);
@@ -45,7 +51,12 @@ async function deliverAll(url: string, count: number): Promise<number[]> {
       const res = await fetch(url, {
         method: "POST",
         body,
-        headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": randomUUID(), "x-hub-signature-256": signature },
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "issues",
+          "x-github-delivery": randomUUID(),
+          "x-hub-signature-256": signature,
+        },
       });
       await res.text();
       if (res.status >= 300) throw new Error(`delivery answered ${res.status}`);
@@ -58,7 +69,13 @@ async function deliverAll(url: string, count: number): Promise<number[]> {
 export async function benchWebhookAck(count: number, rounds = 5): Promise<BenchRow[]> {
   nock.disableNetConnect();
   nock.enableNetConnect("127.0.0.1");
-  const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" } });
+  const fake = createGitHubFake({
+    owner: OWNER,
+    name: REPO,
+    defaultBranch: "master",
+    files: SHOP_FILES,
+    roles: { Codertocat: "write" },
+  });
   const queue = createQueue({ concurrency: 2 });
   const ours = await serve(createApp({ queue, env: {}, role: "web" }));
   const noop = await serve(() => {});
@@ -66,7 +83,10 @@ export async function benchWebhookAck(count: number, rounds = 5): Promise<BenchR
     // Warm-up, the same for both.
     await deliverAll(noop.url, 5);
     await deliverAll(ours.url, 5);
-    const p = { ours: { p50: [] as number[], p99: [] as number[] }, noop: { p50: [] as number[], p99: [] as number[] } };
+    const p = {
+      ours: { p50: [] as number[], p99: [] as number[] },
+      noop: { p50: [] as number[], p99: [] as number[] },
+    };
     let queued = "";
     for (let round = 0; round < rounds; round++) {
       for (const which of round % 2 === 0 ? (["noop", "ours"] as const) : (["ours", "noop"] as const)) {

@@ -24,22 +24,9 @@ const TracePath = z.strictObject({
  *   the reporter's own code, a dependency or the runtime).
  */
 export const EvalCase = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
-  language: z.enum([
-    "javascript",
-    "typescript",
-    "python",
-    "go",
-    "java",
-    "kotlin",
-    "ruby",
-    "csharp",
-  ]),
-  repository: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "owner/name"),
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
+  language: z.enum(["javascript", "typescript", "python", "go", "java", "kotlin", "ruby", "csharp"]),
+  repository: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "owner/name"),
   source: z.url(),
   fix_source: z.string().min(1),
   base: sha,
@@ -79,16 +66,12 @@ export function loadCases(path: string): EvalCase[] {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (err) {
-    throw new Error(
-      `${path}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new Error(`${path}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed = z.array(EvalCase).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(
-      `${path}: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`,
-    );
+    throw new Error(`${path}: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`);
   }
   const seen = new Set<string>();
   for (const c of parsed.data) {

@@ -18,26 +18,20 @@ export function git(
   } = {},
 ): string {
   try {
-    const out = execFileSync(
-      "git",
-      options.gitDir ? ["--git-dir", options.gitDir, ...args] : args,
-      {
-        cwd: options.cwd,
-        env: options.env ? { ...process.env, ...options.env } : undefined,
-        input: options.input,
-        encoding: "utf8",
-        stdio: ["pipe", "pipe", "pipe"],
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
+    const out = execFileSync("git", options.gitDir ? ["--git-dir", options.gitDir, ...args] : args, {
+      cwd: options.cwd,
+      env: options.env ? { ...process.env, ...options.env } : undefined,
+      input: options.input,
+      encoding: "utf8",
+      stdio: ["pipe", "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return options.raw ? out : out.trim();
   } catch (err) {
     const stderr = String((err as { stderr?: string }).stderr ?? "")
       .trim()
       .split("\n")[0];
-    throw new Error(
-      `git ${args.slice(0, 3).join(" ")}: ${stderr || (err as Error).message}`,
-    );
+    throw new Error(`git ${args.slice(0, 3).join(" ")}: ${stderr || (err as Error).message}`);
   }
 }
 
@@ -50,23 +44,11 @@ function isGitDir(dir: string): boolean {
  * The git directory of `owner/name` under a folder of mirrors: `<mirrors>/<owner>+<name>` as the `fetch` tool
  * leaves it (`…/repo` bare, or `…/repo/.git`), or `<mirrors>/<owner>/<name>(.git)`. Undefined when none exists.
  */
-export function mirrorGitDir(
-  mirrors: string,
-  repository: string,
-): string | undefined {
+export function mirrorGitDir(mirrors: string, repository: string): string | undefined {
   const [owner = "", name = ""] = repository.split("/");
-  const roots = [
-    join(mirrors, `${owner}+${name}`),
-    join(mirrors, owner, name),
-    join(mirrors, owner, `${name}.git`),
-  ];
+  const roots = [join(mirrors, `${owner}+${name}`), join(mirrors, owner, name), join(mirrors, owner, `${name}.git`)];
   for (const root of roots) {
-    for (const dir of [
-      join(root, "repo", ".git"),
-      join(root, "repo"),
-      join(root, ".git"),
-      root,
-    ]) {
+    for (const dir of [join(root, "repo", ".git"), join(root, "repo"), join(root, ".git"), root]) {
       if (isGitDir(dir)) return dir;
     }
   }

@@ -9,15 +9,7 @@
  * another commit is replaced. Exit 1 when a case could not be prepared (each failure is one line on stderr).
  */
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCases, type EvalCase } from "./cases.js";
@@ -59,14 +51,10 @@ function copyTree(from: string, base: string, dest: string): string[] {
       return { mode, type, oid, path: line.slice(tab + 1) };
     })
     .filter((e) => e.type === "blob");
-  const batch = execFileSync(
-    "git",
-    ["--git-dir", from, "cat-file", "--batch"],
-    {
-      input: entries.map((e) => e.oid).join("\n") + "\n",
-      maxBuffer: 1024 * 1024 * 1024,
-    },
-  );
+  const batch = execFileSync("git", ["--git-dir", from, "cat-file", "--batch"], {
+    input: entries.map((e) => e.oid).join("\n") + "\n",
+    maxBuffer: 1024 * 1024 * 1024,
+  });
   const missing: string[] = [];
   const links: { file: string; target: string }[] = [];
   let at = 0;
@@ -83,8 +71,7 @@ function copyTree(from: string, base: string, dest: string): string[] {
     at += size + 1;
     const file = join(dest, e.path);
     mkdirSync(dirname(file), { recursive: true });
-    if (e.mode === "120000")
-      links.push({ file, target: body.toString("utf8") });
+    if (e.mode === "120000") links.push({ file, target: body.toString("utf8") });
     else {
       writeFileSync(file, body);
       if (e.mode === "100755") chmodSync(file, 0o755);
@@ -133,42 +120,23 @@ export function checkCase(c: EvalCase, from: string): void {
   } catch {
     throw new Error(`the mirror has no commit ${c.fix} (or it has no parent)`);
   }
-  if (parent !== c.base)
-    throw new Error(
-      `base ${c.base} is not the first parent of ${c.fix} (that is ${parent})`,
-    );
+  if (parent !== c.base) throw new Error(`base ${c.base} is not the first parent of ${c.fix} (that is ${parent})`);
   const touched = new Set(
     git(["diff", "--name-only", "--no-renames", c.base, c.fix], {
       gitDir: from,
     }).split("\n"),
   );
-  const wrong = [...c.changed.files, ...c.changed.other].filter(
-    (p) => !touched.has(p),
-  );
-  if (wrong.length > 0)
-    throw new Error(`the fix does not change ${wrong.join(", ")}`);
-  const atBase = new Set(
-    git(["ls-tree", "-r", "--name-only", c.base], { gitDir: from }).split("\n"),
-  );
-  const lost = c.trace_paths.filter(
-    (t) => t.repo !== null && !atBase.has(t.repo),
-  );
+  const wrong = [...c.changed.files, ...c.changed.other].filter((p) => !touched.has(p));
+  if (wrong.length > 0) throw new Error(`the fix does not change ${wrong.join(", ")}`);
+  const atBase = new Set(git(["ls-tree", "-r", "--name-only", c.base], { gitDir: from }).split("\n"));
+  const lost = c.trace_paths.filter((t) => t.repo !== null && !atBase.has(t.repo));
   if (lost.length > 0)
-    throw new Error(
-      `trace path ${lost[0]?.trace} maps to ${lost[0]?.repo}, which is not at the base`,
-    );
+    throw new Error(`trace path ${lost[0]?.trace} maps to ${lost[0]?.repo}, which is not at the base`);
   const fixed = c.changed.files
     .filter((p) => atBase.has(p))
-    .map((p) =>
-      git(["cat-file", "blob", `${c.base}:${p}`], { gitDir: from, raw: true }),
-    );
-  const unnamed = c.changed.functions.filter(
-    (f) => !fixed.some((text) => text.includes(f)),
-  );
-  if (unnamed.length > 0)
-    throw new Error(
-      `no changed file names the function ${unnamed.join(", ")} at the base`,
-    );
+    .map((p) => git(["cat-file", "blob", `${c.base}:${p}`], { gitDir: from, raw: true }));
+  const unnamed = c.changed.functions.filter((f) => !fixed.some((text) => text.includes(f)));
+  if (unnamed.length > 0) throw new Error(`no changed file names the function ${unnamed.join(", ")} at the base`);
 }
 
 /**
@@ -179,11 +147,7 @@ export function checkCase(c: EvalCase, from: string): void {
  *
  * @throws Error when the case does not match its mirror, there is no mirror (and no ready checkout), or git fails.
  */
-export function prepareCase(
-  c: EvalCase,
-  mirrors: string,
-  out: string,
-): "ready" | "created" | "copied" {
+export function prepareCase(c: EvalCase, mirrors: string, out: string): "ready" | "created" | "copied" {
   const dest = join(out, c.id);
   const from = mirrorGitDir(mirrors, c.repository);
   if (from) checkCase(c, from);
@@ -197,27 +161,11 @@ export function prepareCase(
       git(["fetch", "--quiet", "--depth", "1", from, c.base], { cwd: dest });
     } catch {
       const missing = copyTree(from, c.base, dest);
-      writeFileSync(
-        join(dest, ".git", BASE_MARKER),
-        `${c.base} ${headOf(dest)}\n`,
-      );
-      if (missing.length === 0)
-        throw new Error(
-          `the fetch of ${c.base} failed, but no blob of it is missing`,
-        );
+      writeFileSync(join(dest, ".git", BASE_MARKER), `${c.base} ${headOf(dest)}\n`);
+      if (missing.length === 0) throw new Error(`the fetch of ${c.base} failed, but no blob of it is missing`);
       return "copied";
     }
-    git(
-      [
-        "-c",
-        "advice.detachedHead=false",
-        "checkout",
-        "--quiet",
-        "--detach",
-        c.base,
-      ],
-      { cwd: dest },
-    );
+    git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", c.base], { cwd: dest });
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
     throw err;
@@ -242,28 +190,19 @@ function main(argv: string[]): number {
     console.error("eval/prepare: give --out DIR or set GROUNDFIX_EVAL_DIR");
     return 2;
   }
-  const cases = loadCases(CASES).filter(
-    (c) => only.length === 0 || only.includes(c.id),
-  );
+  const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
   let failed = 0;
   for (const c of cases) {
     try {
       const what = prepareCase(c, resolve(mirrors), resolve(out));
-      console.log(
-        `${what.padEnd(8)} ${c.id} (${c.repository} @ ${c.base.slice(0, 12)})`,
-      );
+      console.log(`${what.padEnd(8)} ${c.id} (${c.repository} @ ${c.base.slice(0, 12)})`);
     } catch (err) {
       failed++;
-      console.error(
-        `failed   ${c.id}: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      console.error(`failed   ${c.id}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return failed > 0 ? 1 : 0;
 }
 
-if (
-  process.argv[1] &&
-  resolve(process.argv[1]) === fileURLToPath(import.meta.url)
-)
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
   process.exitCode = main(process.argv.slice(2));

@@ -22,13 +22,7 @@ import { loadCases, type EvalCase } from "./cases.js";
 import { git } from "./git.js";
 import { loadGoGrammar } from "./go-syntax.js";
 import { preparedBase } from "./prepare.js";
-import {
-  errorScore,
-  scoreRun,
-  totals,
-  type CaseScore,
-  type Totals,
-} from "./score.js";
+import { errorScore, scoreRun, totals, type CaseScore, type Totals } from "./score.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CASES = join(ROOT, "eval", "cases.json");
@@ -42,12 +36,7 @@ interface Proc {
   ms: number;
 }
 
-function runCli(
-  cli: string,
-  args: readonly string[],
-  input: string,
-  env: NodeJS.ProcessEnv,
-): Promise<Proc> {
+function runCli(cli: string, args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<Proc> {
   return new Promise((done) => {
     const started = performance.now();
     const child = spawn(process.execPath, [cli, ...args], {
@@ -74,12 +63,8 @@ function runCli(
 
 /** Delete the `groundfix/*` branches a run wrote in `dir`. */
 function dropRunBranches(dir: string): void {
-  const refs = git(
-    ["for-each-ref", "--format=%(refname)", "refs/heads/groundfix/"],
-    { cwd: dir },
-  );
-  for (const ref of refs.split("\n").filter(Boolean))
-    git(["update-ref", "-d", ref], { cwd: dir });
+  const refs = git(["for-each-ref", "--format=%(refname)", "refs/heads/groundfix/"], { cwd: dir });
+  for (const ref of refs.split("\n").filter(Boolean)) git(["update-ref", "-d", ref], { cwd: dir });
 }
 
 /** Run one case; `undefined` when its checkout is missing or not at its base. */
@@ -91,30 +76,12 @@ export async function runCase(
 ): Promise<{ score: CaseScore; detail: string; files: number } | undefined> {
   const dir = join(corpus, c.id);
   if (!existsSync(dir) || preparedBase(dir) !== c.base) return undefined;
-  const files = git(["ls-tree", "-r", "--name-only", "HEAD"], { cwd: dir })
-    .split("\n")
-    .filter(Boolean).length;
+  const files = git(["ls-tree", "-r", "--name-only", "HEAD"], { cwd: dir }).split("\n").filter(Boolean).length;
   dropRunBranches(dir);
-  const args = [
-    "fix",
-    "--repo",
-    dir,
-    "--ref",
-    "HEAD",
-    "--title",
-    c.issue.title,
-    "--issue",
-    "-",
-    "--json",
-  ];
+  const args = ["fix", "--repo", dir, "--ref", "HEAD", "--title", c.issue.title, "--issue", "-", "--json"];
   const model = env.GROUNDFIX_EVAL_MODEL?.trim();
   if (model) args.push("--model", model);
-  const proc = await runCli(
-    cli,
-    args,
-    c.issue.body.trim() === "" ? c.issue.title : c.issue.body,
-    env,
-  );
+  const proc = await runCli(cli, args, c.issue.body.trim() === "" ? c.issue.title : c.issue.body, env);
   dropRunBranches(dir);
   let json: FixJson;
   try {
@@ -135,30 +102,16 @@ export async function runCase(
   };
   const score = scoreRun(c, json, proc.ms, readBase);
   const detail =
-    score.parse.state === "fail"
-      ? `parse: ${score.parse.path} ${score.parse.message}`
-      : (json.reason ?? "");
+    score.parse.state === "fail" ? `parse: ${score.parse.path} ${score.parse.message}` : (json.reason ?? "");
   return { score, detail, files };
 }
 
-const mark = (b: boolean | null): string =>
-  b === null ? "-" : b ? "yes" : "no";
-const pct = (n: number, of: number): string =>
-  of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`;
+const mark = (b: boolean | null): string => (b === null ? "-" : b ? "yes" : "no");
+const pct = (n: number, of: number): string => (of === 0 ? "n/a" : `${Math.round((100 * n) / of)}% (${n}/${of})`);
 
 /** The table row of one case (fixed-width columns); `files` is the number of files at the base commit. */
-export function formatRow(
-  c: EvalCase,
-  s: CaseScore,
-  files: number,
-  idWidth = 30,
-): string {
-  const first =
-    s.firstPath === null
-      ? "(none)"
-      : s.firstPath.length > 40
-        ? `…${s.firstPath.slice(-39)}`
-        : s.firstPath;
+export function formatRow(c: EvalCase, s: CaseScore, files: number, idWidth = 30): string {
+  const first = s.firstPath === null ? "(none)" : s.firstPath.length > 40 ? `…${s.firstPath.slice(-39)}` : s.firstPath;
   return [
     c.id.padEnd(idWidth),
     c.language.padEnd(10),
@@ -214,15 +167,9 @@ async function main(argv: string[]): Promise<number> {
   if (cli === DEFAULT_CLI) {
     // The build under test is this checkout's: compile it first (tsc -p tsconfig.build.json, as npm run build).
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    const built = spawnSync(
-      process.execPath,
-      [tsc, "-p", "tsconfig.build.json"],
-      { cwd: ROOT, encoding: "utf8" },
-    );
+    const built = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8" });
     if (built.status !== 0 && !existsSync(cli)) {
-      console.error(
-        `eval: the build failed: ${built.stdout.trim().split("\n")[0] ?? ""}`,
-      );
+      console.error(`eval: the build failed: ${built.stdout.trim().split("\n")[0] ?? ""}`);
       return 1;
     }
   }
@@ -230,9 +177,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`eval: ${cli} is missing`);
     return 1;
   }
-  const cases = loadCases(CASES).filter(
-    (c) => only.length === 0 || only.includes(c.id),
-  );
+  const cases = loadCases(CASES).filter((c) => only.length === 0 || only.includes(c.id));
   await loadGrammar("python");
   await loadGoGrammar();
   const idWidth = Math.max(4, ...cases.map((c) => c.id.length));
@@ -271,32 +216,21 @@ async function main(argv: string[]): Promise<number> {
     scores.push({ id: c.id, ...r });
     console.log(
       formatRow(c, r.score, r.files, idWidth) +
-        (r.score.status === "error" || r.score.parse.state === "fail"
-          ? `  ${r.detail}`
-          : ""),
+        (r.score.status === "error" || r.score.parse.state === "fail" ? `  ${r.detail}` : ""),
     );
   }
   const t = totals(scores.map((s) => s.score));
   console.log("");
   for (const line of formatTotals(t, missing.length)) console.log(line);
-  if (jsonOut)
-    writeFileSync(
-      jsonOut,
-      `${JSON.stringify({ totals: t, missing, cases: scores }, null, 2)}\n`,
-    );
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ totals: t, missing, cases: scores }, null, 2)}\n`);
   return 0;
 }
 
-if (
-  process.argv[1] &&
-  resolve(process.argv[1]) === fileURLToPath(import.meta.url)
-) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err: unknown) => {
-      console.error(
-        `eval: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      console.error(`eval: ${err instanceof Error ? err.message : String(err)}`);
       process.exitCode = 1;
     },
   );

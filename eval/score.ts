@@ -8,10 +8,7 @@ import type { EvalCase } from "./cases.js";
  * edit).
  */
 export type ParseResult =
-  | { state: "ok" }
-  | { state: "fail"; path: string; message: string }
-  | { state: "n/a" }
-  | { state: "none" };
+  { state: "ok" } | { state: "fail"; path: string; message: string } | { state: "n/a" } | { state: "none" };
 
 /** One scored run: what a maintainer would check first about groundfix's answer to a case. */
 export interface CaseScore {
@@ -53,27 +50,9 @@ export function plainName(name: string): string {
 }
 
 /** How runtimes name a constructor in a frame: C# `.ctor`/`.cctor`, Java `<init>`/`<clinit>`, JavaScript. */
-const CONSTRUCTORS = new Set([
-  "ctor",
-  "cctor",
-  "<init>",
-  "<clinit>",
-  "constructor",
-]);
+const CONSTRUCTORS = new Set(["ctor", "cctor", "<init>", "<clinit>", "constructor"]);
 
-const HASH_COMMENT = new Set([
-  ".py",
-  ".pyi",
-  ".rb",
-  ".sh",
-  ".bash",
-  ".yml",
-  ".yaml",
-  ".toml",
-  ".r",
-  ".pl",
-  ".cr",
-]);
+const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
 
 function extension(path: string): string {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
@@ -92,16 +71,10 @@ export function isCommentLine(path: string, line: string): boolean {
   if (HASH_COMMENT.has(ext)) {
     if (t.startsWith("#")) return true;
     if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
-    if (ext === ".py" || ext === ".pyi")
-      return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
+    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
     return false;
   }
-  return (
-    t.startsWith("//") ||
-    t.startsWith("/*") ||
-    t.startsWith("*") ||
-    t.startsWith("*/")
-  );
+  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
 }
 
 const LOG_CALL = new RegExp(
@@ -133,8 +106,7 @@ export function isLogLine(line: string): boolean {
 export function addedLines(diff: string): string[] {
   const out: string[] = [];
   for (const file of parsePatch(diff)) {
-    for (const hunk of file.hunks)
-      for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
+    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
   }
   return out;
 }
@@ -147,14 +119,9 @@ export function addedLines(diff: string): string[] {
  *
  * @param readBase the file's text at the base commit, or undefined when it is not there.
  */
-export function parseEdits(
-  json: FixJson,
-  readBase: (path: string) => string | undefined,
-): ParseResult {
+export function parseEdits(json: FixJson, readBase: (path: string) => string | undefined): ParseResult {
   if (json.edits.length === 0) return { state: "none" };
-  const reviewFail = json.review?.findings.find(
-    (f) => f.rule === "syntax" && f.level === "failure",
-  );
+  const reviewFail = json.review?.findings.find((f) => f.rule === "syntax" && f.level === "failure");
   if (reviewFail)
     return {
       state: "fail",
@@ -164,9 +131,7 @@ export function parseEdits(
   const texts = new Map<string, string | undefined>();
   let checked = 0;
   for (const edit of json.edits) {
-    const before = texts.has(edit.path)
-      ? texts.get(edit.path)
-      : readBase(edit.path);
+    const before = texts.has(edit.path) ? texts.get(edit.path) : readBase(edit.path);
     const after = before === undefined ? false : applyPatch(before, edit.diff);
     texts.set(edit.path, after === false ? undefined : after);
   }
@@ -207,19 +172,11 @@ export function scoreRun(
     affectedFunction: d?.affected_function ?? null,
     functionCited: wanted.size === 0 ? null : fn !== null && wanted.has(fn),
     editInChanged: inChanged.length > 0,
-    codeEditInChanged: inChanged.some((e) =>
-      addedLines(e.diff).some((l) => !isCommentLine(e.path, l)),
-    ),
-    prOutside:
-      json.status === "pr_ready" &&
-      json.edits.some((e) => !changed.has(e.path)),
+    codeEditInChanged: inChanged.some((e) => addedLines(e.diff).some((l) => !isCommentLine(e.path, l))),
+    prOutside: json.status === "pr_ready" && json.edits.some((e) => !changed.has(e.path)),
     noise:
       json.edits.length > 0 &&
-      json.edits.every((e) =>
-        addedLines(e.diff).every(
-          (l) => isCommentLine(e.path, l) || isLogLine(l),
-        ),
-      ),
+      json.edits.every((e) => addedLines(e.diff).every((l) => isCommentLine(e.path, l) || isLogLine(l))),
     parse: parseEdits(json, readBase),
     confidence: d?.confidence ?? null,
     ms,
@@ -280,9 +237,7 @@ export function totals(scores: readonly CaseScore[]): Totals {
     noise: count((s) => s.noise),
     prNoise: count((s) => s.noise && s.status === "pr_ready"),
     parseFail: count((s) => s.parse.state === "fail"),
-    parseChecked: count(
-      (s) => s.parse.state === "ok" || s.parse.state === "fail",
-    ),
+    parseChecked: count((s) => s.parse.state === "ok" || s.parse.state === "fail"),
     errors: count((s) => s.status === "error"),
     maxMs: ms[ms.length - 1] ?? 0,
     medianMs: ms[Math.floor((ms.length - 1) / 2)] ?? 0,

@@ -33,10 +33,24 @@ export interface AppOptions {
 }
 
 /** The run triggers: acknowledged as `event` jobs, looked at in the worker (`app/event-job.ts`). */
-const RUN_EVENTS = ["issues.labeled", "issue_comment.created", "code_scanning_alert.created", "code_scanning_alert.appeared_in_branch", "code_scanning_alert.reopened", "repository_dispatch"] as const;
+const RUN_EVENTS = [
+  "issues.labeled",
+  "issue_comment.created",
+  "code_scanning_alert.created",
+  "code_scanning_alert.appeared_in_branch",
+  "code_scanning_alert.reopened",
+  "repository_dispatch",
+] as const;
 
 /** The review triggers (each parsed by `reviewEventOf`, decided in the job with the repository's config). */
-const REVIEW_EVENTS = ["pull_request.opened", "pull_request.reopened", "pull_request.synchronize", "check_run.rerequested", "check_suite.requested", "check_suite.rerequested"] as const;
+const REVIEW_EVENTS = [
+  "pull_request.opened",
+  "pull_request.reopened",
+  "pull_request.synchronize",
+  "check_run.rerequested",
+  "check_suite.requested",
+  "check_suite.rerequested",
+] as const;
 
 type Log = { warn(obj: object, msg?: string): void };
 
@@ -76,7 +90,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     const env = options.env ?? process.env;
     const operator = loadOperatorEnv(env);
     const role = options.role ?? "all";
-    const queue = options.queue ?? (await openQueue({ redisUrl: env.GROUNDFIX_REDIS_URL, concurrency: operator.concurrency, log: app.log }));
+    const queue =
+      options.queue ??
+      (await openQueue({ redisUrl: env.GROUNDFIX_REDIS_URL, concurrency: operator.concurrency, log: app.log }));
     if (role !== "web") {
       const auth = async (installationId: number) => (await app.auth(installationId)) as unknown as Octokit;
       const accept = createAccept({ queue, replyOnce: createReplyOnce() });
@@ -89,7 +105,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         operator,
         env,
         botLogin: createBotLogin(app),
-        claimReview: sharedClaims ? (o, r, sha) => queue.claimDelivery(`review-${o}/${r}@${sha}`.toLowerCase()) : createReviewClaims(),
+        claimReview: sharedClaims
+          ? (o, r, sha) => queue.claimDelivery(`review-${o}/${r}@${sha}`.toLowerCase())
+          : createReviewClaims(),
         commentIds: createStatusCommentIds(),
       });
       queue.process((job, attempt) => (job.kind === "event" ? onEvent(job) : jobs(job, attempt)));

@@ -9,7 +9,6 @@
  */
 import type { ToolData } from "./tools/results.js";
 
-
 // ───────────────────────────── snapshot ─────────────────────────────
 
 /** How a path of a snapshot may be used. Only `text` entries have content that tools may serve. */
@@ -175,13 +174,7 @@ export interface Diagnosis {
 
 /** The gate that refused a call (docs/ARCHITECTURE.md, "Outcomes, gates, models"). */
 export type GateName =
-  | "tool_name"
-  | "count_floor"
-  | "read_before_edit"
-  | "verbatim_edit"
-  | "path_policy"
-  | "claims"
-  | "budget";
+  "tool_name" | "count_floor" | "read_before_edit" | "verbatim_edit" | "path_policy" | "claims" | "budget";
 
 /** One call a gate refused in a run: the gate, the text the model was shown (`message`), and when. */
 export interface GateRejection {
@@ -211,14 +204,7 @@ export interface Usage {
 
 /** The review rules (`src/review/rules/`). */
 export type RuleName =
-  | "grounded_hunks"
-  | "edit_policy"
-  | "paths"
-  | "size"
-  | "syntax"
-  | "imports"
-  | "secrets"
-  | "evidence";
+  "grounded_hunks" | "edit_policy" | "paths" | "size" | "syntax" | "imports" | "secrets" | "evidence";
 
 /** One file of a diff between base and head, as GitHub's compare API or `git diff` reports it. */
 export interface FilePatch {

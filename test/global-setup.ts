@@ -27,7 +27,9 @@ function newestMtime(dir: string): number {
 /** True when the vitest command line has no file filter, or one that selects a test under test/cli/ (vitest filters are substrings of the path). */
 function runIncludesCliTests(argv: readonly string[]): boolean {
   const i = argv.findIndex((a) => a === "run" || a === "watch" || a === "related");
-  const filters = (i >= 0 ? argv.slice(i + 1) : []).filter((a) => !a.startsWith("-")).map((f) => f.replace(/^\.\//, ""));
+  const filters = (i >= 0 ? argv.slice(i + 1) : [])
+    .filter((a) => !a.startsWith("-"))
+    .map((f) => f.replace(/^\.\//, ""));
   if (filters.length === 0) return true;
   const cliFiles = readdirSync(join(ROOT, CLI_TESTS)).map((name) => `${CLI_TESTS}${name}`);
   return filters.some((f) => CLI_TESTS.startsWith(f) || cliFiles.some((p) => p.includes(f)));
@@ -38,13 +40,20 @@ export default function setup(): void {
   const built = existsSync(join(ROOT, "dist", "cli", "main.js")) && existsSync(STAMP);
   if (built && statSync(STAMP).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
   try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   } catch (error) {
     if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) {
-      const out = String((error as { stdout?: Buffer }).stdout ?? "").split("\n").slice(0, 5).join("\n");
+      const out = String((error as { stdout?: Buffer }).stdout ?? "")
+        .split("\n")
+        .slice(0, 5)
+        .join("\n");
       throw new Error(`npx tsc -p tsconfig.build.json did not produce dist/cli/main.js:\n${out}`);
     }
     // Type errors elsewhere: dist/ was still emitted; the tests show what is broken.

@@ -31,7 +31,10 @@ export function showedNoCode(result: ToolResult): boolean {
  * @param calls the calls made so far in the run, in order, excluding `submit_answer`
  * @returns null when the answer may go on to the claims check, else the gate and the message the model sees
  */
-export function answerGate(calls: readonly CallRecord[], config: GroundfixConfig): { gate: GateName; message: string } | null {
+export function answerGate(
+  calls: readonly CallRecord[],
+  config: GroundfixConfig,
+): { gate: GateName; message: string } | null {
   const required = config.agent.required_tools as readonly string[];
   const answered = calls.filter((c) => c.readsCode && (c.status === "ok" || c.status === "not_found"));
   const called = [...new Set(calls.map((c) => c.name))];

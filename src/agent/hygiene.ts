@@ -30,7 +30,8 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
  * A Markdown link reference definition on its own line (CommonMark 4.7): `[label]: destination "title"`. GitHub
  * renders nothing for it, so `[//]: # (instructions)` or `[x]: <> "instructions"` is text no reader saw.
  */
-const LINK_DEFINITION = /^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*(?:<[^>\n]*>|\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$/gm;
+const LINK_DEFINITION =
+  /^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*(?:<[^>\n]*>|\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$/gm;
 
 /**
  * Clean untrusted problem text (issue body, alert message, comments) before a model sees it: remove invisible
@@ -69,7 +70,10 @@ export function sanitizeProblemText(text: string): { text: string; removed: Inpu
  * `<problem x="1">`), also with the full-width or small-form less-than sign — has its `<` written as `&lt;`.
  */
 export function neutralizeEnvelope(text: string): string {
-  return text.replace(/[<\uFF1C\uFE64](?=\s{0,20}\/?\s{0,20}problem\b[^>\uFF1E\uFE65]{0,200}[>\uFF1E\uFE65])/gi, "&lt;");
+  return text.replace(
+    /[<\uFF1C\uFE64](?=\s{0,20}\/?\s{0,20}problem\b[^>\uFF1E\uFE65]{0,200}[>\uFF1E\uFE65])/gi,
+    "&lt;",
+  );
 }
 
 /** Sum two removal counts. */
@@ -94,7 +98,8 @@ const FAKE_RESULT_TAG =
   /<(tool_result|tool_results|tool_output|tool_response|function_result|function_results|function_output|observation)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi;
 /** A fenced block or a bare JSON object that looks like a tool/function result message. */
 const FENCE = /```[^\n]*\n[\s\S]*?(?:```|$)/g;
-const RESULT_JSON = /"role"\s*:\s*"(?:tool|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(?:tool_result|function_call_output|tool-result)"|"(?:tool_result|function_result|observation)"\s*:/i;
+const RESULT_JSON =
+  /"role"\s*:\s*"(?:tool|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(?:tool_result|function_call_output|tool-result)"|"(?:tool_result|function_result|observation)"\s*:/i;
 
 /**
  * Transcript hygiene: remove text in a model turn that impersonates a tool result — ReAct

@@ -10,14 +10,22 @@ import type { Diagnosis, Outcome } from "../types.js";
  *
  * @param claimsVerified false when the claims check dropped a claim after the last attempt (never `pr_ready` then)
  */
-export function decideOutcome(p: { diagnosis: Diagnosis; claimsVerified: boolean; editCount: number; config: GroundfixConfig }): {
+export function decideOutcome(p: {
+  diagnosis: Diagnosis;
+  claimsVerified: boolean;
+  editCount: number;
+  config: GroundfixConfig;
+}): {
   outcome: Outcome;
   reason: string | null;
 } {
   const { diagnosis: d, config } = p;
   const t = config.thresholds;
   if (d.confidence < t.comment) {
-    return { outcome: "needs_information", reason: `confidence ${d.confidence} is below the comment threshold ${t.comment}` };
+    return {
+      outcome: "needs_information",
+      reason: `confidence ${d.confidence} is below the comment threshold ${t.comment}`,
+    };
   }
   if (d.affected_file === null) {
     return { outcome: "needs_information", reason: "the answer names no verified affected file" };
@@ -27,7 +35,10 @@ export function decideOutcome(p: { diagnosis: Diagnosis; claimsVerified: boolean
   }
   if (p.editCount === 0) return { outcome: "diagnosis_only", reason: "no edit was applied" };
   if (d.confidence < t.pull_request) {
-    return { outcome: "diagnosis_only", reason: `confidence ${d.confidence} is below the pull-request threshold ${t.pull_request}` };
+    return {
+      outcome: "diagnosis_only",
+      reason: `confidence ${d.confidence} is below the pull-request threshold ${t.pull_request}`,
+    };
   }
   return { outcome: "pr_ready", reason: null };
 }

@@ -64,7 +64,10 @@ export function systemPrompt(config: GroundfixConfig): string {
 export function firstUserMessage(task: Task): { content: string; removed: InputRemoved } {
   const title = sanitizeProblemText(task.title);
   const body = sanitizeProblemText(task.body);
-  const lines = [`Problem title: ${neutralizeEnvelope(title.text.replace(/\s*[\r\n]+\s*/g, " ").trim())}`, `Source: ${task.source}`];
+  const lines = [
+    `Problem title: ${neutralizeEnvelope(title.text.replace(/\s*[\r\n]+\s*/g, " ").trim())}`,
+    `Source: ${task.source}`,
+  ];
   if (task.location) lines.push(`Alert location: ${task.location.path}:${task.location.startLine}`);
   lines.push("<problem>", neutralizeEnvelope(body.text), "</problem>");
   return { content: lines.join("\n"), removed: addRemoved(title.removed, body.removed) };

@@ -82,7 +82,10 @@ export function firstLine(text: string, max: number): string {
 function formatArgs(args: unknown): string {
   if (!args || typeof args !== "object" || Array.isArray(args)) return "";
   return Object.entries(args as Record<string, unknown>)
-    .filter(([k]) => k !== "code_before" && k !== "code_after" && k !== "rationale" && k !== "summary" && k !== "root_cause_snippet")
+    .filter(
+      ([k]) =>
+        k !== "code_before" && k !== "code_after" && k !== "rationale" && k !== "summary" && k !== "root_cause_snippet",
+    )
     .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(firstLine(v, 60)) : JSON.stringify(v)}`)
     .join(", ");
 }
@@ -105,7 +108,9 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
   const lines: string[] = [];
   let n = 0;
   for (const step of trace.steps) {
-    const extra = step.observations_stripped ? ` _(removed ${step.observations_stripped} fake tool result${step.observations_stripped === 1 ? "" : "s"})_` : "";
+    const extra = step.observations_stripped
+      ? ` _(removed ${step.observations_stripped} fake tool result${step.observations_stripped === 1 ? "" : "s"})_`
+      : "";
     if (step.tool_calls.length === 0) {
       lines.push(`${++n}. step ${step.step}: no tool call${extra}`);
       continue;

@@ -28,9 +28,13 @@ function makeDemoRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-demo-"));
   cpSync(join(EXAMPLES, "demo-service"), dir, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync("git", ["-C", dir, "-c", "user.name=groundfix demo", "-c", "user.email=demo@example.invalid", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    execFileSync(
+      "git",
+      ["-C", dir, "-c", "user.name=groundfix demo", "-c", "user.email=demo@example.invalid", ...args],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "demo-service: initial commit");
@@ -41,8 +45,10 @@ function makeDemoRepo(): string {
 function describeCall(name: string, args: unknown): string {
   const a = (args ?? {}) as Record<string, unknown>;
   const firstLine = (v: unknown) => (typeof v === "string" ? JSON.stringify(v.trim().split("\n")[0]) : "");
-  if (name === "submit_answer") return `submit_answer citing ${String(a.affected_file)} with snippet ${firstLine(a.root_cause_snippet)}…`;
-  if (name === "suggest_addition") return `suggest_addition on ${String(a.path)} anchored on ${firstLine(a.code_before)}…`;
+  if (name === "submit_answer")
+    return `submit_answer citing ${String(a.affected_file)} with snippet ${firstLine(a.root_cause_snippet)}…`;
+  if (name === "suggest_addition")
+    return `suggest_addition on ${String(a.path)} anchored on ${firstLine(a.code_before)}…`;
   return `${name}(${JSON.stringify(args)})`;
 }
 
@@ -60,7 +66,12 @@ function renderFabrications(report: FixReport, style: Style): string {
       if (call.status !== "rejected") continue;
       out.push(`  ${style.bold(`step ${step.step}`)}  ${escapeControls(describeCall(call.name, call.arguments))}`);
       out.push(`           ${style.yellow(`stopped by gate ${call.gate ?? "(tool)"}`)}; the model was told:`);
-      out.push(escapeControls(call.result.trim()).split("\n").map((l) => `             ${style.dim(l)}`).join("\n"));
+      out.push(
+        escapeControls(call.result.trim())
+          .split("\n")
+          .map((l) => `             ${style.dim(l)}`)
+          .join("\n"),
+      );
     }
   }
   return out.join("\n");
@@ -121,13 +132,20 @@ async function main(): Promise<number> {
   say("that was never in the file. Each fabrication and what stopped it:");
   say();
   const bad = await runFix({
-    repoDir: repo, title: issue.title, body: issue.body, model: `replay:${fileURLToPath(new URL(`../../${TRANSCRIPT}`, import.meta.url))}`,
+    repoDir: repo,
+    title: issue.title,
+    body: issue.body,
+    model: `replay:${fileURLToPath(new URL(`../../${TRANSCRIPT}`, import.meta.url))}`,
   });
   say(renderFabrications(bad, style));
   say();
   const gates = new Set(bad.result.gates.rejections.map((r) => r.gate));
-  const gaveUp = /replay transcript exhausted/.test(bad.result.reason ?? "") ? style.dim(" (the recorded model gave up: its turns ran out)") : "";
-  say(`${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}${bad.result.reason ? ` — ${bad.result.reason}` : ""}${gaveUp}`);
+  const gaveUp = /replay transcript exhausted/.test(bad.result.reason ?? "")
+    ? style.dim(" (the recorded model gave up: its turns ran out)")
+    : "";
+  say(
+    `${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}${bad.result.reason ? ` — ${bad.result.reason}` : ""}${gaveUp}`,
+  );
   expect(
     bad.result.outcome !== "pr_ready" && bad.delivery === null,
     "no branch, no commit: nothing the model invented reached the repository",

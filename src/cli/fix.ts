@@ -106,14 +106,24 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
   let deliveryNote: string | null = null;
   let delivered: FixReport["delivery"] = null;
   if (delivery?.kind === "held") {
-    const where = { other_commits: "with other commits", other_edits: "with other edits on this base", other_base: "on another base" }[delivery.why];
+    const where = {
+      other_commits: "with other commits",
+      other_edits: "with other edits on this base",
+      other_base: "on another base",
+    }[delivery.why];
     const base = delivery.why === "other_base" ? ` (${delivery.headParent?.slice(0, 12) ?? "none"})` : "";
     deliveryNote = `branch ${delivery.branch} already exists at ${delivery.headSha.slice(0, 12)} ${where}${base}; left untouched; rerun with --force to replace it`;
   } else if (delivery) {
-    delivered = { branch: delivery.branch, headSha: delivery.headSha, reused: delivery.kind === "reused", replaced: delivery.kind === "replaced" };
+    delivered = {
+      branch: delivery.branch,
+      headSha: delivery.headSha,
+      reused: delivery.kind === "reused",
+      replaced: delivery.kind === "replaced",
+    };
     if (delivery.kind === "replaced") {
       deliveryNote = `replaced branch ${delivery.branch} (was ${delivery.previousSha.slice(0, 12)})`;
-      if (delivery.commits.some((c) => !c.ours)) warnings.push(droppedWarning(delivery.branch, delivery.commits, delivery.count));
+      if (delivery.commits.some((c) => !c.ours))
+        warnings.push(droppedWarning(delivery.branch, delivery.commits, delivery.count));
     }
   }
   return {
@@ -144,7 +154,9 @@ export function runNotes(configModel: string | undefined, requested: string, use
     );
   }
   if (requested.trim().startsWith("replay:")) {
-    notes.push("a replay reproduces a recorded run: use it with the same repository, base commit and issue it was recorded on");
+    notes.push(
+      "a replay reproduces a recorded run: use it with the same repository, base commit and issue it was recorded on",
+    );
   }
   return notes;
 }

@@ -41,7 +41,14 @@ export async function readIssueText(file: string, stdin: NodeJS.ReadableStream =
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (code ?? "unreadable");
     throw new UsageError(`cannot read issue file ${file}: ${why}`);
   }
   const where = file === "-" ? "the issue text on stdin" : `issue file ${file}`;
@@ -70,7 +77,10 @@ export function toProblem(text: string, title?: string): LocalProblem {
   const lines = normalized.split(/\r?\n/);
   const first = lines.findIndex((l) => !isBlankText(l));
   const firstLine = (lines[first] ?? "").replace(/^\s*#+\s*/, "").trim();
-  const rest = lines.slice(first + 1).join("\n").trim();
+  const rest = lines
+    .slice(first + 1)
+    .join("\n")
+    .trim();
   const cut = firstLine.length > MAX_TITLE ? `${firstLine.slice(0, MAX_TITLE - 1)}…` : firstLine;
   return { title: cut || "Untitled problem", body: rest || normalized.trim() };
 }

@@ -51,7 +51,12 @@ export function reviewToJson(review: ReviewReport): ReviewJson {
   return {
     conclusion: review.conclusion,
     findings: review.findings.map((f) => ({
-      rule: f.rule, path: f.path, start_line: f.start_line, end_line: f.end_line, level: f.level, message: f.message,
+      rule: f.rule,
+      path: f.path,
+      start_line: f.start_line,
+      end_line: f.end_line,
+      level: f.level,
+      message: f.message,
     })),
   };
 }
@@ -85,7 +90,12 @@ export function fixToJson(report: FixReport): FixJson {
           citations: d.citations.map((c) => ({ path: c.path, start_line: c.start_line, end_line: c.end_line })),
         }
       : null,
-    edits: result.edits.map((e) => ({ path: e.path, ...editBaseLines(e), kind: e.kind, diff: jsonDiff(e.diff, e.path, result.files) })),
+    edits: result.edits.map((e) => ({
+      path: e.path,
+      ...editBaseLines(e),
+      kind: e.kind,
+      diff: jsonDiff(e.diff, e.path, result.files),
+    })),
     review: report.review ? reviewToJson(report.review) : null,
     gates: {
       rejections: result.gates.rejections.map((r) => ({ gate: r.gate, message: r.message })),

@@ -6,7 +6,11 @@ import { terminalSafe } from "./terminal.js";
 
 const LABEL = 10;
 const label = (name: string, style: Style) => style.bold(name.padEnd(LABEL));
-const indent = (text: string, by = "  ") => text.split("\n").map((l) => (l ? by + l : l)).join("\n");
+const indent = (text: string, by = "  ") =>
+  text
+    .split("\n")
+    .map((l) => (l ? by + l : l))
+    .join("\n");
 const range = (start: number, end: number) => (end > start ? `${start}-${end}` : `${start}`);
 const short = (sha: string) => sha.slice(0, 12);
 
@@ -14,7 +18,12 @@ const short = (sha: string) => sha.slice(0, 12);
 function outcomeLine(report: FixReport, style: Style): string {
   const { diagnosis } = report.result;
   const outcome = report.status;
-  const colour = outcome === "pr_ready" ? style.green : outcome === "failed_closed" || outcome === "review_failed" ? style.red : style.yellow;
+  const colour =
+    outcome === "pr_ready"
+      ? style.green
+      : outcome === "failed_closed" || outcome === "review_failed"
+        ? style.red
+        : style.yellow;
   const conf = diagnosis ? ` (confidence ${diagnosis.confidence.toFixed(2)})` : "";
   return `${label("Outcome", style)}${colour(outcome)}${conf}`;
 }
@@ -24,7 +33,11 @@ function outcomeLine(report: FixReport, style: Style): string {
  * lines follow, indented, with their own spacing kept. Control characters are shown escaped.
  */
 export function renderReview(unsafeReview: ReviewReport, style: Style): string {
-  const review = terminalSafe({ conclusion: unsafeReview.conclusion, rulesChecked: [...unsafeReview.rulesChecked], findings: unsafeReview.findings.map((f) => ({ ...f })) });
+  const review = terminalSafe({
+    conclusion: unsafeReview.conclusion,
+    rulesChecked: [...unsafeReview.rulesChecked],
+    findings: unsafeReview.findings.map((f) => ({ ...f })),
+  });
   const colour = review.conclusion === "success" ? style.green : style.red;
   const count = review.findings.length;
   const lines = [
@@ -34,7 +47,10 @@ export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   for (const f of review.findings) {
     const lvl = f.level === "failure" ? style.red(f.level) : f.level === "warning" ? style.yellow(f.level) : f.level;
     const [first = "", ...more] = f.message.replace(/\s+$/, "").split(/\r?\n/);
-    lines.push(`  ${lvl} ${f.rule} ${f.path}:${range(f.start_line, f.end_line)} ${first}`, ...more.map((l) => `      ${l}`));
+    lines.push(
+      `  ${lvl} ${f.rule} ${f.path}:${range(f.start_line, f.end_line)} ${first}`,
+      ...more.map((l) => `      ${l}`),
+    );
   }
   return lines.join("\n");
 }
@@ -65,9 +81,12 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   if (d) {
     out.push("", style.bold("Diagnosis"), indent(d.summary.trim()));
     if (d.affected_file) {
-      out.push(`  ${style.dim("affected:")} ${d.affected_file}${d.affected_function ? ` (${d.affected_function})` : ""}`);
+      out.push(
+        `  ${style.dim("affected:")} ${d.affected_file}${d.affected_function ? ` (${d.affected_function})` : ""}`,
+      );
     }
-    for (const c of d.citations) out.push(`  ${style.dim("cites:")}    ${style.cyan(`${c.path}:${range(c.start_line, c.end_line)}`)}`);
+    for (const c of d.citations)
+      out.push(`  ${style.dim("cites:")}    ${style.cyan(`${c.path}:${range(c.start_line, c.end_line)}`)}`);
     if (d.root_cause_snippet) {
       out.push(`  ${style.dim("verified snippet:")}`, indent(d.root_cause_snippet.replace(/\n$/, ""), "    │ "));
     }
@@ -76,8 +95,14 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   if (result.edits.length > 0) {
     out.push("", style.bold(report.delivery ? "Edits" : "Edits (not committed)"));
     for (const e of result.edits) {
-      out.push(`  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`);
-      const diff = e.diff.replace(/\n$/, "").split("\n").filter((l) => !/^(={10,}|Index: .*)$/.test(l)).join("\n");
+      out.push(
+        `  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`,
+      );
+      const diff = e.diff
+        .replace(/\n$/, "")
+        .split("\n")
+        .filter((l) => !/^(={10,}|Index: .*)$/.test(l))
+        .join("\n");
       out.push(indent(colorDiff(diff, style), "    "));
     }
   }
@@ -105,7 +130,9 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   );
   if (rejections.length > 0) out.push(renderRejections(rejections, style));
   const u = result.usage;
-  out.push(`${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`);
+  out.push(
+    `${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`,
+  );
   return out.join("\n");
 }
 
@@ -120,7 +147,9 @@ function safeReport(report: FixReport): FixReport {
     result: {
       outcome: result.outcome,
       reason: result.reason,
-      diagnosis: result.diagnosis ? { ...result.diagnosis, citations: result.diagnosis.citations.map((c) => ({ ...c })) } : null,
+      diagnosis: result.diagnosis
+        ? { ...result.diagnosis, citations: result.diagnosis.citations.map((c) => ({ ...c })) }
+        : null,
       edits: result.edits.map((e) => ({ ...e })),
       gates: { ...result.gates, rejections: result.gates.rejections.map((r) => ({ ...r })) },
       usage: { ...result.usage },

@@ -25,6 +25,13 @@ export async function runReview(options: { repoDir: string; base: string; head: 
 }
 
 /** The `review --json` document. */
-export function reviewRunToJson(run: ReviewRun): { base_sha: string; head_sha: string; rules_checked: string[] } & ReviewJson {
-  return { base_sha: run.baseSha, head_sha: run.headSha, ...reviewToJson(run.review), rules_checked: [...run.review.rulesChecked] };
+export function reviewRunToJson(
+  run: ReviewRun,
+): { base_sha: string; head_sha: string; rules_checked: string[] } & ReviewJson {
+  return {
+    base_sha: run.baseSha,
+    head_sha: run.headSha,
+    ...reviewToJson(run.review),
+    rules_checked: [...run.review.rulesChecked],
+  };
 }

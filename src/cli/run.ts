@@ -27,7 +27,9 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const msg = String((error as Error).message).split("\n")[0]!.replace(/\. To specify .*$/, "");
+    const msg = String((error as Error).message)
+      .split("\n")[0]!
+      .replace(/\. To specify .*$/, "");
     throw new UsageError(`${command}: ${msg} (see groundfix ${command} --help)`);
   }
 }
@@ -38,7 +40,9 @@ async function assertWritable(file: string | undefined, what: string): Promise<v
   try {
     await access(dirname(resolve(file)), constants.W_OK);
   } catch (error) {
-    throw new UsageError(`cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? "not writable"}`);
+    throw new UsageError(
+      `cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? "not writable"}`,
+    );
   }
 }
 
@@ -60,28 +64,35 @@ async function writeJsonFile(file: string, value: unknown, what: string): Promis
   try {
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
 async function fixCommand(args: string[], io: CliIO): Promise<number> {
-  const v = parse(args, {
-    ...common,
-    ref: { type: "string" },
-    issue: { type: "string" },
-    "issue-text": { type: "string" },
-    title: { type: "string" },
-    model: { type: "string" },
-    record: { type: "string" },
-    trace: { type: "string" },
-    json: { type: "boolean", default: false },
-    force: { type: "boolean", default: false },
-  }, "fix");
-  if (v.help) return void io.stdout.write(FIX_HELP), EXIT.ok;
+  const v = parse(
+    args,
+    {
+      ...common,
+      ref: { type: "string" },
+      issue: { type: "string" },
+      "issue-text": { type: "string" },
+      title: { type: "string" },
+      model: { type: "string" },
+      record: { type: "string" },
+      trace: { type: "string" },
+      json: { type: "boolean", default: false },
+      force: { type: "boolean", default: false },
+    },
+    "fix",
+  );
+  if (v.help) return (void io.stdout.write(FIX_HELP), EXIT.ok);
   if (v.issue === undefined && v["issue-text"] === undefined) {
     throw new UsageError("fix: missing --issue <file|-> or --issue-text <text> (see groundfix fix --help)");
   }
-  if (v.issue !== undefined && v["issue-text"] !== undefined) throw new UsageError("fix: give either --issue or --issue-text, not both");
+  if (v.issue !== undefined && v["issue-text"] !== undefined)
+    throw new UsageError("fix: give either --issue or --issue-text, not both");
   if (v["issue-text"] !== undefined) assertIssueText(v["issue-text"], "fix: --issue-text");
   if (v.title !== undefined && isBlankText(v.title)) throw new UsageError("fix: --title is empty");
   if (v.trace && v.record && (await sameFile(v.trace, v.record))) {
@@ -89,7 +100,9 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   }
   const text = v.issue !== undefined ? await readIssueText(v.issue, io.stdin) : v["issue-text"]!;
   const problem = toProblem(text, v.title);
-  const progress = io.stderr.isTTY ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${escapeControls(m)}\n`)) : undefined;
+  const progress = io.stderr.isTTY
+    ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${escapeControls(m)}\n`))
+    : undefined;
 
   await assertWritable(v.trace, "trace");
   await assertWritable(v.record, "record");
@@ -98,27 +111,42 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   const { fixToJson } = await import("./json.js");
   const { renderFixReport } = await import("./render.js");
   const report = await runFix({
-    repoDir: v.repo, ref: v.ref, title: problem.title, body: problem.body, model: v.model,
-    force: v.force, env: io.env, onProgress: progress,
+    repoDir: v.repo,
+    ref: v.ref,
+    title: problem.title,
+    body: problem.body,
+    model: v.model,
+    force: v.force,
+    env: io.env,
+    onProgress: progress,
   });
   if (v.trace) await writeJsonFile(v.trace, report.result.trace, "trace");
   if (v.record) await writeJsonFile(v.record, report.result.transcript, "record");
   for (const note of report.notes) io.stderr.write(`groundfix: note: ${escapeControls(note)}\n`);
   for (const warning of report.warnings) io.stderr.write(`groundfix: warning: ${escapeControls(warning)}\n`);
-  io.stdout.write(v.json ? `${JSON.stringify(fixToJson(report), null, 2)}\n` : `${renderFixReport(report, styleFor(io.stdout, io.env))}\n`);
+  io.stdout.write(
+    v.json
+      ? `${JSON.stringify(fixToJson(report), null, 2)}\n`
+      : `${renderFixReport(report, styleFor(io.stdout, io.env))}\n`,
+  );
   return EXIT.ok;
 }
 
 async function reviewCommand(args: string[], io: CliIO): Promise<number> {
-  const v = parse(args, {
-    ...common,
-    base: { type: "string" },
-    head: { type: "string" },
-    json: { type: "boolean", default: false },
-    "exit-code": { type: "boolean", default: false },
-  }, "review");
-  if (v.help) return void io.stdout.write(REVIEW_HELP), EXIT.ok;
-  if (!v.base || !v.head) throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
+  const v = parse(
+    args,
+    {
+      ...common,
+      base: { type: "string" },
+      head: { type: "string" },
+      json: { type: "boolean", default: false },
+      "exit-code": { type: "boolean", default: false },
+    },
+    "review",
+  );
+  if (v.help) return (void io.stdout.write(REVIEW_HELP), EXIT.ok);
+  if (!v.base || !v.head)
+    throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
   const host = createLocalHost(v.repo);
   await host.resolveBase(v.base);
   await host.resolveBase(v.head);
@@ -129,7 +157,9 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
   } else {
     const style = styleFor(io.stdout, io.env);
-    io.stdout.write(`${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`);
+    io.stdout.write(
+      `${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`,
+    );
     io.stdout.write(`${renderReview(run.review, style)}\n`);
   }
   // Like `git diff --exit-code`: 1 tells a script the review failed (the run itself completed).
@@ -158,10 +188,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       case "review":
         return await reviewCommand(rest, io);
       case "serve":
-        if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
+        if (rest.includes("--help") || rest.includes("-h")) return (void io.stdout.write(SERVE_HELP), EXIT.ok);
         return await (await import("./serve.js")).serve(rest, io);
       case "worker":
-        if (rest.includes("--help") || rest.includes("-h")) return void io.stdout.write(SERVE_HELP), EXIT.ok;
+        if (rest.includes("--help") || rest.includes("-h")) return (void io.stdout.write(SERVE_HELP), EXIT.ok);
         return await (await import("./serve.js")).serve(["--role", "worker", ...rest], io);
       case undefined:
       case "help":
@@ -170,7 +200,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         io.stdout.write(MAIN_HELP);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: fix, review, serve, worker; see groundfix --help)`);
+        throw new UsageError(
+          `unknown command ${JSON.stringify(command)} (commands: fix, review, serve, worker; see groundfix --help)`,
+        );
     }
   } catch (error) {
     if (isInputError(error)) {
@@ -179,7 +211,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     const message = escapeControls((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (io.env.GROUNDFIX_DEBUG === "1" && error instanceof Error) io.stderr.write(`${error.stack}\n`);
-    io.stderr.write(`groundfix: internal error: ${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}\n`);
+    io.stderr.write(
+      `groundfix: internal error: ${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}\n`,
+    );
     return EXIT.internal;
   }
 }

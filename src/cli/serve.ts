@@ -30,7 +30,8 @@ export function parseServeArgs(args: readonly string[]): { role: Role } {
     if (value === undefined) {
       throw new UsageError(`serve: unexpected argument ${arg} (see groundfix serve --help)`);
     }
-    if (!ROLES.includes(value as Role)) throw new UsageError(`serve: --role must be all, web or worker (got "${value}")`);
+    if (!ROLES.includes(value as Role))
+      throw new UsageError(`serve: --role must be all, web or worker (got "${value}")`);
     role = value as Role;
   }
   return { role };
@@ -153,11 +154,16 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
   if (role === "worker") {
     const instance = probot.createProbot({ env: io.env, overrides: { Octokit } });
     await instance.load(app);
-    instance.log.info(`groundfix worker: running jobs of ${queue.backend === "redis" ? "the Redis queue" : "this process"}`);
+    instance.log.info(
+      `groundfix worker: running jobs of ${queue.backend === "redis" ? "the Redis queue" : "this process"}`,
+    );
   } else {
     const withReady: ApplicationFunction = async (instance, options) => {
       options.addHandler(readyHandler(queue));
-      instance.log.info({ model: start.operator.model, role }, `groundfix: model ${start.operator.model}, role ${role}`);
+      instance.log.info(
+        { model: start.operator.model, role },
+        `groundfix: model ${start.operator.model}, role ${role}`,
+      );
       await app(instance, options);
     };
     const server = await probot.run(withReady, { Octokit });

@@ -41,15 +41,25 @@ export function createPathPolicy(config: GroundfixConfig): PathPolicy {
   return {
     refusal(path) {
       if (isSecretPath(path)) {
-        return { rule: "secret-file", message: `${path} is a secret file (environment file, key or credentials); groundfix never edits it` };
+        return {
+          rule: "secret-file",
+          message: `${path} is a secret file (environment file, key or credentials); groundfix never edits it`,
+        };
       }
       const rule = rules.find((r) => r.match(path));
       if (rule) {
         const lift = rule.fixed ? "" : ` (a repository can lift this rule with paths.allow_protected: [${rule.name}])`;
-        return { rule: rule.name, message: `${path} is protected by the built-in rule "${rule.name}": ${rule.why}${lift}` };
+        return {
+          rule: rule.name,
+          message: `${path} is protected by the built-in rule "${rule.name}": ${rule.why}${lift}`,
+        };
       }
       const denied = deny.find((d) => d.match(path));
-      if (denied) return { rule: "paths.deny", message: `${path} matches the paths.deny glob ${JSON.stringify(denied.glob)} of the config` };
+      if (denied)
+        return {
+          rule: "paths.deny",
+          message: `${path} matches the paths.deny glob ${JSON.stringify(denied.glob)} of the config`,
+        };
       if (!allow.some((a) => a(path))) {
         return { rule: "paths.allow", message: `${path} is outside paths.allow [${config.paths.allow.join(", ")}]` };
       }
@@ -110,14 +120,22 @@ const PART_READERS: Record<string, (text: string) => string | null> = {
  *
  * @returns null when the change leaves those parts as they were, else the refusing rule
  */
-export function partRefusal(path: string, before: string, after: string, config: GroundfixConfig): PolicyRefusal | null {
+export function partRefusal(
+  path: string,
+  before: string,
+  after: string,
+  config: GroundfixConfig,
+): PolicyRefusal | null {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
   for (const part of PROTECTED_PARTS) {
     if (base !== part.file || config.paths.allow_protected.includes(part.name)) continue;
     const read = PART_READERS[part.name]!;
     const now = read(after);
     if (now === null) {
-      return { rule: part.name, message: `${path} does not parse after the edit, so the built-in rule "${part.name}" cannot check it: ${part.why}` };
+      return {
+        rule: part.name,
+        message: `${path} does not parse after the edit, so the built-in rule "${part.name}" cannot check it: ${part.why}`,
+      };
     }
     const was = read(before);
     if (was !== now) {

@@ -90,7 +90,16 @@ export const PROTECTED_PATHS: readonly ProtectedRule[] = [
   {
     name: "package-manager-config",
     why: "it configures a package manager (registries, tokens, install-time code)",
-    globs: ["**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", ".yarn/**", "**/.pnpmfile.cjs", "**/.pypirc", "**/pip.conf", "**/bunfig.toml"],
+    globs: [
+      "**/.npmrc",
+      "**/.yarnrc",
+      "**/.yarnrc.yml",
+      ".yarn/**",
+      "**/.pnpmfile.cjs",
+      "**/.pypirc",
+      "**/pip.conf",
+      "**/bunfig.toml",
+    ],
   },
   {
     name: "env",
@@ -173,7 +182,10 @@ const glob = z
     try {
       compileGlob(value);
     } catch (err) {
-      ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)} is not a usable glob: ${err instanceof GlobError ? err.message : String(err)}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `${JSON.stringify(value)} is not a usable glob: ${err instanceof GlobError ? err.message : String(err)}`,
+      });
     }
   });
 
@@ -272,7 +284,10 @@ export const configSchema = z
         branch_prefix: z
           .string()
           .regex(/^[A-Za-z0-9._\/-]+\/$/, "must be a git ref prefix ending in '/', like 'groundfix/'")
-          .refine(isRefPrefix, "must be a valid git branch prefix (git check-ref-format: no '..', '//', or part starting with '.' or ending in '.lock')")
+          .refine(
+            isRefPrefix,
+            "must be a valid git branch prefix (git check-ref-format: no '..', '//', or part starting with '.' or ending in '.lock')",
+          )
           .default("groundfix/"),
       })
       .strict()
@@ -280,7 +295,9 @@ export const configSchema = z
     review: z
       .object({
         /** Rules whose failures make the check run fail; others are reported as warnings. */
-        fail_on: z.array(ruleName).default(["grounded_hunks", "edit_policy", "paths", "size", "syntax", "imports", "secrets", "evidence"]),
+        fail_on: z
+          .array(ruleName)
+          .default(["grounded_hunks", "edit_policy", "paths", "size", "syntax", "imports", "secrets", "evidence"]),
       })
       .strict()
       .prefault({}),

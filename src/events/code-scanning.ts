@@ -23,7 +23,8 @@ type AlertPayload = WebhookPayload<"code_scanning_alert">;
  */
 export function requestFromCodeScanningAlert(payload: AlertPayload, config: GroundfixConfig): Decision {
   if (!config.alerts.code_scanning) return { skip: "alerts.code_scanning is off in .github/groundfix.yml" };
-  if (!(CODE_SCANNING_ACTIONS as readonly string[]).includes(payload.action)) return { skip: `action ${payload.action} does not start a run` };
+  if (!(CODE_SCANNING_ACTIONS as readonly string[]).includes(payload.action))
+    return { skip: `action ${payload.action} does not start a run` };
   const alert = payload.alert as unknown as {
     number: number;
     rule?: { id?: string | null; severity?: string | null; description?: string | null } | null;
@@ -48,7 +49,9 @@ export function requestFromCodeScanningAlert(payload: AlertPayload, config: Grou
     `Rule: ${rule.id ?? "unknown"}${rule.severity ? ` (severity ${rule.severity})` : ""}`,
     rule.description ? `Rule description: ${rule.description}` : "",
     message ? `Message: ${message}` : "",
-    loc?.path ? `Location: ${loc.path}:${loc.start_line ?? 1}${loc.end_line && loc.end_line !== loc.start_line ? `-${loc.end_line}` : ""}` : "",
+    loc?.path
+      ? `Location: ${loc.path}:${loc.start_line ?? 1}${loc.end_line && loc.end_line !== loc.start_line ? `-${loc.end_line}` : ""}`
+      : "",
   ].filter(Boolean);
   return {
     run: {

@@ -62,7 +62,14 @@ export function requestFromCommand(
   return {
     command,
     request: {
-      task: { source: "issue", key: `${repo.owner}/${repo.name}#issue-${issue.number}`, title: issue.title, body: issue.body ?? "", repo, number: issue.number },
+      task: {
+        source: "issue",
+        key: `${repo.owner}/${repo.name}#issue-${issue.number}`,
+        title: issue.title,
+        body: issue.body ?? "",
+        repo,
+        number: issue.number,
+      },
       mode: command,
       statusIssue: issue.number,
       branchSuffix: `issue-${issue.number}`,

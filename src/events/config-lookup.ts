@@ -27,7 +27,10 @@ export async function lookupConfig(context: ConfigContext & { id: string; log: W
     return { config: await loadRepoConfig(context) };
   } catch (error) {
     if (error instanceof RepoConfigError) return { config: error.fallback, error };
-    context.log.warn({ id: context.id, err: error }, "groundfix: could not read .github/groundfix.yml; deciding with the defaults");
+    context.log.warn(
+      { id: context.id, err: error },
+      "groundfix: could not read .github/groundfix.yml; deciding with the defaults",
+    );
     return { config: defaultConfig(), unreadable: error };
   }
 }

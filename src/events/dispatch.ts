@@ -31,15 +31,26 @@ export function requestFromDispatch(payload: WebhookPayload<"repository_dispatch
   }
   const parsed = dispatchPayloadSchema.safeParse(payload.client_payload ?? {});
   if (!parsed.success) {
-    return { skip: `invalid dispatch payload: ${zodIssueLines(parsed.error, { prefix: "client_payload.", root: "" }).join("; ")}` };
+    return {
+      skip: `invalid dispatch payload: ${zodIssueLines(parsed.error, { prefix: "client_payload.", root: "" }).join("; ")}`,
+    };
   }
   const p = parsed.data;
   const repo = repoOf(payload);
   const body = [p.message, p.stacktrace ? `\nStack trace:\n${p.stacktrace}` : ""].join("");
-  const id = p.issue_number ? `issue-${p.issue_number}` : `dispatch-${createHash("sha256").update(p.title).digest("hex").slice(0, 8)}`;
+  const id = p.issue_number
+    ? `issue-${p.issue_number}`
+    : `dispatch-${createHash("sha256").update(p.title).digest("hex").slice(0, 8)}`;
   return {
     run: {
-      task: { source: "dispatch", key: `${repo.owner}/${repo.name}#${id}`, title: p.title, body, repo, ...(p.issue_number ? { number: p.issue_number } : {}) },
+      task: {
+        source: "dispatch",
+        key: `${repo.owner}/${repo.name}#${id}`,
+        title: p.title,
+        body,
+        repo,
+        ...(p.issue_number ? { number: p.issue_number } : {}),
+      },
       mode: "run",
       statusIssue: p.issue_number ?? null,
       branchSuffix: id,

@@ -30,7 +30,11 @@ export function sameLabel(a: string, b: string): boolean {
  * broken file could have meant as the trigger (`RepoConfigError.labels` of config/load.ts), so the error is reported.
  * Task: source `issue`, key `owner/repo#issue-N`, title and body of the issue (untrusted data).
  */
-export function requestFromLabeledIssue(payload: LabeledPayload, config: GroundfixConfig, alsoLabels: readonly string[] = []): Decision {
+export function requestFromLabeledIssue(
+  payload: LabeledPayload,
+  config: GroundfixConfig,
+  alsoLabels: readonly string[] = [],
+): Decision {
   const pre = labeledIssuePrecheck(payload);
   if (pre) return { skip: pre };
   const name = payload.label?.name ?? "";
@@ -41,7 +45,14 @@ export function requestFromLabeledIssue(payload: LabeledPayload, config: Groundf
   const n = payload.issue.number;
   return {
     run: {
-      task: { source: "issue", key: `${repo.owner}/${repo.name}#issue-${n}`, title: payload.issue.title, body: payload.issue.body ?? "", repo, number: n },
+      task: {
+        source: "issue",
+        key: `${repo.owner}/${repo.name}#issue-${n}`,
+        title: payload.issue.title,
+        body: payload.issue.body ?? "",
+        repo,
+        number: n,
+      },
       mode: "run",
       statusIssue: n,
       branchSuffix: `issue-${n}`,

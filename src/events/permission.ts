@@ -33,7 +33,11 @@ export async function senderPermission(
   username: string,
 ): Promise<PermissionLevel> {
   try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username });
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+      owner: repo.owner,
+      repo: repo.name,
+      username,
+    });
     const known = (value: unknown): value is PermissionLevel => PERMISSION_ORDER.includes(value as PermissionLevel);
     if (known(data.role_name)) return data.role_name;
     return known(data.permission) ? data.permission : "none";
@@ -69,5 +73,8 @@ export async function mayTrigger(
   const level = await senderPermission(octokit, repo, sender.login);
   return reaches(level, config.trigger_permission)
     ? { allowed: true }
-    : { allowed: false, reason: `@${sender.login} has ${level} access; trigger_permission is ${config.trigger_permission}` };
+    : {
+        allowed: false,
+        reason: `@${sender.login} has ${level} access; trigger_permission is ${config.trigger_permission}`,
+      };
 }

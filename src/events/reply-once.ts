@@ -14,7 +14,12 @@ interface ReplyLog {
  * `reply` the first time for `key` (an issue's task key) and only logs after that, so a stranger cannot make the app
  * comment without limit. A failed reply is logged, never thrown. Remembers at most {@link REPLIED_LIMIT} keys.
  */
-export function createReplyOnce(): (key: string, reply: (text: string) => Promise<unknown>, text: string, log: ReplyLog) => Promise<void> {
+export function createReplyOnce(): (
+  key: string,
+  reply: (text: string) => Promise<unknown>,
+  text: string,
+  log: ReplyLog,
+) => Promise<void> {
   const replied = new LRUCache<string, true>({ max: REPLIED_LIMIT });
   return async (key, reply, text, log) => {
     if (replied.has(key)) return void log.info({ key }, "groundfix: refused command already answered on this issue");

@@ -89,19 +89,38 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
     if (!sameRepo(pr.head.repo, pr.base.repo)) return null;
     const prBody = (payload as { pull_request: { body?: string | null } }).pull_request.body ?? null;
     const pulls = [{ number: pr.number, prUrl: pr.html_url, headRef: pr.head.ref, baseSha: pr.base.sha }];
-    return { owner: repo.owner.login, repo: repo.name, headSha: pr.head.sha, rerequested: false, ownCheck: false, pulls, prBody };
+    return {
+      owner: repo.owner.login,
+      repo: repo.name,
+      headSha: pr.head.sha,
+      rerequested: false,
+      ownCheck: false,
+      pulls,
+      prBody,
+    };
   }
-  let found: { repo: z.infer<typeof repository>; headSha: string; prs: z.infer<typeof minimalPr>[]; rerequested: boolean } | null = null;
+  let found: {
+    repo: z.infer<typeof repository>;
+    headSha: string;
+    prs: z.infer<typeof minimalPr>[];
+    rerequested: boolean;
+  } | null = null;
   if (name === "check_run") {
     const parsed = checkRunEvent.safeParse(payload);
-    if (!parsed.success || parsed.data.action !== "rerequested" || parsed.data.check_run.name !== REVIEW_CHECK_NAME) return null;
+    if (!parsed.success || parsed.data.action !== "rerequested" || parsed.data.check_run.name !== REVIEW_CHECK_NAME)
+      return null;
     const run = parsed.data.check_run;
     found = { repo: parsed.data.repository, headSha: run.head_sha, prs: run.pull_requests, rerequested: true };
   } else if (name === "check_suite") {
     const parsed = checkSuiteEvent.safeParse(payload);
     if (!parsed.success || !["requested", "rerequested"].includes(parsed.data.action)) return null;
     const suite = parsed.data.check_suite;
-    found = { repo: parsed.data.repository, headSha: suite.head_sha, prs: suite.pull_requests, rerequested: parsed.data.action === "rerequested" };
+    found = {
+      repo: parsed.data.repository,
+      headSha: suite.head_sha,
+      prs: suite.pull_requests,
+      rerequested: parsed.data.action === "rerequested",
+    };
   }
   if (!found) return null;
   const htmlUrl = found.repo.html_url.replace(/\/$/, "");
@@ -109,7 +128,14 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
     .filter((p) => p.head.repo == null || p.base.repo == null || sameRepo(p.head.repo, p.base.repo))
     .map((p) => ({ number: p.number, prUrl: `${htmlUrl}/pull/${p.number}`, headRef: p.head.ref, baseSha: p.base.sha }));
   if (pulls.length === 0) return null;
-  return { owner: found.repo.owner.login, repo: found.repo.name, headSha: found.headSha, rerequested: found.rerequested, ownCheck: name === "check_run", pulls };
+  return {
+    owner: found.repo.owner.login,
+    repo: found.repo.name,
+    headSha: found.headSha,
+    rerequested: found.rerequested,
+    ownCheck: name === "check_run",
+    pulls,
+  };
 }
 
 /**
@@ -121,7 +147,16 @@ export function reviewRequestFor(event: ReviewEvent, branchPrefix: string | null
   const prefix = branchPrefix ?? (event.ownCheck ? "" : defaultConfig().pull_request.branch_prefix);
   const pr = event.pulls.find((p) => p.headRef.startsWith(prefix));
   if (!pr) return null;
-  return { owner: event.owner, repo: event.repo, prNumber: pr.number, prUrl: pr.prUrl, headSha: event.headSha, baseSha: pr.baseSha, headRef: pr.headRef, rerequested: event.rerequested };
+  return {
+    owner: event.owner,
+    repo: event.repo,
+    prNumber: pr.number,
+    prUrl: pr.prUrl,
+    headSha: event.headSha,
+    baseSha: pr.baseSha,
+    headRef: pr.headRef,
+    rerequested: event.rerequested,
+  };
 }
 
 /** {@link reviewEventOf} then {@link reviewRequestFor}: whether a webhook asks for a review of a `branchPrefix` branch. */

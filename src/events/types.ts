@@ -27,6 +27,9 @@ export type Decision = { run: RunRequest } | { skip: string };
 export type WebhookPayload<N extends EmitterWebhookEventName> = EmitterWebhookEvent<N>["payload"];
 
 /** `owner/repo` of a payload's repository. */
-export function repoOf(payload: { repository: { name: string; owner: { login: string } } }): { owner: string; name: string } {
+export function repoOf(payload: { repository: { name: string; owner: { login: string } } }): {
+  owner: string;
+  name: string;
+} {
   return { owner: payload.repository.owner.login, name: payload.repository.name };
 }

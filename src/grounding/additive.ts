@@ -50,7 +50,12 @@ export function addedLinesBetween(before: string, after: string, startLine: numb
   return added;
 }
 
-function lineChanges(content: string, offset: number, length: number, inserted: string): { lost: LostLine[]; added: number[] } {
+function lineChanges(
+  content: string,
+  offset: number,
+  length: number,
+  inserted: string,
+): { lost: LostLine[]; added: number[] } {
   const spanEnd = offset + length;
   const from = lineStartOf(content, offset);
   let to = lineEndAfter(content, spanEnd);

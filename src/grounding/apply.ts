@@ -79,7 +79,12 @@ export function applyVerbatimEdit(
         text: regionText(content, done.startLine, done.endLine),
         cause: "code_after is already present (the edit was already applied)",
       };
-      return { ok: false, reason: "not_found", message: alreadyAppliedMessage(path, done.startLine, done.endLine, false), nearest };
+      return {
+        ok: false,
+        reason: "not_found",
+        message: alreadyAppliedMessage(path, done.startLine, done.endLine, false),
+        nearest,
+      };
     }
     const nearest = nearestRegion(content, before);
     return { ok: false, reason: "not_found", message: notFoundMessage(path, nearest), ...(nearest ? { nearest } : {}) };
@@ -92,13 +97,23 @@ export function applyVerbatimEdit(
   const inserted = crlf ? after.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n") : after;
   const end = match.offset + match.length;
   const around = after.trim() === "" ? undefined : enclosing(content, after, crlf, match.offset, end);
-  if (inserted === content.slice(match.offset, end)) return { ok: false, reason: "no_change", message: noChangeMessage() };
+  if (inserted === content.slice(match.offset, end))
+    return { ok: false, reason: "no_change", message: noChangeMessage() };
   if (around) {
-    return { ok: false, reason: "no_change", message: alreadyAppliedMessage(path, around.startLine, around.endLine, true) };
+    return {
+      ok: false,
+      reason: "no_change",
+      message: alreadyAppliedMessage(path, around.startLine, around.endLine, true),
+    };
   }
   const lost = lostLines(content, match.offset, match.length, inserted);
   if (lost.length > 0 && (options.allow ?? "additions") === "additions") {
-    return { ok: false, reason: "not_additive", message: notAdditiveMessage(path, lost), lostLines: lost.map((l) => l.text) };
+    return {
+      ok: false,
+      reason: "not_additive",
+      message: notAdditiveMessage(path, lost),
+      lostLines: lost.map((l) => l.text),
+    };
   }
   return {
     ok: true,
@@ -137,7 +152,11 @@ function alreadyThere(content: string, after: string): VerbatimMatch | undefined
 function enclosing(content: string, after: string, crlf: boolean, from: number, to: number): VerbatimMatch | undefined {
   const needle = searchForm(content, after, crlf);
   if (needle === null || needle.length < to - from) return undefined;
-  for (let o = content.indexOf(needle, Math.max(0, to - needle.length)); o !== -1 && o <= from; o = content.indexOf(needle, o + 1)) {
+  for (
+    let o = content.indexOf(needle, Math.max(0, to - needle.length));
+    o !== -1 && o <= from;
+    o = content.indexOf(needle, o + 1)
+  ) {
     if (o + needle.length >= to) {
       const startLine = lineAt(content, o);
       return { offset: o, length: needle.length, startLine, endLine: lineAt(content, o + needle.length - 1) };

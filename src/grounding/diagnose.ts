@@ -76,7 +76,10 @@ function exactVariant(content: string, snippet: string): NearestRegion | null {
     ...(unnumbered !== null ? [{ text: unnumbered, cause: LINE_NUMBER_CAUSE }] : []),
     { text: unescapeNewlines(snippet), cause: LITERAL_NEWLINE_CAUSE },
     { text: snippet.replaceAll("\uFEFF", ""), cause: SNIPPET_BOM_CAUSE },
-    { text: snippet.replaceAll("\r\n", "\n"), cause: `line endings (the file uses ${style} line endings; code_before has CRLF)` },
+    {
+      text: snippet.replaceAll("\r\n", "\n"),
+      cause: `line endings (the file uses ${style} line endings; code_before has CRLF)`,
+    },
     {
       text: snippet.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n"),
       cause: `line endings (the file uses ${style} line endings; these lines end in CRLF)`,
@@ -86,7 +89,12 @@ function exactVariant(content: string, snippet: string): NearestRegion | null {
     if (v.text === snippet) continue;
     const hit = locateVerbatim(content, v.text)[0];
     if (hit) {
-      return { startLine: hit.startLine, endLine: hit.endLine, text: regionText(content, hit.startLine, hit.endLine), cause: v.cause };
+      return {
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        text: regionText(content, hit.startLine, hit.endLine),
+        cause: v.cause,
+      };
     }
   }
   return null;
@@ -157,7 +165,9 @@ class LineIndex {
 
 /** Runs of characters that no named cause alters: split at whitespace, quotes, unicode spaces and literal "\n". */
 function anchorsOf(line: string): string[] {
-  return line.split(/\\r\\n|\\n|[\s'"`\u2018-\u201F\u2032\u2033\u200B-\u200D\u2060\uFEFF]+/).filter((a) => a.length >= 3);
+  return line
+    .split(/\\r\\n|\\n|[\s'"`\u2018-\u201F\u2032\u2033\u200B-\u200D\u2060\uFEFF]+/)
+    .filter((a) => a.length >= 3);
 }
 
 function bestWindow(file: LineIndex, snippetLines: string[]): { start: number; length: number; score: number } | null {
@@ -173,7 +183,12 @@ function bestWindow(file: LineIndex, snippetLines: string[]): { start: number; l
   for (const { i, anchor } of chosen) {
     const hits: number[] = [];
     const content = file.content;
-    for (let o = content.indexOf(anchor); o !== -1 && hits.length <= MAX_HITS_PER_ANCHOR; o = content.indexOf(anchor, o + 1)) hits.push(o);
+    for (
+      let o = content.indexOf(anchor);
+      o !== -1 && hits.length <= MAX_HITS_PER_ANCHOR;
+      o = content.indexOf(anchor, o + 1)
+    )
+      hits.push(o);
     if (hits.length > MAX_HITS_PER_ANCHOR) continue;
     for (const o of hits) {
       const start = Math.max(0, file.lineOf(o) - i);

@@ -37,7 +37,8 @@ const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|]/g;
  *   `[`, `{` or `(`, or using `!(…)` (not expressible without backtracking).
  */
 export function compileGlob(glob: string, options: GlobOptions = {}): (path: string) => boolean {
-  if (glob.length > MAX_GLOB_LENGTH) throw new GlobError(`the glob is ${glob.length} characters long; at most ${MAX_GLOB_LENGTH} are accepted`);
+  if (glob.length > MAX_GLOB_LENGTH)
+    throw new GlobError(`the glob is ${glob.length} characters long; at most ${MAX_GLOB_LENGTH} are accepted`);
   let negate = false;
   let body = glob;
   while (body.startsWith("!") && !body.startsWith("!(")) {
@@ -121,7 +122,8 @@ function translate(glob: string, start: number, end: number, depth: number): str
     if (ext) {
       const close = closing(glob, i + 1, end);
       if (close === -1) throw new GlobError(`the group opened by '${c}(' at character ${i + 1} is never closed`);
-      if (c === "!") throw new GlobError("negated extglobs '!(…)' are not supported; use a positive glob or a leading '!'");
+      if (c === "!")
+        throw new GlobError("negated extglobs '!(…)' are not supported; use a positive glob or a leading '!'");
       const alts = splitTop(glob, i + 2, close, "|").map(([a, b]) => translate(glob, a, b, depth + 1));
       out += `(?:${alts.join("|")})${c === "@" ? "" : c}`;
       i = close;
@@ -149,7 +151,10 @@ function translate(glob: string, start: number, end: number, depth: number): str
         negated = true;
         inner = inner.slice(1);
       }
-      const body = inner.replace(/\\(.)/g, "\\$1").replace(/^\]/, "\\]").replace(/\[(?!:)/g, "\\[");
+      const body = inner
+        .replace(/\\(.)/g, "\\$1")
+        .replace(/^\]/, "\\]")
+        .replace(/\[(?!:)/g, "\\[");
       out += negated ? `[^/${body}]` : `(?:[${body}])`;
       i = close;
     } else if (c === "{") {

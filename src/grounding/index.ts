@@ -3,7 +3,12 @@
  * arithmetic, permalinks, and secret redaction. Everything public of `src/grounding/` except `symbols.ts` is here.
  */
 export { locateVerbatim, type VerbatimMatch } from "./verbatim.js";
-export { applyVerbatimEdit, type VerbatimEditOptions, type VerbatimEditResult, type VerbatimRejection } from "./apply.js";
+export {
+  applyVerbatimEdit,
+  type VerbatimEditOptions,
+  type VerbatimEditResult,
+  type VerbatimRejection,
+} from "./apply.js";
 export { nearestRegion, regionText, type NearestRegion } from "./diagnose.js";
 export { verifySnippet, type SnippetCheck } from "./snippet.js";
 export { lostLines, type LostLine } from "./additive.js";

@@ -22,7 +22,8 @@ export function unescapeNewlines(text: string): string {
 }
 
 /** The cause named when code_before has a literal "\n" where the file has a line break. */
-export const LITERAL_NEWLINE_CAUSE = 'a literal "\\n" (code_before has backslash + n where the file has a line break; send real line breaks)';
+export const LITERAL_NEWLINE_CAUSE =
+  'a literal "\\n" (code_before has backslash + n where the file has a line break; send real line breaks)';
 /** The cause named when code_before holds a byte-order mark the file does not have there. */
 export const SNIPPET_BOM_CAUSE = "a byte-order mark (code_before contains U+FEFF, which the file does not have there)";
 
@@ -77,8 +78,7 @@ const NORMALISERS: readonly Normaliser[] = [
   {
     id: "bom",
     apply: (t) => t.replaceAll("\uFEFF", ""),
-    describe: (s) =>
-      s.includes("\uFEFF") ? SNIPPET_BOM_CAUSE : "a byte-order mark (the file has U+FEFF there)",
+    describe: (s) => (s.includes("\uFEFF") ? SNIPPET_BOM_CAUSE : "a byte-order mark (the file has U+FEFF there)"),
   },
   {
     id: "indentation",
@@ -92,8 +92,10 @@ const NORMALISERS: readonly Normaliser[] = [
         .split("\n")
         .map((l, i) => [indent(l), indent(rl[i] ?? "")] as const)
         .filter(([a, b], i) => a !== b && (i > 0 || a !== ""));
-      if (pairs.length > 0 && pairs.every(([a, b]) => b.includes("\t") && !a.includes("\t"))) return "indentation (the file uses tabs)";
-      if (pairs.length > 0 && pairs.every(([a, b]) => a.includes("\t") && !b.includes("\t"))) return "indentation (the file uses spaces)";
+      if (pairs.length > 0 && pairs.every(([a, b]) => b.includes("\t") && !a.includes("\t")))
+        return "indentation (the file uses tabs)";
+      if (pairs.length > 0 && pairs.every(([a, b]) => a.includes("\t") && !b.includes("\t")))
+        return "indentation (the file uses spaces)";
       return "indentation (the file indents these lines by a different amount)";
     },
   },
@@ -113,7 +115,8 @@ const NORMALISERS: readonly Normaliser[] = [
     describe: (s, r, firstLine) => {
       const both = new RegExp(`${UNICODE_SPACES.source}|${INVISIBLES.source}`);
       const inFile = firstHit(r, both, firstLine);
-      if (inFile) return `a unicode space (the file has ${spaceName(inFile.hit)} on line ${inFile.line} where code_before has a plain space or nothing)`;
+      if (inFile)
+        return `a unicode space (the file has ${spaceName(inFile.hit)} on line ${inFile.line} where code_before has a plain space or nothing)`;
       const inSnippet = firstHit(s, both, 1);
       return `a unicode space (code_before has ${spaceName(inSnippet?.hit ?? "\u00A0")} where the file has a plain space or nothing)`;
     },
@@ -124,7 +127,8 @@ const NORMALISERS: readonly Normaliser[] = [
     describe: (s, r, firstLine) => {
       const curly = new RegExp(`${CURLY_SINGLE.source}|${CURLY_DOUBLE.source}`);
       const inFile = firstHit(r, curly, firstLine);
-      if (inFile) return `curly vs straight quotes (the file has ${inFile.hit} on line ${inFile.line}; code_before has a straight quote)`;
+      if (inFile)
+        return `curly vs straight quotes (the file has ${inFile.hit} on line ${inFile.line}; code_before has a straight quote)`;
       const inSnippet = firstHit(s, curly, 1);
       return `curly vs straight quotes (code_before has ${inSnippet?.hit ?? "a curly quote"}; the file has a straight quote)`;
     },

@@ -3,7 +3,8 @@
  * the source view, which `?plain=1` selects (GitHub Docs, "Getting permanent links to files": "To link to lines of a
  * Markdown file, add ?plain=1 to the URL").
  */
-const RENDERED = /\.(md|markdown|mdown|mkdn?|mdx|rst|adoc|asciidoc|asc|org|textile|rdoc|creole|mediawiki|wiki|pod|svg)$/i;
+const RENDERED =
+  /\.(md|markdown|mdown|mkdn?|mdx|rst|adoc|asciidoc|asc|org|textile|rdoc|creole|mediawiki|wiki|pod|svg)$/i;
 
 /**
  * The web address of the GitHub the app talks to: `https://github.com`, or for GitHub Enterprise Server the host that
@@ -36,6 +37,7 @@ export function permalink(p: {
   const base = `${p.web ?? githubWebUrl()}/${p.owner}/${p.repo}/blob/${p.sha}/${path}`;
   if (p.startLine === undefined || p.startLine < 1) return base;
   const plain = RENDERED.test(p.path) ? "?plain=1" : "";
-  const anchor = p.endLine !== undefined && p.endLine > p.startLine ? `#L${p.startLine}-L${p.endLine}` : `#L${p.startLine}`;
+  const anchor =
+    p.endLine !== undefined && p.endLine > p.startLine ? `#L${p.startLine}-L${p.endLine}` : `#L${p.startLine}`;
   return base + plain + anchor;
 }

@@ -16,7 +16,10 @@ const UNSEEN =
  * `max` characters with an ellipsis.
  */
 export function postedLine(text: string, max: number): string {
-  const first = redact(text).split(/\r\n|\r|\n|\u2028|\u2029/).find((l) => l.trim() !== "") ?? "";
+  const first =
+    redact(text)
+      .split(/\r\n|\r|\n|\u2028|\u2029/)
+      .find((l) => l.trim() !== "") ?? "";
   const clean = first.replace(UNSEEN, "").replace(/\s+/g, " ").trim();
   const cut = clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
   return cut.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u200b");

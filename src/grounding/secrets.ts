@@ -88,7 +88,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // An unquoted `password=…` pair, as in a query string, a DSN or a log line.
   {
     name: "credential pair",
-    pattern: new RegExp(String.raw`(?:password|passwd|pwd|secret|api_?key|access_?token)=${REFERENCE}(?<secret>[^\s&;"',]{6,256})`, "gi"),
+    pattern: new RegExp(
+      String.raw`(?:password|passwd|pwd|secret|api_?key|access_?token)=${REFERENCE}(?<secret>[^\s&;"',]{6,256})`,
+      "gi",
+    ),
   },
   // A `.env` / shell line `NAME=value` (optionally `export NAME=value`) whose name says it holds a secret.
   {
@@ -153,7 +156,12 @@ export function scanSecrets(text: string): SecretSpan[] {
 
 /** The replacement of one secret: one {@link REDACTED} per line it spans, with its line breaks kept. */
 function replacement(secret: string): string {
-  return secret.includes("\n") ? secret.split(/(\r?\n)/).map((part, i) => (i % 2 === 1 || part === "" ? part : REDACTED)).join("") : REDACTED;
+  return secret.includes("\n")
+    ? secret
+        .split(/(\r?\n)/)
+        .map((part, i) => (i % 2 === 1 || part === "" ? part : REDACTED))
+        .join("")
+    : REDACTED;
 }
 
 /**

@@ -7,8 +7,7 @@ import { locateVerbatim } from "./verbatim.js";
  * region with the named cause of the difference (absent when nothing resembles it, or when the snippet is blank).
  */
 export type SnippetCheck =
-  | { found: true; startLine: number; endLine: number; occurrences: number }
-  | { found: false; nearest?: NearestRegion };
+  { found: true; startLine: number; endLine: number; occurrences: number } | { found: false; nearest?: NearestRegion };
 
 /**
  * Check that a snippet a model quotes (e.g. `submit_answer.root_cause_snippet`) is really in `content`, with the same
@@ -34,7 +33,8 @@ export function verifySnippet(content: string, snippet: string): SnippetCheck {
 export function trimBlankLines(text: string): string {
   const blank = (line: string) => /^[ \t\r]*$/.test(line);
   let start = 0;
-  for (let nl = text.indexOf("\n"); nl !== -1 && blank(text.slice(start, nl)); nl = text.indexOf("\n", start)) start = nl + 1;
+  for (let nl = text.indexOf("\n"); nl !== -1 && blank(text.slice(start, nl)); nl = text.indexOf("\n", start))
+    start = nl + 1;
   let end = text.length;
   for (;;) {
     const nl = text.lastIndexOf("\n", end - 1);

@@ -82,7 +82,13 @@ class Insertions {
     }
     // An added last line without a final newline: the line break before it belongs to the addition.
     const k = this.from.length - 1;
-    if (k >= 0 && this.to[k] === after.length && !after.endsWith("\n") && this.from[k]! > 0 && after[this.from[k]! - 1] === "\n") {
+    if (
+      k >= 0 &&
+      this.to[k] === after.length &&
+      !after.endsWith("\n") &&
+      this.from[k]! > 0 &&
+      after[this.from[k]! - 1] === "\n"
+    ) {
       const cut = after[this.from[k]! - 2] === "\r" ? 2 : 1;
       this.from[k] = this.from[k]! - cut;
     }
@@ -168,12 +174,18 @@ export function addedTextProblems(lines: readonly { line: number; text: string }
   for (const { line, text } of lines) {
     const brk = HIDDEN_BREAK.exec(text);
     if (brk) {
-      out.push({ line, message: `added line ${line} holds a hidden line break (${codePoint(brk[0])}): parsers split the line there, git and readers do not` });
+      out.push({
+        line,
+        message: `added line ${line} holds a hidden line break (${codePoint(brk[0])}): parsers split the line there, git and readers do not`,
+      });
       continue;
     }
     const hidden = HIDDEN_CHAR.exec(text);
     if (hidden) {
-      out.push({ line, message: `added line ${line} holds an invisible or bidirectional control character (${codePoint(hidden[0])}); write it as an escape if it is meant` });
+      out.push({
+        line,
+        message: `added line ${line} holds an invisible or bidirectional control character (${codePoint(hidden[0])}); write it as an escape if it is meant`,
+      });
     }
   }
   return out;
@@ -247,7 +259,10 @@ export function structureProblems(
   const a = tsAdapter(sfBefore);
   const first = ins.from[0]!;
   const last = ins.back(ins.to[ins.to.length - 1]!);
-  const span = ts.createTextChangeRange(ts.createTextSpan(first, last - first), last - first + (after.length - before.length));
+  const span = ts.createTextChangeRange(
+    ts.createTextSpan(first, last - first),
+    last - first + (after.length - before.length),
+  );
   const b = tsAdapter(ts.updateSourceFile(sfBefore, after, span));
   return compare(a, b, before, after, ins);
 }
@@ -281,7 +296,8 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
       j++;
       continue;
     }
-    if (reinterpreted === undefined && b.end[i]! > b.start[i]! && !ins.touches(b.start[i]!, b.end[i]!)) reinterpreted = i;
+    if (reinterpreted === undefined && b.end[i]! > b.start[i]! && !ins.touches(b.start[i]!, b.end[i]!))
+      reinterpreted = i;
   }
   if (j < a.kind.length) {
     const at = ins.forward(a.start[j]!);
@@ -348,7 +364,10 @@ function lineIn(text: string, offset: number): number {
 
 function finish(problems: { offset: number; message: string }[], after: string): AdditionProblem[] {
   const sorted = [...problems].sort((x, y) => x.offset - y.offset);
-  const lines = linesAt(after, sorted.map((p) => p.offset));
+  const lines = linesAt(
+    after,
+    sorted.map((p) => p.offset),
+  );
   return sorted.map((p, k) => ({ line: lines[k]!, message: p.message }));
 }
 
@@ -358,7 +377,15 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
   const ts = typescript();
   const K = ts.SyntaxKind;
   const diags = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics ?? [];
-  const flat: Flat = { kind: [], start: [], end: [], parent: [], containers: new Map(), hasError: diags.length > 0, errorAt: diags[0]?.start ?? 0 };
+  const flat: Flat = {
+    kind: [],
+    start: [],
+    end: [],
+    parent: [],
+    containers: new Map(),
+    hasError: diags.length > 0,
+    errorAt: diags[0]?.start ?? 0,
+  };
   const nodes: TS.Node[] = [];
   const visit = (node: TS.Node, parent: number): void => {
     const index = nodes.length;
@@ -368,7 +395,10 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
     flat.end.push(node.end);
     flat.parent.push(parent);
     const statements = (node as { statements?: TS.NodeArray<TS.Statement> }).statements;
-    if (statements !== undefined && (ts.isBlock(node) || ts.isSourceFile(node) || ts.isModuleBlock(node) || ts.isCaseOrDefaultClause(node))) {
+    if (
+      statements !== undefined &&
+      (ts.isBlock(node) || ts.isSourceFile(node) || ts.isModuleBlock(node) || ts.isCaseOrDefaultClause(node))
+    ) {
       const children: number[] = [];
       const isStatement = new Set<TS.Node>(statements);
       ts.forEachChild(node, (child) => {
@@ -475,11 +505,17 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
     terminates: (i) => ends(nodes[i]!),
     alwaysReached: (i) => {
       const k = nodes[i]!.kind;
-      return k === K.FunctionDeclaration || k === K.InterfaceDeclaration || k === K.TypeAliasDeclaration || k === K.EmptyStatement;
+      return (
+        k === K.FunctionDeclaration ||
+        k === K.InterfaceDeclaration ||
+        k === K.TypeAliasDeclaration ||
+        k === K.EmptyStatement
+      );
     },
     constantCondition: (i) => {
       const n = nodes[i]!;
-      if (ts.isIfStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) return constant(n.expression) !== undefined;
+      if (ts.isIfStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n))
+        return constant(n.expression) !== undefined;
       if (ts.isForStatement(n) && n.condition) return constant(n.condition) !== undefined;
       return undefined;
     },
@@ -500,7 +536,14 @@ function tsKindName(ts: typeof TS, kind: number): string {
 /** Node types per tree-sitter grammar that the control-flow facts use. */
 const SITTER: Record<
   "python" | "go",
-  { containers: string[]; jumps: string[]; conditionals: string[]; loops: string[]; alwaysReached: string[]; constants: string[] }
+  {
+    containers: string[];
+    jumps: string[];
+    conditionals: string[];
+    loops: string[];
+    alwaysReached: string[];
+    constants: string[];
+  }
 > = {
   python: {
     containers: ["module", "block"],
@@ -516,7 +559,17 @@ const SITTER: Record<
     conditionals: ["if_statement"],
     loops: ["for_statement"],
     alwaysReached: ["labeled_statement"],
-    constants: ["true", "false", "nil", "int_literal", "float_literal", "imaginary_literal", "rune_literal", "interpreted_string_literal", "raw_string_literal"],
+    constants: [
+      "true",
+      "false",
+      "nil",
+      "int_literal",
+      "float_literal",
+      "imaginary_literal",
+      "rune_literal",
+      "interpreted_string_literal",
+      "raw_string_literal",
+    ],
   },
 };
 
@@ -555,7 +608,9 @@ function sitterPair(
     return undefined;
   }
   // Affected ranges in the coordinates of `before`: what tree-sitter says changed, plus each insertion point.
-  const affected: [number, number][] = edited.getChangedRanges(treeB).map((r) => [ins.back(r.startIndex), ins.back(r.endIndex)]);
+  const affected: [number, number][] = edited
+    .getChangedRanges(treeB)
+    .map((r) => [ins.back(r.startIndex), ins.back(r.endIndex)]);
   edited.delete();
   for (let k = 0; k < ins.from.length; k++) {
     // The insertion point, widened over the whitespace around it: a node that ends or starts there may grow.
@@ -567,7 +622,12 @@ function sitterPair(
   const hit = (s: number, e: number) => affected.some(([x, y]) => x <= e && y >= s);
   return [
     sitterAdapter(language, parser.language!, treeA, (s, e) => !hit(s, e)),
-    sitterAdapter(language, parser.language!, treeB, (s, e) => !ins.touches(s, e + 1) && !hit(ins.back(s), ins.back(e))),
+    sitterAdapter(
+      language,
+      parser.language!,
+      treeB,
+      (s, e) => !ins.touches(s, e + 1) && !hit(ins.back(s), ins.back(e)),
+    ),
   ];
 }
 
@@ -582,12 +642,25 @@ function pointAt(text: string, offset: number): { row: number; column: number } 
   return { row, column: offset - lineStart };
 }
 
-function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, skip: (start: number, end: number) => boolean): Adapter {
+function sitterAdapter(
+  language: "python" | "go",
+  lang: TSLanguage,
+  tree: Tree,
+  skip: (start: number, end: number) => boolean,
+): Adapter {
   const facts = SITTER[language];
   const containerIds = new Set(facts.containers.flatMap((t) => lang.idForNodeType(t, true) ?? []));
   const commentId = lang.idForNodeType("comment", true);
   const named = (id: number) => lang.nodeTypeIsNamed(id);
-  const flat: Flat = { kind: [], start: [], end: [], parent: [], containers: new Map(), hasError: tree.rootNode.hasError, errorAt: 0 };
+  const flat: Flat = {
+    kind: [],
+    start: [],
+    end: [],
+    parent: [],
+    containers: new Map(),
+    hasError: tree.rootNode.hasError,
+    errorAt: 0,
+  };
   if (flat.hasError) flat.errorAt = firstErrorNode(tree.rootNode)?.startIndex ?? 0;
   const cursor = tree.walk();
   const stack: number[] = [];
@@ -600,7 +673,8 @@ function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, 
       flat.start.push(cursor.startIndex);
       flat.end.push(cursor.endIndex);
       flat.parent.push(parent);
-      if (parent >= 0 && flat.containers.has(parent) && named(id) && id !== commentId) flat.containers.get(parent)!.push(index);
+      if (parent >= 0 && flat.containers.has(parent) && named(id) && id !== commentId)
+        flat.containers.get(parent)!.push(index);
       if (containerIds.has(id)) flat.containers.set(index, []);
       if (!(index > 0 && skip(flat.start[index]!, flat.end[index]!)) && cursor.gotoFirstChild()) {
         stack.push(index);
@@ -641,7 +715,9 @@ function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, 
   };
   const hasBreak = (n: SitterNode): boolean =>
     n.type === "break_statement" ||
-    n.namedChildren.some((c) => c !== null && c.type !== "function_definition" && c.type !== "func_literal" && hasBreak(c));
+    n.namedChildren.some(
+      (c) => c !== null && c.type !== "function_definition" && c.type !== "func_literal" && hasBreak(c),
+    );
   const isPanic = (n: SitterNode): boolean => {
     if (language !== "go" || n.type !== "expression_statement") return false;
     const call = n.namedChildren[0];
@@ -664,7 +740,11 @@ function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, 
         if (c === true) return ends(then);
         if (language === "python") {
           const hasElse = alternatives.some((x) => x.type === "else_clause");
-          return hasElse && ends(then) && alternatives.every((x) => ends(x.childForFieldName("body") ?? x.childForFieldName("consequence") ?? x));
+          return (
+            hasElse &&
+            ends(then) &&
+            alternatives.every((x) => ends(x.childForFieldName("body") ?? x.childForFieldName("consequence") ?? x))
+          );
         }
         return alternatives.length > 0 && ends(then) && alternatives.every(ends);
       }
@@ -682,7 +762,16 @@ function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, 
     }
   };
   const nodeAt = (i: number): SitterNode | undefined => descend(tree.rootNode, flat, i);
-  const mayEnd = new Set([...facts.jumps, "if_statement", "while_statement", "for_statement", "labeled_statement", "block", "statement_list", "expression_statement"]);
+  const mayEnd = new Set([
+    ...facts.jumps,
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "labeled_statement",
+    "block",
+    "statement_list",
+    "expression_statement",
+  ]);
   return {
     flat,
     kindName: (kind) => (lang.types[kind] ?? "node").replace(/_/g, " "),
@@ -700,6 +789,7 @@ function sitterAdapter(language: "python" | "go", lang: TSLanguage, tree: Tree, 
 /** The node of flat index `i`, found by its offsets and kind (for nodes that are not statements). */
 function descend(root: SitterNode, flat: Flat, i: number): SitterNode | undefined {
   let node: SitterNode | null = root.descendantForIndex(flat.start[i]!, Math.max(flat.start[i]!, flat.end[i]! - 1));
-  while (node && !(node.typeId === flat.kind[i] && node.startIndex === flat.start[i] && node.endIndex === flat.end[i])) node = node.parent;
+  while (node && !(node.typeId === flat.kind[i] && node.startIndex === flat.start[i] && node.endIndex === flat.end[i]))
+    node = node.parent;
   return node ?? undefined;
 }

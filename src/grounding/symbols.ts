@@ -26,7 +26,12 @@ type Lang = "js" | "python" | "go" | "java" | "csharp" | "ruby";
 
 /** The languages of src/lang/languages.ts that have symbol patterns here (TypeScript shares JavaScript's). */
 const SYMBOL_LANGUAGES = new Map<string, Lang>([
-  ["JavaScript", "js"], ["TypeScript", "js"], ["Python", "python"], ["Go", "go"], ["Java", "java"], ["C#", "csharp"],
+  ["JavaScript", "js"],
+  ["TypeScript", "js"],
+  ["Python", "python"],
+  ["Go", "go"],
+  ["Java", "java"],
+  ["C#", "csharp"],
   ["Ruby", "ruby"],
 ]);
 
@@ -81,9 +86,38 @@ interface Open {
   isContainer: boolean;
 }
 
-const JS_MODIFIERS = /^(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set|accessor)\s+/;
-const JAVA_MODIFIERS = /^(?:public|private|protected|static|final|abstract|synchronized|native|default|transient|volatile|strictfp|internal|sealed|virtual|override|async|extern|unsafe|partial|readonly|new|const)\s+/;
-const NOT_METHOD = new Set(["if", "for", "while", "switch", "catch", "return", "function", "new", "throw", "else", "do", "try", "with", "typeof", "await", "yield", "delete", "void", "super", "this", "using", "lock", "foreach", "sizeof", "nameof", "base"]);
+const JS_MODIFIERS =
+  /^(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set|accessor)\s+/;
+const JAVA_MODIFIERS =
+  /^(?:public|private|protected|static|final|abstract|synchronized|native|default|transient|volatile|strictfp|internal|sealed|virtual|override|async|extern|unsafe|partial|readonly|new|const)\s+/;
+const NOT_METHOD = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "return",
+  "function",
+  "new",
+  "throw",
+  "else",
+  "do",
+  "try",
+  "with",
+  "typeof",
+  "await",
+  "yield",
+  "delete",
+  "void",
+  "super",
+  "this",
+  "using",
+  "lock",
+  "foreach",
+  "sizeof",
+  "nameof",
+  "base",
+]);
 
 function stripPrefixes(text: string, modifiers: RegExp): string {
   let rest = text;
@@ -139,7 +173,8 @@ function isQuoteOrSlash(code: number): boolean {
 }
 
 /** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
-const JS_CANDIDATE = /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/;
+const JS_CANDIDATE =
+  /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/;
 
 function jsLine(text: string, inClass: string | undefined): Found | null {
   if (inClass === undefined && !JS_CANDIDATE.test(text)) return null;
@@ -156,14 +191,20 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1]) return { name: m[1], kind: "module", opens: true };
   m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
-  m = /^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
+  m =
+    /^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(
+      t,
+    );
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
   // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the member.
-  m = /^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
+  m =
+    /^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(
+      t,
+    );
   if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return { name: m[2], kind: "method", container: m[1] };
   // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
   m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
@@ -188,7 +229,10 @@ function goLine(text: string, goBlock: string | null): Found | null {
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
   m = /^func\s+(\w+)/.exec(text);
   if (m?.[1]) return { name: m[1], kind: "function" };
-  const typeLine = goBlock === "type" ? /^\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text) : /^type\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text);
+  const typeLine =
+    goBlock === "type"
+      ? /^\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text)
+      : /^type\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text);
   if (typeLine?.[1]) {
     const kind = typeLine[2] === "struct" ? "class" : typeLine[2] === "interface" ? "interface" : "type";
     return { name: typeLine[1], kind, opens: kind !== "type" };
@@ -207,13 +251,17 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang): Found 
   if (t.startsWith("@") || t.startsWith("[")) return null;
   const rest = stripPrefixes(t, JAVA_MODIFIERS);
   let m = /^(class|interface|enum|record|struct|@interface)\s+(\w+)/.exec(rest);
-  if (m?.[1] && m[2]) return { name: m[2], kind: m[1] === "interface" || m[1] === "@interface" ? "interface" : "class", opens: true };
+  if (m?.[1] && m[2])
+    return { name: m[2], kind: m[1] === "interface" || m[1] === "@interface" ? "interface" : "class", opens: true };
   if (lang === "csharp") {
     m = /^namespace\s+([\w.]+)/.exec(rest);
     if (m?.[1]) return { name: m[1], kind: "module", opens: true };
   }
   if (inClass === undefined) return null;
-  const plain = rest.replace(/<[^<>]*>/g, "").replace(/<[^<>]*>/g, "").trimStart();
+  const plain = rest
+    .replace(/<[^<>]*>/g, "")
+    .replace(/<[^<>]*>/g, "")
+    .trimStart();
   m = /^(\w+)\s*\(/.exec(plain);
   if (m?.[1] && m[1] === inClass) return { name: m[1], kind: "method" };
   m = /^([\w.[\]?,]+)\s+(\w+)\s*\(/.exec(plain);
@@ -234,7 +282,8 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
     const code = raw.length > MAX_SCAN_LINE ? "" : codeOnly(raw, state);
     // The innermost open container whose body is at this depth holds methods declared on this line.
     let holder: Open | undefined;
-    for (let k = open.length - 1; k >= 0 && holder === undefined; k--) if (open[k]?.isContainer && open[k]?.opened) holder = open[k];
+    for (let k = open.length - 1; k >= 0 && holder === undefined; k--)
+      if (open[k]?.isContainer && open[k]?.opened) holder = open[k];
     const inClass = holder !== undefined && depth === holder.depthBefore + 1 ? holder.def.name : undefined;
     let found: Found | null = null;
     if (!startedInComment && raw.length <= MAX_SCAN_LINE) {
@@ -247,11 +296,15 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
     }
     if (found !== null) {
       const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo };
-      const container = found.container ?? (found.kind === "method" ? inClass : undefined) ?? (inClass !== undefined && found.opens ? inClass : undefined);
+      const container =
+        found.container ??
+        (found.kind === "method" ? inClass : undefined) ??
+        (inClass !== undefined && found.opens ? inClass : undefined);
       if (container !== undefined) def.container = container;
       out.push(def);
       // A new declaration at the same or an outer depth ends any earlier one still waiting for its "{".
-      for (let k = open.length - 1; k >= 0; k--) if (!open[k]?.opened && (open[k]?.depthBefore ?? 0) >= depth) open.splice(k, 1);
+      for (let k = open.length - 1; k >= 0; k--)
+        if (!open[k]?.opened && (open[k]?.depthBefore ?? 0) >= depth) open.splice(k, 1);
       if (lang === "go" && !code.includes("{")) def.endLine = lineNo;
       else open.push({ def, depthBefore: depth, opened: false, linesWaited: 0, isContainer: found.opens === true });
     }

@@ -57,7 +57,13 @@ export function withCrlfLines(diff: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith("@@")) inHunk = true;
-    else if (inHunk && /^[ +-]/.test(line) && !line.endsWith("\r") && i + 1 < lines.length && !lines[i + 1]!.startsWith("\\")) {
+    else if (
+      inHunk &&
+      /^[ +-]/.test(line) &&
+      !line.endsWith("\r") &&
+      i + 1 < lines.length &&
+      !lines[i + 1]!.startsWith("\\")
+    ) {
       lines[i] = `${line}\r`;
     }
   }

@@ -42,6 +42,9 @@ export function locateVerbatim(content: string, text: string): VerbatimMatch[] {
   if (offsets.length === 0) return [];
   const starts = linesAt(content, offsets);
   // End offsets are ascending too (same length); a match ending in "\n" ends on the line that "\n" closes.
-  const ends = linesAt(content, offsets.map((o) => o + needle.length - 1));
+  const ends = linesAt(
+    content,
+    offsets.map((o) => o + needle.length - 1),
+  );
   return offsets.map((offset, k) => ({ offset, length: needle.length, startLine: starts[k]!, endLine: ends[k]! }));
 }

@@ -32,7 +32,12 @@ export function runRecord(runId: string, baseSha: string, edits: readonly Applie
     run_id: runId,
     base_sha: baseSha,
     ...(headSha ? { head_sha: headSha } : {}),
-    edits: edits.map((e) => ({ path: e.path, ...editBaseLines(e), code_before: e.code_before, code_after: e.code_after })),
+    edits: edits.map((e) => ({
+      path: e.path,
+      ...editBaseLines(e),
+      code_before: e.code_before,
+      code_after: e.code_after,
+    })),
   };
 }
 
@@ -48,8 +53,14 @@ export function commitMessage(task: Task, result: RunResult, config: GroundfixCo
     const { start_line, end_line } = editBaseLines(e);
     lines.push(`- ${e.kind} in ${postedLine(e.path, 300)} (lines ${start_line}-${end_line})`);
   }
-  if (task.number !== undefined && task.source !== "code_scanning") lines.push("", `${config.pull_request.link_keyword} #${task.number}`);
-  lines.push("", `Groundfix-Task: ${postedLine(task.key, 300)}`, `Groundfix-Base: ${task.baseSha}`, `${RUN_TRAILER}: ${runId}`);
+  if (task.number !== undefined && task.source !== "code_scanning")
+    lines.push("", `${config.pull_request.link_keyword} #${task.number}`);
+  lines.push(
+    "",
+    `Groundfix-Task: ${postedLine(task.key, 300)}`,
+    `Groundfix-Base: ${task.baseSha}`,
+    `${RUN_TRAILER}: ${runId}`,
+  );
   return redact(lines.join("\n"));
 }
 

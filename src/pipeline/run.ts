@@ -18,7 +18,8 @@ function approvedConfig(config: GroundfixConfig): GroundfixConfig {
 function modeDetail(input: RunInput): string {
   const { mode, task } = input.request;
   if (mode === "retry") return task.source === "local" ? "rerun with --force" : "rerun requested with /groundfix retry";
-  if (mode === "approve") return "rerun approved with /groundfix approve (pull-request threshold waived, verification kept)";
+  if (mode === "approve")
+    return "rerun approved with /groundfix approve (pull-request threshold waived, verification kept)";
   return `task from ${task.source.replace("_", " ")}`;
 }
 
@@ -49,7 +50,8 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
     await host.postStatus({ kind: "done", report });
     return report;
   };
-  const stage = (stage: string, detail?: string) => host.postStatus({ kind: "stage", request, stage, ...(detail ? { detail } : {}) });
+  const stage = (stage: string, detail?: string) =>
+    host.postStatus({ kind: "stage", request, stage, ...(detail ? { detail } : {}) });
   try {
     await stage("starting", modeDetail(input));
     const base = await host.resolveBase(input.baseRef);
@@ -69,12 +71,15 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
 
     await stage("investigating", `model ${model.spec}, reading code at ${base.sha.slice(0, 12)}`);
     const runConfig = request.mode === "approve" ? approvedConfig(config) : config;
-    const onProgress = input.onStep ? (e: { step: number; message: string }) => input.onStep!(`step ${e.step}: ${e.message}`) : undefined;
+    const onProgress = input.onStep
+      ? (e: { step: number; message: string }) => input.onStep!(`step ${e.step}: ${e.message}`)
+      : undefined;
     const result = await runAgent({ task, snapshot, model, config: runConfig, ...(onProgress ? { onProgress } : {}) });
     report.result = result;
     if (result.outcome !== "pr_ready" || result.files.length === 0) {
       if (request.mode === "approve") {
-        report.note = "approved, but the rerun has no applicable edit at or above the comment threshold, so there is nothing to open";
+        report.note =
+          "approved, but the rerun has no applicable edit at or above the comment threshold, so there is nothing to open";
       }
       return await finish("comment");
     }
@@ -109,17 +114,32 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
   report.branch = branch;
   report.message = commitMessage(task, result, config, runId);
   report.record = runRecord(runId, base.sha, result.edits);
-  let review = await reviewFiles({ base: snapshot, files: result.files, headLabel: UNCOMMITTED, config, record: report.record }).catch(
-    (error: unknown) => failedReview(error),
-  );
+  let review = await reviewFiles({
+    base: snapshot,
+    files: result.files,
+    headLabel: UNCOMMITTED,
+    config,
+    record: report.record,
+  }).catch((error: unknown) => failedReview(error));
   report.review = review;
   // An edit that does not parse never reaches a branch, on either host; other failing rules stop a local run only
   // (on GitHub the pull request is opened and its failing check says why).
   const unparsable = review.findings.some((f) => f.rule === "syntax" && f.level === "failure");
   if (review.conclusion === "failure" && (host.name === "local" || unparsable)) return "review_failed";
 
-  await host.postStatus({ kind: "stage", request, stage: "delivering", detail: `committing ${result.files.length} file(s) on ${branch}` });
-  const delivery = await host.deliver({ baseSha: base.sha, branch, message: report.message, files: result.files, force: request.mode === "retry" });
+  await host.postStatus({
+    kind: "stage",
+    request,
+    stage: "delivering",
+    detail: `committing ${result.files.length} file(s) on ${branch}`,
+  });
+  const delivery = await host.deliver({
+    baseSha: base.sha,
+    branch,
+    message: report.message,
+    files: result.files,
+    force: request.mode === "retry",
+  });
   report.delivery = delivery;
   if (delivery.kind === "held") return "held";
   if (delivery.kind !== "reused") report.written.pushed = { branch, headSha: delivery.headSha };
@@ -129,7 +149,15 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
 
   let pr;
   try {
-    pr = await host.openPullRequest({ branch, baseRef: base.ref, delivery, task, result, record: report.record, config });
+    pr = await host.openPullRequest({
+      branch,
+      baseRef: base.ref,
+      delivery,
+      task,
+      result,
+      record: report.record,
+      config,
+    });
   } catch (error) {
     if (delivery.kind === "created") {
       await host.deleteBranch(branch).catch(() => undefined);
@@ -157,7 +185,12 @@ function failedReview(error: unknown): ReviewReport {
 }
 
 /** Create and conclude the review check run; a write the host could not make is returned, never thrown. */
-async function publishReview(host: Host, pr: NonNullable<RunReport["pullRequest"]>, runId: string, review: ReviewReport): Promise<ReviewCheckFailure | undefined> {
+async function publishReview(
+  host: Host,
+  pr: NonNullable<RunReport["pullRequest"]>,
+  runId: string,
+  review: ReviewReport,
+): Promise<ReviewCheckFailure | undefined> {
   let id: number;
   try {
     id = await host.createReviewCheck(pr, runId);

@@ -74,5 +74,4 @@ export interface RunReport {
  * already written. `refused` and `error` runs are final too.
  */
 export type RunStatus =
-  | { kind: "stage"; request: RunRequest; stage: string; detail?: string }
-  | { kind: "done"; report: RunReport };
+  { kind: "stage"; request: RunRequest; stage: string; detail?: string } | { kind: "done"; report: RunReport };

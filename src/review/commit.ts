@@ -24,7 +24,8 @@ export async function reviewCommit(
   input: { baseSha: string; headSha: string; config: GroundfixConfig; record?: RunRecord | null },
 ): Promise<ReviewReport> {
   const record = input.record ?? null;
-  const ownRange = record?.head_sha && record.head_sha !== input.headSha ? { base: record.base_sha, head: record.head_sha } : null;
+  const ownRange =
+    record?.head_sha && record.head_sha !== input.headSha ? { base: record.base_sha, head: record.head_sha } : null;
   const diff = source.diff(input.baseSha, input.headSha);
   const grammars = diff.then((patches) => Promise.all(treeSitterLanguages(patches).map(loadGrammar)));
   const [patches, base, head, ownPatches] = await Promise.all([
@@ -43,7 +44,9 @@ export async function reviewCommit(
  */
 export function hunksBetween(path: string, before: string, after: string): string {
   const { hunks } = structuredPatch(path, path, before, after, "", "", { context: 3 });
-  return hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n")).join("\n");
+  return hunks
+    .map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n"))
+    .join("\n");
 }
 
 /**
@@ -55,7 +58,9 @@ export function snapshotWithFiles(base: Snapshot, files: readonly ChangedFile[],
   const paths = [...new Set([...base.paths, ...changed.keys()])].sort();
   const entry = (path: string): SnapshotEntry | undefined => {
     const file = changed.get(path);
-    return file ? { path, kind: "text", size: Buffer.byteLength(file.content, "utf8"), mode: file.mode } : base.entry(path);
+    return file
+      ? { path, kind: "text", size: Buffer.byteLength(file.content, "utf8"), mode: file.mode }
+      : base.entry(path);
   };
   return { sha, paths, entry, read: (path) => changed.get(path)?.content ?? base.read(path), stats: base.stats };
 }

@@ -98,7 +98,8 @@ function gitLinePaths(rest: string): [string, string] | undefined {
   }
   if (rest.endsWith('"')) {
     const start = rest.lastIndexOf(' "');
-    if (start > 0) return [rest.slice(0, start).replace(/^a\//, ""), unquote(rest.slice(start + 1)).replace(/^b\//, "")];
+    if (start > 0)
+      return [rest.slice(0, start).replace(/^a\//, ""), unquote(rest.slice(start + 1)).replace(/^b\//, "")];
   }
   if ((rest.length - 5) % 2 === 0) {
     const half = (rest.length - 5) / 2;

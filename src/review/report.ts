@@ -72,7 +72,8 @@ function plural(n: number, word: string): string {
 function reviewTitle(findings: Finding[], rules: RuleName[]): string {
   const failures = findings.filter((f) => f.level === "failure").length;
   const warnings = findings.filter((f) => f.level === "warning").length;
-  if (failures > 0) return `groundfix review: ${plural(failures, "failure")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
+  if (failures > 0)
+    return `groundfix review: ${plural(failures, "failure")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
   return `groundfix review: passed ${plural(rules.length, "rule")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
 }
 
@@ -111,7 +112,9 @@ function renderSummary(p: {
   out.push("| --- | --- | --- | --- |");
   for (const rule of RULES) {
     if (!rulesChecked.includes(rule.name)) {
-      out.push(`| ${rule.label} | — not checked${rule.name === "evidence" ? " (no run record)" : ""} | | ${rule.checks} |`);
+      out.push(
+        `| ${rule.label} | — not checked${rule.name === "evidence" ? " (no run record)" : ""} | | ${rule.checks} |`,
+      );
       continue;
     }
     const mine = findings.filter((f) => f.rule === rule.name);

@@ -7,7 +7,8 @@ export const SUMMARY_MAX_CHARS = 65_535;
  */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
-  const note = (n: number) => `\n\n… truncated: ${n.toLocaleString("en-US")} more characters not shown (GitHub caps check run output at 65,535 characters).`;
+  const note = (n: number) =>
+    `\n\n… truncated: ${n.toLocaleString("en-US")} more characters not shown (GitHub caps check run output at 65,535 characters).`;
   const room = max - note(text.length).length;
   let cut = Math.max(0, room);
   const nl = text.lastIndexOf("\n", cut);

@@ -173,7 +173,11 @@ export class SnapshotBuilder {
   }
 
   /** The decoded text of `path` (from the cache, or decoded and remembered), or undefined for non-text paths. */
-  private read(path: string, cached: (path: string) => string | undefined, remember?: (path: string, text: string) => void): string | undefined {
+  private read(
+    path: string,
+    cached: (path: string) => string | undefined,
+    remember?: (path: string, text: string) => void,
+  ): string | undefined {
     const raw = this.contents.get(path);
     if (raw === undefined || !this.encoded.has(path)) return raw;
     const hit = cached(path);

@@ -50,7 +50,8 @@ function parseTree(out: Buffer): TreeEntry[] {
     const record = out.toString("utf8", from, nul);
     const tab = record.indexOf("\t");
     const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
-    if (mode && type && oid) entries.push({ mode, type, oid, size: size === "-" ? 0 : Number(size), path: record.slice(tab + 1) });
+    if (mode && type && oid)
+      entries.push({ mode, type, oid, size: size === "-" ? 0 : Number(size), path: record.slice(tab + 1) });
   }
   return entries;
 }
@@ -59,7 +60,11 @@ function parseTree(out: Buffer): TreeEntry[] {
  * Read blobs with one `git cat-file --batch` process: ids go in on stdin, `<oid> blob <size>\n<bytes>\n` come back
  * in the same order; `onBlob` gets each blob's bytes. Raw object contents: no `.gitattributes` conversion at all.
  */
-async function catBlobs(repoDir: string, oids: readonly string[], onBlob: (index: number, bytes: Buffer) => void): Promise<void> {
+async function catBlobs(
+  repoDir: string,
+  oids: readonly string[],
+  onBlob: (index: number, bytes: Buffer) => void,
+): Promise<void> {
   if (oids.length === 0) return;
   const child = spawn("git", ["-C", repoDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
@@ -122,7 +127,9 @@ export async function snapshotFromGit(
     });
     tree = parseTree(stdout);
   } catch (err) {
-    throw new Error(`git ls-tree ${sha} failed in ${repoDir}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim()}`);
+    throw new Error(
+      `git ls-tree ${sha} failed in ${repoDir}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim()}`,
+    );
   }
   if (tree.length === 0) throw new Error(`commit ${sha} in ${repoDir} has no files`);
   const builder = new SnapshotBuilder(resolveLimits(options.limits));
@@ -134,11 +141,15 @@ export async function snapshotFromGit(
     else builder.addFile(e.path, e.mode === "100755" ? "100755" : "100644", e.size, null);
   }
   try {
-    await catBlobs(repoDir, wanted.map((e) => e.oid), (i, bytes) => {
-      const e = wanted[i]!;
-      if (e.mode === "120000") builder.addSymlink(e.path, bytes.toString("utf8"));
-      else builder.addFile(e.path, e.mode === "100755" ? "100755" : "100644", bytes.length, bytes);
-    });
+    await catBlobs(
+      repoDir,
+      wanted.map((e) => e.oid),
+      (i, bytes) => {
+        const e = wanted[i]!;
+        if (e.mode === "120000") builder.addSymlink(e.path, bytes.toString("utf8"));
+        else builder.addFile(e.path, e.mode === "100755" ? "100755" : "100644", bytes.length, bytes);
+      },
+    );
   } catch (err) {
     throw new Error(`git cat-file failed in ${repoDir}: ${(err as Error).message}`);
   }

@@ -11,7 +11,13 @@ import { resolveTextFile } from "./serve.js";
 import { splitLines } from "../grounding/lines.js";
 
 const schema = z.object({
-  path: z.string().max(4096).optional().describe("A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository."),
+  path: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      "A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository.",
+    ),
 });
 
 /** Folders whose manifests are third-party copies, not the project's own. */
@@ -57,10 +63,13 @@ function overview(s: Snapshot, own: readonly OwnPackage[]): string {
     if (m.sections.length === 0) out.push("    no dependencies declared");
     entries.push(...m.entries.map((e) => `${e} (${path})`));
   }
-  if (manifests.length > MAX_MANIFESTS) out.push(`  … ${manifests.length - MAX_MANIFESTS} more not shown (list_files with glob "**/package.json" etc.)`);
+  if (manifests.length > MAX_MANIFESTS)
+    out.push(`  … ${manifests.length - MAX_MANIFESTS} more not shown (list_files with glob "**/package.json" etc.)`);
   if (own.length > 0) {
     const named = own.map((p) => `${p.name} (${p.kind}${p.root === "" ? "" : `, ${p.root}/`})`);
-    out.push(`This repository's own packages (an installed copy in a stack trace is this code): ${capList(named, 12, "").join(", ")}`);
+    out.push(
+      `This repository's own packages (an installed copy in a stack trace is this code): ${capList(named, 12, "").join(", ")}`,
+    );
   }
   const likely = s.paths.filter((p) => isLikelyEntryPoint(p) && !VENDORED.test(p));
   const allEntries = [...entries, ...likely];
@@ -83,14 +92,21 @@ function folderListing(s: Snapshot, folder: string): string {
     if (slash === -1) {
       const e = s.entry(p);
       const lines = e?.kind === "text" ? `, ${splitLines(s.read(p) ?? "").length} lines` : "";
-      files.push(e === undefined || e.kind === "text" ? `${rest} (${formatBytes(e?.size ?? 0)}${lines})` : describeEntry(e, rest));
+      files.push(
+        e === undefined || e.kind === "text"
+          ? `${rest} (${formatBytes(e?.size ?? 0)}${lines})`
+          : describeEntry(e, rest),
+      );
     } else {
       const name = `${rest.slice(0, slash)}/`;
       sub.set(name, (sub.get(name) ?? 0) + 1);
     }
   }
   const items = [...[...sub].map(([n, c]) => `${n} (${c} files)`), ...files];
-  return [`${folder}/ at ${shortSha(s.sha)}: ${sub.size} folder(s), ${files.length} file(s)`, ...capList(items, MAX_FOLDER, `; use list_files with glob "${folder}/**"`).map((l) => `  ${l}`)].join("\n");
+  return [
+    `${folder}/ at ${shortSha(s.sha)}: ${sub.size} folder(s), ${files.length} file(s)`,
+    ...capList(items, MAX_FOLDER, `; use list_files with glob "${folder}/**"`).map((l) => `  ${l}`),
+  ].join("\n");
 }
 
 /**
@@ -115,19 +131,27 @@ export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
       const own = ownPackages(s.paths, (p) => s.read(p));
       return finish(s, { status: "ok", text: overview(s, own), data: { tool: "describe_repo", ownPackages: own } });
     }
-    if (s.entry(path) === undefined && folderSet(s.paths).has(path)) return finish(s, { status: "ok", text: folderListing(s, path) });
+    if (s.entry(path) === undefined && folderSet(s.paths).has(path))
+      return finish(s, { status: "ok", text: folderListing(s, path) });
     const file = resolveTextFile(s, path, "describe_repo");
     if (!file.ok) return finish(s, file.result);
     const defs = extractSymbols(file.path, file.content);
     const total = splitLines(file.content).length;
     const head = `${file.path} (${languageOf(file.path)}, ${total} lines, ${formatBytes(s.entry(file.path)?.size ?? 0)})`;
-    if (defs.length === 0) return finish(s, { status: "ok", text: `${head}: no functions or classes recognised; read it with get_file_contents.` });
+    if (defs.length === 0)
+      return finish(s, {
+        status: "ok",
+        text: `${head}: no functions or classes recognised; read it with get_file_contents.`,
+      });
     const width = String(total).length;
     const outline = defs.map((d) => {
       const indent = d.container !== undefined ? "    " : "  ";
       const span = d.endLine !== undefined && d.endLine !== d.line ? `-${d.endLine}` : "";
       return `${indent}${`${d.line}${span}`.padStart(width * 2 + 1)} ${d.kind} ${d.container !== undefined ? `${d.container}.` : ""}${d.name}`;
     });
-    return finish(s, { status: "ok", text: [`${head} outline:`, ...capList(outline, MAX_OUTLINE, "; read the file with get_file_contents")].join("\n") });
+    return finish(s, {
+      status: "ok",
+      text: [`${head} outline:`, ...capList(outline, MAX_OUTLINE, "; read the file with get_file_contents")].join("\n"),
+    });
   },
 };

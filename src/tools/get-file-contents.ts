@@ -11,7 +11,12 @@ export const MAX_WINDOW_LINES = 400;
 const schema = z.object({
   path: z.string().min(1).max(4096).describe("Repository-relative file path, e.g. src/app.ts"),
   start_line: z.number().int().min(1).optional().describe("First line to show (1-based). Default 1."),
-  end_line: z.number().int().min(1).optional().describe(`Last line to show (inclusive). Default start_line + ${MAX_WINDOW_LINES - 1}.`),
+  end_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Last line to show (inclusive). Default start_line + ${MAX_WINDOW_LINES - 1}.`),
 });
 
 /**
@@ -57,17 +62,28 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
     }
     const wantedEnd = Math.min(args.end_line ?? start + MAX_WINDOW_LINES - 1, total);
     const end = Math.min(wantedEnd, start + MAX_WINDOW_LINES - 1);
-    const window: WindowLine[] = lines.slice(start - 1, end).map((line, i) => ({ line: start + i, text: clipLine(line), clipped: line.length > MAX_LINE_CHARS }));
+    const window: WindowLine[] = lines
+      .slice(start - 1, end)
+      .map((line, i) => ({ line: start + i, text: clipLine(line), clipped: line.length > MAX_LINE_CHARS }));
     const header = `${file.path} (lines ${start}-${end} of ${total}${crlf})`;
     const more =
       end < total
-        ? [`… ${total - end} more lines not shown${end < wantedEnd ? ` (window capped at ${MAX_WINDOW_LINES} lines)` : ""}; call again with start_line=${end + 1}`]
+        ? [
+            `… ${total - end} more lines not shown${end < wantedEnd ? ` (window capped at ${MAX_WINDOW_LINES} lines)` : ""}; call again with start_line=${end + 1}`,
+          ]
         : [];
     ctx.reads.record({ path: file.path, startLine: start, endLine: end });
     return finish(ctx.snapshot, {
       status: "ok",
       text: [header, ...renderWindowLines(window), ...more].join("\n"),
-      data: { tool: "get_file_contents", path: file.path, startLine: start, endLine: end, totalLines: total, lines: window },
+      data: {
+        tool: "get_file_contents",
+        path: file.path,
+        startLine: start,
+        endLine: end,
+        totalLines: total,
+        lines: window,
+      },
     });
   },
 };

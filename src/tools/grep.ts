@@ -17,11 +17,29 @@ export const GREP_MAX_RESULTS = 500;
 const HIT_LINE_CHARS = 300;
 
 const schema = z.object({
-  pattern: z.string().min(1).max(1000).describe("Text to find. Literal by default; set regex: true for an RE2 regular expression."),
-  regex: z.boolean().optional().describe("Treat pattern as an RE2 regular expression (no backreferences or lookaround). Default false."),
-  path_glob: z.string().min(1).max(1000).optional().describe('Only search paths matching this glob, e.g. "src/**/*.ts" or "*.py".'),
+  pattern: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe("Text to find. Literal by default; set regex: true for an RE2 regular expression."),
+  regex: z
+    .boolean()
+    .optional()
+    .describe("Treat pattern as an RE2 regular expression (no backreferences or lookaround). Default false."),
+  path_glob: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Only search paths matching this glob, e.g. "src/**/*.ts" or "*.py".'),
   case_sensitive: z.boolean().optional().describe("Match case exactly. Default true."),
-  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe(`Most hits to show. Default ${GREP_DEFAULT_RESULTS}.`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(GREP_MAX_RESULTS)
+    .optional()
+    .describe(`Most hits to show. Default ${GREP_DEFAULT_RESULTS}.`),
 });
 
 /** One matching line: repository path, 1-based line number, the line (CR dropped). */
@@ -42,7 +60,13 @@ export interface GrepHit {
  */
 export function grepSnapshot(
   snapshot: Pick<Snapshot, "paths" | "read">,
-  query: { pattern: string; regex?: boolean; caseSensitive?: boolean; pathFilter?: (path: string) => boolean; maxHits: number },
+  query: {
+    pattern: string;
+    regex?: boolean;
+    caseSensitive?: boolean;
+    pathFilter?: (path: string) => boolean;
+    maxHits: number;
+  },
 ): { hits: GrepHit[]; total: number; files: number; secretFilesSkipped: number } {
   const caseSensitive = query.caseSensitive ?? true;
   let lineTest: (line: string) => boolean;
@@ -112,7 +136,11 @@ export function grepSnapshot(
  * Call `fn(line, number)` for each line of `content` (as `splitLines` cuts it: no line break, a "\r" before "\n"
  * dropped; 1-based numbers) that holds one of `literals`, in line order, each line once.
  */
-function forCandidateLines(content: string, literals: readonly string[], fn: (line: string, number: number) => void): void {
+function forCandidateLines(
+  content: string,
+  literals: readonly string[],
+  fn: (line: string, number: number) => void,
+): void {
   const offsets: number[] = [];
   for (const literal of literals) {
     for (let at = content.indexOf(literal); at !== -1; at = content.indexOf(literal, at + 1)) offsets.push(at);
@@ -151,14 +179,23 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
     if (args.path_glob !== undefined) {
       const compiled = compileGlob(args.path_glob);
       if (typeof compiled === "string") {
-        return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot use path_glob '${args.path_glob}': ${compiled}. Use picomatch syntax like "src/**/*.ts".` });
+        return finish(ctx.snapshot, {
+          status: "invalid",
+          text: `INVALID: cannot use path_glob '${args.path_glob}': ${compiled}. Use picomatch syntax like "src/**/*.ts".`,
+        });
       }
       pathFilter = compiled;
     }
     const maxHits = args.max_results ?? GREP_DEFAULT_RESULTS;
     let found: ReturnType<typeof grepSnapshot>;
     try {
-      found = grepSnapshot(ctx.snapshot, { pattern: args.pattern, regex: args.regex, caseSensitive: args.case_sensitive, pathFilter, maxHits });
+      found = grepSnapshot(ctx.snapshot, {
+        pattern: args.pattern,
+        regex: args.regex,
+        caseSensitive: args.case_sensitive,
+        pathFilter,
+        maxHits,
+      });
     } catch (err) {
       const reason = (err as Error).message.split("\n")[0] ?? "invalid pattern";
       return finish(ctx.snapshot, {
@@ -169,14 +206,21 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const scope = args.path_glob !== undefined ? ` in paths matching '${args.path_glob}'` : "";
     const skipped = found.secretFilesSkipped > 0 ? ` (${found.secretFilesSkipped} secret file(s) not searched)` : "";
     if (found.total === 0) {
-      const tip = args.case_sensitive === false ? "" : " Try case_sensitive: false, a shorter pattern, or search_codebase.";
+      const tip =
+        args.case_sensitive === false ? "" : " Try case_sensitive: false, a shorter pattern, or search_codebase.";
       const none = { tool: "grep_codebase" as const, total: 0, hits: [] };
-      return finish(ctx.snapshot, { status: "ok", text: `0 matches for ${JSON.stringify(args.pattern)}${scope}${skipped}.${tip}`, data: none });
+      return finish(ctx.snapshot, {
+        status: "ok",
+        text: `0 matches for ${JSON.stringify(args.pattern)}${scope}${skipped}.${tip}`,
+        data: none,
+      });
     }
     const lines = found.hits.map((h) => `${h.path}:${h.line}: ${clipLine(h.text.trim(), HIT_LINE_CHARS)}`);
     const header = `${found.total} matching line(s) in ${found.files} file(s) for ${JSON.stringify(args.pattern)}${scope}${skipped}:`;
     if (found.total > found.hits.length) {
-      lines.push(`… ${found.total - found.hits.length} more not shown; narrow with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`);
+      lines.push(
+        `… ${found.total - found.hits.length} more not shown; narrow with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`,
+      );
     }
     const data = { tool: "grep_codebase" as const, total: found.total, hits: found.hits };
     return finish(ctx.snapshot, { status: "ok", text: [header, ...lines].join("\n"), data });

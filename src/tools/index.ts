@@ -31,7 +31,18 @@ export const readTools: readonly ToolDefinition[] = Object.freeze([
 
 /** One line naming the arguments of a tool, from its zod object schema: `path: string, start_line?: number`. */
 function signature(def: ToolDefinition): string {
-  const shape = (def.schema as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean }; type?: string; def?: { type?: string; innerType?: { def?: { type?: string } } } }> }).shape;
+  const shape = (
+    def.schema as unknown as {
+      shape?: Record<
+        string,
+        {
+          safeParse(v: unknown): { success: boolean };
+          type?: string;
+          def?: { type?: string; innerType?: { def?: { type?: string } } };
+        }
+      >;
+    }
+  ).shape;
   if (shape === undefined) return "";
   return Object.entries(shape)
     .map(([key, s]) => {
@@ -58,6 +69,9 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
     return await def.run(parsed.data, ctx);
   } catch (err) {
     const reason = String((err as Error)?.message ?? err).split("\n")[0];
-    return finish(ctx.snapshot, { status: "invalid", text: `INVALID: ${def.name} failed (${reason}). Check the arguments and call it again.` });
+    return finish(ctx.snapshot, {
+      status: "invalid",
+      text: `INVALID: ${def.name} failed (${reason}). Check the arguments and call it again.`,
+    });
   }
 }

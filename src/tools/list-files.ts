@@ -9,9 +9,22 @@ export const LIST_DEFAULT_LIMIT = 200;
 export const LIST_MAX_LIMIT = 1000;
 
 const schema = z.object({
-  glob: z.string().min(1).max(1000).optional().describe('Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob without "/" matches file names anywhere). Default: every file.'),
+  glob: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      'Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob without "/" matches file names anywhere). Default: every file.',
+    ),
   offset: z.number().int().min(0).optional().describe("How many matching paths to skip (for paging). Default 0."),
-  limit: z.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe(`How many paths to return. Default ${LIST_DEFAULT_LIMIT}.`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_MAX_LIMIT)
+    .optional()
+    .describe(`How many paths to return. Default ${LIST_DEFAULT_LIMIT}.`),
 });
 
 /**
@@ -25,7 +38,9 @@ export function compileGlob(glob: string): ((path: string) => boolean) | string 
   try {
     return compileLinearGlob(cleaned, { basename: true });
   } catch (err) {
-    return err instanceof GlobError ? err.message : `the glob does not compile (${String((err as Error)?.message ?? err).split("\n")[0]})`;
+    return err instanceof GlobError
+      ? err.message
+      : `the glob does not compile (${String((err as Error)?.message ?? err).split("\n")[0]})`;
   }
 }
 
@@ -59,7 +74,10 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
   run(args, ctx) {
     const matched = matchPaths(ctx.snapshot, args.glob);
     if (typeof matched === "string") {
-      return finish(ctx.snapshot, { status: "invalid", text: `INVALID: cannot use glob '${args.glob ?? ""}': ${matched}. Use picomatch syntax like "src/**/*.ts".` });
+      return finish(ctx.snapshot, {
+        status: "invalid",
+        text: `INVALID: cannot use glob '${args.glob ?? ""}': ${matched}. Use picomatch syntax like "src/**/*.ts".`,
+      });
     }
     const offset = args.offset ?? 0;
     const limit = args.limit ?? LIST_DEFAULT_LIMIT;

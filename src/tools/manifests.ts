@@ -51,7 +51,8 @@ export function parseManifest(path: string, content: string): Manifest {
         for (const f of ["main", "module"]) if (typeof pkg[f] === "string") m.entries.push(`${f}: ${pkg[f] as string}`);
         const bin = pkg.bin;
         if (typeof bin === "string") m.entries.push(`bin: ${bin}`);
-        else if (bin && typeof bin === "object") for (const [k, v] of Object.entries(bin)) m.entries.push(`bin ${k}: ${String(v)}`);
+        else if (bin && typeof bin === "object")
+          for (const [k, v] of Object.entries(bin)) m.entries.push(`bin ${k}: ${String(v)}`);
         const scripts = pkg.scripts as Record<string, unknown> | undefined;
         if (scripts && typeof scripts.start === "string") m.entries.push(`npm start: ${scripts.start}`);
       } catch {
@@ -60,19 +61,32 @@ export function parseManifest(path: string, content: string): Manifest {
       break;
     }
     case "pip":
-      add("requirements", lines.map((l) => l.replace(/#.*/, "").trim()).filter((l) => l !== "" && !l.startsWith("-")).map(pipName));
+      add(
+        "requirements",
+        lines
+          .map((l) => l.replace(/#.*/, "").trim())
+          .filter((l) => l !== "" && !l.startsWith("-"))
+          .map(pipName),
+      );
       break;
     case "python": {
       const doc = tomlDocument(content);
       const project = table(doc.project);
       add("dependencies", strings(project.dependencies).map(pipName));
-      for (const [key, items] of Object.entries(table(project["optional-dependencies"]))) add(`optional ${key}`, strings(items).map(pipName));
+      for (const [key, items] of Object.entries(table(project["optional-dependencies"])))
+        add(`optional ${key}`, strings(items).map(pipName));
       const poetry = table(table(doc.tool).poetry);
-      const poetryDeps = (section: string, deps: unknown) => add(section, Object.keys(table(deps)).filter((k) => k !== "python"));
+      const poetryDeps = (section: string, deps: unknown) =>
+        add(
+          section,
+          Object.keys(table(deps)).filter((k) => k !== "python"),
+        );
       poetryDeps("poetry dependencies", poetry.dependencies);
       poetryDeps("poetry dev-dependencies", poetry["dev-dependencies"]);
-      for (const [group, body] of Object.entries(table(poetry.group))) poetryDeps(`poetry group.${group}.dependencies`, table(body).dependencies);
-      for (const key of [...Object.keys(table(project.scripts)), ...Object.keys(table(poetry.scripts))]) m.entries.push(`script ${key}`);
+      for (const [group, body] of Object.entries(table(poetry.group)))
+        poetryDeps(`poetry group.${group}.dependencies`, table(body).dependencies);
+      for (const key of [...Object.keys(table(project.scripts)), ...Object.keys(table(poetry.scripts))])
+        m.entries.push(`script ${key}`);
       break;
     }
     case "go": {
@@ -95,10 +109,12 @@ export function parseManifest(path: string, content: string): Manifest {
     }
     case "cargo": {
       const doc = tomlDocument(content);
-      for (const section of ["dependencies", "dev-dependencies", "build-dependencies"]) add(section, Object.keys(table(doc[section])));
+      for (const section of ["dependencies", "dev-dependencies", "build-dependencies"])
+        add(section, Object.keys(table(doc[section])));
       add("workspace.dependencies", Object.keys(table(table(doc.workspace).dependencies)));
       for (const [target, body] of Object.entries(table(doc.target))) {
-        for (const section of ["dependencies", "dev-dependencies", "build-dependencies"]) add(`target.${target}.${section}`, Object.keys(table(table(body)[section])));
+        for (const section of ["dependencies", "dev-dependencies", "build-dependencies"])
+          add(`target.${target}.${section}`, Object.keys(table(table(body)[section])));
       }
       break;
     }
@@ -115,7 +131,10 @@ export function parseManifest(path: string, content: string): Manifest {
       break;
     }
     case "bundler":
-      add("gems", lines.map((l) => /^\s*gem\s+["']([^"']+)["']/.exec(l)?.[1] ?? ""));
+      add(
+        "gems",
+        lines.map((l) => /^\s*gem\s+["']([^"']+)["']/.exec(l)?.[1] ?? ""),
+      );
       break;
   }
   return m;
@@ -137,7 +156,9 @@ function tomlDocument(content: string): Record<string, unknown> {
 
 /** `v` when it is a TOML table (a plain object), else an empty table. */
 function table(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) ? (v as Record<string, unknown>) : {};
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
+    ? (v as Record<string, unknown>)
+    : {};
 }
 
 /** The string items of a TOML array, or [] for anything else. */
@@ -167,7 +188,8 @@ export interface OwnPackage {
 }
 
 /** Folders whose manifests describe tests, fixtures or third-party copies, never the repository's own package. */
-const NOT_OWN = /(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\//;
+const NOT_OWN =
+  /(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\//;
 
 /** The folder of a repository path ("" at the root). */
 const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
@@ -191,12 +213,19 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     if (n === "" || !/^[@\w][\w@./+-]*$/.test(n)) return;
     if (!out.some((p) => p.name === n && p.kind === kind && p.root === root)) out.push({ name: n, kind, root, source });
   };
-  const candidates = paths.filter((p) => !NOT_OWN.test(p)).sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
+  const candidates = paths
+    .filter((p) => !NOT_OWN.test(p))
+    .sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
   const pythonRoots = new Set<string>();
   for (const path of candidates) {
     const base = fileOf(path);
     const dir = folderOf(path);
-    if (!/^(?:package\.json|pyproject\.toml|setup\.cfg|setup\.py|go\.mod|pom\.xml|build\.gradle(?:\.kts)?|.+\.gemspec|.+\.csproj)$/.test(base)) continue;
+    if (
+      !/^(?:package\.json|pyproject\.toml|setup\.cfg|setup\.py|go\.mod|pom\.xml|build\.gradle(?:\.kts)?|.+\.gemspec|.+\.csproj)$/.test(
+        base,
+      )
+    )
+      continue;
     const text = read(path);
     if (text === undefined) continue;
     if (base === "package.json") {
@@ -221,16 +250,36 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     } else if (base === "go.mod") {
       add(/^\s*module\s+"?([^\s"]+)"?/m.exec(text)?.[1], "go", dir, path);
     } else if (base === "pom.xml") {
-      const project = text.replace(/<!--[\s\S]*?-->/g, "").replace(/<(dependencies|dependencyManagement|build|profiles|plugins|reporting)>[\s\S]*?<\/\1>/g, "");
+      const project = text
+        .replace(/<!--[\s\S]*?-->/g, "")
+        .replace(/<(dependencies|dependencyManagement|build|profiles|plugins|reporting)>[\s\S]*?<\/\1>/g, "");
       const parent = /<parent>([\s\S]*?)<\/parent>/.exec(project)?.[1] ?? "";
       const own = project.replace(/<parent>[\s\S]*?<\/parent>/, "");
-      add(/<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(own)?.[1] ?? /<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(parent)?.[1], "java", dir, path);
+      add(
+        /<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(own)?.[1] ?? /<groupId>\s*([\w.-]+)\s*<\/groupId>/.exec(parent)?.[1],
+        "java",
+        dir,
+        path,
+      );
     } else if (base.startsWith("build.gradle")) {
       add(/^\s*group\s*=?\s*["']([\w.-]+)["']/m.exec(text)?.[1], "java", dir, path);
     } else if (base.endsWith(".gemspec")) {
-      add(/\.name\s*=\s*["']([\w.-]+)["']|Gem::Specification\.new\s*\(?\s*["']([\w.-]+)["']/.exec(text)?.slice(1).find(Boolean), "gem", dir, path);
+      add(
+        /\.name\s*=\s*["']([\w.-]+)["']|Gem::Specification\.new\s*\(?\s*["']([\w.-]+)["']/
+          .exec(text)
+          ?.slice(1)
+          .find(Boolean),
+        "gem",
+        dir,
+        path,
+      );
     } else if (base.endsWith(".csproj")) {
-      add(/<AssemblyName>\s*([\w.-]+)\s*<\/AssemblyName>/.exec(text)?.[1] ?? base.replace(/\.csproj$/, ""), "dotnet", dir, path);
+      add(
+        /<AssemblyName>\s*([\w.-]+)\s*<\/AssemblyName>/.exec(text)?.[1] ?? base.replace(/\.csproj$/, ""),
+        "dotnet",
+        dir,
+        path,
+      );
       add(/<RootNamespace>\s*([\w.-]+)\s*<\/RootNamespace>/.exec(text)?.[1], "dotnet", dir, path);
     }
   }
@@ -240,14 +289,24 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     const pkgDir = folderOf(path);
     const holder = folderOf(pkgDir);
     const projectRoot = fileOf(holder) === "src" ? folderOf(holder) : holder;
-    if (pythonRoots.has(projectRoot) && /^[A-Za-z_]\w*$/.test(fileOf(pkgDir))) add(fileOf(pkgDir), "python", holder, path);
+    if (pythonRoots.has(projectRoot) && /^[A-Za-z_]\w*$/.test(fileOf(pkgDir)))
+      add(fileOf(pkgDir), "python", holder, path);
   }
   // A Python distribution name that is also an import package keeps only the import package's root.
-  return out.filter((p) => p.kind !== "python" || p.source.endsWith("__init__.py") || !out.some((q) => q.kind === "python" && q.name === p.name && q !== p));
+  return out.filter(
+    (p) =>
+      p.kind !== "python" ||
+      p.source.endsWith("__init__.py") ||
+      !out.some((q) => q.kind === "python" && q.name === p.name && q !== p),
+  );
 }
 
 /** The import name a Python distribution is usually imported as: `Flask` → `flask`, `my-lib` → `my_lib`. */
 function importName(distribution: string): string {
-  return distribution.trim().replace(/^["']|["']$/g, "").toLowerCase().replace(/[-.]/g, "_");
+  return distribution
+    .trim()
+    .replace(/^["']|["']$/g, "")
+    .toLowerCase()
+    .replace(/[-.]/g, "_");
 }
 const importNameOrNull = (d: string | undefined) => (d ? importName(d) : null);

@@ -47,7 +47,10 @@ const similarity = new WeakMap<NameTable, SimilarityTable>();
  * Build a {@link NameTable} from any list of names (duplicates are dropped). `tokensOf` must equal `searchTokens`
  * (a memo of it may be passed).
  */
-export function buildNameTable(source: Iterable<string>, tokensOf: (name: string) => readonly string[] = searchTokens): NameTable {
+export function buildNameTable(
+  source: Iterable<string>,
+  tokensOf: (name: string) => readonly string[] = searchTokens,
+): NameTable {
   // Ordered by lower-cased length with a counting sort (stable; no comparison sort over 100,000s of names).
   const unique = [...new Set(source)];
   const lowered = unique.map((name) => name.toLowerCase());
@@ -127,7 +130,8 @@ export function similarityTable(table: NameTable): SimilarityTable {
       bigramStart[b] = (bigramStart[b] as number) + 1;
     }
   }
-  for (let b = 1; b < bigramStart.length; b++) bigramStart[b] = (bigramStart[b] as number) + (bigramStart[b - 1] as number);
+  for (let b = 1; b < bigramStart.length; b++)
+    bigramStart[b] = (bigramStart[b] as number) + (bigramStart[b - 1] as number);
   const fill = bigramStart.slice(0, -1);
   const bigramIds = new Int32Array(bigramStart[bigramStart.length - 1] as number);
   lower.forEach((l, id) => {

@@ -48,8 +48,15 @@ export function finish(snapshot: Snapshot, result: ToolResult): ToolResult {
   if (text.length > MAX_OUTPUT_CHARS) {
     const cut = text.lastIndexOf("\n", MAX_OUTPUT_CHARS);
     const keep = cut > 0 ? cut : MAX_OUTPUT_CHARS;
-    const rest = text.slice(keep).split("\n").filter((l) => l !== "").length;
+    const rest = text
+      .slice(keep)
+      .split("\n")
+      .filter((l) => l !== "").length;
     text = `${text.slice(0, keep)}\n… ${rest} more lines not shown (answer capped at ${MAX_OUTPUT_CHARS} characters; narrow the call)`;
   }
-  return { status: result.status, text: redactSecrets(text).text, ...(result.data ? { data: redactData(result.data) } : {}) };
+  return {
+    status: result.status,
+    text: redactSecrets(text).text,
+    ...(result.data ? { data: redactData(result.data) } : {}),
+  };
 }

@@ -8,11 +8,17 @@
 export function normalizeRepoPath(raw: string): { ok: true; path: string } | { ok: false; message: string } {
   const trimmed = raw.trim().replace(/\\/g, "/");
   if (/[\u0000-\u001f]/.test(trimmed)) {
-    return { ok: false, message: `path ${JSON.stringify(raw)} holds control characters; give a repository-relative path like src/app.ts` };
+    return {
+      ok: false,
+      message: `path ${JSON.stringify(raw)} holds control characters; give a repository-relative path like src/app.ts`,
+    };
   }
   const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
   if (segments.includes("..")) {
-    return { ok: false, message: `path '${raw}' leaves the repository; paths are repository-relative without '..', like src/app.ts` };
+    return {
+      ok: false,
+      message: `path '${raw}' leaves the repository; paths are repository-relative without '..', like src/app.ts`,
+    };
   }
   return { ok: true, path: segments.join("/") };
 }

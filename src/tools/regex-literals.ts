@@ -139,7 +139,13 @@ class Parser {
         return { exact: [""], any: null };
       case "\\":
         return this.escape();
-      case "*": case "+": case "?": case "{": case ")": case "|": case undefined:
+      case "*":
+      case "+":
+      case "?":
+      case "{":
+      case ")":
+      case "|":
+      case undefined:
         throw new Bail();
       default:
         return { exact: [c], any: null };

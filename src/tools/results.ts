@@ -32,7 +32,14 @@ export interface DefinitionSite {
 export type ToolData =
   | { tool: "describe_repo"; ownPackages: OwnPackage[] }
   | { tool: "list_files"; glob: string | null; total: number; offset: number; paths: string[] }
-  | { tool: "get_file_contents"; path: string; startLine: number; endLine: number; totalLines: number; lines: WindowLine[] }
+  | {
+      tool: "get_file_contents";
+      path: string;
+      startLine: number;
+      endLine: number;
+      totalLines: number;
+      lines: WindowLine[];
+    }
   | { tool: "grep_codebase"; total: number; hits: { path: string; line: number; text: string }[] }
   | { tool: "search_codebase"; files: string[] }
   | { tool: "verify_symbol_in_repo"; found: boolean; sites: DefinitionSite[] };

@@ -51,7 +51,11 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
  * {@link MAX_WORDS_PER_FILE} distinct words are taken per file.
  * @returns the number of text files scanned.
  */
-export function scanWords(snapshot: Snapshot, needles: readonly string[], onWord: (file: number, word: string) => void): number {
+export function scanWords(
+  snapshot: Snapshot,
+  needles: readonly string[],
+  onWord: (file: number, word: string) => void,
+): number {
   // A word holding a needle that holds another needle also holds the shorter one: scanning for it finds the word.
   const distinct = [...new Set(needles)].filter((n) => n !== "");
   const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
@@ -172,7 +176,14 @@ function docTable(snapshot: Snapshot): DocTable {
     textLength[i] = length;
     textSum += length;
   });
-  const table = { pathLength, avgPathLength: pathSum / (n || 1), textLength, avgTextLength: textSum / (n || 1), pathPostings: postings, pathVocabulary: [...postings.keys()] };
+  const table = {
+    pathLength,
+    avgPathLength: pathSum / (n || 1),
+    textLength,
+    avgTextLength: textSum / (n || 1),
+    pathPostings: postings,
+    pathVocabulary: [...postings.keys()],
+  };
   tables.set(snapshot, table);
   return table;
 }
@@ -211,7 +222,11 @@ export function pieces(term: string, k: number): string[] {
  *   token that a term of 4+ letters starts (also when the term itself is present), most such tokens first — where
  *   a caller looks for names by prefix.
  */
-export function rankFiles(snapshot: Snapshot, terms: readonly string[], options: RankOptions): { hits: SearchHit[]; prefixFiles: string[] } {
+export function rankFiles(
+  snapshot: Snapshot,
+  terms: readonly string[],
+  options: RankOptions,
+): { hits: SearchHit[]; prefixFiles: string[] } {
   const table = docTable(snapshot);
   const n = snapshot.paths.length;
   const derived = new Map<string, Derived>();
@@ -264,7 +279,8 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   const present = (t: string) => (derived.get(t)?.text.size ?? 0) > 0 || table.pathPostings.has(t);
   const absent = terms.map((t) => !present(t));
   // Prefix expansions of absent terms, from the text pass and from the path vocabulary.
-  const prefixWeight = (token: string, term: string) => (options.prefixWeight * token.length) / (token.length + 0.3 * (token.length - term.length));
+  const prefixWeight = (token: string, term: string) =>
+    (options.prefixWeight * token.length) / (token.length + 0.3 * (token.length - term.length));
   for (const [token, files] of prefixHits) {
     const source = prefixOf.get(token) as number;
     if (!absent[source]) continue;
@@ -273,10 +289,13 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   }
   terms.forEach((t, source) => {
     if (!absent[source] || t.length < 4) return;
-    for (const token of table.pathVocabulary) if (token !== t && token.startsWith(t)) derive(token, source, prefixWeight(token, t));
+    for (const token of table.pathVocabulary)
+      if (token !== t && token.startsWith(t)) derive(token, source, prefixWeight(token, t));
   });
   // Fuzzy expansions of absent terms of 6+ letters (a token that is also a prefix expansion stays a prefix one).
-  const fuzzyTerms = terms.map((t, i) => ({ t, i, k: Math.min(6, Math.round(t.length * options.fuzzy)) })).filter((f) => absent[f.i] && f.t.length >= 6 && f.k > 0);
+  const fuzzyTerms = terms
+    .map((t, i) => ({ t, i, k: Math.min(6, Math.round(t.length * options.fuzzy)) }))
+    .filter((f) => absent[f.i] && f.t.length >= 6 && f.k > 0);
   if (fuzzyTerms.length > 0) {
     // Tokens already matched as a term or a prefix expansion are not fuzzy expansions too.
     const taken = new Set([...derived.keys(), ...terms]);
@@ -290,18 +309,23 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
       return undefined;
     };
     const fuzzyMemo = new Map<string, readonly string[]>();
-    const weightOf = (token: string, distance: number) => (options.fuzzyWeight * token.length) / (token.length + distance);
-    scanWords(snapshot, fuzzyTerms.flatMap((f) => pieces(f.t, f.k)), (file, word) => {
-      let tokens = fuzzyMemo.get(word);
-      if (tokens === undefined) {
-        tokens = searchTokens(word).filter((token) => fuzzyOf(token) !== undefined);
-        fuzzyMemo.set(word, tokens);
-      }
-      for (const token of tokens) {
-        const f = fuzzyOf(token) as { source: number; distance: number };
-        count(derive(token, f.source, weightOf(token, f.distance)), file);
-      }
-    });
+    const weightOf = (token: string, distance: number) =>
+      (options.fuzzyWeight * token.length) / (token.length + distance);
+    scanWords(
+      snapshot,
+      fuzzyTerms.flatMap((f) => pieces(f.t, f.k)),
+      (file, word) => {
+        let tokens = fuzzyMemo.get(word);
+        if (tokens === undefined) {
+          tokens = searchTokens(word).filter((token) => fuzzyOf(token) !== undefined);
+          fuzzyMemo.set(word, tokens);
+        }
+        for (const token of tokens) {
+          const f = fuzzyOf(token) as { source: number; distance: number };
+          count(derive(token, f.source, weightOf(token, f.distance)), file);
+        }
+      },
+    );
     for (const token of table.pathVocabulary) {
       const f = fuzzyOf(token);
       if (f !== undefined) derive(token, f.source, weightOf(token, f.distance));
@@ -326,21 +350,34 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     const inPath = new Map<number, number>();
     for (const file of table.pathPostings.get(token) ?? []) inPath.set(file, (inPath.get(file) ?? 0) + 1);
     for (const [file, tf] of inPath) {
-      score[file] = (score[file] as number) + d.weight * options.boost.path * bm25(tf, inPath.size, n, table.pathLength[file] as number, table.avgPathLength);
+      score[file] =
+        (score[file] as number) +
+        d.weight * options.boost.path * bm25(tf, inPath.size, n, table.pathLength[file] as number, table.avgPathLength);
       note(file, token, d, "path");
     }
     for (const [file, tf] of d.text) {
-      score[file] = (score[file] as number) + d.weight * options.boost.text * bm25(tf, d.text.size, n, table.textLength[file] as number, table.avgTextLength);
+      score[file] =
+        (score[file] as number) +
+        d.weight * options.boost.text * bm25(tf, d.text.size, n, table.textLength[file] as number, table.avgTextLength);
       note(file, token, d, "text");
     }
   }
   // Symbols field, for the best candidates so far.
   const quality = (file: number) => sources.get(file)?.size ?? 0;
-  const byScore = (a: number, b: number) => (score[b] as number) * quality(b) - (score[a] as number) * quality(a) || a - b;
+  const byScore = (a: number, b: number) =>
+    (score[b] as number) * quality(b) - (score[a] as number) * quality(a) || a - b;
   const best = [...sources.keys()].sort(byScore);
-  const affordable = new Set(withinBudget(snapshot, best.map((file) => snapshot.paths[file] as string), SYMBOL_CANDIDATES));
+  const affordable = new Set(
+    withinBudget(
+      snapshot,
+      best.map((file) => snapshot.paths[file] as string),
+      SYMBOL_CANDIDATES,
+    ),
+  );
   const candidates = best.filter((file) => affordable.has(snapshot.paths[file] as string));
-  const symbolTokens = candidates.map((file) => [...new Set(options.symbolsOf(snapshot.paths[file] as string))].flatMap((name) => searchTokens(name)));
+  const symbolTokens = candidates.map((file) =>
+    [...new Set(options.symbolsOf(snapshot.paths[file] as string))].flatMap((name) => searchTokens(name)),
+  );
   const avgSymbols = symbolTokens.reduce((s, t) => s + t.length, 0) / (symbolTokens.length || 1);
   candidates.forEach((file, c) => {
     const tokens = symbolTokens[c] as string[];
@@ -351,7 +388,8 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
       let tf = 0;
       for (const t of tokens) if (t === token) tf++;
       const df = Math.max(1, d.text.size);
-      score[file] = (score[file] as number) + d.weight * options.boost.symbols * bm25(tf, df, n, tokens.length, avgSymbols);
+      score[file] =
+        (score[file] as number) + d.weight * options.boost.symbols * bm25(tf, df, n, tokens.length, avgSymbols);
       note(file, token, d, "symbols");
     }
   });
@@ -362,12 +400,19 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
       if (files[i - 1] !== file && !sources.has(file)) prefixCount.set(file, (prefixCount.get(file) ?? 0) + 1);
     });
   }
-  const prefixFiles = [...prefixCount.keys()].sort((a, b) => (prefixCount.get(b) as number) - (prefixCount.get(a) as number) || a - b);
+  const prefixFiles = [...prefixCount.keys()].sort(
+    (a, b) => (prefixCount.get(b) as number) - (prefixCount.get(a) as number) || a - b,
+  );
   const hits = ranked.map((file) => {
     const match: Record<string, SearchField[]> = {};
     for (const [token, set] of fields.get(file) ?? []) match[token] = SEARCH_FIELDS.filter((f) => set.has(f));
     const matched = [...(sources.get(file) ?? [])].sort((a, b) => a - b).map((i) => terms[i] as string);
-    return { id: snapshot.paths[file] as string, score: (score[file] as number) * quality(file), terms: matched, match };
+    return {
+      id: snapshot.paths[file] as string,
+      score: (score[file] as number) * quality(file),
+      terms: matched,
+      match,
+    };
   });
   return { hits, prefixFiles: prefixFiles.map((file) => snapshot.paths[file] as string) };
 }

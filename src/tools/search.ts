@@ -15,11 +15,51 @@ const MAX_QUERY_TERMS = 16;
 const SYMBOL_FILES = 200;
 
 /** Query words too common to rank by. */
-const STOP = new Set(["the", "an", "of", "to", "in", "is", "it", "and", "or", "for", "on", "at", "be", "by", "with", "this", "that", "not", "when", "from", "as", "are", "was", "does", "do", "cannot", "can"]);
+const STOP = new Set([
+  "the",
+  "an",
+  "of",
+  "to",
+  "in",
+  "is",
+  "it",
+  "and",
+  "or",
+  "for",
+  "on",
+  "at",
+  "be",
+  "by",
+  "with",
+  "this",
+  "that",
+  "not",
+  "when",
+  "from",
+  "as",
+  "are",
+  "was",
+  "does",
+  "do",
+  "cannot",
+  "can",
+]);
 
 const schema = z.object({
-  query: z.string().min(1).max(2000).describe("Identifiers and words, e.g. from an error message: \"TypeError cannot read properties of undefined reading 'user' getUserName\"."),
-  max_results: z.number().int().min(1).max(SEARCH_MAX_RESULTS).optional().describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
+  query: z
+    .string()
+    .min(1)
+    .max(2000)
+    .describe(
+      "Identifiers and words, e.g. from an error message: \"TypeError cannot read properties of undefined reading 'user' getUserName\".",
+    ),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_MAX_RESULTS)
+    .optional()
+    .describe(`How many files and how many symbols to rank. Default ${SEARCH_DEFAULT_RESULTS}.`),
 });
 
 /**
@@ -40,7 +80,11 @@ function why(match: Record<string, string[]>, symbolHits: string[]): string {
  * shorter names first on ties. Only the names of `table` holding a term or a word starting with one are looked at.
  * @returns at most `max` names, each with the terms that matched it.
  */
-export function rankSymbolNames(table: NameTable, terms: readonly string[], max: number): { name: string; matched: string[] }[] {
+export function rankSymbolNames(
+  table: NameTable,
+  terms: readonly string[],
+  max: number,
+): { name: string; matched: string[] }[] {
   // Scores are summed term by term from the token postings; `exact`/`near` hold one bit per term (≤ 32 terms).
   const list = terms.slice(0, 32);
   const n = table.names.length;
@@ -95,13 +139,22 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const max = args.max_results ?? SEARCH_DEFAULT_RESULTS;
     const terms = [...new Set(searchTokens(args.query))].filter((t) => !STOP.has(t)).slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) {
-      return finish(ctx.snapshot, { status: "invalid", text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more)." });
+      return finish(ctx.snapshot, {
+        status: "invalid",
+        text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more).",
+      });
     }
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
     const snapshot = ctx.snapshot;
     const symbolNames = (path: string) => fileSymbols(snapshot, path).map((d) => d.name);
-    const { hits: results, prefixFiles } = rankFiles(snapshot, terms, { boost: { symbols: 3, path: 2, text: 1 }, prefixWeight: 0.5, fuzzyWeight: 0.3, fuzzy: 0.15, symbolsOf: symbolNames });
+    const { hits: results, prefixFiles } = rankFiles(snapshot, terms, {
+      boost: { symbols: 3, path: 2, text: 1 },
+      prefixWeight: 0.5,
+      fuzzyWeight: 0.3,
+      fuzzy: 0.15,
+      symbolsOf: symbolNames,
+    });
     const total = results.length;
     // A file is shown for the words its served text (secrets redacted) or path holds: a word found only inside a
     // secret is neither shown (expansions are words of the repository) nor a reason to list the file.
@@ -124,7 +177,8 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       }
     }
     const order = new Map(snapshot.paths.map((p, i) => [p, i]));
-    for (const list of sitesByName.values()) list.sort((a, b) => (order.get(a.path) as number) - (order.get(b.path) as number) || a.line - b.line);
+    for (const list of sitesByName.values())
+      list.sort((a, b) => (order.get(a.path) as number) - (order.get(b.path) as number) || a.line - b.line);
     const ranked = rankSymbolNames(buildNameTable(sitesByName.keys()), terms, max);
     if (total === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, {
@@ -150,6 +204,10 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       const more = sites.length > 1 ? ` (+${sites.length - 1} more definitions in the files ranked)` : "";
       out.push(`${i + 1}. ${formatSymbol(s)} ${s.path}:${s.line}${more} — name words: ${r.matched.join(", ")}`);
     });
-    return finish(ctx.snapshot, { status: "ok", text: out.join("\n"), data: { tool: "search_codebase", files: hits.map((r) => String(r.id)) } });
+    return finish(ctx.snapshot, {
+      status: "ok",
+      text: out.join("\n"),
+      data: { tool: "search_codebase", files: hits.map((r) => String(r.id)) },
+    });
   },
 };

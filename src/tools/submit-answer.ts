@@ -25,7 +25,10 @@ function holdsSecret(snippet: string, content: string, start: number, end: numbe
 /** Arguments of `submit_answer` (the tool surface: `agent/tool-specs.ts`). */
 export const submitAnswerSchema = z.object({
   summary: z.string().min(1).describe("What goes wrong and where, in a few sentences."),
-  affected_file: z.string().nullable().describe("Repository-relative path of the file where the problem lives, or null."),
+  affected_file: z
+    .string()
+    .nullable()
+    .describe("Repository-relative path of the file where the problem lives, or null."),
   affected_function: z
     .string()
     .nullable()
@@ -112,10 +115,18 @@ export function checkClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): Check
 }
 
 function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClaims {
-  const out: CheckedClaims = { affected_file: null, affected_function: null, root_cause_snippet: null, citation: null, failures: [] };
+  const out: CheckedClaims = {
+    affected_file: null,
+    affected_function: null,
+    root_cause_snippet: null,
+    citation: null,
+    failures: [],
+  };
   if (answer.affected_file === null) {
     if (answer.affected_function !== null || answer.root_cause_snippet !== null) {
-      out.failures.push("affected_function and root_cause_snippet need an affected_file to be checked against; name the file.");
+      out.failures.push(
+        "affected_function and root_cause_snippet need an affected_file to be checked against; name the file.",
+      );
     }
     return out;
   }
@@ -127,11 +138,14 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
     const textPaths = snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text" && !isSecretPath(p));
     const near = nearestPaths(path, textPaths, 5);
     const what = !entry
-      ? notLoaded(snapshot, path)?.replace(/\.$/, "; groundfix cannot cite it") ?? `affected_file "${answer.affected_file}" does not exist in the repository at ${shortSha(snapshot.sha)}`
+      ? (notLoaded(snapshot, path)?.replace(/\.$/, "; groundfix cannot cite it") ??
+        `affected_file "${answer.affected_file}" does not exist in the repository at ${shortSha(snapshot.sha)}`)
       : isSecretPath(path)
         ? `affected_file "${path}" is a secret file, which groundfix does not cite`
         : `affected_file "${path}" is a ${entry.kind.replace("_", " ")} entry, not a text file`;
-    out.failures.push(`${what}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Check the path with list_files or get_file_contents.`);
+    out.failures.push(
+      `${what}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Check the path with list_files or get_file_contents.`,
+    );
     return out;
   }
   out.affected_file = path;
@@ -139,16 +153,27 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
   const symbols = extractSymbols(path, content);
   let fnRange: { start: number; end: number } | null = null;
   if (answer.affected_function !== null) {
-    const wanted = answer.affected_function.trim().replace(/\(.*\)$/, "").replace(/#/g, ".");
+    const wanted = answer.affected_function
+      .trim()
+      .replace(/\(.*\)$/, "")
+      .replace(/#/g, ".");
     const found = symbols.find(
-      (s) => DEFINING_KINDS.has(s.kind) && (s.name === wanted || (s.container !== undefined && `${s.container}.${s.name}` === wanted)),
+      (s) =>
+        DEFINING_KINDS.has(s.kind) &&
+        (s.name === wanted || (s.container !== undefined && `${s.container}.${s.name}` === wanted)),
     );
     if (found) {
       out.affected_function = answer.affected_function;
       // Without a known end the function's span is unknown: the snippet is then not held to it.
       if (found.endLine !== undefined) fnRange = { start: found.line, end: found.endLine };
     } else {
-      const names = [...new Set(symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) => (s.container ? `${s.container}.${s.name}` : s.name)))];
+      const names = [
+        ...new Set(
+          symbols
+            .filter((s) => s.kind === "function" || s.kind === "method")
+            .map((s) => (s.container ? `${s.container}.${s.name}` : s.name)),
+        ),
+      ];
       out.failures.push(
         `affected_function "${answer.affected_function}" is not defined in ${path}; ${names.length ? `it defines: ${names.slice(0, 25).join(", ")}${names.length > 25 ? ` … (${names.length} in all)` : ""}` : "it defines no functions groundfix can see"}. Use one of these names, or null.`,
       );
@@ -175,13 +200,15 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
         `root_cause_snippet quotes a secret of ${path} (a key, token or password); groundfix never posts one. Cite lines next to it, or pass null.`,
       );
     } else {
-      let span: { startLine: number; endLine: number } | undefined = { startLine: check.startLine, endLine: check.endLine };
+      let span: { startLine: number; endLine: number } | undefined = {
+        startLine: check.startLine,
+        endLine: check.endLine,
+      };
       if (fnRange) {
         const range = fnRange;
-        const inside = (m: { startLine: number; endLine: number }) => m.startLine >= range.start && m.endLine <= range.end;
-        span = inside(span)
-          ? span
-          : locateVerbatim(content, trimBlankLines(answer.root_cause_snippet)).find(inside);
+        const inside = (m: { startLine: number; endLine: number }) =>
+          m.startLine >= range.start && m.endLine <= range.end;
+        span = inside(span) ? span : locateVerbatim(content, trimBlankLines(answer.root_cause_snippet)).find(inside);
       }
       if (span) {
         out.root_cause_snippet = answer.root_cause_snippet;

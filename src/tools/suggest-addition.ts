@@ -19,7 +19,9 @@ export const suggestAdditionSchema = z.object({
   code_before: z
     .string()
     .describe("Lines copied verbatim from the file as it is now (no line-number prefixes); must occur exactly once."),
-  code_after: z.string().describe("What replaces code_before: all of code_before, unchanged and in order, plus your new lines."),
+  code_after: z
+    .string()
+    .describe("What replaces code_before: all of code_before, unchanged and in order, plus your new lines."),
   rationale: z.string().describe("One or two sentences: why this addition clarifies or fixes the problem."),
 });
 /** Validated `suggest_addition` arguments: `path`, `code_before` (verbatim, unique), `code_after`, `rationale`. */
@@ -84,10 +86,15 @@ export function editPathProblem(path: string, snapshot: Snapshot, config: Ground
   const left = entry === undefined ? notLoaded(snapshot, path) : null;
   if (left) return `${left} It cannot be edited.`;
   if (!entry) {
-    const near = nearestPaths(path, snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text"), 5);
+    const near = nearestPaths(
+      path,
+      snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text"),
+      5,
+    );
     return `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;
   }
-  if (entry.kind !== "text") return `${path} is a ${entry.kind.replace("_", " ")} entry, not a text file; only text files can be edited.`;
+  if (entry.kind !== "text")
+    return `${path} is a ${entry.kind.replace("_", " ")} entry, not a text file; only text files can be edited.`;
   const refusal = createPathPolicy(config).refusal(path);
   return refusal === null ? null : `${refusal.message}. Put the addition in another file.`;
 }
@@ -95,7 +102,7 @@ export function editPathProblem(path: string, snapshot: Snapshot, config: Ground
 /** Lines a..b as compact ranges "3-5, 9". */
 function ranges(lines: number[]): string {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i;
     while (j + 1 < lines.length && lines[j + 1] === (lines[j] ?? 0) + 1) j++;
     out.push(i === j ? `${lines[i]}` : `${lines[i]}-${lines[j]}`);

@@ -35,7 +35,12 @@ export const EXTRACT_BUDGET_CHARS = 4_000_000;
  * The first paths of `paths` (in order, at most `maxFiles`) whose symbols a call can afford: files already extracted
  * are free, the others count their length against `budget` characters; a file that would pass the budget is skipped.
  */
-export function withinBudget(snapshot: Snapshot, paths: Iterable<string>, maxFiles: number, budget = EXTRACT_BUDGET_CHARS): string[] {
+export function withinBudget(
+  snapshot: Snapshot,
+  paths: Iterable<string>,
+  maxFiles: number,
+  budget = EXTRACT_BUDGET_CHARS,
+): string[] {
   const cache = perFile.get(snapshot);
   const out: string[] = [];
   let left = budget;
@@ -53,7 +58,13 @@ export function withinBudget(snapshot: Snapshot, paths: Iterable<string>, maxFil
 
 /** True for `[A-Za-z0-9_$]`, the characters of an identifier (a UTF-16 code unit). */
 export function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 36
+  );
 }
 
 /**

@@ -6,11 +6,22 @@ import { buildNameTable, editCandidates, similarityTable, topK, type NameTable }
 import { capList, finish, shortSha } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { pieces, scanWords } from "./search-index.js";
-import { definitionsOf, fileSymbols, formatSymbol, identifierWords, withinBudget, type SymbolSite } from "./symbol-index.js";
+import {
+  definitionsOf,
+  fileSymbols,
+  formatSymbol,
+  identifierWords,
+  withinBudget,
+  type SymbolSite,
+} from "./symbol-index.js";
 import type { Snapshot } from "../types.js";
 
 const schema = z.object({
-  name: z.string().min(1).max(300).describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
+  name: z
+    .string()
+    .min(1)
+    .max(300)
+    .describe('Symbol name to check, e.g. "parseConfig", or with its class "Cart.total".'),
   path: z.string().min(1).max(4096).optional().describe("Only look for definitions in this file or folder."),
 });
 
@@ -35,7 +46,10 @@ export function similarNames(name: string, table: NameTable, max = MAX_SIMILAR):
   const lower = name.toLowerCase();
   const words = new Set(identifierWords(name));
   const limit = similarityLimit(name);
-  const best = topK<{ name: string; score: number }>(max, (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const best = topK<{ name: string; score: number }>(
+    max,
+    (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   const seen = new Set<number>();
   for (const id of editCandidates(table, lower, limit)) {
     const n = table.names[id] as string;
@@ -71,7 +85,11 @@ export function similarNames(name: string, table: NameTable, max = MAX_SIMILAR):
 
 /** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */
 function splitQualified(raw: string): { name: string; container?: string } {
-  const parts = raw.trim().replace(/\(\)$/, "").split(/\.|#|::/).filter((p) => p !== "");
+  const parts = raw
+    .trim()
+    .replace(/\(\)$/, "")
+    .split(/\.|#|::/)
+    .filter((p) => p !== "");
   const name = parts[parts.length - 1] ?? raw.trim();
   return parts.length > 1 ? { name, container: parts[parts.length - 2] } : { name };
 }
@@ -83,9 +101,15 @@ function splitQualified(raw: string): { name: string; container?: string } {
  * budget) with the highest sum of log(1 + files / files holding the piece) over the pieces they hold, and the files holding each word exactly
  * (a name defined in a file is a word of it).
  */
-function neighbourhood(snapshot: Snapshot, name: string, limit: number): { sites: Map<string, SymbolSite[]>; filesOf(word: string): string[] } {
+function neighbourhood(
+  snapshot: Snapshot,
+  name: string,
+  limit: number,
+): { sites: Map<string, SymbolSite[]>; filesOf(word: string): string[] } {
   const lower = name.toLowerCase();
-  const needles = [...new Set([lower, ...identifierWords(name), ...pieces(lower, limit)])].filter((p) => p.length >= 3 || p === lower);
+  const needles = [...new Set([lower, ...identifierWords(name), ...pieces(lower, limit)])].filter(
+    (p) => p.length >= 3 || p === lower,
+  );
   const wordFiles = new Map<string, number[]>();
   scanWords(snapshot, needles, (file, word) => {
     const list = wordFiles.get(word);
@@ -106,7 +130,11 @@ function neighbourhood(snapshot: Snapshot, name: string, limit: number): { sites
     for (const f of files) score.set(f, (score.get(f) ?? 0) + weight);
   }
   const ranked = [...score.keys()].sort((a, b) => (score.get(b) as number) - (score.get(a) as number) || a - b);
-  const best = withinBudget(snapshot, ranked.map((f) => snapshot.paths[f] as string), SIMILAR_FILES);
+  const best = withinBudget(
+    snapshot,
+    ranked.map((f) => snapshot.paths[f] as string),
+    SIMILAR_FILES,
+  );
   const sites = new Map<string, SymbolSite[]>();
   for (const path of best) {
     for (const s of fileSymbols(snapshot, path)) {
@@ -146,13 +174,31 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     const exact = container === undefined ? all : all.filter((s) => s.container === container);
     const scope = folder === "" ? "" : ` under ${folder}`;
     if (exact.length > 0) {
-      const sites = exact.map((s) => `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`);
-      const data = { tool: "verify_symbol_in_repo" as const, found: true, sites: exact.map((s) => ({ path: s.path, line: s.line, endLine: s.endLine ?? null, kind: s.kind })) };
-      return finish(ctx.snapshot, { status: "ok", text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join("\n"), data });
+      const sites = exact.map(
+        (s) =>
+          `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`,
+      );
+      const data = {
+        tool: "verify_symbol_in_repo" as const,
+        found: true,
+        sites: exact.map((s) => ({ path: s.path, line: s.line, endLine: s.endLine ?? null, kind: s.kind })),
+      };
+      return finish(ctx.snapshot, {
+        status: "ok",
+        text: [`FOUND: ${args.name} is defined ${exact.length} time(s)${scope}:`, ...capList(sites, MAX_SITES)].join(
+          "\n",
+        ),
+        data,
+      });
     }
     const lines: string[] = [`NOT_FOUND: no definition of ${args.name}${scope} at ${shortSha(ctx.snapshot.sha)}.`];
     if (container !== undefined && all.length > 0) {
-      lines.push(`${name} is defined, but not in ${container}: ${all.slice(0, 5).map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`).join("; ")}`);
+      lines.push(
+        `${name} is defined, but not in ${container}: ${all
+          .slice(0, 5)
+          .map((s) => `${s.path}:${s.line} ${formatSymbol(s)}`)
+          .join("; ")}`,
+      );
     }
     const near = neighbourhood(snapshot, name, similarityLimit(name));
     const similar = similarNames(name, buildNameTable(near.sites.keys()))
@@ -166,8 +212,14 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     // Where the word is used is not said for a name shaped like a secret (it would confirm the secret is there).
     const used = redact(name) !== name ? [] : near.filesOf(name).filter((p) => isUnder(p, folder));
     if (used.length > 0) {
-      lines.push(`The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`);
+      lines.push(
+        `The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`,
+      );
     }
-    return finish(ctx.snapshot, { status: "not_found", text: lines.join("\n"), data: { tool: "verify_symbol_in_repo", found: false, sites: [] } });
+    return finish(ctx.snapshot, {
+      status: "not_found",
+      text: lines.join("\n"),
+      data: { tool: "verify_symbol_in_repo", found: false, sites: [] },
+    });
   },
 };

@@ -19,15 +19,22 @@ describe("a verified snippet identifies code", () => {
       expect(out.root_cause_snippet).toBeNull();
       expect(out.citation).toBeNull();
       expect(out.failures).toHaveLength(1);
-      expect(out.failures[0]).toMatch(/^root_cause_snippet ".*" does not identify code: a cited snippet must hold at least one name of 3 or more characters that is not a keyword/);
+      expect(out.failures[0]).toMatch(
+        /^root_cause_snippet ".*" does not identify code: a cited snippet must hold at least one name of 3 or more characters that is not a keyword/,
+      );
       // The function claim itself still holds.
       expect(out.affected_function).toBe("writeLog");
     },
   );
 
   it("a brace that closes the named function is refused, the line that shows the cause is accepted", () => {
-    expect(checkClaims(answer({ affected_function: "formatEntry", root_cause_snippet: "}" }), snap).failures).toHaveLength(1);
-    const ok = checkClaims(answer({ affected_function: "formatEntry", root_cause_snippet: "  const when = formatDate(entry.at);" }), snap);
+    expect(
+      checkClaims(answer({ affected_function: "formatEntry", root_cause_snippet: "}" }), snap).failures,
+    ).toHaveLength(1);
+    const ok = checkClaims(
+      answer({ affected_function: "formatEntry", root_cause_snippet: "  const when = formatDate(entry.at);" }),
+      snap,
+    );
     expect(ok.failures).toEqual([]);
     expect(ok.citation).toEqual({ path: "src/models/log.js", start_line: 5, end_line: 5 });
   });
@@ -48,7 +55,10 @@ describe("a verified snippet identifies code", () => {
 
 describe("a verified snippet lies inside the named function", () => {
   it("a real line of another function is refused, with both line ranges", () => {
-    const out = checkClaims(answer({ affected_function: "formatEntry", root_cause_snippet: "    logger.info(formatEntry(entry));" }), snap);
+    const out = checkClaims(
+      answer({ affected_function: "formatEntry", root_cause_snippet: "    logger.info(formatEntry(entry));" }),
+      snap,
+    );
     expect(out.failures).toEqual([
       'root_cause_snippet is at lines 11-11 of src/models/log.js, outside affected_function "formatEntry" (lines 4-7). Cite lines of that function, or name the function that holds the snippet.',
     ]);
@@ -58,7 +68,10 @@ describe("a verified snippet lies inside the named function", () => {
   });
 
   it("a module-level line is not inside any function it is cited for", () => {
-    const out = checkClaims(answer({ affected_function: "writeLog", root_cause_snippet: "module.exports = { formatEntry, writeLog };" }), snap);
+    const out = checkClaims(
+      answer({ affected_function: "writeLog", root_cause_snippet: "module.exports = { formatEntry, writeLog };" }),
+      snap,
+    );
     expect(out.failures[0]).toMatch(/outside affected_function "writeLog" \(lines 9-13\)/);
   });
 
@@ -66,20 +79,54 @@ describe("a verified snippet lies inside the named function", () => {
     const twice = await buildSnapshot({
       "a.js": "function one(x) {\n  return x.total;\n}\n\nfunction two(x) {\n  return x.total;\n}\n",
     });
-    const out = checkClaims({ ...answer({}), affected_file: "a.js", affected_function: "two", root_cause_snippet: "  return x.total;" }, twice);
+    const out = checkClaims(
+      { ...answer({}), affected_file: "a.js", affected_function: "two", root_cause_snippet: "  return x.total;" },
+      twice,
+    );
     expect(out.failures).toEqual([]);
     expect(out.citation).toEqual({ path: "a.js", start_line: 6, end_line: 6 });
   });
 
   it("a Python method with a multi-line signature spans its whole body (symbols end at the dedent after the body)", async () => {
-    const app = ["class App:", "    def add_rule(", "        self,", "        endpoint: str,", "    ) -> None:", "        if endpoint in self.rules:", "            raise AssertionError(endpoint)", "        self.rules[endpoint] = 1", "", "def other(", "    amount,", "):", "    return amount", ""].join("\n");
+    const app = [
+      "class App:",
+      "    def add_rule(",
+      "        self,",
+      "        endpoint: str,",
+      "    ) -> None:",
+      "        if endpoint in self.rules:",
+      "            raise AssertionError(endpoint)",
+      "        self.rules[endpoint] = 1",
+      "",
+      "def other(",
+      "    amount,",
+      "):",
+      "    return amount",
+      "",
+    ].join("\n");
     const syms = extractSymbols("app.py", app);
     expect(syms.find((s) => s.name === "add_rule")).toMatchObject({ line: 2, endLine: 8 });
     expect(syms.find((s) => s.name === "other")).toMatchObject({ line: 10, endLine: 13 });
     const py = await buildSnapshot({ "app.py": app });
-    const out = checkClaims({ ...answer({}), affected_file: "app.py", affected_function: "App.add_rule", root_cause_snippet: "        self.rules[endpoint] = 1" }, py);
+    const out = checkClaims(
+      {
+        ...answer({}),
+        affected_file: "app.py",
+        affected_function: "App.add_rule",
+        root_cause_snippet: "        self.rules[endpoint] = 1",
+      },
+      py,
+    );
     expect(out.failures).toEqual([]);
-    const outside = checkClaims({ ...answer({}), affected_file: "app.py", affected_function: "add_rule", root_cause_snippet: "    return amount" }, py);
+    const outside = checkClaims(
+      {
+        ...answer({}),
+        affected_file: "app.py",
+        affected_function: "add_rule",
+        root_cause_snippet: "    return amount",
+      },
+      py,
+    );
     expect(outside.failures[0]).toMatch(/outside affected_function "add_rule" \(lines 2-8\)/);
   });
 });
@@ -88,7 +135,9 @@ describe("a grep with zero hits is not having read code (replayed)", () => {
   it("an answer after only a 0-match grep is rejected by the tool-name gate, and says why; a real read then passes", async () => {
     const model = createModel(`replay:${transcriptPath("j-empty-grep-is-no-read.json")}`);
     const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
-    const texts = result.trace.steps.flatMap((s) => s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })));
+    const texts = result.trace.steps.flatMap((s) =>
+      s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
+    );
     expect(texts[0]!.text).toMatch(/^0 matches for "entry\.usr\.name"/);
     expect(result.gates.rejections).toHaveLength(1);
     expect(result.gates.rejections[0]).toMatchObject({ gate: "tool_name" });
@@ -101,7 +150,12 @@ describe("a grep with zero hits is not having read code (replayed)", () => {
 
   it("a grep with hits does count", async () => {
     const model = createModel(`replay:${transcriptPath("j-empty-grep-is-no-read.json")}`);
-    const result = await runAgent({ task: task(), snapshot: snap, model, config: config({ agent: { required_tools: ["grep_codebase"] } }) });
+    const result = await runAgent({
+      task: task(),
+      snapshot: snap,
+      model,
+      config: config({ agent: { required_tools: ["grep_codebase"] } }),
+    });
     // The second grep (entry.user.name) has hits: the second answer passes the gate, the first does not.
     expect(result.gates.rejections.map((r) => r.gate)).toEqual(["tool_name"]);
     expect(result.diagnosis?.affected_function).toBe("formatEntry");

@@ -20,18 +20,25 @@ describe("checkClaims (claims gate)", () => {
 
   it("quotes the nearest real region for a snippet recalled with the wrong indentation", () => {
     const out = checkClaims(answer({ root_cause_snippet: "  logger.info(formatEntry(entry));\n}" }), snap);
-    expect(out.failures[0]).toMatch(/^root_cause_snippet is not verbatim text of src\/models\/log\.js\. The closest text is lines 11-12; it differs only in indentation/);
+    expect(out.failures[0]).toMatch(
+      /^root_cause_snippet is not verbatim text of src\/models\/log\.js\. The closest text is lines 11-12; it differs only in indentation/,
+    );
     expect(out.failures[0]).toContain("  11|     logger.info(formatEntry(entry));");
     expect(out.citation).toBeNull();
   });
 
   it("verifies a real function and snippet and cites the snippet's lines", () => {
-    const out = checkClaims(answer({ affected_function: "writeLog", root_cause_snippet: "\n    logger.info(formatEntry(entry));\n" }), snap);
+    const out = checkClaims(
+      answer({ affected_function: "writeLog", root_cause_snippet: "\n    logger.info(formatEntry(entry));\n" }),
+      snap,
+    );
     expect(out.failures).toEqual([]);
     expect(out.citation).toEqual({ path: "src/models/log.js", start_line: 11, end_line: 11 });
   });
 
   it("does not cite secret files", () => {
-    expect(checkClaims(answer({ affected_file: ".env" }), snap).failures[0]).toMatch(/^affected_file "\.env" is a secret file/);
+    expect(checkClaims(answer({ affected_file: ".env" }), snap).failures[0]).toMatch(
+      /^affected_file "\.env" is a secret file/,
+    );
   });
 });

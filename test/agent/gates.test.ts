@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { answerGate } from "../../src/agent/gates.js";
 import { config } from "./helpers.js";
 
-const call = (name: string, status: "ok" | "not_found" | "rejected" = "ok", readsCode = true) => ({ name, status, readsCode });
+const call = (name: string, status: "ok" | "not_found" | "rejected" = "ok", readsCode = true) => ({
+  name,
+  status,
+  readsCode,
+});
 
 describe("answerGate (tool-name gate and count floor)", () => {
   it("does not count a NOT_FOUND read, and says so", () => {
@@ -20,13 +24,17 @@ describe("answerGate (tool-name gate and count floor)", () => {
 
   it("honours a repository's own required set", () => {
     const cfg = config({ agent: { required_tools: ["verify_symbol_in_repo"] } });
-    expect(answerGate([call("get_file_contents")], cfg)!.message).toMatch(/^REJECTED: you must call at least one of \[verify_symbol_in_repo\]/);
+    expect(answerGate([call("get_file_contents")], cfg)!.message).toMatch(
+      /^REJECTED: you must call at least one of \[verify_symbol_in_repo\]/,
+    );
     expect(answerGate([call("verify_symbol_in_repo")], cfg)).toBeNull();
   });
 
   it("counts only code-reading calls toward the floor", () => {
     const cfg = config({ agent: { min_tool_calls: 2 } });
-    expect(answerGate([call("get_file_contents"), call("suggest_addition", "ok", false)], cfg)!.gate).toBe("count_floor");
+    expect(answerGate([call("get_file_contents"), call("suggest_addition", "ok", false)], cfg)!.gate).toBe(
+      "count_floor",
+    );
     expect(answerGate([call("get_file_contents"), call("list_files", "not_found")], cfg)).toBeNull();
   });
 

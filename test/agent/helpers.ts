@@ -12,7 +12,8 @@ export const SHA = "0123456789abcdef0123456789abcdef01234567";
 export const REPO: Record<string, string> = {
   "package.json": '{\n  "name": "logdemo",\n  "version": "1.0.0",\n  "main": "src/index.js"\n}\n',
   "README.md": "# logdemo\n\nWrites log entries.\n",
-  "src/index.js": 'const { writeLog } = require("./models/log");\n\nwriteLog([{ user: { name: "ada" }, message: "hi" }]);\n',
+  "src/index.js":
+    'const { writeLog } = require("./models/log");\n\nwriteLog([{ user: { name: "ada" }, message: "hi" }]);\n',
   "src/models/log.js": [
     'const logger = require("../util/logger");',
     'const { formatDate } = require("../util/formatter");',
@@ -32,7 +33,8 @@ export const REPO: Record<string, string> = {
     "",
   ].join("\n"),
   "src/util/logger.js": "module.exports = {\n  info(msg) {\n    console.log(msg);\n  },\n};\n",
-  "src/util/formatter.js": "function formatDate(d) {\n  return new Date(d).toISOString();\n}\n\nmodule.exports = { formatDate };\n",
+  "src/util/formatter.js":
+    "function formatDate(d) {\n  return new Date(d).toISOString();\n}\n\nmodule.exports = { formatDate };\n",
   ".github/workflows/ci.yml": "on: push\njobs: {}\n",
   ".env": "TOKEN=abc\n",
 };
@@ -89,5 +91,12 @@ export function spy(model: Model): Model & { seen: Message[][]; tools: ToolSpec[
 
 /** `submit_answer` arguments about src/models/log.js of {@link REPO}, no claims but the file, with `over` applied. */
 export function claimAnswer(over: Record<string, unknown> = {}) {
-  return { summary: "s", affected_file: "src/models/log.js", affected_function: null, root_cause_snippet: null, confidence: 0.5, ...over };
+  return {
+    summary: "s",
+    affected_file: "src/models/log.js",
+    affected_function: null,
+    root_cause_snippet: null,
+    confidence: 0.5,
+    ...over,
+  };
 }

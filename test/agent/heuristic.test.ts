@@ -8,14 +8,28 @@ import { buildSnapshot, config, SHA } from "./helpers.js";
 import { expectReadable } from "./heuristic/readable.js";
 
 function task(title: string, body: string, extra: Partial<Task> = {}): Task {
-  return { source: "issue", key: "acme/shop#issue-1", title, body, repo: { owner: "acme", name: "shop" }, baseSha: SHA, number: 1, ...extra };
+  return {
+    source: "issue",
+    key: "acme/shop#issue-1",
+    title,
+    body,
+    repo: { owner: "acme", name: "shop" },
+    baseSha: SHA,
+    number: 1,
+    ...extra,
+  };
 }
 
 /** The lines the run added to `path` (from its unified diffs), and a check that no original line was removed or changed. */
 function addedLines(result: RunResult, path: string): string[] {
   const diffs = result.edits.filter((e) => e.path === path).map((e) => e.diff);
   for (const d of diffs) expect(d.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---"))).toEqual([]);
-  return diffs.flatMap((d) => d.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1)));
+  return diffs.flatMap((d) =>
+    d
+      .split("\n")
+      .filter((l) => l.startsWith("+") && !l.startsWith("+++"))
+      .map((l) => l.slice(1)),
+  );
 }
 
 /** Every line of the base file is still in the new file, in order (the change is purely additive). */
@@ -93,7 +107,8 @@ const JS_REPO: Record<string, string> = {
   ].join("\n"),
 };
 
-const WARNING = "(node:1) [MONGOOSE] Warning: `errors` is a reserved schema pathname and may break some functionality. You are allowed to use it, but use at your own risk. To disable this warning pass `suppressReservedKeysWarning` as a schema option.";
+const WARNING =
+  "(node:1) [MONGOOSE] Warning: `errors` is a reserved schema pathname and may break some functionality. You are allowed to use it, but use at your own risk. To disable this warning pass `suppressReservedKeysWarning` as a schema option.";
 const JS_TRACE = [
   WARNING,
   "    at Schema.path (/usr/src/app/node_modules/mongoose/lib/schema.js:1077:15)",
@@ -107,7 +122,12 @@ const JS_TRACE = [
 describe("heuristic model through runAgent: JavaScript repository with decoys", () => {
   it("cites the file that declares the field, quotes it verbatim, and adds comments only (a declaration warning needs no runtime line)", async () => {
     const snapshot = await buildSnapshot(JS_REPO);
-    const result = await runAgent({ task: task("Mongoose warns about a reserved pathname", `Every start prints:\n\n\`\`\`\n${JS_TRACE}\n\`\`\``), snapshot, model: createHeuristicModel(), config: config() });
+    const result = await runAgent({
+      task: task("Mongoose warns about a reserved pathname", `Every start prints:\n\n\`\`\`\n${JS_TRACE}\n\`\`\``),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
 
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
@@ -129,7 +149,9 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
     expect(added).toHaveLength(2);
     // module level: no indentation; a comment naming the problem and the declaration, then the fix options the warning
     // itself documents; no log line (it would run at every start, one more startup message)
-    expect(added[0]).toBe("// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.");
+    expect(added[0]).toBe(
+      "// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.",
+    );
     expect(added[1]).toMatch(/^\/\/ Fix(?: options)?: rename `errors`/);
     expect(added.join("\n")).not.toMatch(/logger\.|console\./);
     expectReadable(result, WARNING.replace("(node:1) ", ""));
@@ -137,16 +159,25 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
     expect(keepsEveryLine(base, after)).toBe(true);
     expect(after.indexOf(added[1] ?? "?")).toBeLessThan(after.indexOf("const validationLogSchema")); // right above the declaring statement
     expect(() => new Script(after)).not.toThrow();
-    for (const e of result.edits) for (const line of e.code_before.split("\n")) expect(base.split("\n")).toContain(line);
+    for (const e of result.edits)
+      for (const line of e.code_before.split("\n")) expect(base.split("\n")).toContain(line);
 
-    const reads = result.transcript.turns.flatMap((t) => t.tool_calls).filter((c) => c.name === "get_file_contents").map((c) => (c.arguments as { path: string }).path);
+    const reads = result.transcript.turns
+      .flatMap((t) => t.tool_calls)
+      .filter((c) => c.name === "get_file_contents")
+      .map((c) => (c.arguments as { path: string }).path);
     expect(reads).not.toContain("models/MasterBrandA.js");
     expect(reads).not.toContain("models/MasterBrandB.js");
   });
 
   it("without a stack trace, picks the declaring file by the quoted field name, with the confidence of an identifier match", async () => {
     const snapshot = await buildSnapshot(JS_REPO);
-    const result = await runAgent({ task: task("Reserved pathname warning", WARNING), snapshot, model: createHeuristicModel(), config: config() });
+    const result = await runAgent({
+      task: task("Reserved pathname warning", WARNING),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
     expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
     expect(result.diagnosis?.confidence).toBeGreaterThanOrEqual(0.55);
     expect(result.diagnosis?.confidence).toBeLessThan(0.7);
@@ -158,7 +189,12 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
 
   it("adapts to a rejected edit (path denied): keeps the diagnosis, no edit, lower confidence", async () => {
     const snapshot = await buildSnapshot(JS_REPO);
-    const result = await runAgent({ task: task("Reserved pathname", JS_TRACE), snapshot, model: createHeuristicModel(), config: config({ paths: { deny: ["models/**"] } }) });
+    const result = await runAgent({
+      task: task("Reserved pathname", JS_TRACE),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config({ paths: { deny: ["models/**"] } }),
+    });
     expect(result.gates.rejections.map((r) => r.gate)).toContain("path_policy");
     expect(result.edits).toEqual([]);
     expect(result.diagnosis?.affected_file).toBe("models/ValidationLog.js");
@@ -168,14 +204,25 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
 
   it("is deterministic: the same task gives the same transcript", async () => {
     const snapshot = await buildSnapshot(JS_REPO);
-    const run = () => runAgent({ task: task("Reserved pathname", JS_TRACE), snapshot, model: createHeuristicModel(), config: config() });
+    const run = () =>
+      runAgent({
+        task: task("Reserved pathname", JS_TRACE),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
     const [a, b] = [await run(), await run()];
     expect(JSON.stringify(b.transcript)).toBe(JSON.stringify(a.transcript));
   });
 
   it("asks for information when nothing in the problem points at code", async () => {
     const snapshot = await buildSnapshot(JS_REPO);
-    const result = await runAgent({ task: task("It is slow sometimes", "Since yesterday the page feels slow. Please have a look."), snapshot, model: createHeuristicModel(), config: config() });
+    const result = await runAgent({
+      task: task("It is slow sometimes", "Since yesterday the page feels slow. Please have a look."),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
     expect(result.outcome).toBe("needs_information");
     expect(result.edits).toEqual([]);
     expect(result.diagnosis?.confidence ?? 0).toBeLessThanOrEqual(0.3);
@@ -208,8 +255,10 @@ const PY_REPO: Record<string, string> = {
   "shop/__init__.py": "",
   "shop/pricing.py": PY_PRICING,
   "shop/pricing_legacy.py": "def compute_total(cart):\n    return 0\n",
-  "shop/views.py": "from shop.pricing import compute_total\n\n\ndef checkout(cart):\n    total = compute_total(cart)\n    return {\"total\": total}\n",
-  "tests/test_pricing.py": "from shop.pricing import compute_total\n\n\ndef test_empty():\n    assert compute_total(None) == 0\n",
+  "shop/views.py":
+    'from shop.pricing import compute_total\n\n\ndef checkout(cart):\n    total = compute_total(cart)\n    return {"total": total}\n',
+  "tests/test_pricing.py":
+    "from shop.pricing import compute_total\n\n\ndef test_empty():\n    assert compute_total(None) == 0\n",
 };
 
 describe("heuristic model through runAgent: Python repository", () => {
@@ -228,22 +277,39 @@ describe("heuristic model through runAgent: Python repository", () => {
       "AttributeError: 'NoneType' object has no attribute 'items'",
       "```",
     ].join("\n");
-    const result = await runAgent({ task: task("Checkout crashes with AttributeError", body), snapshot, model: createHeuristicModel(), config: config() });
+    const result = await runAgent({
+      task: task("Checkout crashes with AttributeError", body),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis?.affected_file).toBe("shop/pricing.py");
     expect(result.diagnosis?.affected_function).toBe("compute_total");
     expect(PY_PRICING).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
     const added = addedLines(result, "shop/pricing.py");
-    expect(added[0]).toBe("    # groundfix: AttributeError: 'NoneType' object has no attribute 'items'; the issue's trace points here.");
+    expect(added[0]).toBe(
+      "    # groundfix: AttributeError: 'NoneType' object has no attribute 'items'; the issue's trace points here.",
+    );
     // a guard on the receiver of `.items` read off the frame line: raises only when cart is None, with the other
     // parameter's type name, the whole object never
-    expect(added.slice(1)).toEqual(["    if cart is None:", "        raise ValueError(f\"compute_total(): cart is None before reading 'items' (type(discount)={type(discount).__name__})\")"]);
+    expect(added.slice(1)).toEqual([
+      "    if cart is None:",
+      "        raise ValueError(f\"compute_total(): cart is None before reading 'items' (type(discount)={type(discount).__name__})\")",
+    ]);
     expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'items'");
-    expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at shop/pricing.py:10 in `compute_total`.");
+    expect(result.diagnosis?.summary).toContain(
+      "The stack trace enters the repository at shop/pricing.py:10 in `compute_total`.",
+    );
     const after = result.files[0]?.content ?? "";
     expect(keepsEveryLine(PY_PRICING, after)).toBe(true);
-    expect(after.indexOf(added[2] ?? "?")).toBeLessThan(after.indexOf("    return sum(item.price for item in cart.items)\n\n"));
-    if (hasPython) expect(() => execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read())"], { input: after })).not.toThrow();
+    expect(after.indexOf(added[2] ?? "?")).toBeLessThan(
+      after.indexOf("    return sum(item.price for item in cart.items)\n\n"),
+    );
+    if (hasPython)
+      expect(() =>
+        execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read())"], { input: after }),
+      ).not.toThrow();
   });
 });
 
@@ -277,9 +343,10 @@ describe("heuristic model through runAgent: Go repository", () => {
     const snapshot = await buildSnapshot({
       "go.mod": "module github.com/acme/inventory\n\ngo 1.22\n",
       "store/store.go": GO_STORE,
-      "store/store_test.go": "package store\n\nimport \"testing\"\n\nfunc TestGet(t *testing.T) {}\n",
+      "store/store_test.go": 'package store\n\nimport "testing"\n\nfunc TestGet(t *testing.T) {}\n',
       "legacy/store.go": "package legacy\n\nfunc Get() {}\n",
-      "main.go": "package main\n\nimport \"github.com/acme/inventory/store\"\n\nfunc main() {\n\tvar s *store.Store\n\ts.Get(\"a\")\n}\n",
+      "main.go":
+        'package main\n\nimport "github.com/acme/inventory/store"\n\nfunc main() {\n\tvar s *store.Store\n\ts.Get("a")\n}\n',
     });
     const body = [
       "panic: runtime error: invalid memory address or nil pointer dereference",
@@ -291,16 +358,23 @@ describe("heuristic model through runAgent: Go repository", () => {
       "main.main()",
       "\t/home/runner/work/inventory/inventory/main.go:7 +0x45",
     ].join("\n");
-    const result = await runAgent({ task: task("nil pointer panic in Get", body), snapshot, model: createHeuristicModel(), config: config() });
+    const result = await runAgent({
+      task: task("nil pointer panic in Get", body),
+      snapshot,
+      model: createHeuristicModel(),
+      config: config(),
+    });
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis?.affected_file).toBe("store/store.go");
     expect(result.diagnosis?.affected_function).toBe("Get");
     expect(GO_STORE).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
     const added = addedLines(result, "store/store.go");
-    expect(added[0]).toBe("\t// groundfix: panic: runtime error: invalid memory address or nil pointer dereference; the issue's trace points here.");
+    expect(added[0]).toBe(
+      "\t// groundfix: panic: runtime error: invalid memory address or nil pointer dereference; the issue's trace points here.",
+    );
     expectReadable(result, "panic: runtime error: invalid memory address or nil pointer dereference");
     // the method's pointer receiver is nil-checked; the key is logged by its type only (never a value that is not an id)
-    expect(added.slice(1)).toEqual(["\tif s == nil {", "\t\tlog.Panicf(\"Get(): s is nil type(key)=%T\", key)", "\t}"]);
+    expect(added.slice(1)).toEqual(["\tif s == nil {", '\t\tlog.Panicf("Get(): s is nil type(key)=%T", key)', "\t}"]);
     const after = result.files[0]?.content ?? "";
     expect(keepsEveryLine(GO_STORE, after)).toBe(true);
     expect(after.indexOf(added[2] ?? "?")).toBeLessThan(after.indexOf("\tv, ok := s.items[key]"));

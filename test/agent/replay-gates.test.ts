@@ -10,7 +10,9 @@ async function run(name: string, raw: Record<string, unknown> = {}) {
   snap ??= await buildSnapshot();
   const model = spy(createModel(`replay:${transcriptPath(name)}`));
   const result = await runAgent({ task: task(), snapshot: snap, model, config: config(raw) });
-  const toolTexts = result.trace.steps.flatMap((s) => s.tool_calls.map((c) => ({ name: c.name, status: c.status, gate: c.gate, text: c.result })));
+  const toolTexts = result.trace.steps.flatMap((s) =>
+    s.tool_calls.map((c) => ({ name: c.name, status: c.status, gate: c.gate, text: c.result })),
+  );
   return { result, model, toolTexts };
 }
 
@@ -24,7 +26,11 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
       "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [describe_repo, list_files], which include none of them. Read the code, then call submit_answer again. (answer attempt 1 of 3)",
     );
     expect(result.outcome).toBe("diagnosis_only");
-    expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry", confidence: 0.6 });
+    expect(result.diagnosis).toMatchObject({
+      affected_file: "src/models/log.js",
+      affected_function: "formatEntry",
+      confidence: 0.6,
+    });
     expect(result.diagnosis!.citations).toEqual([{ path: "src/models/log.js", start_line: 6, end_line: 6 }]);
   });
 
@@ -44,16 +50,29 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const { result, toolTexts } = await run("c-fabricated-code-before.json");
     const rejection = toolTexts.find((t) => t.gate === "verbatim_edit")!;
     expect(rejection.status).toBe("rejected");
-    expect(rejection.text).toMatch(/^REJECTED: code_before was not found in src\/models\/log\.js\. The closest text is lines 4-5; it differs only in indentation/);
+    expect(rejection.text).toMatch(
+      /^REJECTED: code_before was not found in src\/models\/log\.js\. The closest text is lines 4-5; it differs only in indentation/,
+    );
     expect(rejection.text).toContain("  5|   const when = formatDate(entry.at);");
     expect(result.edits).toHaveLength(1);
-    expect(result.edits[0]).toMatchObject({ path: "src/models/log.js", startLine: 4, endLine: 5, baseStartLine: 4, baseEndLine: 5, kind: "addition" });
+    expect(result.edits[0]).toMatchObject({
+      path: "src/models/log.js",
+      startLine: 4,
+      endLine: 5,
+      baseStartLine: 4,
+      baseEndLine: 5,
+      kind: "addition",
+    });
     expect(result.files).toHaveLength(1);
     expect(result.files[0]!.mode).toBe("100644");
-    expect(result.files[0]!.content).toBe(snap.read("src/models/log.js")!.replace(
-      "function formatEntry(entry) {\n",
-      "function formatEntry(entry) {\n  if (!entry.user) {\n    logger.info(`log entry without a user: ${JSON.stringify(entry)}`);\n  }\n",
-    ));
+    expect(result.files[0]!.content).toBe(
+      snap
+        .read("src/models/log.js")!
+        .replace(
+          "function formatEntry(entry) {\n",
+          "function formatEntry(entry) {\n  if (!entry.user) {\n    logger.info(`log entry without a user: ${JSON.stringify(entry)}`);\n  }\n",
+        ),
+    );
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis!.citations).toEqual([
       { path: "src/models/log.js", start_line: 6, end_line: 6 },
@@ -65,9 +84,19 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const { result, toolTexts } = await run("d-nonexistent-file.json");
     const claims = toolTexts.filter((t) => t.name === "submit_answer");
     expect(result.gates.rejections.map((r) => r.gate)).toEqual(["claims", "claims", "claims"]);
-    expect(claims[0]!.text).toMatch(/^REJECTED: affected_file "src\/model\/log\.js" does not exist in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/);
-    expect(claims[2]!.text).toMatch(/^ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: .*affected_file, affected_function, root_cause_snippet set to null and confidence capped at 0\.3/);
-    expect(result.diagnosis).toMatchObject({ affected_file: null, affected_function: null, root_cause_snippet: null, confidence: 0.3, citations: [] });
+    expect(claims[0]!.text).toMatch(
+      /^REJECTED: affected_file "src\/model\/log\.js" does not exist in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/,
+    );
+    expect(claims[2]!.text).toMatch(
+      /^ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: .*affected_file, affected_function, root_cause_snippet set to null and confidence capped at 0\.3/,
+    );
+    expect(result.diagnosis).toMatchObject({
+      affected_file: null,
+      affected_function: null,
+      root_cause_snippet: null,
+      confidence: 0.3,
+      citations: [],
+    });
     expect(result.outcome).toBe("needs_information");
   });
 

@@ -79,7 +79,9 @@ describe("a groundfix branch that already holds someone else's commit", () => {
     expect(state.refs.get(BRANCH)).not.toBe(foreign);
     expect(state.pulls).toHaveLength(1);
     const status = statusBody()[0]!;
-    expect(status).toContain(`replaced the branch \`${BRANCH}\` (was ${foreign}), dropping \`${foreign.slice(0, 7)}\` by \`mallory\` including commits groundfix did not make`);
+    expect(status).toContain(
+      `replaced the branch \`${BRANCH}\` (was ${foreign}), dropping \`${foreign.slice(0, 7)}\` by \`mallory\` including commits groundfix did not make`,
+    );
   });
 });
 
@@ -103,7 +105,13 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
       get(k: string) {
         if (k !== "POST /repos/{o}/{r}/issues/{n}/comments" || ++creates > 1) return real.get(k);
         const body = state.calls.at(-1)!.body.body as string;
-        state.comments.push({ id: 9000, issue: 1, body, user: { login: "groundfix[bot]", type: "Bot" }, html_url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9000" });
+        state.comments.push({
+          id: 9000,
+          issue: 1,
+          body,
+          user: { login: "groundfix[bot]", type: "Bot" },
+          html_url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9000",
+        });
         return 502;
       },
     };
@@ -112,7 +120,10 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     expect(statusBody()).toHaveLength(1);
     expect(statusBody()[0]).toContain(`Opened pull request [#${state.pulls[0]!.number}]`);
     const failed = routes().indexOf("POST /repos/{o}/{r}/issues/{n}/comments");
-    expect(routes().slice(failed + 1, failed + 3)).toEqual(["GET /repos/{o}/{r}/issues/{n}/comments", "PATCH /repos/{o}/{r}/issues/comments/{n}"]);
+    expect(routes().slice(failed + 1, failed + 3)).toEqual([
+      "GET /repos/{o}/{r}/issues/{n}/comments",
+      "PATCH /repos/{o}/{r}/issues/comments/{n}",
+    ]);
   });
 
   it("when the final edit fails twice, the failure comment points at the opened PR and never says nothing was pushed", async () => {
@@ -134,16 +145,22 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     expect(routes().filter((r) => r === "POST /repos/{o}/{r}/check-runs")).toHaveLength(2);
     const pr = state.pulls[0]!;
     expect(pr.draft).toBe(true);
-    expect(pr.body.split("\n").slice(0, 3).join("\n")).toContain("**Do not merge this pull request yet.** The `groundfix/review` check could not be created");
+    expect(pr.body.split("\n").slice(0, 3).join("\n")).toContain(
+      "**Do not merge this pull request yet.** The `groundfix/review` check could not be created",
+    );
     const status = statusBody()[0]!;
-    expect(status.split("\n").slice(0, 3).join("\n")).toContain("**Warning: do not merge the pull request yet.** The `groundfix/review` check could not be created");
+    expect(status.split("\n").slice(0, 3).join("\n")).toContain(
+      "**Warning: do not merge the pull request yet.** The `groundfix/review` check could not be created",
+    );
   });
 
   it("a check run create that answers 502 once is retried and the PR gets its review", async () => {
     app = await startApp();
     failCalls("POST /repos/{o}/{r}/check-runs", 502, 1);
     await app.receive("issues", labeledIssue());
-    expect(app.fake.state.checkRuns).toMatchObject([{ name: "groundfix/review", status: "completed", conclusion: "success" }]);
+    expect(app.fake.state.checkRuns).toMatchObject([
+      { name: "groundfix/review", status: "completed", conclusion: "success" },
+    ]);
     expect(app.fake.state.pulls[0]!.body).not.toContain("Do not merge");
   });
 
@@ -152,7 +169,9 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     app.fake.state.failures.set("PATCH /repos/{o}/{r}/check-runs/{n}", 500);
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.checkRuns).toMatchObject([{ name: "groundfix/review", status: "in_progress" }]);
-    expect(statusBody()[0]).toContain("The `groundfix/review` check run was created but could not be concluded (GitHub answered 500");
+    expect(statusBody()[0]).toContain(
+      "The `groundfix/review` check run was created but could not be concluded (GitHub answered 500",
+    );
   });
 });
 
@@ -162,13 +181,18 @@ describe("lookups that fail before the run", () => {
     app.fake.state.failures.set("GET /repos/{o}/{r}/contents/{path}", 502);
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.reactions).toEqual([{ target: "issue 1", content: "eyes" }]);
-    expect(statusBody()).toEqual([expect.stringContaining("did not run: it could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)")]);
+    expect(statusBody()).toEqual([
+      expect.stringContaining("did not run: it could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)"),
+    ]);
     expect(statusBody()[0]).toContain("Comment `/groundfix retry`");
     expect(ran()).toBe(false);
   });
 
   it("the owner's .github repository answering 500: same comment, no thrown webhook", async () => {
-    nock(API).get(/\/repos\/Codertocat\/\.github\/contents\/.*/).reply(500, { message: "Server Error" }).persist();
+    nock(API)
+      .get(/\/repos\/Codertocat\/\.github\/contents\/.*/)
+      .reply(500, { message: "Server Error" })
+      .persist();
     app = await startApp({ config: null });
     await app.receive("issues", labeledIssue());
     expect(statusBody()).toEqual([expect.stringContaining("could not read `.github/groundfix.yml`")]);
@@ -179,7 +203,11 @@ describe("lookups that fail before the run", () => {
     app.fake.state.failures.set("GET /repos/{o}/{r}/collaborators/{user}/permission", 429);
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.reactions).toEqual([]);
-    expect(statusBody()).toEqual([expect.stringContaining("could not check this trigger: reading the sender's permission on the repository failed (GitHub rate limit (HTTP 429)")]);
+    expect(statusBody()).toEqual([
+      expect.stringContaining(
+        "could not check this trigger: reading the sender's permission on the repository failed (GitHub rate limit (HTTP 429)",
+      ),
+    ]);
     expect(ran()).toBe(false);
   });
 });
@@ -187,7 +215,13 @@ describe("lookups that fail before the run", () => {
 describe("the status comment and the archive", () => {
   it("a comment by another bot carrying the marker is never edited; groundfix writes its own", async () => {
     app = await startApp();
-    app.fake.state.comments.push({ id: 5, issue: 1, body: `Echo: ${MARK}`, user: { login: "github-actions[bot]", type: "Bot" }, html_url: "x" });
+    app.fake.state.comments.push({
+      id: 5,
+      issue: 1,
+      body: `Echo: ${MARK}`,
+      user: { login: "github-actions[bot]", type: "Bot" },
+      html_url: "x",
+    });
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.comments.find((c) => c.id === 5)!.body).toBe(`Echo: ${MARK}`);
     const own = app.fake.state.comments.filter((c) => c.user.login === "groundfix[bot]");
@@ -197,7 +231,9 @@ describe("the status comment and the archive", () => {
   });
 
   it("an empty 200 tarball fails the run with 'it has no files' and is not cached: a retry reads the archive again", async () => {
-    nock(API).get(/\/repos\/Codertocat\/Hello-World\/tarball\/.*/).reply(200, Buffer.alloc(0), { "content-type": "application/x-gzip" });
+    nock(API)
+      .get(/\/repos\/Codertocat\/Hello-World\/tarball\/.*/)
+      .reply(200, Buffer.alloc(0), { "content-type": "application/x-gzip" });
     app = await startApp();
     await app.receive("issues", labeledIssue());
     expect(statusBody()[0]).toContain(`cannot read the tar archive of ${app.fake.baseSha}: it has no files`);
@@ -208,7 +244,13 @@ describe("the status comment and the archive", () => {
 });
 
 describe("commands and who gets an answer", () => {
-  for (const body of ["```\n/groundfix retry\n```", "~~~\n/groundfix retry\n~~~", "    /groundfix retry", "<!--\n/groundfix retry\n-->", "> /groundfix retry"]) {
+  for (const body of [
+    "```\n/groundfix retry\n```",
+    "~~~\n/groundfix retry\n~~~",
+    "    /groundfix retry",
+    "<!--\n/groundfix retry\n-->",
+    "> /groundfix retry",
+  ]) {
     it(`a command that is only shown (${JSON.stringify(body)}) does not run`, async () => {
       app = await startApp();
       await app.receive("issue_comment", command(body));
@@ -225,7 +267,9 @@ describe("commands and who gets an answer", () => {
   it("a stranger's refused commands get one reply per issue, not one per comment", async () => {
     app = await startApp({ roles: {} });
     for (let i = 0; i < 3; i++) await app.receive("issue_comment", command("/groundfix retry", "stranger"));
-    expect(app.fake.state.comments.map((c) => c.body)).toEqual(["groundfix: @stranger has none access; trigger_permission is write, so this command was ignored."]);
+    expect(app.fake.state.comments.map((c) => c.body)).toEqual([
+      "groundfix: @stranger has none access; trigger_permission is write, so this command was ignored.",
+    ]);
     expect(ran()).toBe(false);
   });
 
@@ -252,7 +296,10 @@ describe("malformed and duplicated deliveries", () => {
   it("the same delivery id arriving twice at once reacts and runs once", async () => {
     app = await startApp();
     const payload = labeledIssue();
-    await Promise.all([app.probot.receive({ id: "d-1", name: "issues", payload } as any), app.probot.receive({ id: "d-1", name: "issues", payload } as any)]);
+    await Promise.all([
+      app.probot.receive({ id: "d-1", name: "issues", payload } as any),
+      app.probot.receive({ id: "d-1", name: "issues", payload } as any),
+    ]);
     await app.queue.idle();
     expect(app.fake.state.reactions).toHaveLength(1);
     expect(app.fake.state.pulls).toHaveLength(1);

@@ -9,7 +9,11 @@ import { createApp } from "../../src/index.js";
 import { createRedisQueue } from "../../src/queue/redis.js";
 import { TestOctokit } from "../fixtures/github.js";
 
-const queue = await createRedisQueue({ url: process.env.TEST_REDIS_URL!, prefix: process.env.TEST_PREFIX!, lockDurationMs: 1_000 });
+const queue = await createRedisQueue({
+  url: process.env.TEST_REDIS_URL!,
+  prefix: process.env.TEST_PREFIX!,
+  lockDurationMs: 1_000,
+});
 const probot = new Probot({
   appId: 1,
   privateKey: process.env.TEST_PRIVATE_KEY!,

@@ -45,7 +45,12 @@ const writes = () => app!.fake.state.calls.filter((c) => c.method !== "GET").map
 
 describe("an applied edit is not delivered when the run fails closed", () => {
   it("the step budget runs out after the edit: no tree, commit, ref or pull request", async () => {
-    const model = transcript([{ tool_calls: [READ] }, { tool_calls: [EDIT] }, { tool_calls: [READ] }, { tool_calls: [READ] }]);
+    const model = transcript([
+      { tool_calls: [READ] },
+      { tool_calls: [EDIT] },
+      { tool_calls: [READ] },
+      { tool_calls: [READ] },
+    ]);
     app = await startApp({ config: "agent:\n  max_steps: 3\n" }, { GROUNDFIX_MODEL: model });
     await app.receive("issues", labeledIssue());
     expect(writes()).not.toContain("POST /repos/{o}/{r}/git/trees");
@@ -69,7 +74,9 @@ describe("an applied edit is not delivered when the run fails closed", () => {
   });
 
   it("the same edit with a verified answer does make one (the tests above fail for the right reason)", async () => {
-    const model = transcript([READ, EDIT, answer("    sum += item.price * item.qty;")].map((call) => ({ tool_calls: [call] })));
+    const model = transcript(
+      [READ, EDIT, answer("    sum += item.price * item.qty;")].map((call) => ({ tool_calls: [call] })),
+    );
     app = await startApp({}, { GROUNDFIX_MODEL: model });
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.pulls).toHaveLength(1);

@@ -20,10 +20,12 @@ export const REPO = "Hello-World";
 
 /** A small JavaScript service whose `total()` throws on an undefined item (line 4). */
 export const SHOP_FILES = {
-  "src/cart.js": "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n",
+  "src/cart.js":
+    "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n",
   "index.js": "const { total } = require('./src/cart');\nconsole.log(total([{ price: 1, qty: 2 }, undefined]));\n",
   "package.json": '{"name":"shop","version":"1.0.0"}\n',
-  ".github/workflows/ci.yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n",
+  ".github/workflows/ci.yml":
+    "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n",
 };
 
 export const CRASH_BODY =
@@ -36,7 +38,14 @@ export const CRASH_BODY =
 export async function startApp(repo: Partial<FakeRepoOptions> = {}, env: NodeJS.ProcessEnv = {}) {
   nock.disableNetConnect();
   clearSnapshotCache();
-  const fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" }, ...repo });
+  const fake = createGitHubFake({
+    owner: OWNER,
+    name: REPO,
+    defaultBranch: "master",
+    files: SHOP_FILES,
+    roles: { Codertocat: "write" },
+    ...repo,
+  });
   const queue = createQueue({ concurrency: 2 });
   const probot = new Probot({ appId: 1, privateKey, logLevel: "fatal", Octokit: TestOctokit });
   await probot.load(createApp({ queue, env }));

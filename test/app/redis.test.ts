@@ -40,7 +40,13 @@ afterEach(async () => {
 function startFake(): GitHubFake {
   nock.disableNetConnect();
   nock.enableNetConnect("127.0.0.1");
-  fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES, roles: { Codertocat: "write" } });
+  fake = createGitHubFake({
+    owner: OWNER,
+    name: REPO,
+    defaultBranch: "master",
+    files: SHOP_FILES,
+    roles: { Codertocat: "write" },
+  });
   return fake;
 }
 
@@ -52,7 +58,10 @@ async function replica(prefix: string): Promise<{ url: string; queue: RedisJobQu
   const middleware = await createNodeMiddleware(createApp({ queue, env: {} }), { probot });
   const server: Server = createServer((req, res) => void middleware(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => queue.close(), () => new Promise((r) => server.close(r)));
+  cleanups.push(
+    () => queue.close(),
+    () => new Promise((r) => server.close(r)),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, queue };
 }
 
@@ -60,7 +69,12 @@ async function replica(prefix: string): Promise<{ url: string; queue: RedisJobQu
 async function deliver(url: string, payload: unknown, id: string = randomUUID(), event = "issues"): Promise<number> {
   const body = JSON.stringify(payload);
   const signature = `sha256=${createHmac("sha256", "s").update(body).digest("hex")}`;
-  const headers = { "content-type": "application/json", "x-github-event": event, "x-github-delivery": id, "x-hub-signature-256": signature };
+  const headers = {
+    "content-type": "application/json",
+    "x-github-event": event,
+    "x-github-delivery": id,
+    "x-hub-signature-256": signature,
+  };
   const res = await fetch(url, { method: "POST", body, headers });
   await res.text();
   return res.status;
@@ -115,10 +129,21 @@ describe("two app processes sharing one Redis", () => {
     cleanups.push(() => bridge.close());
     const prefix = `app${n++}`;
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./app-child.ts", import.meta.url))], {
-      env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_PREFIX: prefix, TEST_BASE_URL: bridge.url, TEST_PRIVATE_KEY: privateKey, TEST_PORT: String(port) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("./app-child.ts", import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          TEST_REDIS_URL: redis.url,
+          TEST_PREFIX: prefix,
+          TEST_BASE_URL: bridge.url,
+          TEST_PRIVATE_KEY: privateKey,
+          TEST_PORT: String(port),
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const exited = new Promise((r) => child.once("exit", r));
     cleanups.push(() => void child.kill("SIGKILL"));
     let out = "";

@@ -22,7 +22,9 @@ async function prWithHumanPush() {
   app = await startApp();
   await app.receive("issues", labeledIssue());
   const pr = app.fake.state.pulls[0]!;
-  const head = app.fake.push(BRANCH, { "src/cart.js": SHOP_FILES["src/cart.js"].replace("  return sum;", "  // checked by hand\n  return sum;") });
+  const head = app.fake.push(BRANCH, {
+    "src/cart.js": SHOP_FILES["src/cart.js"].replace("  return sum;", "  // checked by hand\n  return sum;"),
+  });
   return { pr, head };
 }
 
@@ -36,13 +38,28 @@ function synchronize(pr: { number: number; html_url: string; body: string }, hea
 }
 
 /** `check_suite.requested` / `check_run.rerequested` on the fake's repository, with the PR in `pull_requests`. */
-function checkEvent(name: "check_suite" | "check_run", action: string, pr: { number: number }, head: string): Record<string, any> {
+function checkEvent(
+  name: "check_suite" | "check_run",
+  action: string,
+  pr: { number: number },
+  head: string,
+): Record<string, any> {
   const payload = webhookExample(name, action);
   payload.repository = labeledIssue().repository;
   const repo = { id: 1, url: "https://api.github.com/repos/Codertocat/Hello-World" };
-  const pulls = [{ number: pr.number, head: { ref: BRANCH, sha: head, repo }, base: { ref: "master", sha: app!.fake.baseSha, repo } }];
+  const pulls = [
+    {
+      number: pr.number,
+      head: { ref: BRANCH, sha: head, repo },
+      base: { ref: "master", sha: app!.fake.baseSha, repo },
+    },
+  ];
   const target = name === "check_suite" ? payload.check_suite : payload.check_run;
-  Object.assign(target, { head_sha: head, pull_requests: pulls }, name === "check_run" ? { name: "groundfix/review" } : {});
+  Object.assign(
+    target,
+    { head_sha: head, pull_requests: pulls },
+    name === "check_run" ? { name: "groundfix/review" } : {},
+  );
   return payload;
 }
 
@@ -55,11 +72,20 @@ describe("a review whose config cannot be read", () => {
     await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
     const failed = runsOn(head);
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ name: "groundfix/review", status: "completed", conclusion: "failure", details_url: pr.html_url });
+    expect(failed[0]).toMatchObject({
+      name: "groundfix/review",
+      status: "completed",
+      conclusion: "failure",
+      details_url: pr.html_url,
+    });
     expect(failed[0]!.output.title).toBe("Config could not be read");
-    expect(failed[0]!.output.summary).toContain("could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)");
+    expect(failed[0]!.output.summary).toContain(
+      "could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)",
+    );
     expect(failed[0]!.output.summary).toContain("Re-run this check to try again.");
-    expect(app!.fake.state.calls.slice(before).some((c) => c.route.startsWith("GET /repos/{o}/{r}/compare"))).toBe(false);
+    expect(app!.fake.state.calls.slice(before).some((c) => c.route.startsWith("GET /repos/{o}/{r}/compare"))).toBe(
+      false,
+    );
 
     app!.fake.state.failures.delete(CONFIG_ROUTE);
     await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
@@ -95,7 +121,9 @@ describe("a review whose pull request cannot be read", () => {
     await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
     const [run] = runsOn(head);
     expect(run).toMatchObject({ name: "groundfix/review", status: "completed", conclusion: "failure" });
-    expect(run!.output.summary).toContain(`could not read pull request #${pr.number} (GitHub server error (HTTP 502) on GET /repos/Codertocat/Hello-World/pulls/${pr.number})`);
+    expect(run!.output.summary).toContain(
+      `could not read pull request #${pr.number} (GitHub server error (HTTP 502) on GET /repos/Codertocat/Hello-World/pulls/${pr.number})`,
+    );
     expect(app!.fake.state.checkRuns.filter((r) => r.status === "in_progress")).toEqual([]);
   });
 
@@ -104,6 +132,8 @@ describe("a review whose pull request cannot be read", () => {
     app!.fake.state.failures.set("POST /repos/{o}/{r}/check-runs", 502);
     await expect(app!.receive("pull_request", synchronize(pr, head))).resolves.toBeUndefined();
     expect(runsOn(head)).toEqual([]);
-    expect(app!.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/check-runs" && c.body.head_sha === head)).toHaveLength(2);
+    expect(
+      app!.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/check-runs" && c.body.head_sha === head),
+    ).toHaveLength(2);
   });
 });

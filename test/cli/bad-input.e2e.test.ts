@@ -26,12 +26,18 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
   });
 
   it("unknown ref", () => {
-    expectBadInput(cli(["fix", "--repo", dir, "--ref", "no-such-branch", ...text]), /unknown revision "no-such-branch"/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, "--ref", "no-such-branch", ...text]),
+      /unknown revision "no-such-branch"/,
+    );
     expectBadInput(cli(["review", "--repo", dir, "--base", "HEAD", "--head", "nope"]), /unknown revision "nope"/);
   });
 
   it("unreadable issue file", () => {
-    expectBadInput(cli(["fix", "--repo", dir, "--issue", join(dir, "missing.md")]), /cannot read issue file .*missing\.md: no such file/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, "--issue", join(dir, "missing.md")]),
+      /cannot read issue file .*missing\.md: no such file/,
+    );
     expectBadInput(cli(["fix", "--repo", dir, "--issue", dir]), /cannot read issue file .*: is a directory/);
   });
 
@@ -50,11 +56,20 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
     writeFileSync(nul, Buffer.from("TypeError\u0000\u0001\u0002", "latin1"));
     writeFileSync(latin1, Buffer.from([0x45, 0x72, 0x72, 0x65, 0x75, 0x72, 0x20, 0xe9, 0x0a])); // "Erreur é" in Latin-1
     writeFileSync(invisible, "\ufeff\u200b\u200d\n\t\u2060\u202e\u2066\n");
-    expectBadInput(cli(["fix", "--repo", dir, "--issue", nul]), /^groundfix: issue file .*nul\.md is not UTF-8 text \(binary data or another encoding\)$/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, "--issue", nul]),
+      /^groundfix: issue file .*nul\.md is not UTF-8 text \(binary data or another encoding\)$/,
+    );
     expectBadInput(cli(["fix", "--repo", dir, "--issue", latin1]), /latin1\.md is not UTF-8 text/);
-    expectBadInput(cli(["fix", "--repo", dir, "--issue", "-"], { input: "crash\u0000\u0000" }), /the issue text on stdin is not UTF-8 text/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, "--issue", "-"], { input: "crash\u0000\u0000" }),
+      /the issue text on stdin is not UTF-8 text/,
+    );
     expectBadInput(cli(["fix", "--repo", dir, "--issue", invisible]), /issue file .*invisible\.md is empty$/);
-    expectBadInput(cli(["fix", "--repo", dir, "--issue", "-"], { input: " \u200b\n" }), /the issue text on stdin is empty$/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, "--issue", "-"], { input: " \u200b\n" }),
+      /the issue text on stdin is empty$/,
+    );
     expectBadInput(cli(["fix", "--repo", dir, "--issue-text", "\u200b\u202e \u2060"]), /--issue-text is empty$/);
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--title", ""]), /--title is empty$/);
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--title", " \u200b "]), /--title is empty$/);
@@ -65,14 +80,23 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
     mkdirSync(join(out, "sub"));
     symlinkSync(out, join(out, "link"));
     const same = /^groundfix: fix: --trace and --record name the same file/;
-    expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", `${out}/sub/../t.json`]), same);
-    expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", join(out, "link", "t.json")]), same);
+    expectBadInput(
+      cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", `${out}/sub/../t.json`]),
+      same,
+    );
+    expectBadInput(
+      cli(["fix", "--repo", dir, ...text, "--trace", join(out, "t.json"), "--record", join(out, "link", "t.json")]),
+      same,
+    );
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--trace", "t.json", "--record", join(ROOT, "t.json")]), same);
   });
 
   it("unknown model spec", () => {
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--model", "gpt-banana"]), /gpt-banana/);
-    expectBadInput(cli(["fix", "--repo", dir, ...text, "--model", "replay:/no/such/transcript.json"]), /cannot read replay transcript \/no\/such\/transcript\.json: no such file$/);
+    expectBadInput(
+      cli(["fix", "--repo", dir, ...text, "--model", "replay:/no/such/transcript.json"]),
+      /cannot read replay transcript \/no\/such\/transcript\.json: no such file$/,
+    );
   });
 
   it("unknown flag, missing --issue, unknown command", () => {

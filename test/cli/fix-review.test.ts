@@ -10,7 +10,8 @@ import { runFix } from "../../src/cli/fix.js";
 import { fixToJson } from "../../src/cli/json.js";
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
-const CART = "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
+const CART =
+  "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
 
 /** A replay model whose grounded addition imports a package the repository does not declare. */
 function replay(): string {
@@ -18,10 +19,16 @@ function replay(): string {
   const edit = {
     path: "src/cart.js",
     code_before: "  let sum = 0;\n",
-    code_after: "  let sum = 0;\n  const pad = require(\"left-pad\");\n",
+    code_after: '  let sum = 0;\n  const pad = require("left-pad");\n',
     rationale: "pad the log line",
   };
-  const answer = { summary: "total() reads item.price of an undefined item.", affected_file: "src/cart.js", affected_function: "total", root_cause_snippet: "    sum += item.price * item.qty;", confidence: 0.95 };
+  const answer = {
+    summary: "total() reads item.price of an undefined item.",
+    affected_file: "src/cart.js",
+    affected_function: "total",
+    root_cause_snippet: "    sum += item.price * item.qty;",
+    confidence: 0.95,
+  };
   const turns = [
     { tool_calls: [{ name: "get_file_contents", arguments: { path: "src/cart.js" } }] },
     { tool_calls: [{ name: "suggest_addition", arguments: edit }] },
@@ -34,14 +41,27 @@ function replay(): string {
 describe("groundfix fix and a failing review", () => {
   it("reports review_failed with the finding and writes no branch", async () => {
     const { dir } = makeRepo({ "src/cart.js": CART, "package.json": '{"name":"shop","version":"1.0.0"}\n' });
-    const report = await runFix({ repoDir: dir, title: "Checkout crashes", body: "TypeError in total()", model: `replay:${replay()}`, env: {} });
+    const report = await runFix({
+      repoDir: dir,
+      title: "Checkout crashes",
+      body: "TypeError in total()",
+      model: `replay:${replay()}`,
+      env: {},
+    });
     expect(report.result.outcome).toBe("pr_ready");
     expect(report.status).toBe("review_failed");
     expect(report.delivery).toBeNull();
     expect(report.review?.conclusion).toBe("failure");
-    expect(report.review?.findings).toContainEqual(expect.objectContaining({ rule: "imports", path: "src/cart.js", level: "failure" }));
+    expect(report.review?.findings).toContainEqual(
+      expect.objectContaining({ rule: "imports", path: "src/cart.js", level: "failure" }),
+    );
     expect(sh(dir, "for-each-ref", "refs/heads/groundfix/")).toBe("");
     const doc = fixToJson(report);
-    expect(doc).toMatchObject({ status: "review_failed", branch: null, head_sha: null, review: { conclusion: "failure" } });
+    expect(doc).toMatchObject({
+      status: "review_failed",
+      branch: null,
+      head_sha: null,
+      review: { conclusion: "failure" },
+    });
   });
 });

@@ -13,13 +13,19 @@ describe("groundfix fix (built CLI, end to end)", () => {
     writeFileSync(join(dir, "index.js"), "// my local edit\n");
     writeFileSync(join(dir, "README.md"), "# staged\n");
     git(dir, "add", "README.md");
-    const before = { status: git(dir, "status", "--porcelain=v1"), head: git(dir, "symbolic-ref", "HEAD"), sha: git(dir, "rev-parse", "HEAD") };
+    const before = {
+      status: git(dir, "status", "--porcelain=v1"),
+      head: git(dir, "symbolic-ref", "HEAD"),
+      sha: git(dir, "rev-parse", "HEAD"),
+    };
 
     const r = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
     expect(r.stderr).toBe(""); // stderr is not a TTY: no progress
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(expect.arrayContaining(["status", "base_sha", "branch", "diagnosis", "edits", "review", "gates", "usage"]));
+    expect(Object.keys(doc)).toEqual(
+      expect.arrayContaining(["status", "base_sha", "branch", "diagnosis", "edits", "review", "gates", "usage"]),
+    );
     expect(doc.status).toBe("pr_ready");
     expect(doc.base_sha).toBe(base);
     expect(doc.diagnosis.affected_file).toBe("models/ValidationLog.js");
@@ -47,7 +53,11 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(git(dir, "rev-list", "--parents", "-n", "1", head)).toBe(`${head} ${base}`);
     expect(git(dir, "diff", "--name-only", base, head)).toBe("models/ValidationLog.js");
     // The user's checkout is exactly as it was.
-    expect({ status: git(dir, "status", "--porcelain=v1"), head: git(dir, "symbolic-ref", "HEAD"), sha: git(dir, "rev-parse", "HEAD") }).toEqual(before);
+    expect({
+      status: git(dir, "status", "--porcelain=v1"),
+      head: git(dir, "symbolic-ref", "HEAD"),
+      sha: git(dir, "rev-parse", "HEAD"),
+    }).toEqual(before);
     expect(readFileSync(join(dir, "index.js"), "utf8")).toBe("// my local edit\n");
 
     // A rerun of the same issue reuses the branch instead of stacking a second commit.
@@ -70,9 +80,25 @@ describe("groundfix fix (built CLI, end to end)", () => {
     const { dir } = demoRepo();
     const trace = join(dir, "..", `trace-${Date.now()}.json`);
     const record = join(dir, "..", `record-${Date.now()}.json`);
-    const r = cli(["fix", "--repo", dir, "--issue", "-", "--model", `replay:${CONFAB}`, "--json", "--trace", trace, "--record", record], {
-      input: readFileSync(ISSUE, "utf8"),
-    });
+    const r = cli(
+      [
+        "fix",
+        "--repo",
+        dir,
+        "--issue",
+        "-",
+        "--model",
+        `replay:${CONFAB}`,
+        "--json",
+        "--trace",
+        trace,
+        "--record",
+        record,
+      ],
+      {
+        input: readFileSync(ISSUE, "utf8"),
+      },
+    );
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.status).not.toBe("pr_ready");
@@ -88,10 +114,15 @@ describe("groundfix fix (built CLI, end to end)", () => {
     const savedTrace = JSON.parse(readFileSync(trace, "utf8"));
     expect(savedTrace.steps.length).toBeGreaterThan(1);
     // A replay is a recording: the user is told it only means something on the repository and base it came from.
-    expect(doc.notes).toEqual([expect.stringMatching(/replay reproduces a recorded run: use it with the same repository, base commit/)]);
+    expect(doc.notes).toEqual([
+      expect.stringMatching(/replay reproduces a recorded run: use it with the same repository, base commit/),
+    ]);
     expect(r.stderr).toBe(`groundfix: note: ${doc.notes[0]}\n`);
     const savedRecord = JSON.parse(readFileSync(record, "utf8"));
-    expect(savedRecord.turns[0].tool_calls.map((c: { name: string }) => c.name)).toEqual(["describe_repo", "list_files"]);
+    expect(savedRecord.turns[0].tool_calls.map((c: { name: string }) => c.name)).toEqual([
+      "describe_repo",
+      "list_files",
+    ]);
   });
 
   it("reruns after the base moved or someone committed on the branch: the branch is left untouched and delivery says so; --force replaces it", () => {
@@ -109,14 +140,22 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(moved.code).toBe(0);
     expect(moved.stderr).toBe("");
     const movedDoc = JSON.parse(moved.stdout);
-    expect(movedDoc).toMatchObject({ status: "held", base_sha: newBase, branch: null, head_sha: null, branch_reused: false });
+    expect(movedDoc).toMatchObject({
+      status: "held",
+      base_sha: newBase,
+      branch: null,
+      head_sha: null,
+      branch_reused: false,
+    });
     expect(movedDoc.review).toMatchObject({ conclusion: "success" }); // the review ran on the edits, before the branch
     expect(movedDoc.delivery).toBe(
       `branch ${first.branch} already exists at ${first.head_sha.slice(0, 12)} on another base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,
     );
     expect(git(dir, "rev-parse", `refs/heads/${first.branch}`)).toBe(first.head_sha);
     const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
-    expect(text).toMatch(/^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m);
+    expect(text).toMatch(
+      /^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m,
+    );
     expect(text).toMatch(/^Edits \(not committed\)$/m);
     expect(text).toMatch(/^Outcome\s+held/m);
     expect(text).toMatch(/^Review\s+success/m);
@@ -130,17 +169,38 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(forcedDoc.review.conclusion).toBe("success");
     expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${forcedDoc.head_sha} ${newBase}`);
     // The same run again: the branch holds exactly this commit, so it is reused and reviewed.
-    expect(JSON.parse(run().stdout)).toMatchObject({ head_sha: forcedDoc.head_sha, branch_reused: true, delivery: null, review: { conclusion: "success" } });
+    expect(JSON.parse(run().stdout)).toMatchObject({
+      head_sha: forcedDoc.head_sha,
+      branch_reused: true,
+      delivery: null,
+      review: { conclusion: "success" },
+    });
 
     // Someone commits on top of the branch: left untouched without --force; with it, a warning names what is dropped.
-    const human = git(dir, "commit-tree", `${forcedDoc.head_sha}^{tree}`, "-p", forcedDoc.head_sha, "-m", "my follow-up tweak");
+    const human = git(
+      dir,
+      "commit-tree",
+      `${forcedDoc.head_sha}^{tree}`,
+      "-p",
+      forcedDoc.head_sha,
+      "-m",
+      "my follow-up tweak",
+    );
     git(dir, "update-ref", `refs/heads/${first.branch}`, human);
-    expect(JSON.parse(run().stdout).delivery).toMatch(/already exists at [0-9a-f]{12} with other commits; left untouched; rerun with --force/);
+    expect(JSON.parse(run().stdout).delivery).toMatch(
+      /already exists at [0-9a-f]{12} with other commits; left untouched; rerun with --force/,
+    );
     expect(git(dir, "rev-parse", first.branch)).toBe(human);
     const over = run("--force");
     expect(over.code).toBe(0);
     const overDoc = JSON.parse(over.stdout);
-    expect(overDoc.warnings).toEqual([expect.stringMatching(new RegExp(`held commits not made by groundfix; it no longer holds 2 commits: ${human.slice(0, 7)}[0-9a-f]* "my follow-up tweak", .*git reflog ${first.branch}`))]);
+    expect(overDoc.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `held commits not made by groundfix; it no longer holds 2 commits: ${human.slice(0, 7)}[0-9a-f]* "my follow-up tweak", .*git reflog ${first.branch}`,
+        ),
+      ),
+    ]);
     expect(over.stderr).toBe(`groundfix: warning: ${overDoc.warnings[0]}\n`);
     expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
     expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);

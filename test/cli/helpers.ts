@@ -27,7 +27,8 @@ export function demoRepo(): { dir: string; base: string } {
 
 /** Spawn the built CLI (`node dist/cli/main.js ARGS`) with stdin `input`; stdout/stderr are pipes (not a TTY). */
 export function cli(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: the vitest global setup builds it (npx tsc -p tsconfig.build.json)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: the vitest global setup builds it (npx tsc -p tsconfig.build.json)`);
   const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     input: options.input ?? "",

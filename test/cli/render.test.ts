@@ -15,34 +15,67 @@ const ESCAPED = "\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\x0d\\x08\\u202e";
 
 function review(message: string): ReviewReport {
   return {
-    conclusion: "failure", title: "t", summary: "s", rulesChecked: ["grounded_hunks"],
-    findings: [{ rule: "grounded_hunks", path: `src/${HOSTILE}.js`, start_line: 3, end_line: 3, level: "failure", message }],
+    conclusion: "failure",
+    title: "t",
+    summary: "s",
+    rulesChecked: ["grounded_hunks"],
+    findings: [
+      { rule: "grounded_hunks", path: `src/${HOSTILE}.js`, start_line: 3, end_line: 3, level: "failure", message },
+    ],
   };
 }
 
 function report(): FixReport {
   const edit = {
-    path: `src/a${HOSTILE}.js`, code_before: "x", code_after: "y", rationale: HOSTILE, startLine: 2, endLine: 2, kind: "addition" as const,
+    path: `src/a${HOSTILE}.js`,
+    code_before: "x",
+    code_after: "y",
+    rationale: HOSTILE,
+    startLine: 2,
+    endLine: 2,
+    kind: "addition" as const,
     diff: `--- a/src/a.js\n+++ b/src/a.js\n@@ -1,2 +1,3 @@\n context ${HOSTILE}\n+added ${HOSTILE}\n`,
   };
   return {
-    task: { source: "local", key: "local:x", title: HOSTILE, body: HOSTILE, repo: { owner: "local", name: "r" }, baseSha: "a".repeat(40) },
-    baseSha: "a".repeat(40), ref: `v1${HOSTILE}`, model: "heuristic", status: "pr_ready",
+    task: {
+      source: "local",
+      key: "local:x",
+      title: HOSTILE,
+      body: HOSTILE,
+      repo: { owner: "local", name: "r" },
+      baseSha: "a".repeat(40),
+    },
+    baseSha: "a".repeat(40),
+    ref: `v1${HOSTILE}`,
+    model: "heuristic",
+    status: "pr_ready",
     result: {
-      outcome: "pr_ready", reason: null,
+      outcome: "pr_ready",
+      reason: null,
       diagnosis: {
-        summary: `The issue says ${HOSTILE}`, affected_file: `src/a${HOSTILE}.js`, affected_function: HOSTILE, root_cause_snippet: `  code ${HOSTILE}`,
-        confidence: 0.9, citations: [{ path: `src/a${HOSTILE}.js`, start_line: 1, end_line: 2 }],
+        summary: `The issue says ${HOSTILE}`,
+        affected_file: `src/a${HOSTILE}.js`,
+        affected_function: HOSTILE,
+        root_cause_snippet: `  code ${HOSTILE}`,
+        confidence: 0.9,
+        citations: [{ path: `src/a${HOSTILE}.js`, start_line: 1, end_line: 2 }],
       },
-      edits: [edit], files: [],
-      gates: { rejections: [{ gate: "claims", message: `not in the file: ${HOSTILE}`, step: 1 }], observations_stripped: 0, input_removed: {} },
+      edits: [edit],
+      files: [],
+      gates: {
+        rejections: [{ gate: "claims", message: `not in the file: ${HOSTILE}`, step: 1 }],
+        observations_stripped: 0,
+        input_removed: {},
+      },
       usage: { model_calls: 1, tool_calls: 1, input_tokens: 1, output_tokens: 1 },
-      trace: {}, transcript: {},
+      trace: {},
+      transcript: {},
     } as unknown as FixReport["result"],
     delivery: null,
     deliveryNote: `branch groundfix/${HOSTILE} already exists at abc; left untouched; rerun with --force to replace it`,
     review: review(`quoted ${HOSTILE}`),
-    notes: [], warnings: [],
+    notes: [],
+    warnings: [],
   };
 }
 
@@ -52,7 +85,14 @@ describe("the readable report shows untrusted text with control characters escap
       const text = renderFixReport(report(), style);
       // The only raw ESC left are the report's own SGR colour codes (ESC [ digits m).
       expect(text.replace(/\u001b\[\d+m/g, "")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-      for (const where of ["The issue says ", "added ", "context ", "not in the file: ", "src/a", ": branch groundfix/"]) {
+      for (const where of [
+        "The issue says ",
+        "added ",
+        "context ",
+        "not in the file: ",
+        "src/a",
+        ": branch groundfix/",
+      ]) {
         expect(text).toContain(`${where}${ESCAPED}`);
       }
     }
@@ -73,18 +113,27 @@ describe("the readable report shows untrusted text with control characters escap
 describe("renderReview", () => {
   it("keeps the leading spaces of quoted lines and puts further message lines under the finding", () => {
     const text = renderReview(
-      { ...review('line 3 is "    return x;" in the diff but "\treturn y;" at base\n  expected:\n      return x;'), findings: [] },
+      {
+        ...review('line 3 is "    return x;" in the diff but "\treturn y;" at base\n  expected:\n      return x;'),
+        findings: [],
+      },
       plain,
     );
     expect(text).toMatch(/^Review\s+failure — no findings/);
-    const one = renderReview(review('line 3 is "    return x;" in the diff but "  return y;" at base\n      return x;'), plain);
+    const one = renderReview(
+      review('line 3 is "    return x;" in the diff but "  return y;" at base\n      return x;'),
+      plain,
+    );
     expect(one).toContain('line 3 is "    return x;" in the diff but "  return y;" at base\n            return x;');
   });
 });
 
 describe("fix --json", () => {
   it("gives a CRLF file's edit diff with its \\r (git apply takes it); an LF file's diff is unchanged", () => {
-    for (const [content, crlf] of [["a\r\nb\r\n", true], ["a\nb\n", false]] as const) {
+    for (const [content, crlf] of [
+      ["a\r\nb\r\n", true],
+      ["a\nb\n", false],
+    ] as const) {
       const applied = applyVerbatimEdit(content, { code_before: "a\n", code_after: "a\nz\n" }, { path: "w.txt" });
       if (!applied.ok) throw new Error(applied.message);
       const r = report();

@@ -7,7 +7,10 @@ describe("groundfix review (built CLI)", () => {
   it("passes a small addition and fails a commit that adds a secret, with the finding's path:line", () => {
     const { dir, base } = demoRepo();
     const original = git(dir, "show", "HEAD:services/audit.js");
-    writeFileSync(join(dir, "services/audit.js"), original.replace("// Record the outcome", "// Called once per import run.\n// Record the outcome") + "\n");
+    writeFileSync(
+      join(dir, "services/audit.js"),
+      original.replace("// Record the outcome", "// Called once per import run.\n// Record the outcome") + "\n",
+    );
     git(dir, "commit", "-q", "-am", "comment");
     const benign = git(dir, "rev-parse", "HEAD");
     const key = "AKIA" + "ABCDEFGHIJKLMNOP";

@@ -17,8 +17,12 @@ function fakeIO(tty: boolean): CliIO & { out: () => string; err: () => string } 
   Object.assign(stdout, { isTTY: tty });
   Object.assign(stderr, { isTTY: tty });
   return {
-    stdout, stderr, stdin: new PassThrough(), env: { ...process.env, GROUNDFIX_MODEL: "", NO_COLOR: "1" },
-    out: () => Buffer.concat(o).toString("utf8"), err: () => Buffer.concat(e).toString("utf8"),
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { ...process.env, GROUNDFIX_MODEL: "", NO_COLOR: "1" },
+    out: () => Buffer.concat(o).toString("utf8"),
+    err: () => Buffer.concat(e).toString("utf8"),
   };
 }
 
@@ -38,7 +42,10 @@ describe("runCli (in process)", () => {
     const { dir } = demoRepo();
     const io = fakeIO(false);
     const issue = readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8");
-    const code = await runCli(["fix", "--repo", dir, "--issue-text", issue, "--trace", join(dir, "no", "such", "dir", "t.json")], io);
+    const code = await runCli(
+      ["fix", "--repo", dir, "--issue-text", issue, "--trace", join(dir, "no", "such", "dir", "t.json")],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.err()).toMatch(/^groundfix: cannot write trace file .*t\.json: ENOENT\n$/);
   });
@@ -46,7 +53,11 @@ describe("runCli (in process)", () => {
   it("notes a config model: only when it differs from the model used, and every replay", () => {
     expect(runNotes("heuristic", "heuristic", "heuristic")).toEqual([]);
     expect(runNotes(undefined, "heuristic", "heuristic")).toEqual([]);
-    expect(runNotes("anthropic:claude", "heuristic", "heuristic")).toEqual([expect.stringMatching(/sets model: anthropic:claude, which the CLI does not use; this run used heuristic/)]);
-    expect(runNotes(undefined, "replay:t.json", "replay:t.json")).toEqual([expect.stringMatching(/^a replay reproduces a recorded run/)]);
+    expect(runNotes("anthropic:claude", "heuristic", "heuristic")).toEqual([
+      expect.stringMatching(/sets model: anthropic:claude, which the CLI does not use; this run used heuristic/),
+    ]);
+    expect(runNotes(undefined, "replay:t.json", "replay:t.json")).toEqual([
+      expect.stringMatching(/^a replay reproduces a recorded run/),
+    ]);
   });
 });

@@ -20,7 +20,10 @@ describe("slugFor", () => {
 
 describe("toProblem", () => {
   it("takes the first non-empty line (without a # heading mark) as the title and the rest as the body", () => {
-    expect(toProblem("\n# Boom at start\n\nstack trace here\n")).toEqual({ title: "Boom at start", body: "stack trace here" });
+    expect(toProblem("\n# Boom at start\n\nstack trace here\n")).toEqual({
+      title: "Boom at start",
+      body: "stack trace here",
+    });
   });
   it("keeps the whole text as the body when a title is given", () => {
     expect(toProblem("line one\nline two", "T")).toEqual({ title: "T", body: "line one\nline two" });

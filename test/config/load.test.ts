@@ -19,24 +19,50 @@ describe("loadRepoConfig", () => {
   });
 
   it("turns a YAML parse error into a RepoConfigError with the parser's reason", async () => {
-    const yamlError = new Error("[@probot/octokit-plugin-config] Configuration could not be parsed from x (invalid YAML)", {
-      cause: new Error("Nested mappings are not allowed in compact mappings at line 1, column 8:\n\nmore"),
-    });
-    const err = await loadRepoConfig({ config: async () => { throw yamlError; } }).catch((e) => e);
+    const yamlError = new Error(
+      "[@probot/octokit-plugin-config] Configuration could not be parsed from x (invalid YAML)",
+      {
+        cause: new Error("Nested mappings are not allowed in compact mappings at line 1, column 8:\n\nmore"),
+      },
+    );
+    const err = await loadRepoConfig({
+      config: async () => {
+        throw yamlError;
+      },
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(RepoConfigError);
-    expect(err.issues).toEqual(["(file): invalid YAML: Nested mappings are not allowed in compact mappings at line 1, column 8:"]);
+    expect(err.issues).toEqual([
+      "(file): invalid YAML: Nested mappings are not allowed in compact mappings at line 1, column 8:",
+    ]);
   });
 
   it("lets GitHub errors through", async () => {
     const boom = Object.assign(new Error("Server Error"), { status: 502 });
-    await expect(loadRepoConfig({ config: async () => { throw boom; } })).rejects.toBe(boom);
+    await expect(
+      loadRepoConfig({
+        config: async () => {
+          throw boom;
+        },
+      }),
+    ).rejects.toBe(boom);
   });
 });
 
 describe("operator env", () => {
   it("has defaults and parses lists", () => {
-    expect(loadOperatorEnv({})).toEqual({ model: "heuristic", allowedModels: [], openaiBaseUrl: undefined, concurrency: 2 });
-    expect(loadOperatorEnv({ GROUNDFIX_MODEL: "openai:gpt-4o-mini", GROUNDFIX_ALLOWED_MODELS: " anthropic:claude-x, ,openai:gpt-4o ", GROUNDFIX_CONCURRENCY: "4" })).toEqual({
+    expect(loadOperatorEnv({})).toEqual({
+      model: "heuristic",
+      allowedModels: [],
+      openaiBaseUrl: undefined,
+      concurrency: 2,
+    });
+    expect(
+      loadOperatorEnv({
+        GROUNDFIX_MODEL: "openai:gpt-4o-mini",
+        GROUNDFIX_ALLOWED_MODELS: " anthropic:claude-x, ,openai:gpt-4o ",
+        GROUNDFIX_CONCURRENCY: "4",
+      }),
+    ).toEqual({
       model: "openai:gpt-4o-mini",
       allowedModels: ["anthropic:claude-x", "openai:gpt-4o"],
       openaiBaseUrl: undefined,
@@ -50,7 +76,10 @@ describe("operator env", () => {
   });
 
   it("lets a repository pick only a model the operator allowed", () => {
-    const op = loadOperatorEnv({ GROUNDFIX_MODEL: "openai:gpt-4o-mini", GROUNDFIX_ALLOWED_MODELS: "anthropic:claude-x" });
+    const op = loadOperatorEnv({
+      GROUNDFIX_MODEL: "openai:gpt-4o-mini",
+      GROUNDFIX_ALLOWED_MODELS: "anthropic:claude-x",
+    });
     expect(selectModelSpec(op, {})).toEqual({ ok: true, spec: "openai:gpt-4o-mini" });
     expect(selectModelSpec(op, { model: "heuristic" })).toEqual({ ok: true, spec: "heuristic" });
     expect(selectModelSpec(op, { model: "anthropic:claude-x" })).toEqual({ ok: true, spec: "anthropic:claude-x" });

@@ -37,9 +37,13 @@ describe("parseConfig", () => {
   });
 
   it("lifts only built-in rules that may be lifted, by name, and refuses unusable globs naming the key", () => {
-    expect(protectedRules(parseConfig({ paths: { allow_protected: ["container"] } })).map((r) => r.name)).not.toContain("container");
+    expect(protectedRules(parseConfig({ paths: { allow_protected: ["container"] } })).map((r) => r.name)).not.toContain(
+      "container",
+    );
     expect(LIFTABLE_RULES).not.toContain("groundfix-config");
-    expect(() => parseConfig({ paths: { allow_protected: ["groundfix-config"] } })).toThrow(/paths\.allow_protected\.0: must name a built-in rule/);
+    expect(() => parseConfig({ paths: { allow_protected: ["groundfix-config"] } })).toThrow(
+      /paths\.allow_protected\.0: must name a built-in rule/,
+    );
     expect(() => parseConfig({ paths: { deny: ["src/!(x)"] } })).toThrow(/paths\.deny\.0: .*not a usable glob/);
   });
 
@@ -47,9 +51,14 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ thresholds: { comment: 0.9, pull_request: 0.5 } })).toThrow(/thresholds\.comment/);
   });
 
-  it.each(["../evil/", "/abs/", "a//b/", ".hidden/", "refs.lock/", "no-slash"])("refuses the branch prefix %j, naming the key", (prefix) => {
-    expect(() => parseConfig({ pull_request: { branch_prefix: prefix } })).toThrow(/pull_request\.branch_prefix: must be/);
-  });
+  it.each(["../evil/", "/abs/", "a//b/", ".hidden/", "refs.lock/", "no-slash"])(
+    "refuses the branch prefix %j, naming the key",
+    (prefix) => {
+      expect(() => parseConfig({ pull_request: { branch_prefix: prefix } })).toThrow(
+        /pull_request\.branch_prefix: must be/,
+      );
+    },
+  );
 
   it.each(["groundfix/", "bots/groundfix/", "fix_1.2/"])("accepts the branch prefix %j", (prefix) => {
     expect(parseConfig({ pull_request: { branch_prefix: prefix } }).pull_request.branch_prefix).toBe(prefix);

@@ -1,13 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
@@ -16,14 +8,7 @@ import type { FixJson } from "../../src/cli/json.js";
 import type { EvalCase } from "../../eval/cases.js";
 import { preparedBase, prepareCase } from "../../eval/prepare.js";
 import { loadGoGrammar } from "../../eval/go-syntax.js";
-import {
-  isCommentLine,
-  isLogLine,
-  parseEdits,
-  plainName,
-  scoreRun,
-  totals,
-} from "../../eval/score.js";
+import { isCommentLine, isLogLine, parseEdits, plainName, scoreRun, totals } from "../../eval/score.js";
 
 const SERVICE = `export function loadUser(db, id) {
   const row = db.find(id);
@@ -59,29 +44,17 @@ beforeAll(() => {
   work = join(root, "work");
   execFileSync("git", ["init", "--quiet", work]);
   writeFileSync(join(work, "service.js"), SERVICE);
-  writeFileSync(
-    join(work, "big.bin"),
-    "pretend this blob is over the snapshot's size limit\n",
-  );
+  writeFileSync(join(work, "big.bin"), "pretend this blob is over the snapshot's size limit\n");
   sh(work, "add", "-A");
   sh(work, "commit", "--quiet", "-m", "base");
   base = sh(work, "rev-parse", "HEAD");
   writeFileSync(
     join(work, "service.js"),
-    SERVICE.replace(
-      "  const row",
-      "  const row = db.find(id);\n  if (!row) throw new Error(`no user ${id}`);\n  //",
-    ),
+    SERVICE.replace("  const row", "  const row = db.find(id);\n  if (!row) throw new Error(`no user ${id}`);\n  //"),
   );
   sh(work, "commit", "--quiet", "-am", "fix");
   fix = sh(work, "rev-parse", "HEAD");
-  execFileSync("git", [
-    "clone",
-    "--quiet",
-    "--bare",
-    work,
-    join(root, "mirrors", "acme+tiny", "repo"),
-  ]);
+  execFileSync("git", ["clone", "--quiet", "--bare", work, join(root, "mirrors", "acme+tiny", "repo")]);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -104,19 +77,9 @@ function evalCase(over: Partial<EvalCase> = {}): EvalCase {
 }
 
 /** A `fix --json` document whose one edit replaces `before` by `after` in service.js (or `path`). */
-function run(
-  before: string,
-  after: string,
-  over: Partial<FixJson> = {},
-  path = "service.js",
-): FixJson {
+function run(before: string, after: string, over: Partial<FixJson> = {}, path = "service.js"): FixJson {
   const text = path === "service.js" ? SERVICE : "let x = 1;\n";
-  const diff = createTwoFilesPatch(
-    `a/${path}`,
-    `b/${path}`,
-    text,
-    text.replace(before, after),
-  );
+  const diff = createTwoFilesPatch(`a/${path}`, `b/${path}`, text, text.replace(before, after));
   return {
     status: "diagnosis_only",
     reason: null,
@@ -144,22 +107,12 @@ function run(
   };
 }
 
-const readBase = (path: string) =>
-  path === "service.js"
-    ? SERVICE
-    : path === "other.js"
-      ? "let x = 1;\n"
-      : undefined;
+const readBase = (path: string) => (path === "service.js" ? SERVICE : path === "other.js" ? "let x = 1;\n" : undefined);
 const ROW = "  return { name";
 
 describe("eval scoring", () => {
   it("counts a guard in the changed function as a cited file, a cited function and a code edit that parses", () => {
-    const s = scoreRun(
-      evalCase(),
-      run(ROW, "  if (!row) throw new Error(`no user ${id}`);\n" + ROW),
-      800,
-      readBase,
-    );
+    const s = scoreRun(evalCase(), run(ROW, "  if (!row) throw new Error(`no user ${id}`);\n" + ROW), 800, readBase);
     expect(s).toMatchObject({
       fileFirst: true,
       functionCited: true,
@@ -171,12 +124,7 @@ describe("eval scoring", () => {
   });
 
   it("does not count a comment-only edit as a code edit", () => {
-    const s = scoreRun(
-      evalCase(),
-      run(ROW, "  // row can be undefined here\n" + ROW),
-      800,
-      readBase,
-    );
+    const s = scoreRun(evalCase(), run(ROW, "  // row can be undefined here\n" + ROW), 800, readBase);
     expect(s.editInChanged).toBe(true);
     expect(s.codeEditInChanged).toBe(false);
   });
@@ -192,21 +140,9 @@ describe("eval scoring", () => {
   });
 
   it("flags a pull request that edits a file the fix did not touch, but not a diagnosis that does", () => {
-    const outside = run(
-      "let x = 1;",
-      "let x = 2;",
-      { status: "pr_ready" },
-      "other.js",
-    );
+    const outside = run("let x = 1;", "let x = 2;", { status: "pr_ready" }, "other.js");
     expect(scoreRun(evalCase(), outside, 1, readBase).prOutside).toBe(true);
-    expect(
-      scoreRun(
-        evalCase(),
-        { ...outside, status: "diagnosis_only" },
-        1,
-        readBase,
-      ).prOutside,
-    ).toBe(false);
+    expect(scoreRun(evalCase(), { ...outside, status: "diagnosis_only" }, 1, readBase).prOutside).toBe(false);
   });
 
   it("matches function names by their last segment and leaves cases without a named function out", () => {
@@ -215,15 +151,9 @@ describe("eval scoring", () => {
     expect(plainName("(*Command).execute")).toBe("execute");
     expect(plainName("func (c *Command) execute(a []string)")).toBe("execute");
     expect(plainName("CsvHelper.CsvParser..ctor")).toBe("CsvParser");
-    expect(plainName("CsvHelper.CsvDataReader.get_FieldCount()")).toBe(
-      "FieldCount",
-    );
+    expect(plainName("CsvHelper.CsvDataReader.get_FieldCount()")).toBe("FieldCount");
     expect(plainName("getFieldCount")).toBe("getFieldCount");
-    expect(
-      plainName(
-        "picocli.CommandLine$Model$CommandReflection.initParentCommand",
-      ),
-    ).toBe("initParentCommand");
+    expect(plainName("picocli.CommandLine$Model$CommandReflection.initParentCommand")).toBe("initParentCommand");
     const noFn = scoreRun(
       evalCase({
         changed: { files: ["service.js"], functions: [], other: [] },
@@ -258,15 +188,9 @@ describe("eval scoring", () => {
 
   it("parses Go edits: a guard parses, a statement inside a composite literal does not", async () => {
     expect(await loadGoGrammar()).toBe(true);
-    const go =
-      "package main\n\nfunc f(p *T) int {\n\tv := T{A: 1, B: 2}\n\treturn p.N + v.A\n}\n";
+    const go = "package main\n\nfunc f(p *T) int {\n\tv := T{A: 1, B: 2}\n\treturn p.N + v.A\n}\n";
     const edit = (before: string, after: string): FixJson => {
-      const diff = createTwoFilesPatch(
-        "a/main.go",
-        "b/main.go",
-        go,
-        go.replace(before, after),
-      );
+      const diff = createTwoFilesPatch("a/main.go", "b/main.go", go, go.replace(before, after));
       return {
         ...run(ROW, ROW),
         edits: [
@@ -281,29 +205,19 @@ describe("eval scoring", () => {
       };
     };
     const read = (path: string) => (path === "main.go" ? go : undefined);
-    const guard = edit(
-      "\tv := T",
-      "\tif p == nil {\n\t\treturn 0\n\t}\n\tv := T",
-    );
+    const guard = edit("\tv := T", "\tif p == nil {\n\t\treturn 0\n\t}\n\tv := T");
     expect(parseEdits(guard, read)).toEqual({ state: "ok" });
     const inside = edit("A: 1, ", "A: 1,\n\t\tif p == nil { return 0 }\n\t\t");
     expect(parseEdits(inside, read).state).toBe("fail");
   });
 
   it("counts an edit that only comments or logs as noise, and a guard as not", () => {
-    const logOnly = run(
-      ROW,
-      '  console.error("row is undefined", id);\n  // restating the error\n' +
-        ROW,
-    );
+    const logOnly = run(ROW, '  console.error("row is undefined", id);\n  // restating the error\n' + ROW);
     expect(scoreRun(evalCase(), logOnly, 1, readBase)).toMatchObject({
       noise: true,
       codeEditInChanged: true,
     });
-    const guard = run(
-      ROW,
-      "  if (!row) throw new Error(`no user ${id}`);\n" + ROW,
-    );
+    const guard = run(ROW, "  if (!row) throw new Error(`no user ${id}`);\n" + ROW);
     expect(scoreRun(evalCase(), guard, 1, readBase).noise).toBe(false);
     expect(isLogLine('log.Fatalf("no config %s", p)')).toBe(false);
     expect(isLogLine("p.x = 1")).toBe(false);
@@ -334,29 +248,19 @@ describe("eval corpus preparation", () => {
   it("refuses a case whose base is not the fix's first parent, or that names a file the fix did not change", () => {
     const mirrors = join(root, "mirrors");
     const out = join(root, "corpus-bad");
-    expect(() => prepareCase(evalCase({ base: fix }), mirrors, out)).toThrow(
-      /not the first parent/,
-    );
+    expect(() => prepareCase(evalCase({ base: fix }), mirrors, out)).toThrow(/not the first parent/);
     const wrongFile = evalCase({
       changed: { files: ["big.bin"], functions: [], other: [] },
     });
-    expect(() => prepareCase(wrongFile, mirrors, out)).toThrow(
-      /does not change big.bin/,
-    );
+    expect(() => prepareCase(wrongFile, mirrors, out)).toThrow(/does not change big.bin/);
     const lostPath = evalCase({
-      trace_paths: [
-        { trace: "/srv/app/lib/service.js", repo: "lib/service.js" },
-      ],
+      trace_paths: [{ trace: "/srv/app/lib/service.js", repo: "lib/service.js" }],
     });
-    expect(() => prepareCase(lostPath, mirrors, out)).toThrow(
-      /lib\/service.js, which is not at the base/,
-    );
+    expect(() => prepareCase(lostPath, mirrors, out)).toThrow(/lib\/service.js, which is not at the base/);
     const unnamed = evalCase({
       changed: { files: ["service.js"], functions: ["saveUser"], other: [] },
     });
-    expect(() => prepareCase(unnamed, mirrors, out)).toThrow(
-      /function saveUser/,
-    );
+    expect(() => prepareCase(unnamed, mirrors, out)).toThrow(/function saveUser/);
     expect(existsSync(join(out, "tiny-null-row"))).toBe(false);
   });
 

@@ -24,8 +24,16 @@ function minimalPr(ref: string, repoId: number) {
     url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/2",
     id: 1,
     number: 2,
-    head: { ref, sha: "1".repeat(40), repo: { id: repoId, url: "https://api.github.com/repos/Codertocat/Hello-World", name: "Hello-World" } },
-    base: { ref: "main", sha: "2".repeat(40), repo: { id: repoId, url: "https://api.github.com/repos/Codertocat/Hello-World", name: "Hello-World" } },
+    head: {
+      ref,
+      sha: "1".repeat(40),
+      repo: { id: repoId, url: "https://api.github.com/repos/Codertocat/Hello-World", name: "Hello-World" },
+    },
+    base: {
+      ref: "main",
+      sha: "2".repeat(40),
+      repo: { id: repoId, url: "https://api.github.com/repos/Codertocat/Hello-World", name: "Hello-World" },
+    },
   };
 }
 
@@ -80,7 +88,12 @@ describe("reviewRequestFromEvent", () => {
   it("check_suite.requested reviews the suite head of a groundfix PR; other branches are ignored", () => {
     const p = example("check_suite", "requested");
     p.check_suite.pull_requests = [minimalPr("groundfix/issue-2", p.repository.id)];
-    expect(reviewRequestFromEvent("check_suite", p, "groundfix/")).toMatchObject({ prNumber: 2, headSha: p.check_suite.head_sha, baseSha: "2".repeat(40), rerequested: false });
+    expect(reviewRequestFromEvent("check_suite", p, "groundfix/")).toMatchObject({
+      prNumber: 2,
+      headSha: p.check_suite.head_sha,
+      baseSha: "2".repeat(40),
+      rerequested: false,
+    });
     expect(reviewRequestFromEvent("check_suite", p, "bots/")).toBeNull();
     expect(reviewRequestFromEvent("check_suite", example("check_suite", "requested"), "groundfix/")).toBeNull();
     const completed = example("check_suite", "completed");

@@ -19,7 +19,14 @@ describe("issues.labeled", () => {
     const d = requestFromLabeledIssue(p, defaultConfig());
     expect(d).toEqual({
       run: {
-        task: { source: "issue", key: "Codertocat/Hello-World#issue-1", title: p.issue.title, body: "TypeError at src/a.js:3", repo: { owner: "Codertocat", name: "Hello-World" }, number: 1 },
+        task: {
+          source: "issue",
+          key: "Codertocat/Hello-World#issue-1",
+          title: p.issue.title,
+          body: "TypeError at src/a.js:3",
+          repo: { owner: "Codertocat", name: "Hello-World" },
+          number: 1,
+        },
         mode: "run",
         statusIssue: 1,
         branchSuffix: "issue-1",
@@ -28,10 +35,14 @@ describe("issues.labeled", () => {
   });
 
   it("skips other labels, a configured label, pull requests, closed and locked issues", () => {
-    expect(requestFromLabeledIssue(labeled("bug"), defaultConfig())).toEqual({ skip: expect.stringContaining('"bug"') });
+    expect(requestFromLabeledIssue(labeled("bug"), defaultConfig())).toEqual({
+      skip: expect.stringContaining('"bug"'),
+    });
     expect("run" in requestFromLabeledIssue(labeled("autofix"), parseConfig({ trigger_label: "autofix" }))).toBe(true);
     expect("run" in requestFromLabeledIssue(labeled("AutoFix"), parseConfig({ trigger_label: "autofix" }))).toBe(true);
-    expect(requestFromLabeledIssue(labeled("auto-fix"), parseConfig({ trigger_label: "autofix" }))).toHaveProperty("skip");
+    expect(requestFromLabeledIssue(labeled("auto-fix"), parseConfig({ trigger_label: "autofix" }))).toHaveProperty(
+      "skip",
+    );
     const pr = labeled();
     pr.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
     expect(requestFromLabeledIssue(pr, defaultConfig())).toEqual({ skip: "labeled item is a pull request" });
@@ -58,7 +69,12 @@ describe("code_scanning_alert", () => {
     const d = requestFromCodeScanningAlert(p, on);
     if (!("run" in d)) throw new Error(d.skip);
     expect(d.run.task.key).toBe("Codertocat/Hello-World#alert-" + p.alert.number);
-    expect(d.run.task.location).toEqual({ path: "src/db.js", startLine: 12, endLine: 14, message: "Unsanitized input flows into a SQL query" });
+    expect(d.run.task.location).toEqual({
+      path: "src/db.js",
+      startLine: 12,
+      endLine: 14,
+      message: "Unsanitized input flows into a SQL query",
+    });
     expect(d.run.task.body).toContain(`Rule: ${p.alert.rule.id}`);
     expect(d.run.statusIssue).toBeNull();
     expect(d.run.branchSuffix).toBe(`alert-${p.alert.number}`);
@@ -70,12 +86,18 @@ describe("code_scanning_alert", () => {
     p.alert.instances[0].ref = "refs/heads/master";
     const d = requestFromCodeScanningAlert(p, on);
     if (!("run" in d)) throw new Error(d.skip);
-    expect(d.run.task.location).toEqual({ path: "src/main/java/com/github/demo/service/BookService.java", startLine: 84, endLine: 84 });
+    expect(d.run.task.location).toEqual({
+      path: "src/main/java/com/github/demo/service/BookService.java",
+      startLine: 84,
+      endLine: 84,
+    });
   });
 
   it("does nothing unless the repository opted in, for other actions, or off the default branch", () => {
     const p = webhookExample("code_scanning_alert", "created") as any;
-    expect(requestFromCodeScanningAlert(p, defaultConfig())).toEqual({ skip: expect.stringContaining("alerts.code_scanning") });
+    expect(requestFromCodeScanningAlert(p, defaultConfig())).toEqual({
+      skip: expect.stringContaining("alerts.code_scanning"),
+    });
     expect(requestFromCodeScanningAlert(p, on)).toEqual({ skip: expect.stringContaining("refs/heads/code-feature") });
     const fixed = webhookExample("code_scanning_alert", "fixed") as any;
     expect(requestFromCodeScanningAlert(fixed, on)).toEqual({ skip: "action fixed does not start a run" });
@@ -89,9 +111,22 @@ describe("repository_dispatch", () => {
   }
 
   it("validates client_payload and keys the task by issue_number when given", () => {
-    const d = requestFromDispatch(dispatch({ title: "Crash in checkout", message: "TypeError: x is undefined", stacktrace: "at f (src/a.js:3:5)", issue_number: 7 }), defaultConfig());
+    const d = requestFromDispatch(
+      dispatch({
+        title: "Crash in checkout",
+        message: "TypeError: x is undefined",
+        stacktrace: "at f (src/a.js:3:5)",
+        issue_number: 7,
+      }),
+      defaultConfig(),
+    );
     if (!("run" in d)) throw new Error(d.skip);
-    expect(d.run.task).toMatchObject({ source: "dispatch", key: "octo-org/octo-repo#issue-7", number: 7, title: "Crash in checkout" });
+    expect(d.run.task).toMatchObject({
+      source: "dispatch",
+      key: "octo-org/octo-repo#issue-7",
+      number: 7,
+      title: "Crash in checkout",
+    });
     expect(d.run.task.body).toContain("at f (src/a.js:3:5)");
     expect(d.run.statusIssue).toBe(7);
   });
@@ -127,7 +162,10 @@ describe("issue_comment commands", () => {
   it("maps a command on an open issue to a run in that mode, never on a pull request", () => {
     const p = webhookExample("issue_comment", "created") as any;
     p.comment.body = "/groundfix retry";
-    expect(requestFromCommand(p)).toMatchObject({ command: "retry", request: { mode: "retry", statusIssue: p.issue.number, branchSuffix: `issue-${p.issue.number}` } });
+    expect(requestFromCommand(p)).toMatchObject({
+      command: "retry",
+      request: { mode: "retry", statusIssue: p.issue.number, branchSuffix: `issue-${p.issue.number}` },
+    });
     p.issue.pull_request = { url: "x" };
     expect(requestFromCommand(p)).toBeNull();
   });

@@ -84,8 +84,8 @@ describe("applyVerbatimEdit: successful edits keep every byte outside the span",
     {
       name: "$& $' $` $$ inserted literally",
       content: "const a = 1;\n",
-      edit: { code_before: "const a = 1;\n", code_after: "const a = 1;\nconst s = \"$& $' $` $$ $1\";\n" },
-      expected: "const a = 1;\nconst s = \"$& $' $` $$ $1\";\n",
+      edit: { code_before: "const a = 1;\n", code_after: 'const a = 1;\nconst s = "$& $\' $` $$ $1";\n' },
+      expected: 'const a = 1;\nconst s = "$& $\' $` $$ $1";\n',
       lines: [1, 1],
     },
     {
@@ -141,7 +141,12 @@ interface RejectCase {
 describe("applyVerbatimEdit: rejections", () => {
   const cases: RejectCase[] = [
     { name: "empty code_before", content: "a\n", edit: { code_before: "", code_after: "x" }, reason: "empty" },
-    { name: "whitespace-only code_before", content: "a\n  \n", edit: { code_before: " \n\t ", code_after: "x" }, reason: "empty" },
+    {
+      name: "whitespace-only code_before",
+      content: "a\n  \n",
+      edit: { code_before: " \n\t ", code_after: "x" },
+      reason: "empty",
+    },
     { name: "no-op edit", content: "a\nb\n", edit: { code_before: "a\n", code_after: "a\n" }, reason: "no_change" },
     {
       name: "no-op in a CRLF file once line endings are applied",
@@ -249,8 +254,12 @@ describe("applyVerbatimEdit: unified diff", () => {
   it("equals jsdiff createTwoFilesPatch with a/ b/ headers and 3 lines of context", () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
     const content = lines.join("\n") + "\n";
-    const r = ok(applyVerbatimEdit(content, { code_before: "line 15\n", code_after: "line 15\ninserted\n" }, { path: "src/a.ts" }));
-    expect(r.diff).toBe(createTwoFilesPatch("a/src/a.ts", "b/src/a.ts", content, r.content, undefined, undefined, { context: 3 }));
+    const r = ok(
+      applyVerbatimEdit(content, { code_before: "line 15\n", code_after: "line 15\ninserted\n" }, { path: "src/a.ts" }),
+    );
+    expect(r.diff).toBe(
+      createTwoFilesPatch("a/src/a.ts", "b/src/a.ts", content, r.content, undefined, undefined, { context: 3 }),
+    );
     expect(r.diff).toContain("@@ -13,6 +13,7 @@");
   });
 
@@ -271,11 +280,17 @@ describe("applyVerbatimEdit: unified diff", () => {
     const dir = mkdtempSync(join(tmpdir(), "gf-crlf-"));
     execFileSync("git", ["init", "-q", dir]);
     writeFileSync(join(dir, "w.txt"), content);
-    for (const edit of [{ code_before: "b\n", code_after: "b\nz\n" }, { code_before: "c", code_after: "C" }]) {
+    for (const edit of [
+      { code_before: "b\n", code_after: "b\nz\n" },
+      { code_before: "c", code_after: "C" },
+    ]) {
       const r = ok(applyVerbatimEdit(content, edit, { path: "w.txt", allow: "modifications" }));
       const patch = withCrlfLines(r.diff);
       writeFileSync(join(dir, "p.diff"), patch);
-      expect(() => execFileSync("git", ["-C", dir, "apply", "--check", "p.diff"], { stdio: "pipe" }), patch).not.toThrow();
+      expect(
+        () => execFileSync("git", ["-C", dir, "apply", "--check", "p.diff"], { stdio: "pipe" }),
+        patch,
+      ).not.toThrow();
       writeFileSync(join(dir, "lf.diff"), r.diff);
       expect(() => execFileSync("git", ["-C", dir, "apply", "--check", "lf.diff"], { stdio: "pipe" })).toThrow();
     }

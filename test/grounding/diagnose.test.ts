@@ -117,7 +117,11 @@ describe("not_found names the nearest real region and the cause", () => {
     },
   ];
   it.each(cases)("$name", ({ before, lines, cause, content }) => {
-    const r = applyVerbatimEdit(content ?? file, { code_before: before, code_after: before + "\n// added" }, { path: "src/save.js" });
+    const r = applyVerbatimEdit(
+      content ?? file,
+      { code_before: before, code_after: before + "\n// added" },
+      { path: "src/save.js" },
+    );
     if (r.ok) throw new Error("expected not_found");
     expect(r.reason).toBe("not_found");
     expect([r.nearest?.startLine, r.nearest?.endLine]).toEqual(lines);
@@ -127,9 +131,13 @@ describe("not_found names the nearest real region and the cause", () => {
   });
 
   it("quotes the real lines, numbered, so one retry can copy them", () => {
-    const r = applyVerbatimEdit(file, { code_before: "  if (!row.id) {\n    throw new Error('missing id');\n  }", code_after: "x" }, {
-      path: "src/models/log.js",
-    });
+    const r = applyVerbatimEdit(
+      file,
+      { code_before: "  if (!row.id) {\n    throw new Error('missing id');\n  }", code_after: "x" },
+      {
+        path: "src/models/log.js",
+      },
+    );
     if (r.ok) throw new Error("expected not_found");
     expect(r.message).toBe(
       "REJECTED: code_before was not found in src/models/log.js. The closest text is lines 5-7; it differs only in indentation " +
@@ -140,7 +148,10 @@ describe("not_found names the nearest real region and the cause", () => {
   });
 
   it("finds the region even when the text differs in content, without naming a cause", () => {
-    const r = applyVerbatimEdit(file, { code_before: "\tconst row = normalize(record);\n\tif (!row.key) {", code_after: "x" });
+    const r = applyVerbatimEdit(file, {
+      code_before: "\tconst row = normalize(record);\n\tif (!row.key) {",
+      code_after: "x",
+    });
     if (r.ok) throw new Error("expected not_found");
     expect([r.nearest?.startLine, r.nearest?.endLine]).toEqual([4, 5]);
     expect(r.nearest?.cause).toBeUndefined();
@@ -156,7 +167,10 @@ describe("not_found names the nearest real region and the cause", () => {
 
   it("reports lines of a CRLF file correctly and shows its text without \\r in the message", () => {
     const crlf = file.replaceAll("\n", "\r\n");
-    const r = applyVerbatimEdit(crlf, { code_before: "  if (!row.id) {\n    throw new Error('missing id');", code_after: "x" });
+    const r = applyVerbatimEdit(crlf, {
+      code_before: "  if (!row.id) {\n    throw new Error('missing id');",
+      code_after: "x",
+    });
     if (r.ok) throw new Error("expected not_found");
     expect([r.nearest?.startLine, r.nearest?.endLine]).toEqual([5, 6]);
     expect(r.nearest?.cause).toBe("indentation (the file uses tabs)");

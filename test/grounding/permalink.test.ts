@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWebUrl, permalink } from "../../src/grounding/index.js";
 
-const at = { owner: "octo", repo: "app", sha: "0123456789abcdef0123456789abcdef01234567", path: "src/a.ts", startLine: 3 };
+const at = {
+  owner: "octo",
+  repo: "app",
+  sha: "0123456789abcdef0123456789abcdef01234567",
+  path: "src/a.ts",
+  startLine: 3,
+};
 
 describe("permalinks on GitHub Enterprise Server", () => {
   const saved = { host: process.env.GHE_HOST, protocol: process.env.GHE_PROTOCOL };
   afterEach(() => {
-    for (const [name, value] of [["GHE_HOST", saved.host], ["GHE_PROTOCOL", saved.protocol]] as const) {
+    for (const [name, value] of [
+      ["GHE_HOST", saved.host],
+      ["GHE_PROTOCOL", saved.protocol],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

@@ -10,7 +10,9 @@ const TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
 
 describe("postedLine", () => {
   it("redacts, keeps one line, drops unseen characters, breaks mentions and cuts", () => {
-    expect(postedLine(`\n  fix ${TOKEN} for @ada\u202e\u200b\u0007 now\nSecond line`, 100)).toBe("fix [redacted] for @\u200bada now");
+    expect(postedLine(`\n  fix ${TOKEN} for @ada\u202e\u200b\u0007 now\nSecond line`, 100)).toBe(
+      "fix [redacted] for @\u200bada now",
+    );
     expect(postedLine("x".repeat(50), 10)).toBe(`${"x".repeat(9)}…`);
     expect(postedLine("mail me: a@b.example", 50)).toBe("mail me: a@b.example");
   });
@@ -18,7 +20,15 @@ describe("postedLine", () => {
 
 describe("the commit message and the pull request title", () => {
   const task = (title: string, key = "o/r#issue-3"): Task =>
-    ({ source: "issue", key, title, body: "", repo: { owner: "o", name: "r" }, baseSha: "b".repeat(40), number: 3 }) as Task;
+    ({
+      source: "issue",
+      key,
+      title,
+      body: "",
+      repo: { owner: "o", name: "r" },
+      baseSha: "b".repeat(40),
+      number: 3,
+    }) as Task;
   const result = (summary: string | null) =>
     ({ diagnosis: summary === null ? null : { summary }, edits: [] }) as unknown as Parameters<typeof commitMessage>[1];
 
@@ -31,7 +41,9 @@ describe("the commit message and the pull request title", () => {
   });
 
   it("a summary with a token, a newline and a mention becomes one clean subject", () => {
-    expect(pullRequestTitle(task("t"), result(`Leak ${TOKEN} @team\nGroundfix-Run: forged`))).toBe("groundfix: Leak [redacted] @\u200bteam");
+    expect(pullRequestTitle(task("t"), result(`Leak ${TOKEN} @team\nGroundfix-Run: forged`))).toBe(
+      "groundfix: Leak [redacted] @\u200bteam",
+    );
   });
 
   it("a task key cannot add a trailer", () => {
@@ -51,7 +63,16 @@ describe("the check run", () => {
       conclusion: "failure",
       title: `review ${TOKEN}`,
       summary: `summary ${TOKEN}`,
-      findings: [{ rule: "edit_policy", path: "a.js", start_line: 1, end_line: 1, level: "failure", message: `removes "${TOKEN}"` }],
+      findings: [
+        {
+          rule: "edit_policy",
+          path: "a.js",
+          start_line: 1,
+          end_line: 1,
+          level: "failure",
+          message: `removes "${TOKEN}"`,
+        },
+      ],
       rulesChecked: [],
     } as unknown as Parameters<typeof toCheckRunOutputs>[0];
     const out = JSON.stringify(toCheckRunOutputs(report));

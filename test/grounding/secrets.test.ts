@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { findSecrets, isSecretPath, multiLineSecretLines, redactDeep, redactSecrets } from "../../src/grounding/secrets.js";
+import {
+  findSecrets,
+  isSecretPath,
+  multiLineSecretLines,
+  redactDeep,
+  redactSecrets,
+} from "../../src/grounding/secrets.js";
 
 const samples = {
   github: "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
@@ -11,7 +17,8 @@ const samples = {
   "GitHub user-to-server": "ghu_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
   "GitHub server-to-server": "ghs_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
   "GitHub refresh": "ghr_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-  "GitHub fine-grained": "github_pat_" + "11ABCDEFG0123456789abc_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456",
+  "GitHub fine-grained":
+    "github_pat_" + "11ABCDEFG0123456789abc_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456",
   "AWS session": "ASIA" + "IOSFODNN7EXAMPLE",
   "Stripe live": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
   "Stripe restricted": "rk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
@@ -31,7 +38,8 @@ describe("redactSecrets", () => {
   });
 
   it("redacts every line of a private key block and keeps the line count", () => {
-    const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----";
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----";
     expect(redactSecrets(`before\n${pem}\nafter`)).toEqual({
       text: "before\n[redacted]\n[redacted]\n[redacted]\n[redacted]\nafter",
       count: 1,
@@ -39,9 +47,11 @@ describe("redactSecrets", () => {
   });
 
   it("leaves a bare BEGIN line alone (prose about keys) but redacts a key in a string literal with \\n escapes", () => {
-    const prose = 'throw new Error("the key holds only the line -----BEGIN RSA PRIVATE KEY-----; see the docs");\nnext();';
+    const prose =
+      'throw new Error("the key holds only the line -----BEGIN RSA PRIVATE KEY-----; see the docs");\nnext();';
     expect(redactSecrets(prose).count).toBe(0);
-    const inline = 'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\\n-----END RSA PRIVATE KEY-----";';
+    const inline =
+      'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\\n-----END RSA PRIVATE KEY-----";';
     expect(redactSecrets(inline).text).toBe('const key = "[redacted]";');
   });
 
@@ -52,16 +62,44 @@ describe("redactSecrets", () => {
   });
 
   it.each([
-    ["a password in a URL", "DATABASE_URL=postgres://admin:S3cr3tP4ss@db.internal:5432/app", "DATABASE_URL=postgres://admin:[redacted]@db.internal:5432/app"],
+    [
+      "a password in a URL",
+      "DATABASE_URL=postgres://admin:S3cr3tP4ss@db.internal:5432/app",
+      "DATABASE_URL=postgres://admin:[redacted]@db.internal:5432/app",
+    ],
     ["a quoted password literal", 'const password = "hunter2hunter2";', 'const password = "[redacted]";'],
-    ["an AWS secret access key", 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', 'AWS_SECRET_ACCESS_KEY = "[redacted]"'],
+    [
+      "an AWS secret access key",
+      'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+      'AWS_SECRET_ACCESS_KEY = "[redacted]"',
+    ],
     ["a JSON api key", '{ "apiKey": "abcd1234efgh5678" }', '{ "apiKey": "[redacted]" }'],
-    ["a password pair in a log line", "login failed for bob password=hunter2hunter2 from 10.0.0.1", "login failed for bob password=[redacted] from 10.0.0.1"],
-    ["an unquoted AWS secret key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [redacted]"],
-    ["an env-style AWS secret key", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[redacted]"],
+    [
+      "a password pair in a log line",
+      "login failed for bob password=hunter2hunter2 from 10.0.0.1",
+      "login failed for bob password=[redacted] from 10.0.0.1",
+    ],
+    [
+      "an unquoted AWS secret key",
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      "aws_secret_access_key = [redacted]",
+    ],
+    [
+      "an env-style AWS secret key",
+      "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      "AWS_SECRET_ACCESS_KEY=[redacted]",
+    ],
     ["a secret= pair", "https://x.test/cb?secret=Zm9vYmFyYmF6&x=1", "https://x.test/cb?secret=[redacted]&x=1"],
-    ["an env line naming a token", "export DEPLOY_TOKEN=a8f5f167f44f4964e6c998dee827110c", "export DEPLOY_TOKEN=[redacted]"],
-    ["an env line naming a key", "  STRIPE_SIGNING_KEY='whsec_1234567890abcdef'  # prod", "  STRIPE_SIGNING_KEY='[redacted]'  # prod"],
+    [
+      "an env line naming a token",
+      "export DEPLOY_TOKEN=a8f5f167f44f4964e6c998dee827110c",
+      "export DEPLOY_TOKEN=[redacted]",
+    ],
+    [
+      "an env line naming a key",
+      "  STRIPE_SIGNING_KEY='whsec_1234567890abcdef'  # prod",
+      "  STRIPE_SIGNING_KEY='[redacted]'  # prod",
+    ],
   ])("redacts only the value of %s", (_kind, input, expected) => {
     expect(redactSecrets(input).text).toBe(expected);
     expect(findSecrets(input)).toHaveLength(1);
@@ -96,7 +134,9 @@ describe("redactSecrets", () => {
 
 describe("findSecrets and redactSecrets agree", () => {
   it("reports one finding per redacted span, also where two patterns overlap", () => {
-    const text = 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" and ghp_' + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const text =
+      'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" and ghp_' +
+      "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     const found = findSecrets(text);
     const { text: out, count } = redactSecrets(text);
     expect(count).toBe(found.length);
@@ -105,8 +145,12 @@ describe("findSecrets and redactSecrets agree", () => {
   });
 
   it("redactDeep redacts every string of a JSON document and keeps its shape", () => {
-    const doc = { turns: [{ text: "x", tool_calls: [{ name: "t", arguments: { s: samples.github, n: 3, b: null } }] }] };
-    expect(redactDeep(doc)).toEqual({ turns: [{ text: "x", tool_calls: [{ name: "t", arguments: { s: "[redacted]", n: 3, b: null } }] }] });
+    const doc = {
+      turns: [{ text: "x", tool_calls: [{ name: "t", arguments: { s: samples.github, n: 3, b: null } }] }],
+    };
+    expect(redactDeep(doc)).toEqual({
+      turns: [{ text: "x", tool_calls: [{ name: "t", arguments: { s: "[redacted]", n: 3, b: null } }] }],
+    });
   });
 
   it("scans a long adversarial text in linear time (no backtracking blow-up)", () => {
@@ -132,7 +176,12 @@ describe("isSecretPath", () => {
     ".git-credentials",
     ".netrc",
   ])("%s is secret", (p) => expect(isSecretPath(p)).toBe(true));
-  it.each(["src/env.ts", "README.md", "environment.yml", "src/grounding/secrets.ts", "app/credentials.py", "keyboard.js"])("%s is not", (p) =>
-    expect(isSecretPath(p)).toBe(false),
-  );
+  it.each([
+    "src/env.ts",
+    "README.md",
+    "environment.yml",
+    "src/grounding/secrets.ts",
+    "app/credentials.py",
+    "keyboard.js",
+  ])("%s is not", (p) => expect(isSecretPath(p)).toBe(false));
 });

@@ -50,7 +50,10 @@ describe("JS/TS: an addition that disables existing code is refused", () => {
     const before = "run();\nstop();\ncleanup();\n";
     const after = "run();\n/*\nstop();\n*/\ncleanup();\n";
     const problems = structureProblems("js", before, after, [2, 4])!;
-    expect(problems[0]).toEqual({ line: 2, message: expect.stringContaining("would become part of a comment, a string") });
+    expect(problems[0]).toEqual({
+      line: 2,
+      message: expect.stringContaining("would become part of a comment, a string"),
+    });
   });
 
   test("a comment whose opener is swallowed by an added template brings its text out as code", () => {
@@ -74,7 +77,7 @@ describe("JS/TS: an addition that disables existing code is refused", () => {
 
 describe("JS/TS: the product's own kind of fix passes", () => {
   test.each([
-    ["a guard that throws on a bad value", '  if (!user) throw new Error(`no user for ${req.id}`);\n'],
+    ["a guard that throws on a bad value", "  if (!user) throw new Error(`no user for ${req.id}`);\n"],
     ["a guard that returns on a bad value", "  if (user == null) return next();\n"],
     ["a log line", '  console.warn("loaded", user);\n'],
     ["a comment", "  // the user may be missing when the session expired\n"],
@@ -108,7 +111,9 @@ describe("Python", () => {
   });
   test('an opening """ closed further down is refused', () => {
     const after = PY.replace("    audit(user)\n", '    """\n    audit(user)\n    """\n');
-    expect(structureProblems("python", PY, after, [3, 5])![0]!.message).toContain("would become part of a comment, a string");
+    expect(structureProblems("python", PY, after, [3, 5])![0]!.message).toContain(
+      "would become part of a comment, a string",
+    );
   });
   test("a raise before existing code is refused; a guard that raises passes", () => {
     expect(add("app.py", PY, 2, '    raise RuntimeError("x")\n')!.length).toBeGreaterThan(0);
@@ -127,7 +132,9 @@ describe("Python", () => {
   });
 });
 
-const GO = ["package main", "", "func handle(x int) int {", "\ty := load(x)", "\taudit(y)", "\treturn y", "}", ""].join("\n");
+const GO = ["package main", "", "func handle(x int) int {", "\ty := load(x)", "\taudit(y)", "\treturn y", "}", ""].join(
+  "\n",
+);
 
 describe("Go", () => {
   test("an added return or panic before existing code is refused", () => {
@@ -152,7 +159,9 @@ describe("hidden characters in added text", () => {
     ["a zero-width space", "  const us\u200Ber = 1;"],
     ["a tag character", "  // \u{E0041}"],
   ])("%s is refused", (_name, text) => {
-    expect(addedTextProblems([{ line: 3, text }])).toEqual([{ line: 3, message: expect.stringMatching(/hidden line break|invisible or bidirectional/) }]);
+    expect(addedTextProblems([{ line: 3, text }])).toEqual([
+      { line: 3, message: expect.stringMatching(/hidden line break|invisible or bidirectional/) },
+    ]);
   });
   test("a CRLF line ending is not a hidden break", () => {
     expect(addedTextProblems([{ line: 1, text: "  run();\r" }])).toEqual([]);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { extractSymbols, type SymbolDef } from "../../src/grounding/symbols.js";
 
-const brief = (defs: SymbolDef[]) => defs.map((d) => `${d.line}${d.endLine !== undefined ? `-${d.endLine}` : ""} ${d.kind} ${d.container ? `${d.container}.` : ""}${d.name}`);
+const brief = (defs: SymbolDef[]) =>
+  defs.map(
+    (d) =>
+      `${d.line}${d.endLine !== undefined ? `-${d.endLine}` : ""} ${d.kind} ${d.container ? `${d.container}.` : ""}${d.name}`,
+  );
 
 describe("extractSymbols", () => {
   it("TypeScript: exports, arrow functions, classes with methods, interfaces, types, enums", () => {
@@ -50,8 +54,13 @@ describe("extractSymbols", () => {
   });
 
   it("JavaScript: CommonJS exports and prototype methods", () => {
-    const src = "exports.render = function (v) {\n  return v;\n};\nfunction View() {}\nView.prototype.draw = function () {\n  return 1;\n};\n";
-    expect(brief(extractSymbols("lib/view.js", src)).map((s) => s.replace(/^\S+ /, ""))).toEqual(["function render", "function View", "method View.draw"]);
+    const src =
+      "exports.render = function (v) {\n  return v;\n};\nfunction View() {}\nView.prototype.draw = function () {\n  return 1;\n};\n";
+    expect(brief(extractSymbols("lib/view.js", src)).map((s) => s.replace(/^\S+ /, ""))).toEqual([
+      "function render",
+      "function View",
+      "method View.draw",
+    ]);
   });
 
   it("Python: functions, classes, methods by indentation, constants", () => {
@@ -103,7 +112,7 @@ describe("extractSymbols", () => {
       "func New[T any](x T) *Cart {", // 18
       "\treturn &Cart{}", // 19
       "}", // 20
-      "var ErrEmpty = errors.New(\"empty\")", // 21
+      'var ErrEmpty = errors.New("empty")', // 21
     ].join("\n");
     expect(brief(extractSymbols("shop/cart.go", src))).toEqual([
       "3-5 class Cart",
@@ -170,14 +179,19 @@ describe("extractSymbols", () => {
   });
 
   it("C#: namespaces, classes and methods", () => {
-    const src = "namespace Shop.Core\n{\n  public class Cart\n  {\n    public decimal Total(int n)\n    {\n      return n;\n    }\n  }\n}\n";
-    expect(brief(extractSymbols("Cart.cs", src))).toEqual(["1-10 module Shop.Core", "3-9 class Shop.Core.Cart", "5-8 method Cart.Total"]);
+    const src =
+      "namespace Shop.Core\n{\n  public class Cart\n  {\n    public decimal Total(int n)\n    {\n      return n;\n    }\n  }\n}\n";
+    expect(brief(extractSymbols("Cart.cs", src))).toEqual([
+      "1-10 module Shop.Core",
+      "3-9 class Shop.Core.Cart",
+      "5-8 method Cart.Total",
+    ]);
   });
 
   it("braces inside strings, template literals and comments do not end a block", () => {
     const src = [
       "export function render(v) {", // 1
-      '  const open = "{{" + v + \'}\'; // a } in a comment', // 2
+      "  const open = \"{{\" + v + '}'; // a } in a comment", // 2
       "  const t = `}${v}`; /* } */ const half = 1 / 2;", // 3
       "  /* a block comment {", // 4
       "     } still inside */", // 5

@@ -6,7 +6,16 @@ describe("locateVerbatim", () => {
     { name: "one line in an LF file", content: "a\nbb\nc\n", text: "bb", spans: [[2, 2]] },
     { name: "a text ending in a newline ends on its own line", content: "a\nbb\nc\n", text: "bb\n", spans: [[2, 2]] },
     { name: "multi-line", content: "a\nbb\nc\n", text: "a\nbb", spans: [[1, 2]] },
-    { name: "overlapping occurrences", content: "aaaa", text: "aa", spans: [[1, 1], [1, 1], [1, 1]] },
+    {
+      name: "overlapping occurrences",
+      content: "aaaa",
+      text: "aa",
+      spans: [
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ],
+    },
     { name: "LF text in a CRLF file", content: "x\r\ny\r\nz\r\n", text: "y\nz\n", spans: [[2, 3]] },
     { name: "LF text in a mixed file: raw only", content: "x\r\ny\nz\r\n", text: "x\ny", spans: [] },
     { name: "CRLF text in an LF file: raw only", content: "x\ny\n", text: "x\r\ny", spans: [] },
@@ -40,12 +49,27 @@ describe("lineCount", () => {
 describe("permalink", () => {
   const base = { owner: "octo", repo: "app", sha: "0123456789abcdef0123456789abcdef01234567" };
   it.each([
-    [{ path: "src/a.ts", startLine: 12, endLine: 14 }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L12-L14"],
-    [{ path: "src/a.ts", startLine: 12, endLine: 12 }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L12"],
-    [{ path: "src/a.ts", startLine: 7 }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L7"],
+    [
+      { path: "src/a.ts", startLine: 12, endLine: 14 },
+      "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L12-L14",
+    ],
+    [
+      { path: "src/a.ts", startLine: 12, endLine: 12 },
+      "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L12",
+    ],
+    [
+      { path: "src/a.ts", startLine: 7 },
+      "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts#L7",
+    ],
     [{ path: "src/a.ts" }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/src/a.ts"],
-    [{ path: "docs/my file#1.ts", startLine: 3 }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/docs/my%20file%231.ts#L3"],
-    [{ path: "README.md", startLine: 3, endLine: 5 }, "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/README.md?plain=1#L3-L5"],
+    [
+      { path: "docs/my file#1.ts", startLine: 3 },
+      "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/docs/my%20file%231.ts#L3",
+    ],
+    [
+      { path: "README.md", startLine: 3, endLine: 5 },
+      "https://github.com/octo/app/blob/0123456789abcdef0123456789abcdef01234567/README.md?plain=1#L3-L5",
+    ],
   ])("%j", (p, url) => expect(permalink({ ...base, ...p })).toBe(url));
 });
 
@@ -57,7 +81,11 @@ describe("a 5 MB file with the anchor near the end", () => {
   it("is at least 5 MB", () => expect(content.length).toBeGreaterThan(5_000_000));
 
   it("applies the edit at the right line and leaves every other byte alone", () => {
-    const r = applyVerbatimEdit(content, { code_before: anchor, code_after: anchor + "\tlog(value119990);\n" }, { path: "big.js" });
+    const r = applyVerbatimEdit(
+      content,
+      { code_before: anchor, code_after: anchor + "\tlog(value119990);\n" },
+      { path: "big.js" },
+    );
     if (!r.ok) throw new Error(r.message);
     expect([r.startLine, r.endLine]).toEqual([119_991, 119_991]);
     const i = content.indexOf(anchor) + anchor.length;
@@ -66,8 +94,16 @@ describe("a 5 MB file with the anchor near the end", () => {
   });
 
   it("finds the nearest region near the end when code_before is re-indented", () => {
-    const r = applyVerbatimEdit(content, { code_before: anchor.replace("\t", "    "), code_after: "x" }, { path: "big.js" });
+    const r = applyVerbatimEdit(
+      content,
+      { code_before: anchor.replace("\t", "    "), code_after: "x" },
+      { path: "big.js" },
+    );
     if (r.ok) throw new Error("expected not_found");
-    expect(r.nearest).toMatchObject({ startLine: 119_991, endLine: 119_991, cause: "indentation (the file uses tabs)" });
+    expect(r.nearest).toMatchObject({
+      startLine: 119_991,
+      endLine: 119_991,
+      cause: "indentation (the file uses tabs)",
+    });
   });
 });

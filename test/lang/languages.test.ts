@@ -6,21 +6,32 @@ import { languageOf as repoLanguage } from "../../src/tools/languages.js";
 
 describe("one extension table, each caller's subset", () => {
   test("a .tsx file is TypeScript, shares JavaScript's symbol patterns and parses as TSX", () => {
-    expect([repoLanguage("a/b.tsx"), codeLanguage("a/b.tsx"), symbolLanguage("a/b.tsx"), structureLanguage("a/b.tsx")])
-      .toEqual(["TypeScript", "typescript", "js", "tsx"]);
+    expect([
+      repoLanguage("a/b.tsx"),
+      codeLanguage("a/b.tsx"),
+      symbolLanguage("a/b.tsx"),
+      structureLanguage("a/b.tsx"),
+    ]).toEqual(["TypeScript", "typescript", "js", "tsx"]);
   });
   test("type stubs and Gradle scripts are counted and scanned but the heuristic does not write them", () => {
-    expect([repoLanguage("m.pyi"), symbolLanguage("m.pyi"), structureLanguage("m.pyi"), codeLanguage("m.pyi")])
-      .toEqual(["Python", "python", "python", null]);
-    expect([repoLanguage("build.gradle.kts"), codeLanguage("build.gradle.kts"), codeLanguage("Main.kt")])
-      .toEqual(["Kotlin", null, "kotlin"]);
+    expect([repoLanguage("m.pyi"), symbolLanguage("m.pyi"), structureLanguage("m.pyi"), codeLanguage("m.pyi")]).toEqual(
+      ["Python", "python", "python", null],
+    );
+    expect([repoLanguage("build.gradle.kts"), codeLanguage("build.gradle.kts"), codeLanguage("Main.kt")]).toEqual([
+      "Kotlin",
+      null,
+      "kotlin",
+    ]);
   });
   test("a Gemfile is Ruby by its name; a Dockerfile has no symbol patterns", () => {
     expect([repoLanguage("Gemfile"), symbolLanguage("x/Gemfile")]).toEqual(["Ruby", "ruby"]);
     expect([repoLanguage("Dockerfile"), symbolLanguage("Dockerfile")]).toEqual(["Dockerfile", null]);
   });
   test("an extension named like an Object property is no language", () => {
-    expect([repoLanguage("x.constructor"), repoLanguage("x.__proto__"), symbolLanguage("x.toString")])
-      .toEqual(["Other", "Other", null]);
+    expect([repoLanguage("x.constructor"), repoLanguage("x.__proto__"), symbolLanguage("x.toString")]).toEqual([
+      "Other",
+      "Other",
+      null,
+    ]);
   });
 });

@@ -23,7 +23,14 @@ import { TestOctokit } from "../fixtures/github.js";
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
 const request: RunRequest = {
-  task: { source: "issue", key: `${OWNER}/${REPO}#issue-1`, title: "Checkout crashes with TypeError", body: CRASH_BODY, repo: { owner: OWNER, name: REPO }, number: 1 },
+  task: {
+    source: "issue",
+    key: `${OWNER}/${REPO}#issue-1`,
+    title: "Checkout crashes with TypeError",
+    body: CRASH_BODY,
+    repo: { owner: OWNER, name: REPO },
+    number: 1,
+  },
   mode: "run",
   statusIssue: null,
   branchSuffix: "issue-1",
@@ -45,7 +52,11 @@ function hostFree(report: RunReport) {
   const base = report.base!.sha;
   const head = report.delivery!.headSha;
   const named = (text: string) =>
-    text.replaceAll(base, "<base>").replaceAll(head, "<head>").replaceAll(base.slice(0, 7), "<base>").replaceAll(head.slice(0, 7), "<head>");
+    text
+      .replaceAll(base, "<base>")
+      .replaceAll(head, "<head>")
+      .replaceAll(base.slice(0, 7), "<base>")
+      .replaceAll(head.slice(0, 7), "<head>");
   return {
     status: report.status,
     outcome: report.result!.outcome,
@@ -68,7 +79,9 @@ describe("one task through both hosts", () => {
     nock.disableNetConnect();
     fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES });
     const octokit = new TestOctokit({ auth: "token" }) as unknown as Octokit;
-    const github = await run(createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: silent, config: defaultConfig() }));
+    const github = await run(
+      createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: silent, config: defaultConfig() }),
+    );
 
     expect(local.status).toBe("pull_request");
     expect(hostFree(github)).toEqual(hostFree(local));
@@ -78,7 +91,9 @@ describe("one task through both hosts", () => {
     // The commit each host wrote: one commit on the base, the same files, the same message (with the trailer).
     const localHead = local.delivery!.headSha;
     expect(sh(repo.dir, "rev-parse", `${localHead}^`)).toBe(repo.base);
-    const localMessage = execFileSync("git", ["-C", repo.dir, "log", "-1", "--format=%B", localHead], { encoding: "utf8" }).replace(/\n+$/, "");
+    const localMessage = execFileSync("git", ["-C", repo.dir, "log", "-1", "--format=%B", localHead], {
+      encoding: "utf8",
+    }).replace(/\n+$/, "");
     const githubCommit = fake.state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!.body;
     expect(githubCommit.parents).toEqual([fake.baseSha]);
     expect(localMessage.replaceAll(repo.base, "<base>")).toBe(githubCommit.message.replaceAll(fake.baseSha, "<base>"));
@@ -93,7 +108,9 @@ describe("one task through both hosts", () => {
     // Each host's own result: the branch locally, a pull request with the record and a concluded check on GitHub.
     expect(local.pullRequest).toMatchObject({ number: 0, url: null, branch: BRANCH, headSha: localHead });
     expect(github.pullRequest).toMatchObject({ branch: BRANCH, headSha: fake.state.refs.get(BRANCH) });
-    expect(fake.state.checkRuns).toMatchObject([{ name: "groundfix/review", status: "completed", conclusion: "success", external_id: "run-both" }]);
+    expect(fake.state.checkRuns).toMatchObject([
+      { name: "groundfix/review", status: "completed", conclusion: "success", external_id: "run-both" },
+    ]);
   });
 
   it("recognises groundfix's own earlier commit the same way on both hosts: by its trailer, not by who pushed it", async () => {
@@ -107,7 +124,8 @@ describe("one task through both hosts", () => {
     nock.disableNetConnect();
     fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES });
     const octokit = new TestOctokit({ auth: "token" }) as unknown as Octokit;
-    const host = () => createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: silent, config: defaultConfig() });
+    const host = () =>
+      createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: silent, config: defaultConfig() });
     await run(host());
     fake.push("master", { "README.md": "later\n" });
     const github = await run(host());

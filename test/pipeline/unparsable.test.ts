@@ -27,16 +27,48 @@ function hostThatMustNotBeCalled(name: "github" | "local"): Host {
 }
 
 async function deliver(name: "github" | "local", after: string) {
-  const task: Task = { source: "issue", key: "o/r#issue-1", title: "total crashes", body: "", repo: { owner: "o", name: "r" }, number: 1 } as Task;
+  const task: Task = {
+    source: "issue",
+    key: "o/r#issue-1",
+    title: "total crashes",
+    body: "",
+    repo: { owner: "o", name: "r" },
+    number: 1,
+  } as Task;
   const snapshot = await buildSnapshot({ "src/total.js": BEFORE });
   const result = {
     outcome: "pr_ready",
     diagnosis: null,
-    edits: [{ path: "src/total.js", code_before: BEFORE, code_after: after, rationale: "guard", startLine: 1, endLine: 3, baseStartLine: 1, baseEndLine: 3, kind: "addition", diff: "" }],
+    edits: [
+      {
+        path: "src/total.js",
+        code_before: BEFORE,
+        code_after: after,
+        rationale: "guard",
+        startLine: 1,
+        endLine: 3,
+        baseStartLine: 1,
+        baseEndLine: 3,
+        kind: "addition",
+        diff: "",
+      },
+    ],
     files: [{ path: "src/total.js", content: after, mode: "100644" }],
   } as unknown as RunResult;
-  const report = { host: name, runId: "r1", status: "pull_request", request: { task, mode: "run", statusIssue: null, branchSuffix: "issue-1" }, written: {} } as unknown as RunReport;
-  const status = await deliverEdits(hostThatMustNotBeCalled(name), report, { task, result, snapshot, config: defaultConfig(), base: { sha: "a".repeat(40), ref: "main" } });
+  const report = {
+    host: name,
+    runId: "r1",
+    status: "pull_request",
+    request: { task, mode: "run", statusIssue: null, branchSuffix: "issue-1" },
+    written: {},
+  } as unknown as RunReport;
+  const status = await deliverEdits(hostThatMustNotBeCalled(name), report, {
+    task,
+    result,
+    snapshot,
+    config: defaultConfig(),
+    base: { sha: "a".repeat(40), ref: "main" },
+  });
   return { status, report };
 }
 

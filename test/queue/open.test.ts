@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { openQueue } from "../../src/queue/open.js";
 import type { JobData } from "../../src/queue/types.js";
 
-const job = (key: string, extra: Partial<JobData> = {}): JobData => ({ kind: "run", key, installationId: 1, payload: null, ...extra });
+const job = (key: string, extra: Partial<JobData> = {}): JobData => ({
+  kind: "run",
+  key,
+  installationId: 1,
+  payload: null,
+  ...extra,
+});
 
 describe("openQueue without GROUNDFIX_REDIS_URL", () => {
   it("is the in-process queue: always ready, jobs accepted before process() wait for it", async () => {
@@ -44,7 +50,10 @@ describe("openQueue without GROUNDFIX_REDIS_URL", () => {
     expect(await q.enqueue(job("k", { rerun: true }))).toBe("coalesced");
     release();
     await q.idle();
-    expect(seen).toEqual([["k", false], ["k", true]]);
+    expect(seen).toEqual([
+      ["k", false],
+      ["k", true],
+    ]);
     await q.close();
     expect(await q.enqueue(job("z"))).toBe("closed");
   });

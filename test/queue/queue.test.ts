@@ -64,7 +64,11 @@ describe("createQueue", () => {
   it("forgets the oldest delivery ids beyond maxDeliveries", async () => {
     const { q } = queueWith({ maxDeliveries: 2 });
     for (const id of ["d1", "d2", "d3"]) await q.claimDelivery(id);
-    expect([await q.claimDelivery("d2"), await q.claimDelivery("d3"), await q.claimDelivery("d1")]).toEqual([false, false, true]);
+    expect([await q.claimDelivery("d2"), await q.claimDelivery("d3"), await q.claimDelivery("d1")]).toEqual([
+      false,
+      false,
+      true,
+    ]);
   });
 
   it("holds jobs until a processor is set", async () => {
@@ -81,12 +85,19 @@ describe("createQueue", () => {
     const { q, job } = queueWith({ concurrency: 1 });
     const order: string[] = [];
     const g = gate();
-    await q.enqueue(job("x", async () => { order.push("x1"); await g.done; }));
+    await q.enqueue(
+      job("x", async () => {
+        order.push("x1");
+        await g.done;
+      }),
+    );
     await q.enqueue(job("y", async () => void order.push("y1")));
     expect(await q.enqueue(job("y", async () => void order.push("y2")))).toBe("coalesced");
     await new Promise((r) => setImmediate(r));
     expect(await q.enqueue(job("x", async () => void order.push("x-plain")))).toBe("coalesced");
-    expect(await q.enqueue(job("x", async () => void order.push("x-retry1"), { rerun: true }))).toBe("queued_after_running");
+    expect(await q.enqueue(job("x", async () => void order.push("x-retry1"), { rerun: true }))).toBe(
+      "queued_after_running",
+    );
     expect(await q.enqueue(job("x", async () => void order.push("x-retry2"), { rerun: true }))).toBe("coalesced");
     g.release();
     await q.idle();
@@ -97,7 +108,11 @@ describe("createQueue", () => {
     const errors: string[] = [];
     const { q, job } = queueWith({ log: { info() {}, error: (_o, msg) => void errors.push(String(msg)) } });
     let ran = false;
-    await q.enqueue(job("bad", async () => { throw new Error("boom"); }));
+    await q.enqueue(
+      job("bad", async () => {
+        throw new Error("boom");
+      }),
+    );
     await q.enqueue(job("good", async () => void (ran = true)));
     await q.idle();
     expect(ran).toBe(true);
@@ -107,7 +122,12 @@ describe("createQueue", () => {
   it("close refuses new jobs and waits for the accepted ones", async () => {
     const { q, job } = queueWith();
     let done = false;
-    await q.enqueue(job("a", async () => { await new Promise((r) => setTimeout(r, 5)); done = true; }));
+    await q.enqueue(
+      job("a", async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        done = true;
+      }),
+    );
     const closed = q.close();
     expect(await q.enqueue(job("b", async () => {}))).toBe("closed");
     await closed;

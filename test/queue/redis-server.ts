@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
     probe.on("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -54,9 +56,12 @@ export async function startRedis(): Promise<TestRedis> {
         };
         proc.stdout.on("data", onData);
         proc.stderr.resume();
-        proc.on("error", (error) => reject(new Error(`redis-server could not start (is it installed?): ${error.message}`)));
+        proc.on("error", (error) =>
+          reject(new Error(`redis-server could not start (is it installed?): ${error.message}`)),
+        );
         proc.on("exit", (code) => {
-          if (!out.includes("Ready to accept connections")) reject(new Error(`redis-server exited ${code}: ${out.slice(-500)}`));
+          if (!out.includes("Ready to accept connections"))
+            reject(new Error(`redis-server exited ${code}: ${out.slice(-500)}`));
         });
       }),
     stop: async () => {

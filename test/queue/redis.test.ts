@@ -23,8 +23,18 @@ afterAll(async () => {
 });
 
 /** A queue on the test Redis; `prefix` shared between calls of one test makes them two replicas. */
-async function replica(prefix: string, extra: Partial<Parameters<typeof createRedisQueue>[0]> = {}): Promise<RedisJobQueue> {
-  const q = await createRedisQueue({ url: redis.url, prefix, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 250, ...extra });
+async function replica(
+  prefix: string,
+  extra: Partial<Parameters<typeof createRedisQueue>[0]> = {},
+): Promise<RedisJobQueue> {
+  const q = await createRedisQueue({
+    url: redis.url,
+    prefix,
+    backoffMs: 50,
+    lockDurationMs: 30_000,
+    stalledIntervalMs: 250,
+    ...extra,
+  });
   opened.push(q);
   return q;
 }
@@ -148,10 +158,14 @@ describe("Redis job queue", () => {
 
   it("a job whose worker process was killed mid-run completes in another process", async () => {
     const prefix = `t${n++}`;
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./worker-child.ts", import.meta.url))], {
-      env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_PREFIX: prefix },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("./worker-child.ts", import.meta.url))],
+      {
+        env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_PREFIX: prefix },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     const q = await replica(prefix);
@@ -170,7 +184,10 @@ describe("Redis job queue", () => {
 
   it("claims a delivery id once across replicas; the id outlives its job's run", async () => {
     const prefix = `t${n++}`;
-    const [a, b] = [await replica(prefix, { deliveryTtlSeconds: 3600, pendingDeliverySeconds: 60 }), await replica(prefix)];
+    const [a, b] = [
+      await replica(prefix, { deliveryTtlSeconds: 3600, pendingDeliverySeconds: 60 }),
+      await replica(prefix),
+    ];
     expect(await a.claimDelivery("d-1")).toBe(true);
     expect(await b.claimDelivery("d-1")).toBe(false);
     expect(await a.claimDelivery("d-1")).toBe(false);
@@ -215,7 +232,9 @@ describe("Redis job queue", () => {
   });
 
   it("answers a clear one-line error when Redis is unreachable at start, without the password", async () => {
-    const error = await createRedisQueue({ url: "redis://:s3cret@127.0.0.1:1", connectTimeoutMs: 1_000 }).catch((e) => e);
+    const error = await createRedisQueue({ url: "redis://:s3cret@127.0.0.1:1", connectTimeoutMs: 1_000 }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(RedisUnavailableError);
     expect(error.message).toBe("cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED");
     expect(error.message).not.toContain("s3cret");

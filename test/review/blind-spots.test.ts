@@ -29,26 +29,68 @@ describe("files the review cannot read fail closed", () => {
     const change = gitChange({ "src/big.js": "a();\n" }, { "src/big.js": "a();\nreturn;\n" });
     const report = reviewChange({ ...change, head: tooLarge(change.head, "src/big.js"), config: defaultConfig() });
     expect(report.findings).toContainEqual(
-      expect.objectContaining({ rule: "paths", path: "src/big.js", message: expect.stringContaining("over the snapshot's per-file size cap") }),
+      expect.objectContaining({
+        rule: "paths",
+        path: "src/big.js",
+        message: expect.stringContaining("over the snapshot's per-file size cap"),
+      }),
     );
     expect(report.conclusion).toBe("failure");
   });
   test("a file left out by a total cap at base fails too", () => {
     const change = gitChange({ "a.txt": "1\n" }, { "a.txt": "1\n2\n" });
-    const base = { ...change.base, read: () => undefined, entry: () => undefined, stats: { ...change.base.stats, leftOut: [{ path: "a.txt", reason: "total size cap (100 MB) reached" }], truncated: true } };
+    const base = {
+      ...change.base,
+      read: () => undefined,
+      entry: () => undefined,
+      stats: {
+        ...change.base.stats,
+        leftOut: [{ path: "a.txt", reason: "total size cap (100 MB) reached" }],
+        truncated: true,
+      },
+    };
     const report = reviewChange({ ...change, base, config: mods });
-    expect(report.findings.filter((f) => f.rule === "paths")).toEqual([expect.objectContaining({ message: expect.stringContaining("left out of the snapshot") })]);
+    expect(report.findings.filter((f) => f.rule === "paths")).toEqual([
+      expect.objectContaining({ message: expect.stringContaining("left out of the snapshot") }),
+    ]);
   });
 });
 
 describe("gitlinks and submodules", () => {
   const head = memSnapshot("h".repeat(40), { "README.md": "x\n" });
   test.each([
-    ["an added bare gitlink (no .gitmodules entry)", { path: "vendor/lib", status: "added", newMode: "160000", binary: false, patch: "@@ -0,0 +1 @@\n+Subproject commit 1234567890123456789012345678901234567890\n" }],
-    ["a gitlink moved to another commit", { path: "vendor/lib", status: "modified", oldMode: "160000", newMode: "160000", binary: false, patch: "@@ -1 +1 @@\n-Subproject commit 1111111111111111111111111111111111111111\n+Subproject commit 2222222222222222222222222222222222222222\n" }],
+    [
+      "an added bare gitlink (no .gitmodules entry)",
+      {
+        path: "vendor/lib",
+        status: "added",
+        newMode: "160000",
+        binary: false,
+        patch: "@@ -0,0 +1 @@\n+Subproject commit 1234567890123456789012345678901234567890\n",
+      },
+    ],
+    [
+      "a gitlink moved to another commit",
+      {
+        path: "vendor/lib",
+        status: "modified",
+        oldMode: "160000",
+        newMode: "160000",
+        binary: false,
+        patch:
+          "@@ -1 +1 @@\n-Subproject commit 1111111111111111111111111111111111111111\n+Subproject commit 2222222222222222222222222222222222222222\n",
+      },
+    ],
   ] as [string, FilePatch][])("%s fails", (_n, patch) => {
-    const report = reviewChange({ patches: [patch], base: memSnapshot("b".repeat(40), { "README.md": "x\n" }), head, config: mods });
-    expect(report.findings).toContainEqual(expect.objectContaining({ rule: "paths", path: "vendor/lib", message: expect.stringContaining("gitlink") }));
+    const report = reviewChange({
+      patches: [patch],
+      base: memSnapshot("b".repeat(40), { "README.md": "x\n" }),
+      head,
+      config: mods,
+    });
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ rule: "paths", path: "vendor/lib", message: expect.stringContaining("gitlink") }),
+    );
   });
   test("a submodule URL change in .gitmodules fails", () => {
     const gm = '[submodule "lib"]\n\tpath = lib\n\turl = https://github.com/good/lib\n';
@@ -60,7 +102,12 @@ describe("gitlinks and submodules", () => {
 describe("size counts bytes as well as lines", () => {
   test("one added line of 20 KB passes the line limit and fails the byte limit", () => {
     const f = found({ "a.js": "x();\n" }, { "a.js": `x();\nconst blob = "${"A".repeat(20_000)}";\n` }, "size");
-    expect(f).toEqual([expect.objectContaining({ start_line: 2, message: expect.stringContaining("adds 20017 bytes; at most 16000 are allowed") })]);
+    expect(f).toEqual([
+      expect.objectContaining({
+        start_line: 2,
+        message: expect.stringContaining("adds 20017 bytes; at most 16000 are allowed"),
+      }),
+    ]);
   });
   test("ordinary additions stay under the byte limit", () => {
     expect(found({ "a.js": "x();\n" }, { "a.js": "x();\ny();\n" }, "size")).toEqual([]);
@@ -73,7 +120,9 @@ describe("Go", () => {
   const base = { "go.mod": GOMOD, "cmd/main.go": MAIN, "internal/cart/cart.go": "package cart\n" };
   test("a Go file that parsed at base and not at head fails syntax", () => {
     const f = found(base, { ...base, "cmd/main.go": MAIN + "func broken( {\n" }, "syntax");
-    expect(f).toEqual([expect.objectContaining({ path: "cmd/main.go", level: "failure", message: expect.stringContaining("(go)") })]);
+    expect(f).toEqual([
+      expect.objectContaining({ path: "cmd/main.go", level: "failure", message: expect.stringContaining("(go)") }),
+    ]);
   });
   test("stdlib, this module's packages and required modules pass; a made-up module and a missing package fail", () => {
     const head = MAIN.replace(
@@ -88,24 +137,50 @@ describe("Go", () => {
   });
   test("a module required by the same change as its import is a finding for a human", () => {
     const head = MAIN.replace('\t"fmt"\n', '\t"fmt"\n\t"github.com/new/dep"\n');
-    const f = found(base, { ...base, "go.mod": GOMOD.replace(")", "\tgithub.com/new/dep v1.0.0\n)"), "cmd/main.go": head }, "imports");
-    expect(f).toEqual([expect.objectContaining({ level: "failure", message: expect.stringContaining("required by this same change; a new dependency needs a human") })]);
+    const f = found(
+      base,
+      { ...base, "go.mod": GOMOD.replace(")", "\tgithub.com/new/dep v1.0.0\n)"), "cmd/main.go": head },
+      "imports",
+    );
+    expect(f).toEqual([
+      expect.objectContaining({
+        level: "failure",
+        message: expect.stringContaining("required by this same change; a new dependency needs a human"),
+      }),
+    ]);
   });
 });
 
 describe("Python imports", () => {
-  const base = { "requirements.txt": "requests==2.31\n", "app/__init__.py": "", "app/other.py": "import leftpad_py\n", "app/main.py": "import os\n", "docs/yaml/index.md": "# yaml\n" };
+  const base = {
+    "requirements.txt": "requests==2.31\n",
+    "app/__init__.py": "",
+    "app/other.py": "import leftpad_py\n",
+    "app/main.py": "import os\n",
+    "docs/yaml/index.md": "# yaml\n",
+  };
   test("a module another file imports but nothing declares fails (no 'used at base' escape)", () => {
     const f = found(base, { ...base, "app/main.py": "import os\nimport leftpad_py\n" }, "imports");
-    expect(f).toEqual([expect.objectContaining({ start_line: 2, message: expect.stringContaining('"leftpad_py" is not in the standard library') })]);
+    expect(f).toEqual([
+      expect.objectContaining({
+        start_line: 2,
+        message: expect.stringContaining('"leftpad_py" is not in the standard library'),
+      }),
+    ]);
   });
   test("a folder of the same name without Python files is not a first-party package", () => {
     const f = found(base, { ...base, "app/main.py": "import os\nimport yaml\n" }, "imports");
     expect(f).toEqual([expect.objectContaining({ start_line: 2 })]);
   });
   test("a distribution declared by the same change is a finding for a human", () => {
-    const f = found(base, { ...base, "requirements.txt": "requests==2.31\nPyYAML==6.0\n", "app/main.py": "import os\nimport yaml\n" }, "imports");
-    expect(f).toEqual([expect.objectContaining({ message: expect.stringContaining('"pyyaml" is declared by this same change') })]);
+    const f = found(
+      base,
+      { ...base, "requirements.txt": "requests==2.31\nPyYAML==6.0\n", "app/main.py": "import os\nimport yaml\n" },
+      "imports",
+    );
+    expect(f).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('"pyyaml" is declared by this same change') }),
+    ]);
   });
 });
 
@@ -120,12 +195,25 @@ describe("JS/TS imports through TypeScript's module resolution", () => {
     "src/main.ts": "export {};\n",
   };
   test("paths aliases and package.json main resolve; an alias to no file fails", () => {
-    const head = { ...base, "src/main.ts": 'export {};\nimport { one } from "@lib/math";\nimport p from "./pkg";\nimport { two } from "@lib/nothing";\n' };
+    const head = {
+      ...base,
+      "src/main.ts":
+        'export {};\nimport { one } from "@lib/math";\nimport p from "./pkg";\nimport { two } from "@lib/nothing";\n',
+    };
     const f = found(base, head, "imports").map((x) => [x.start_line, x.message]);
     expect(f).toEqual([[4, expect.stringContaining('package "@lib/nothing" is not declared')]]);
   });
   test("a package added to package.json in the same change as its import is a finding for a human", () => {
-    const head = { ...base, "package.json": pkg({ zod: "4", "left-pad": "1" }), "src/main.ts": 'export {};\nimport lp from "left-pad";\n' };
-    expect(found(base, head, "imports")).toEqual([expect.objectContaining({ start_line: 2, message: expect.stringContaining('"left-pad" is declared by this same change') })]);
+    const head = {
+      ...base,
+      "package.json": pkg({ zod: "4", "left-pad": "1" }),
+      "src/main.ts": 'export {};\nimport lp from "left-pad";\n',
+    };
+    expect(found(base, head, "imports")).toEqual([
+      expect.objectContaining({
+        start_line: 2,
+        message: expect.stringContaining('"left-pad" is declared by this same change'),
+      }),
+    ]);
   });
 });

@@ -9,7 +9,10 @@ describe("reviewCommit", () => {
   test("reviews source.diff against both snapshots; evidence uses only the app's own commit", async () => {
     const base = "export const a = 1;\n";
     const own = gitChange({ "src/a.ts": base }, { "src/a.ts": base + "export const b = 2;\n" });
-    const all = gitChange({ "src/a.ts": base }, { "src/a.ts": base + "export const b = 2;\nexport const human = 3;\n" });
+    const all = gitChange(
+      { "src/a.ts": base },
+      { "src/a.ts": base + "export const b = 2;\nexport const human = 3;\n" },
+    );
     const snaps = new Map<string, Snapshot>([
       ["BASE", own.base],
       ["APP", own.head],
@@ -29,7 +32,9 @@ describe("reviewCommit", () => {
       run_id: "r",
       base_sha: "BASE",
       head_sha: "APP",
-      edits: [{ path: "src/a.ts", start_line: 1, end_line: 1, code_before: base, code_after: base + "export const b = 2;\n" }],
+      edits: [
+        { path: "src/a.ts", start_line: 1, end_line: 1, code_before: base, code_after: base + "export const b = 2;\n" },
+      ],
     };
     const report = await reviewCommit(host, { baseSha: "BASE", headSha: "HUMAN", config: defaultConfig(), record });
     expect(calls.sort()).toEqual(["diff BASE..APP", "diff BASE..HUMAN", "snap BASE", "snap HUMAN"]);
@@ -37,7 +42,12 @@ describe("reviewCommit", () => {
     expect(report.findings).toEqual([]);
     expect(report.conclusion).toBe("success");
 
-    const noOwn = await reviewCommit(host, { baseSha: "BASE", headSha: "HUMAN", config: defaultConfig(), record: { ...record, head_sha: undefined } as RunRecord });
+    const noOwn = await reviewCommit(host, {
+      baseSha: "BASE",
+      headSha: "HUMAN",
+      config: defaultConfig(),
+      record: { ...record, head_sha: undefined } as RunRecord,
+    });
     expect(noOwn.findings.map((f) => [f.rule, f.path, f.start_line])).toEqual([["evidence", "src/a.ts", 3]]);
     expect(noOwn.conclusion).toBe("failure");
   });

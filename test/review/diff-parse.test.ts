@@ -6,8 +6,20 @@ describe("parseUnifiedDiff on real git diff --full-index -M output", () => {
   test("reads added, removed, renamed, mode-changed and binary files", () => {
     const shared = Array.from({ length: 20 }, (_, k) => `line ${k}`).join("\n") + "\n";
     const { patches } = gitChange(
-      { "old/name.txt": shared, "gone.txt": "bye\n", "run.sh": "echo hi\n", "img.bin": { content: "a", binary: true }, "keep.ts": "a\n" },
-      { "new/name.txt": shared + "line 20\n", "fresh.ts": "export {};\n", "run.sh": { content: "echo hi\n", mode: "100755" }, "img.bin": { content: "b", binary: true }, "keep.ts": "a\n" },
+      {
+        "old/name.txt": shared,
+        "gone.txt": "bye\n",
+        "run.sh": "echo hi\n",
+        "img.bin": { content: "a", binary: true },
+        "keep.ts": "a\n",
+      },
+      {
+        "new/name.txt": shared + "line 20\n",
+        "fresh.ts": "export {};\n",
+        "run.sh": { content: "echo hi\n", mode: "100755" },
+        "img.bin": { content: "b", binary: true },
+        "keep.ts": "a\n",
+      },
     );
     const by = Object.fromEntries(patches.map((p) => [p.path, p]));
     expect(Object.keys(by).sort()).toEqual(["fresh.ts", "gone.txt", "img.bin", "new/name.txt", "run.sh"]);
@@ -55,7 +67,10 @@ describe("parseHunks", () => {
   });
   test("a line counted by the header but starting with --- is content", () => {
     const [h] = parseHunks("@@ -1,2 +1,1 @@\n--- a\n a\n");
-    expect(h!.lines.map((l) => [l.kind, l.text])).toEqual([["removed", "-- a"], ["context", "a"]]);
+    expect(h!.lines.map((l) => [l.kind, l.text])).toEqual([
+      ["removed", "-- a"],
+      ["context", "a"],
+    ]);
   });
   test("numbers lines on both sides", () => {
     const [h] = parseHunks("@@ -10,2 +10,3 @@ fn\n x\n+y\n z\n");

@@ -35,7 +35,13 @@ function git(dir: string, args: string[]): string {
   return execFileSync("git", args, {
     cwd: dir,
     encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
   });
 }
 
@@ -44,7 +50,10 @@ function writeTree(dir: string, files: TestTree): void {
     const full = join(dir, path);
     mkdirSync(dirname(full), { recursive: true });
     const content = typeof f === "string" ? f : f.content;
-    writeFileSync(full, typeof f !== "string" && f.binary ? Buffer.from([0, 1, 2, 0, ...Buffer.from(content)]) : content);
+    writeFileSync(
+      full,
+      typeof f !== "string" && f.binary ? Buffer.from([0, 1, 2, 0, ...Buffer.from(content)]) : content,
+    );
     if (typeof f !== "string" && f.mode === "100755") chmodSync(full, 0o755);
   }
 }
@@ -53,7 +62,10 @@ function writeTree(dir: string, files: TestTree): void {
  * Build a real two-commit git repository (base tree, then head tree) in a temp folder, and return the parsed
  * `git diff --full-index -M` between them, the raw diff, and in-memory snapshots of both trees.
  */
-export function gitChange(baseFiles: TestTree, headFiles: TestTree): { patches: FilePatch[]; diff: string; base: Snapshot; head: Snapshot } {
+export function gitChange(
+  baseFiles: TestTree,
+  headFiles: TestTree,
+): { patches: FilePatch[]; diff: string; base: Snapshot; head: Snapshot } {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-review-"));
   try {
     git(dir, ["init", "-q", "-b", "main"]);
@@ -68,7 +80,12 @@ export function gitChange(baseFiles: TestTree, headFiles: TestTree): { patches: 
     git(dir, ["commit", "-q", "--allow-empty", "-m", "head"]);
     const headSha = git(dir, ["rev-parse", "HEAD"]).trim();
     const diff = git(dir, ["diff", "--full-index", "-M", baseSha, headSha]);
-    return { patches: parseUnifiedDiff(diff), diff, base: memSnapshot(baseSha, baseFiles), head: memSnapshot(headSha, headFiles) };
+    return {
+      patches: parseUnifiedDiff(diff),
+      diff,
+      base: memSnapshot(baseSha, baseFiles),
+      head: memSnapshot(headSha, headFiles),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

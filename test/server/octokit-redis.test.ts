@@ -14,11 +14,17 @@ afterAll(async () => {
 });
 
 function replica(baseUrl: string, tag: string): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./throttle-child.ts", import.meta.url))], {
-    env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_BASE_URL: baseUrl, TEST_TAG: tag },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`)))));
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("./throttle-child.ts", import.meta.url))],
+    {
+      env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_BASE_URL: baseUrl, TEST_TAG: tag },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`)))),
+  );
 }
 
 describe("groundfixOctokit with Redis", () => {

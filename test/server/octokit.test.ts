@@ -35,7 +35,10 @@ async function writeOrder(Octokit: typeof ProbotOctokit): Promise<string[]> {
   const first = probot.receive({ id: "d1", name: "issues", payload: webhookExample("issues", "labeled", 1) } as any);
   // Installation 1's three writes are scheduled together; once the first has arrived, the other two wait their turn.
   while (!order.includes("i1-a")) await new Promise((r) => setTimeout(r, 5));
-  await Promise.all([first, probot.receive({ id: "d2", name: "issues", payload: webhookExample("issues", "labeled", 2) } as any)]);
+  await Promise.all([
+    first,
+    probot.receive({ id: "d2", name: "issues", payload: webhookExample("issues", "labeled", 2) } as any),
+  ]);
   nock.cleanAll();
   return order;
 }

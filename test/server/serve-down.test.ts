@@ -11,8 +11,16 @@ it("stops cleanly on SIGTERM after Redis went down: exit 0, one line, no stack",
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, "serve"], {
     cwd: fileURLToPath(new URL("./", import.meta.url)),
-    env: { PATH: process.env.PATH, LOG_LEVEL: "fatal", GROUNDFIX_REDIS_URL: redis.url, APP_ID: "1",
-      PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", HOST: "127.0.0.1", PORT: String(port) },
+    env: {
+      PATH: process.env.PATH,
+      LOG_LEVEL: "fatal",
+      GROUNDFIX_REDIS_URL: redis.url,
+      APP_ID: "1",
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: "s",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -20,7 +28,13 @@ it("stops cleanly on SIGTERM after Redis went down: exit 0, one line, no stack",
   child.stderr!.on("data", (c: Buffer) => (out += c));
   const exit = new Promise((r) => child.on("exit", (code) => r(code)));
   for (let i = 0; i < 400; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/ping`).then(() => true, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/ping`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   await redis.stop();

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 /** `groundfix serve …` from the sources, in an empty working directory (no .env). */
-function groundfix(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+function groundfix(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     cwd: fileURLToPath(new URL("./", import.meta.url)),
     env: { PATH: process.env.PATH, LOG_LEVEL: "fatal", ...env },
@@ -41,13 +44,17 @@ describe("groundfix serve", () => {
   it("exits 1 with one line when GROUNDFIX_REDIS_URL points at no Redis", async () => {
     const run = groundfix(["serve"], { GROUNDFIX_REDIS_URL: "redis://:pw@127.0.0.1:1" });
     expect(await run.exit).toBe(1);
-    expect(run.output()).toBe("groundfix: cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED\n");
+    expect(run.output()).toBe(
+      "groundfix: cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED\n",
+    );
   });
 
   it("refuses a split role without GROUNDFIX_REDIS_URL, and an unknown role, with exit 2 and one line", async () => {
     const worker = groundfix(["worker"], {});
     expect(await worker.exit).toBe(2);
-    expect(worker.output()).toBe("groundfix: --role worker needs GROUNDFIX_REDIS_URL: web and worker processes share jobs through Redis\n");
+    expect(worker.output()).toBe(
+      "groundfix: --role worker needs GROUNDFIX_REDIS_URL: web and worker processes share jobs through Redis\n",
+    );
     const bogus = groundfix(["serve", "--role", "both"], {});
     expect(await bogus.exit).toBe(2);
     expect(bogus.output()).toBe('groundfix: serve: --role must be all, web or worker (got "both")\n');
@@ -55,10 +62,19 @@ describe("groundfix serve", () => {
 
   it("refuses GitHub App settings Probot cannot use with exit 2 and one line naming the variable", async () => {
     const cases: [NodeJS.ProcessEnv, string][] = [
-      [{ NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" }, "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n"],
+      [
+        { NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
+        "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n",
+      ],
       [{ APP_ID: "1", PRIVATE_KEY: "notakey" }, "groundfix: PRIVATE_KEY is not a valid PEM private key\n"],
-      [{ APP_ID: "1", PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n" }, "groundfix: PRIVATE_KEY is not a valid PEM private key\n"],
-      [{ APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem" }, "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n"],
+      [
+        { APP_ID: "1", PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n" },
+        "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
+      ],
+      [
+        { APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem" },
+        "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n",
+      ],
     ];
     for (const [env, line] of cases) {
       const run = groundfix(["serve"], env);
@@ -72,7 +88,13 @@ describe("groundfix serve", () => {
     const taken = createServer().listen(port, "127.0.0.1");
     await new Promise((r) => taken.once("listening", r));
     try {
-      const run = groundfix(["serve"], { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", HOST: "127.0.0.1", PORT: String(port) });
+      const run = groundfix(["serve"], {
+        APP_ID: "1",
+        PRIVATE_KEY: testPrivateKey(),
+        WEBHOOK_SECRET: "s",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+      });
       expect(await run.exit).toBe(2);
       expect(run.output()).toBe(`groundfix: port ${port} is already in use (PORT)\n`);
     } finally {
@@ -92,7 +114,8 @@ describe("groundfix serve", () => {
     });
     try {
       let ready: Awaited<ReturnType<typeof get>>;
-      for (let i = 0; i < 1200 && !(ready = await get(`http://127.0.0.1:${port}/ready`)); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !(ready = await get(`http://127.0.0.1:${port}/ready`)); i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(ready!, run.output()).toEqual({ status: 200, body: '{"ready":true,"queue":"redis","detail":"ok"}' });
       expect(await get(`http://127.0.0.1:${port}/ping`)).toEqual({ status: 200, body: "PONG" });
       await redis.stop();

@@ -40,7 +40,10 @@ function blob(dir: string, rev: string, path: string): Buffer {
 /** What `git archive` makes of the commit: its file list and one file's bytes (the reference the snapshot must not be). */
 function archived(dir: string, rev: string): { paths: string[]; file(path: string): string } {
   const tarball = execFileSync("git", ["-C", dir, "archive", "--format=tar", rev]);
-  const paths = execFileSync("tar", ["-t"], { input: tarball }).toString("utf8").split("\n").filter((p) => p && !p.endsWith("/"));
+  const paths = execFileSync("tar", ["-t"], { input: tarball })
+    .toString("utf8")
+    .split("\n")
+    .filter((p) => p && !p.endsWith("/"));
   return { paths, file: (path) => execFileSync("tar", ["-xO", path], { input: tarball }).toString("utf8") };
 }
 
@@ -51,7 +54,8 @@ describe("snapshotFromGit reads the committed blobs, not git archive's rendering
     sh(dir, "config", "filter.evil.smudge", `sh -c 'touch ${marker}; cat'`);
     sh(dir, "config", "core.autocrlf", "true");
     const snapshot = await snapshotFromGit(dir, base);
-    for (const path of Object.keys(FILES)) expect(Buffer.from(snapshot.read(path)!, "utf8")).toEqual(blob(dir, base, path));
+    for (const path of Object.keys(FILES))
+      expect(Buffer.from(snapshot.read(path)!, "utf8")).toEqual(blob(dir, base, path));
     expect(snapshot.read("subst.js")).toContain("$Format:%H$");
     expect(snapshot.read("ident.js")).toContain("// $Id$\n");
     expect(snapshot.read("crlf.js")).not.toContain("\r");
@@ -82,11 +86,19 @@ describe("snapshotFromGit reads the committed blobs, not git archive's rendering
         { snapshot, reads, config: defaultConfig(), session },
       );
       expect(out.result.status).toBe("ok");
-      const delivered = await deliverWithPlumbing(dir, { baseSha: base, branch: "groundfix/t", message: "t", files: changedFiles(session, snapshot) });
+      const delivered = await deliverWithPlumbing(dir, {
+        baseSha: base,
+        branch: "groundfix/t",
+        message: "t",
+        files: changedFiles(session, snapshot),
+      });
       const head = "headSha" in delivered ? delivered.headSha : sh(dir, "rev-parse", "groundfix/t");
       expect(sh(dir, "diff", "--name-only", base, head)).toBe(path);
-      for (const other of Object.keys(FILES).filter((p) => p !== path)) expect(blob(dir, head, other)).toEqual(blob(dir, base, other));
-      const expected = Buffer.from(blob(dir, base, path).toString("utf8").replace(before, `${before}  if (!this) throw new Error("x");\n`));
+      for (const other of Object.keys(FILES).filter((p) => p !== path))
+        expect(blob(dir, head, other)).toEqual(blob(dir, base, other));
+      const expected = Buffer.from(
+        blob(dir, base, path).toString("utf8").replace(before, `${before}  if (!this) throw new Error("x");\n`),
+      );
       expect(blob(dir, head, path)).toEqual(expected);
     },
   );

@@ -6,13 +6,28 @@ import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
 
 /** A file of a test repository: text or bytes, optionally executable, or a symlink. */
-export type TestFile = string | Uint8Array | { content: string | Uint8Array; executable?: boolean } | { symlink: string };
+export type TestFile =
+  string | Uint8Array | { content: string | Uint8Array; executable?: boolean } | { symlink: string };
 
 /** Create a temporary git repository with one commit holding `files`; returns its folder and commit SHA. */
 export function makeGitRepo(files: Record<string, TestFile>): { dir: string; sha: string } {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-snap-"));
   const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", "-c", "core.autocrlf=false", ...args], { cwd: dir, encoding: "utf8" }).trim();
+    execFileSync(
+      "git",
+      [
+        "-c",
+        "user.name=Test",
+        "-c",
+        "user.email=test@example.com",
+        "-c",
+        "init.defaultBranch=main",
+        "-c",
+        "core.autocrlf=false",
+        ...args,
+      ],
+      { cwd: dir, encoding: "utf8" },
+    ).trim();
   git("init", "-q");
   for (const [path, file] of Object.entries(files)) {
     const full = join(dir, path);
@@ -30,7 +45,11 @@ export function makeGitRepo(files: Record<string, TestFile>): { dir: string; sha
 }
 
 /** A gzipped tarball shaped like GitHub's: a pax global header with the commit id, then everything under `owner-repo-sha/`. */
-export async function makeGitHubTarball(files: Record<string, TestFile>, sha = "a".repeat(40), top = `octo-demo-${"a".repeat(7)}`): Promise<Buffer> {
+export async function makeGitHubTarball(
+  files: Record<string, TestFile>,
+  sha = "a".repeat(40),
+  top = `octo-demo-${"a".repeat(7)}`,
+): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -51,8 +70,10 @@ export async function makeGitHubTarball(files: Record<string, TestFile>, sha = "
       }
     }
     const name = `${top}/${path}`;
-    if (typeof file === "object" && "symlink" in file) pack.entry({ name, type: "symlink", linkname: file.symlink, mode: 0o777 });
-    else if (typeof file === "string" || file instanceof Uint8Array) pack.entry({ name, mode: 0o664 }, Buffer.from(file));
+    if (typeof file === "object" && "symlink" in file)
+      pack.entry({ name, type: "symlink", linkname: file.symlink, mode: 0o777 });
+    else if (typeof file === "string" || file instanceof Uint8Array)
+      pack.entry({ name, mode: 0o664 }, Buffer.from(file));
     else pack.entry({ name, mode: file.executable ? 0o775 : 0o664 }, Buffer.from(file.content));
   }
   pack.finalize();

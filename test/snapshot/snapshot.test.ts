@@ -57,8 +57,13 @@ describe("snapshotFromGit", () => {
   it("records submodules listed in .gitmodules", async () => {
     const { execFileSync } = await import("node:child_process");
     // A submodule commit made with update-index, so no clone is needed.
-    const host = makeGitRepo({ ".gitmodules": '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n', "main.go": "package main\n" });
-    execFileSync("git", ["update-index", "--add", "--cacheinfo", `160000,${"b".repeat(40)},vendor/lib`], { cwd: host.dir });
+    const host = makeGitRepo({
+      ".gitmodules": '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n',
+      "main.go": "package main\n",
+    });
+    execFileSync("git", ["update-index", "--add", "--cacheinfo", `160000,${"b".repeat(40)},vendor/lib`], {
+      cwd: host.dir,
+    });
     execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "sub"], { cwd: host.dir });
     const s = await snapshotFromGit(host.dir, "HEAD");
     expect(s.entry("vendor/lib")).toMatchObject({ kind: "submodule", mode: "160000" });
@@ -90,14 +95,20 @@ describe("snapshotFromTar", () => {
     expect(byCount.stats.truncated).toBe(true);
     expect(byCount.stats.leftOut).toHaveLength(6);
     expect(byCount.stats.leftOut[0]?.reason).toMatch(/file count cap/);
-    const byBytes = await snapshotFromTar(tgz, { sha: "c".repeat(40), stripTopFolder: true, limits: { maxTotalBytes: 500 } });
+    const byBytes = await snapshotFromTar(tgz, {
+      sha: "c".repeat(40),
+      stripTopFolder: true,
+      limits: { maxTotalBytes: 500 },
+    });
     expect(byBytes.stats.textFiles).toBe(4);
     expect(byBytes.stats.leftOut.map((l) => l.path)).toContain("f9.txt");
     expect(byBytes.stats.leftOut[0]?.reason).toMatch(/total size cap/);
   });
 
   it("rejects bytes that are not an archive with a clear error", async () => {
-    await expect(snapshotFromTar(Buffer.from("this is not a tar archive at all".repeat(40)), { sha: "d".repeat(40) })).rejects.toThrow(/cannot read the tar archive/);
+    await expect(
+      snapshotFromTar(Buffer.from("this is not a tar archive at all".repeat(40)), { sha: "d".repeat(40) }),
+    ).rejects.toThrow(/cannot read the tar archive/);
   });
 });
 

@@ -12,14 +12,21 @@ describe("a file the snapshot's total cap left out is present but too large, nev
     const ctx = await makeContext(FILES, { maxTotalBytes: 2000 });
     expect(ctx.snapshot.stats.leftOut.map((l) => l.path)).toEqual(["z/big.js"]);
     const read = await runTool(getFileContents, { path: "z/big.js" }, ctx);
-    expect(read.text).toMatch(/^NOT_FOUND: z\/big\.js exists at 0123456 but is too large for the snapshot \(total size cap/);
+    expect(read.text).toMatch(
+      /^NOT_FOUND: z\/big\.js exists at 0123456 but is too large for the snapshot \(total size cap/,
+    );
     const edit = runSuggestAddition(
       { path: "z/big.js", code_before: "const b = 2;\n", code_after: "const b = 2;\n// x\n", rationale: "r" },
       { ...ctx, config: defaultConfig(), session: createEditSession() },
     );
     expect(edit.result.text).toMatch(/^REJECTED: z\/big\.js exists at 0123456 but is too large/);
-    const claims = checkClaims({ summary: "s", affected_file: "z/big.js", affected_function: null, root_cause_snippet: null, confidence: 0.5 }, ctx.snapshot);
-    expect(claims.failures[0]).toMatch(/^z\/big\.js exists at 0123456 but is too large for the snapshot .*groundfix cannot cite it/);
+    const claims = checkClaims(
+      { summary: "s", affected_file: "z/big.js", affected_function: null, root_cause_snippet: null, confidence: 0.5 },
+      ctx.snapshot,
+    );
+    expect(claims.failures[0]).toMatch(
+      /^z\/big\.js exists at 0123456 but is too large for the snapshot .*groundfix cannot cite it/,
+    );
   });
 });
 

@@ -51,9 +51,28 @@ describe("requiredLiterals", () => {
       seed = (seed * 1103515245 + 12345) >>> 0;
       return seed % n;
     };
-    const atoms = ["a", "b", "c", "ab", "(a|bc)", "[ab]", ".", "\\w", "(abc)?", "c+", "b*", "(?:ca|ac)", "[^a]", "a{2}", "^", "$", "\\b"];
+    const atoms = [
+      "a",
+      "b",
+      "c",
+      "ab",
+      "(a|bc)",
+      "[ab]",
+      ".",
+      "\\w",
+      "(abc)?",
+      "c+",
+      "b*",
+      "(?:ca|ac)",
+      "[^a]",
+      "a{2}",
+      "^",
+      "$",
+      "\\b",
+    ];
     const lines: string[] = [""];
-    for (let len = 1; len <= 6; len++) for (const prefix of lines.filter((l) => l.length === len - 1)) for (const ch of "abc ") lines.push(prefix + ch);
+    for (let len = 1; len <= 6; len++)
+      for (const prefix of lines.filter((l) => l.length === len - 1)) for (const ch of "abc ") lines.push(prefix + ch);
     let checked = 0;
     for (let k = 0; k < 300; k++) {
       const parts = Array.from({ length: 1 + rand(5) }, () => atoms[rand(atoms.length)] as string);
@@ -62,7 +81,8 @@ describe("requiredLiterals", () => {
       if (literals === null) continue;
       const re = RE2JS.compile(pattern);
       for (const line of lines) {
-        if (re.test(line) && !literals.some((l) => line.includes(l))) throw new Error(`${pattern} matches ${JSON.stringify(line)} without ${JSON.stringify(literals)}`);
+        if (re.test(line) && !literals.some((l) => line.includes(l)))
+          throw new Error(`${pattern} matches ${JSON.stringify(line)} without ${JSON.stringify(literals)}`);
       }
       checked++;
     }
@@ -71,7 +91,10 @@ describe("requiredLiterals", () => {
 });
 
 describe("grep with a literal prefilter", () => {
-  const snapshot = (files: Record<string, string>) => ({ paths: Object.keys(files).sort(), read: (p: string) => files[p] });
+  const snapshot = (files: Record<string, string>) => ({
+    paths: Object.keys(files).sort(),
+    read: (p: string) => files[p],
+  });
 
   it("finds the same lines, numbers and CRLF-stripped text as testing every line", () => {
     const files = {
@@ -79,7 +102,11 @@ describe("grep with a literal prefilter", () => {
       "b.js": "// function parseHidden(\nfunction readAll() { return readAll(); } function parseX(\n",
       "c.js": "nothing here\n",
     };
-    const found = grepSnapshot(snapshot(files), { pattern: "function (parse|read)[A-Z][A-Za-z]*\\(", regex: true, maxHits: 50 });
+    const found = grepSnapshot(snapshot(files), {
+      pattern: "function (parse|read)[A-Z][A-Za-z]*\\(",
+      regex: true,
+      maxHits: 50,
+    });
     expect(found.hits).toEqual([
       { path: "a.js", line: 1, text: "function parseA() {}" },
       { path: "a.js", line: 3, text: "function readB(x) {}" },
@@ -91,7 +118,12 @@ describe("grep with a literal prefilter", () => {
   });
 
   it("does not use the prefilter for case-insensitive searches", () => {
-    const found = grepSnapshot(snapshot({ "a.js": "FUNCTION PARSEX(\n" }), { pattern: "function parse[a-z]\\(", regex: true, caseSensitive: false, maxHits: 5 });
+    const found = grepSnapshot(snapshot({ "a.js": "FUNCTION PARSEX(\n" }), {
+      pattern: "function parse[a-z]\\(",
+      regex: true,
+      caseSensitive: false,
+      maxHits: 5,
+    });
     expect(found.total).toBe(1);
   });
 });

@@ -5,7 +5,8 @@ import { makeContext } from "./fixture.js";
 describe("search_codebase expansions", () => {
   it("lists the closest expansion of a word the repository lacks first in why a file matched", async () => {
     const ctx = await makeContext({
-      "src/parse.js": "export function parseConfigurationFile(p) {}\nexport function parser(p) {}\nexport function parseAll(p) {}\n",
+      "src/parse.js":
+        "export function parseConfigurationFile(p) {}\nexport function parser(p) {}\nexport function parseAll(p) {}\n",
     });
     const r = await runTool(searchCodebase, { query: "pars" }, ctx);
     const line = r.text.split("\n").find((l) => l.startsWith("1. src/parse.js — "));
@@ -17,7 +18,9 @@ describe("search_codebase expansions", () => {
 
 describe("verify_symbol_in_repo similar names", () => {
   it("finds a one-letter typo among many names that share its words, closest first", async () => {
-    const body = Array.from({ length: 300 }, (_, i) => `export function handleAudit${i}_1(x) {}\n`).join("") + "export function handleAuditLog(x) {}\n";
+    const body =
+      Array.from({ length: 300 }, (_, i) => `export function handleAudit${i}_1(x) {}\n`).join("") +
+      "export function handleAuditLog(x) {}\n";
     const ctx = await makeContext({ "src/audit.js": body });
     const r = await runTool(verifySymbolInRepo, { name: "handleAuditLgo" }, ctx);
     expect(r.status).toBe("not_found");
@@ -49,12 +52,17 @@ describe("search_codebase without an index", () => {
     });
     const r = await runTool(searchCodebase, { query: "resolve module cache" }, ctx);
     expect(rankedFiles(r.text)).toEqual(["src/a.js", "src/b.js"]);
-    expect(r.text).toMatch(/1\. src\/a\.js — "cache" in symbols, text; .*\(symbols: RESOLVE_CACHE:1, resolveModule:2\)/);
+    expect(r.text).toMatch(
+      /1\. src\/a\.js — "cache" in symbols, text; .*\(symbols: RESOLVE_CACHE:1, resolveModule:2\)/,
+    );
     expect(r.text).toContain("function resolveModule src/a.js:2");
   });
 
   it("takes $ and other regular-expression characters of a query as text", async () => {
-    const ctx = await makeContext({ "src/app.js": "angular.module('x').config(function($httpProvider) {});\n", "src/b.js": "const httpx = 1;\n" });
+    const ctx = await makeContext({
+      "src/app.js": "angular.module('x').config(function($httpProvider) {});\n",
+      "src/b.js": "const httpx = 1;\n",
+    });
     const r = await runTool(searchCodebase, { query: "$httpProvider (.*) [a-z]+" }, ctx);
     expect(r.status).toBe("ok");
     expect(rankedFiles(r.text)[0]).toBe("src/app.js");
@@ -62,7 +70,10 @@ describe("search_codebase without an index", () => {
   });
 
   it("does not rank files by the text of secret files", async () => {
-    const ctx = await makeContext({ ".env": "STRIPE_WEBHOOK_SIGNING=whsec_x\n", "src/pay.js": "export const x = 1;\n" });
+    const ctx = await makeContext({
+      ".env": "STRIPE_WEBHOOK_SIGNING=whsec_x\n",
+      "src/pay.js": "export const x = 1;\n",
+    });
     const r = await runTool(searchCodebase, { query: "stripe webhook signing" }, ctx);
     expect(r.text).not.toContain(".env");
   });
@@ -73,13 +84,18 @@ describe("search_codebase without an index", () => {
       "src/a.js": "export function parseRow(r) {}\n",
     });
     const r = await runTool(searchCodebase, { query: "parseRow" }, ctx);
-    expect(r.text).toContain("1. function parseRow src/a.js:1 (+1 more definitions in the files ranked) — name words: parserow");
+    expect(r.text).toContain(
+      "1. function parseRow src/a.js:1 (+1 more definitions in the files ranked) — name words: parserow",
+    );
   });
 });
 
 describe("verify_symbol_in_repo without an index", () => {
   it("suggests a one-word name one letter away, found through pieces of the name", async () => {
-    const ctx = await makeContext({ "src/jobs.py": "def processing(job):\n    return job\n", "src/x.py": "def other():\n    pass\n" });
+    const ctx = await makeContext({
+      "src/jobs.py": "def processing(job):\n    return job\n",
+      "src/x.py": "def other():\n    pass\n",
+    });
     const r = await runTool(verifySymbolInRepo, { name: "procesing" }, ctx);
     expect(r.status).toBe("not_found");
     expect(r.text).toContain("Similar defined names: function processing (src/jobs.py:1)");
@@ -87,13 +103,20 @@ describe("verify_symbol_in_repo without an index", () => {
 
   it("finds every definition of a name, also in files that only hold it once", async () => {
     const filler = Array.from({ length: 50 }, (_, i) => `export const v${i} = ${i};\n`).join("");
-    const ctx = await makeContext({ "src/a.js": filler + "export function target() {}\n", "src/b.ts": "class K {\n  target() {}\n}\n", "src/c.js": "target();\n" });
+    const ctx = await makeContext({
+      "src/a.js": filler + "export function target() {}\n",
+      "src/b.ts": "class K {\n  target() {}\n}\n",
+      "src/c.js": "target();\n",
+    });
     const r = await runTool(verifySymbolInRepo, { name: "target" }, ctx);
     expect(r.text).toBe("FOUND: target is defined 2 time(s):\nsrc/a.js:51 function target\nsrc/b.ts:2 method K.target");
   });
 
   it("says where an undefined word is used", async () => {
-    const ctx = await makeContext({ "src/a.js": "import { helper } from 'lib';\nhelper();\n", "src/b.js": "export function helpers() {}\n" });
+    const ctx = await makeContext({
+      "src/a.js": "import { helper } from 'lib';\nhelper();\n",
+      "src/b.js": "export function helpers() {}\n",
+    });
     const r = await runTool(verifySymbolInRepo, { name: "helper" }, ctx);
     expect(r.status).toBe("not_found");
     expect(r.text).toContain("Similar defined names: function helpers (src/b.js:1)");
@@ -104,7 +127,10 @@ describe("verify_symbol_in_repo without an index", () => {
 describe("search and verify do not spell out secrets", () => {
   const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
   it("does not show a secret as an expansion of a query word, nor list a file for it", async () => {
-    const ctx = await makeContext({ "src/config.js": `export const token = '${token}';\n`, "src/other.js": "export function ghpHelper() {}\n" });
+    const ctx = await makeContext({
+      "src/config.js": `export const token = '${token}';\n`,
+      "src/other.js": "export function ghpHelper() {}\n",
+    });
     const r = await runTool(searchCodebase, { query: "ghp_a1b2" }, ctx);
     expect(r.text.toLowerCase()).not.toContain("c3d4e5");
     expect(rankedFiles(r.text)).not.toContain("src/config.js");

@@ -4,7 +4,8 @@ import { createEditSession, prepareSuggestAddition, runSuggestAddition } from ".
 import { makeContext } from "./fixture.js";
 
 const FILES = {
-  "src/handler.js": "function handle(req, res, next) {\n  const user = load(req);\n  audit(user);\n  res.send(user);\n}\nmodule.exports = { handle };\n",
+  "src/handler.js":
+    "function handle(req, res, next) {\n  const user = load(req);\n  audit(user);\n  res.send(user);\n}\nmodule.exports = { handle };\n",
   "app/views.py": "def view(request):\n    user = load(request)\n    audit(user)\n    return user\n",
   "cmd/main.go": "package main\n\nfunc run(x int) int {\n\ty := load(x)\n\taudit(y)\n\treturn y\n}\n",
 };
@@ -46,14 +47,19 @@ describe("suggest_addition refuses additions that disable existing code", () => 
     const { out } = await suggest("src/handler.js", "  const user = load(req);\n", lines);
     expect(out.result.text).toMatch(/hidden line break|invisible or bidirectional/);
     // also with edits.allow: modifications
-    const mod = await suggest("src/handler.js", "  const user = load(req);\n", lines, parseConfig({ edits: { allow: "modifications" } }));
+    const mod = await suggest(
+      "src/handler.js",
+      "  const user = load(req);\n",
+      lines,
+      parseConfig({ edits: { allow: "modifications" } }),
+    );
     expect(mod.out.result.status).toBe("rejected");
   });
 });
 
 describe("suggest_addition keeps the product's own kind of fix", () => {
   test.each([
-    ["src/handler.js", "  const user = load(req);\n", '  if (!user) throw new Error(`no user for ${req.url}`);\n'],
+    ["src/handler.js", "  const user = load(req);\n", "  if (!user) throw new Error(`no user for ${req.url}`);\n"],
     ["src/handler.js", "  const user = load(req);\n", "  if (user == null) return next();\n"],
     ["app/views.py", "    user = load(request)\n", '    if user is None:\n        raise ValueError("no user")\n'],
     ["cmd/main.go", "\ty := load(x)\n", '\tif y < 0 {\n\t\tpanic("negative")\n\t}\n'],
@@ -64,7 +70,12 @@ describe("suggest_addition keeps the product's own kind of fix", () => {
   });
 
   test("with edits.allow: modifications an added return is the maintainer's choice", async () => {
-    const { out } = await suggest("src/handler.js", "  const user = load(req);\n", "  return;\n", parseConfig({ edits: { allow: "modifications" } }));
+    const { out } = await suggest(
+      "src/handler.js",
+      "  const user = load(req);\n",
+      "  return;\n",
+      parseConfig({ edits: { allow: "modifications" } }),
+    );
     expect(out.result.status).toBe("ok");
   });
 });

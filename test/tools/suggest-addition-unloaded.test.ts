@@ -8,7 +8,12 @@ test("without the grammar loaded, a Python addition is refused rather than appli
   const ctx = await makeContext({ "app/v.py": "def v(r):\n    u = load(r)\n    return u\n" });
   ctx.reads.record({ path: "app/v.py", startLine: 1, endLine: 3 });
   const session = createEditSession();
-  const args = { path: "app/v.py", code_before: "    u = load(r)\n", code_after: "    u = load(r)\n    return None\n", rationale: "x" };
+  const args = {
+    path: "app/v.py",
+    code_before: "    u = load(r)\n",
+    code_after: "    u = load(r)\n    return None\n",
+    rationale: "x",
+  };
   const out = runSuggestAddition(args, { snapshot: ctx.snapshot, reads: ctx.reads, config: defaultConfig(), session });
   expect(out.result.text).toContain("the python grammar is not loaded");
   expect(session.edits).toEqual([]);

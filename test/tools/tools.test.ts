@@ -28,7 +28,9 @@ describe("tool table", () => {
   it("answers bad arguments with one line on how to call the tool", async () => {
     const r = await call("get_file_contents", { start_line: 3 });
     expect(r.status).toBe("invalid");
-    expect(r.text).toMatch(/^INVALID: path: .*Call get_file_contents with \{ path: string, start_line\?: number, end_line\?: number \}/);
+    expect(r.text).toMatch(
+      /^INVALID: path: .*Call get_file_contents with \{ path: string, start_line\?: number, end_line\?: number \}/,
+    );
     expect(r.text.split("\n")).toHaveLength(1);
   });
 });
@@ -36,9 +38,15 @@ describe("tool table", () => {
 describe("get_file_contents", () => {
   it("answers numbered lines with the total and records the window", async () => {
     const reads = createReadLog();
-    const r = await runTool(tool("get_file_contents"), { path: "./src/models/cart.js", start_line: 6, end_line: 8 }, { ...ctx, reads });
+    const r = await runTool(
+      tool("get_file_contents"),
+      { path: "./src/models/cart.js", start_line: 6, end_line: 8 },
+      { ...ctx, reads },
+    );
     expect(r.status).toBe("ok");
-    expect(r.text).toBe("src/models/cart.js (lines 6-8 of 15)\n   6|   addItem(item) {\n   7|     this.items.push(item);\n   8|   }\n… 7 more lines not shown; call again with start_line=9");
+    expect(r.text).toBe(
+      "src/models/cart.js (lines 6-8 of 15)\n   6|   addItem(item) {\n   7|     this.items.push(item);\n   8|   }\n… 7 more lines not shown; call again with start_line=9",
+    );
     expect(reads.windows()).toEqual([{ path: "src/models/cart.js", startLine: 6, endLine: 8 }]);
     expect(reads.covers("src/models/cart.js", 6, 8)).toBe(true);
     expect(reads.covers("src/models/cart.js", 5, 8)).toBe(false);
@@ -83,7 +91,9 @@ describe("get_file_contents", () => {
     const big = await read("data/huge.json");
     expect(big.text).toContain("too large to serve");
     const link = await read("docs/link.md");
-    expect(link.text).toBe(`NOT_FOUND: docs/link.md is a symbolic link to '../README.md' (not followed). Call get_file_contents with path "README.md".`);
+    expect(link.text).toBe(
+      `NOT_FOUND: docs/link.md is a symbolic link to '../README.md' (not followed). Call get_file_contents with path "README.md".`,
+    );
     const env = await read(".env");
     expect(env.status).toBe("rejected");
     expect(env.text).not.toContain("hunter2");
@@ -106,7 +116,12 @@ describe("get_file_contents", () => {
 describe("list_files", () => {
   it("lists matching paths with the total and marks non-text entries", async () => {
     const r = await call("list_files", { glob: "*.js" });
-    expect(r.text.split("\n")).toEqual(["3 paths match '*.js' (showing 1-3):", "src/config.js", "src/index.js", "src/models/cart.js"]);
+    expect(r.text.split("\n")).toEqual([
+      "3 paths match '*.js' (showing 1-3):",
+      "src/config.js",
+      "src/index.js",
+      "src/models/cart.js",
+    ]);
     const all = await call("list_files", {});
     expect(all.text).toContain("assets/logo.png [binary, 8 B]");
     expect(all.text).toContain("docs/link.md -> ../README.md [symlink]");
@@ -183,7 +198,9 @@ describe("verify_symbol_in_repo", () => {
   it("answers FOUND with definition sites", async () => {
     const r = await call("verify_symbol_in_repo", { name: "Cart.totalPrice" });
     expect(r.status).toBe("ok");
-    expect(r.text).toBe("FOUND: Cart.totalPrice is defined 1 time(s):\nsrc/models/cart.js:10-12 method Cart.totalPrice");
+    expect(r.text).toBe(
+      "FOUND: Cart.totalPrice is defined 1 time(s):\nsrc/models/cart.js:10-12 method Cart.totalPrice",
+    );
   });
 
   it("answers NOT_FOUND with similar names", async () => {

@@ -62,11 +62,26 @@ export function createHeuristicModel(): Model {
         const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
         plan = {
           text: "The heuristic could not analyse the conversation.",
-          calls: [{ name: "submit_answer", arguments: { summary: `The heuristic model could not analyse this problem (${why}); a stack trace with repository paths or the exact error message would help.`, affected_file: null, affected_function: null, root_cause_snippet: null, confidence: 0.1 } }],
+          calls: [
+            {
+              name: "submit_answer",
+              arguments: {
+                summary: `The heuristic model could not analyse this problem (${why}); a stack trace with repository paths or the exact error message would help.`,
+                affected_file: null,
+                affected_function: null,
+                root_cause_snippet: null,
+                confidence: 0.1,
+              },
+            },
+          ],
         };
       }
       const turn = messages.filter((m) => m.role === "assistant").length + 1;
-      const tool_calls: ToolCall[] = plan.calls.map((c, i) => ({ id: `h${turn}_${i + 1}`, name: c.name, arguments: c.arguments }));
+      const tool_calls: ToolCall[] = plan.calls.map((c, i) => ({
+        id: `h${turn}_${i + 1}`,
+        name: c.name,
+        arguments: c.arguments,
+      }));
       return { text: plan.text, tool_calls };
     },
   };

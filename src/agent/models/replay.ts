@@ -40,7 +40,14 @@ export function loadTranscriptFile(file: string): Transcript {
     text = readFileSync(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (code ?? (err as Error).message);
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (code ?? (err as Error).message);
     throw new Error(`cannot read replay transcript ${file}: ${why}`);
   }
   let raw: unknown;

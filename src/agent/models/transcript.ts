@@ -27,7 +27,10 @@ export const transcriptSchema = z
         .object({
           text: z.string().optional(),
           tool_calls: z.array(z.object({ name: z.string().min(1), arguments: z.unknown() }).strict()).default([]),
-          usage: z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) }).strict().optional(),
+          usage: z
+            .object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) })
+            .strict()
+            .optional(),
         })
         .strict(),
     ),

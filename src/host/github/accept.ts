@@ -39,22 +39,41 @@ export interface AcceptHooks {
  *    the status comment for an unreadable or invalid config, else the pipeline. An archived repository
  *    (`repository.archived`) gets no reaction and no run, only the status comment that says so. Returns without awaiting the run.
  */
-export function createAccept(deps: AcceptDeps): (context: AcceptContext, decision: Decision, found: ConfigLookup, hooks?: AcceptHooks) => Promise<void> {
+export function createAccept(
+  deps: AcceptDeps,
+): (context: AcceptContext, decision: Decision, found: ConfigLookup, hooks?: AcceptHooks) => Promise<void> {
   const { queue } = deps;
   return async (context, decision, found, hooks = {}) => {
     const { octokit, log } = context;
     if ("skip" in decision) return void log.info({ id: context.id, reason: decision.skip }, "groundfix: not a trigger");
     const request = decision.run;
     const { config, error, unreadable } = found;
-    const payload = context.payload as { sender?: { login?: string; type?: string }; repository?: { default_branch?: string; archived?: boolean }; installation?: { id?: number } };
+    const payload = context.payload as {
+      sender?: { login?: string; type?: string };
+      repository?: { default_branch?: string; archived?: boolean };
+      installation?: { id?: number };
+    };
     const job = (data: RunJobPayload, rerun = false) =>
-      queue.enqueue({ kind: "run", key: request.task.key, installationId: payload.installation?.id ?? 0, deliveryId: context.id, ...(rerun ? { rerun } : {}), payload: data });
+      queue.enqueue({
+        kind: "run",
+        key: request.task.key,
+        installationId: payload.installation?.id ?? 0,
+        deliveryId: context.id,
+        ...(rerun ? { rerun } : {}),
+        payload: data,
+      });
     if (context.name !== "code_scanning_alert") {
       const sender = payload.sender;
-      if (!sender?.login) return void log.warn({ id: context.id, key: request.task.key }, "groundfix: payload without a sender; dropped");
+      if (!sender?.login)
+        return void log.warn({ id: context.id, key: request.task.key }, "groundfix: payload without a sender; dropped");
       let verdict: Awaited<ReturnType<typeof mayTrigger>>;
       try {
-        verdict = await mayTrigger(octokit, request.task.repo, { login: sender.login, type: sender.type ?? "User" }, config);
+        verdict = await mayTrigger(
+          octokit,
+          request.task.repo,
+          { login: sender.login, type: sender.type ?? "User" },
+          config,
+        );
       } catch (failure) {
         // Unknown whether the sender may trigger: a neutral comment, no reaction, no run.
         log.warn({ key: request.task.key, err: failure }, "groundfix: could not read the sender's permission");
@@ -63,7 +82,13 @@ export function createAccept(deps: AcceptDeps): (context: AcceptContext, decisio
       }
       if (!verdict.allowed) {
         log.info({ id: context.id, key: request.task.key, reason: verdict.reason }, "groundfix: trigger refused");
-        if (hooks.reply && sender.type !== "Bot") await deps.replyOnce(request.task.key, hooks.reply, `groundfix: ${verdict.reason}, so this command was ignored.`, log);
+        if (hooks.reply && sender.type !== "Bot")
+          await deps.replyOnce(
+            request.task.key,
+            hooks.reply,
+            `groundfix: ${verdict.reason}, so this command was ignored.`,
+            log,
+          );
         return;
       }
     }

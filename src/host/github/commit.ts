@@ -28,19 +28,36 @@ function treeMode(mode: string): TreeMode {
  * @throws the Octokit `RequestError` of the failing step; nothing of the ref is left behind by a failure, because
  *   the ref is the last write.
  */
-export async function commitFiles(octokit: Octokit, repo: RepoRef, input: DeliverInput, baseTree?: string): Promise<Delivery> {
+export async function commitFiles(
+  octokit: Octokit,
+  repo: RepoRef,
+  input: DeliverInput,
+  baseTree?: string,
+): Promise<Delivery> {
   if (input.files.length === 0) throw new Error("commitFiles: no files to commit");
   const owner = repo.owner;
   const name = repo.name;
   const { branch, baseSha } = input;
-  const base_tree = baseTree ?? (await octokit.rest.git.getCommit({ owner, repo: name, commit_sha: baseSha })).data.tree.sha;
+  const base_tree =
+    baseTree ?? (await octokit.rest.git.getCommit({ owner, repo: name, commit_sha: baseSha })).data.tree.sha;
   const tree = await octokit.rest.git.createTree({
     owner,
     repo: name,
     base_tree,
-    tree: input.files.map((file) => ({ path: file.path, mode: treeMode(file.mode), type: "blob" as const, content: file.content })),
+    tree: input.files.map((file) => ({
+      path: file.path,
+      mode: treeMode(file.mode),
+      type: "blob" as const,
+      content: file.content,
+    })),
   });
-  const commit = await octokit.rest.git.createCommit({ owner, repo: name, message: input.message, tree: tree.data.sha, parents: [baseSha] });
+  const commit = await octokit.rest.git.createCommit({
+    owner,
+    repo: name,
+    message: input.message,
+    tree: tree.data.sha,
+    parents: [baseSha],
+  });
   const headSha = commit.data.sha;
   try {
     await octokit.rest.git.createRef({ owner, repo: name, ref: `refs/heads/${branch}`, sha: headSha });
@@ -49,13 +66,21 @@ export async function commitFiles(octokit: Octokit, repo: RepoRef, input: Delive
     if (!isReferenceExists(error)) throw error;
   }
   const current = (await octokit.rest.git.getRef({ owner, repo: name, ref: `heads/${branch}` })).data.object.sha;
-  const move = (force: boolean) => octokit.rest.git.updateRef({ owner, repo: name, ref: `heads/${branch}`, sha: headSha, force });
-  if (current === baseSha) return await move(false), { kind: "fast_forwarded", branch, headSha };
+  const move = (force: boolean) =>
+    octokit.rest.git.updateRef({ owner, repo: name, ref: `heads/${branch}`, sha: headSha, force });
+  if (current === baseSha) return (await move(false), { kind: "fast_forwarded", branch, headSha });
   const { data: head } = await octokit.rest.git.getCommit({ owner, repo: name, commit_sha: current });
   const parents = head.parents.map((p) => p.sha);
-  if (parents.length === 1 && parents[0] === baseSha && head.tree.sha === tree.data.sha) return { kind: "reused", branch, headSha: current };
-  const { data } = await octokit.rest.repos.compareCommits({ owner, repo: name, base: baseSha, head: current, per_page: 100 });
-  if (data.ahead_by === 0) return await move(false), { kind: "fast_forwarded", branch, headSha };
+  if (parents.length === 1 && parents[0] === baseSha && head.tree.sha === tree.data.sha)
+    return { kind: "reused", branch, headSha: current };
+  const { data } = await octokit.rest.repos.compareCommits({
+    owner,
+    repo: name,
+    base: baseSha,
+    head: current,
+    per_page: 100,
+  });
+  if (data.ahead_by === 0) return (await move(false), { kind: "fast_forwarded", branch, headSha });
   // Newest first, like `git log`; an empty list (beyond the 250 listed) still means the branch holds work of its own.
   const listed: BranchCommit[] = data.commits.reverse().map((c) => ({
     sha: c.sha,
@@ -66,7 +91,14 @@ export async function commitFiles(octokit: Octokit, repo: RepoRef, input: Delive
   const all = listed.length ? listed : [{ sha: current, author: "unknown", subject: "", ours: false }];
   const beyond = { commits: all.slice(0, MAX_NAMED), count: Math.max(data.ahead_by, all.length) };
   if (!input.force) {
-    return { kind: "held", branch, headSha: current, headParent: parents[0] ?? null, why: heldReason({ parents, message: head.message }, baseSha), ...beyond };
+    return {
+      kind: "held",
+      branch,
+      headSha: current,
+      headParent: parents[0] ?? null,
+      why: heldReason({ parents, message: head.message }, baseSha),
+      ...beyond,
+    };
   }
   await move(true);
   return { kind: "replaced", branch, headSha, previousSha: current, ...beyond };
@@ -91,4 +123,3 @@ export async function deleteBranch(octokit: Octokit, repo: RepoRef, branch: stri
     if (status !== 404 && status !== 422) throw error;
   }
 }
-

@@ -71,7 +71,9 @@ export async function compareCommits(
   const mergeBase = data.merge_base_commit?.sha ?? base;
   const files = (data.files ?? []) as CompareFile[];
   if (files.length >= COMPARE_FILE_LIMIT) {
-    throw new Error(`the diff ${base.slice(0, 12)}...${head.slice(0, 12)} lists ${files.length} files, GitHub's compare limit, so some changed files cannot be seen; split the change`);
+    throw new Error(
+      `the diff ${base.slice(0, 12)}...${head.slice(0, 12)} lists ${files.length} files, GitHub's compare limit, so some changed files cannot be seen; split the change`,
+    );
   }
   const patches: FilePatch[] = [];
   let snapshots: { base: Snapshot; head: Snapshot } | undefined;

@@ -90,7 +90,8 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
   const comparisons = new Map<string, Promise<Comparison>>();
   const opened = new Map<number, OpenPullRequest>();
   const openFrom = async (branch: string) =>
-    (await octokit.rest.pulls.list({ owner, repo: repo.name, head: `${owner}:${branch}`, state: "open", per_page: 1 })).data[0];
+    (await octokit.rest.pulls.list({ owner, repo: repo.name, head: `${owner}:${branch}`, state: "open", per_page: 1 }))
+      .data[0];
 
   const host: GitHubHost = {
     name: "github",
@@ -105,12 +106,15 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     async resolveBase(ref?: string) {
       if (ref && FULL_SHA.test(ref)) return { sha: ref.toLowerCase(), ref };
       const branch = ref ?? (await host.defaultBranch());
-      const { data } = await octokit.rest.repos.getBranch({ owner, repo: repo.name, branch }).catch(async (error: unknown) => {
-        // The default branch of a repository without a commit: 404 here, 409 "Git Repository is empty." elsewhere.
-        const status = httpStatus(error);
-        if ((status === 404 || status === 409) && branch === (await host.defaultBranch())) throw new RepositoryStateError("empty", branch);
-        throw error;
-      });
+      const { data } = await octokit.rest.repos
+        .getBranch({ owner, repo: repo.name, branch })
+        .catch(async (error: unknown) => {
+          // The default branch of a repository without a commit: 404 here, 409 "Git Repository is empty." elsewhere.
+          const status = httpStatus(error);
+          if ((status === 404 || status === 409) && branch === (await host.defaultBranch()))
+            throw new RepositoryStateError("empty", branch);
+          throw error;
+        });
       trees.set(data.commit.sha, data.commit.commit.tree.sha);
       return { sha: data.commit.sha, ref: branch };
     },
@@ -133,7 +137,8 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     async readConfig() {
-      if (!options.config) throw new Error("the GitHub host was created without the config its trigger was decided with");
+      if (!options.config)
+        throw new Error("the GitHub host was created without the config its trigger was decided with");
       return options.config;
     },
 
@@ -145,7 +150,10 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       // Only groundfix's own earlier commits (all of them listed, each with the trailer) and no open pull request:
       // the earlier PR was merged (a squash merge keeps none of the branch's commits) or closed, so a new run
       // replaces the branch and opens a new PR; nothing anyone else wrote is dropped.
-      const ownOnly = delivery.why !== "other_commits" && delivery.count === delivery.commits.length && delivery.commits.every((c) => c.ours);
+      const ownOnly =
+        delivery.why !== "other_commits" &&
+        delivery.count === delivery.commits.length &&
+        delivery.commits.every((c) => c.ours);
       if (!ownOnly) return delivery;
       const replaced = await commitFiles(octokit, repo, { ...input, force: true }, trees.get(input.baseSha));
       return replaced.kind === "replaced" ? { ...replaced, ownEarlier: true } : replaced;
@@ -176,7 +184,14 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           text = body(); // moved onto a new commit: the body must describe the commit the branch now holds
           await octokit.rest.pulls.update({ owner, repo: repo.name, pull_number: existing.number, body: text });
         }
-        pr = { number: existing.number, url: existing.html_url, headSha: delivery.headSha, body: text, draft: !!existing.draft, nodeId: existing.node_id };
+        pr = {
+          number: existing.number,
+          url: existing.html_url,
+          headSha: delivery.headSha,
+          body: text,
+          draft: !!existing.draft,
+          nodeId: existing.node_id,
+        };
       } else {
         const text = body();
         const { data } = await octokit.rest.pulls.create({
@@ -188,7 +203,14 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           body: text,
           draft: input.config.pull_request.draft,
         });
-        pr = { number: data.number, url: data.html_url, headSha: data.head.sha, body: text, draft: data.draft ?? input.config.pull_request.draft, nodeId: data.node_id };
+        pr = {
+          number: data.number,
+          url: data.html_url,
+          headSha: data.head.sha,
+          body: text,
+          draft: data.draft ?? input.config.pull_request.draft,
+          nodeId: data.node_id,
+        };
       }
       opened.set(pr.number, pr);
       return { number: pr.number, url: pr.url, branch, headSha: pr.headSha, existing: !!existing };
@@ -199,12 +221,18 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       const final = status.kind === "done";
       const issueNumber = options.statusIssue ?? request.statusIssue;
       if (issueNumber === null) {
-        log.info({ key: request.task.key, status: final ? status.report.status : status.stage }, "groundfix status (no issue to comment on)");
+        log.info(
+          { key: request.task.key, status: final ? status.report.status : status.stage },
+          "groundfix status (no issue to comment on)",
+        );
         return;
       }
       const body = statusCommentBody(status, repo);
       try {
-        const commentOptions = { ...(options.botLogin ? { botLogin: options.botLogin } : {}), ...(options.commentIds ? { commentIds: options.commentIds } : {}) };
+        const commentOptions = {
+          ...(options.botLogin ? { botLogin: options.botLogin } : {}),
+          ...(options.commentIds ? { commentIds: options.commentIds } : {}),
+        };
         await upsertStatusComment(octokit, { owner, repo: repo.name, issueNumber, body }, commentOptions);
       } catch (error) {
         if (final) throw error;
@@ -213,12 +241,21 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     async createReviewCheck(pr, runId) {
-      const target = { owner, repo: repo.name, headSha: pr.headSha, prNumber: pr.number, prUrl: pr.url ?? "", externalId: runId };
+      const target = {
+        owner,
+        repo: repo.name,
+        headSha: pr.headSha,
+        prNumber: pr.number,
+        prUrl: pr.url ?? "",
+        externalId: runId,
+      };
       try {
         return await createReviewCheck(octokit, target);
       } catch (error) {
         const open = opened.get(pr.number);
-        const warningError = open ? await warnReviewMissing(octokit, repo, open, (error as ReviewCheckError).message) : undefined;
+        const warningError = open
+          ? await warnReviewMissing(octokit, repo, open, (error as ReviewCheckError).message)
+          : undefined;
         throw Object.assign(error as Error, warningError ? { warningError } : {});
       }
     },
@@ -253,11 +290,19 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
  * skipped when it is a draft already) and put {@link reviewMissingWarning} at the top of its body (`PATCH pulls/{n}`;
  * the run record stays the first record of the body). Best effort: returns what could not be done, one line.
  */
-async function warnReviewMissing(octokit: Octokit, repo: RepoRef, pr: OpenPullRequest, reason: string): Promise<string | undefined> {
+async function warnReviewMissing(
+  octokit: Octokit,
+  repo: RepoRef,
+  pr: OpenPullRequest,
+  reason: string,
+): Promise<string | undefined> {
   const failed: string[] = [];
   if (!pr.draft) {
     try {
-      await octokit.graphql("mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }", { id: pr.nodeId });
+      await octokit.graphql(
+        "mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }",
+        { id: pr.nodeId },
+      );
     } catch (error) {
       failed.push(`could not convert the pull request to draft (${describeError(error)})`);
     }

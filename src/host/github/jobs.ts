@@ -61,8 +61,18 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       const { event } = job.payload as ReviewJobPayload;
       // Probot's own `context.config` (repository, then the owner's `.github` repository, `_extends`), outside a webhook.
       const payload = { repository: { owner: { login: event.owner }, name: event.repo } };
-      const context = new Context({ id: job.deliveryId ?? job.key, name: "pull_request", payload } as never, octokit, deps.log as never);
-      await reviewOnEvent({ octokit, log: deps.log, event, config: () => lookupConfig(context), claimReview: deps.claimReview });
+      const context = new Context(
+        { id: job.deliveryId ?? job.key, name: "pull_request", payload } as never,
+        octokit,
+        deps.log as never,
+      );
+      await reviewOnEvent({
+        octokit,
+        log: deps.log,
+        event,
+        config: () => lookupConfig(context),
+        claimReview: deps.claimReview,
+      });
       return;
     }
     const data = job.payload as RunJobPayload;
@@ -106,7 +116,17 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
 function logReport(log: HostLogger, report: RunReport): void {
   const key = report.request.task.key;
   if (report.status === "error") log.error({ err: report.error, key }, "groundfix run failed");
-  else log.info({ key, status: report.status, outcome: report.result?.outcome, usage: report.result?.usage, pullRequest: report.pullRequest }, "groundfix run finished");
+  else
+    log.info(
+      {
+        key,
+        status: report.status,
+        outcome: report.result?.outcome,
+        usage: report.result?.usage,
+        pullRequest: report.pullRequest,
+      },
+      "groundfix run finished",
+    );
 }
 
 /** The status comment of a request whose repository config is invalid, quoting each bad key. */

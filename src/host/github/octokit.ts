@@ -48,9 +48,11 @@ export function describeFailure(error: unknown): string {
   const message = ((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "").trim();
   if (status === undefined) return message;
   const req = (error as { request?: { method?: string; url?: string } }).request;
-  const where = req?.method && req.url ? ` on ${req.method} ${new URL(req.url, "https://api.github.com").pathname}` : "";
+  const where =
+    req?.method && req.url ? ` on ${req.method} ${new URL(req.url, "https://api.github.com").pathname}` : "";
   const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
-  const limited = status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || /rate limit/i.test(message)));
+  const limited =
+    status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || /rate limit/i.test(message)));
   if (limited) {
     const retry = headers["retry-after"] ? ` (retry after ${headers["retry-after"]} s)` : "";
     return `GitHub rate limit (HTTP ${status})${where}${retry}`;

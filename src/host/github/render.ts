@@ -42,7 +42,14 @@ const HEADLINES: Record<RunResult["outcome"], string> = {
 };
 
 function link(site: Site, path: string, start?: number, end?: number): string {
-  const url = permalink({ owner: site.owner, repo: site.repo, sha: site.baseSha, path, startLine: start, endLine: end });
+  const url = permalink({
+    owner: site.owner,
+    repo: site.repo,
+    sha: site.baseSha,
+    path,
+    startLine: start,
+    endLine: end,
+  });
   const lines = start === undefined ? "" : end !== undefined && end !== start ? `#L${start}-L${end}` : `#L${start}`;
   return `[\`${path.replace(/`/g, "")}${lines}\`](${url})`;
 }
@@ -61,14 +68,16 @@ function renderDiagnosis(site: Site, result: RunResult): string {
   if (d.affected_function) where.push(`function \`${d.affected_function.replace(/`/g, "")}\``);
   if (where.length) out.push("", `Affected: ${where.join(", ")}`);
   if (d.root_cause_snippet) out.push("", "Root cause:", "", fenced(d.root_cause_snippet));
-  if (d.citations.length) out.push("", "Evidence (at the pinned base commit):", ...d.citations.map((c) => citationLine(site, c)));
+  if (d.citations.length)
+    out.push("", "Evidence (at the pinned base commit):", ...d.citations.map((c) => citationLine(site, c)));
   out.push("", `Confidence: **${d.confidence.toFixed(2)}**`);
   return out.join("\n");
 }
 
 /** Where an edit was anchored: a permalink to its `code_before` lines at the base SHA, when found there once. */
 function anchor(site: Site, edit: AppliedEdit): string {
-  if (edit.baseStartLine !== undefined) return link(site, edit.path, edit.baseStartLine, edit.baseEndLine ?? edit.baseStartLine);
+  if (edit.baseStartLine !== undefined)
+    return link(site, edit.path, edit.baseStartLine, edit.baseEndLine ?? edit.baseStartLine);
   return `${link(site, edit.path)} (lines ${edit.startLine}-${edit.endLine} after earlier edits)`;
 }
 
@@ -77,10 +86,16 @@ function renderEdits(site: Site, edits: AppliedEdit[], withDiffs: boolean): stri
   if (edits.length === 0) return "";
   const out = ["#### Edits", ""];
   edits.forEach((edit, i) => {
-    out.push(`${i + 1}. ${edit.kind} anchored on ${anchor(site, edit)}: ${escapeUntrusted(oneLine(edit.rationale, 500))}`);
+    out.push(
+      `${i + 1}. ${edit.kind} anchored on ${anchor(site, edit)}: ${escapeUntrusted(oneLine(edit.rationale, 500))}`,
+    );
   });
   if (withDiffs) out.push("", fenced(edits.map((e) => e.diff.replace(/\n$/, "")).join("\n"), "diff"));
-  else out.push("", `_The diff (${edits.reduce((n, e) => n + e.diff.length, 0)} characters) is left out to fit GitHub's size limit._`);
+  else
+    out.push(
+      "",
+      `_The diff (${edits.reduce((n, e) => n + e.diff.length, 0)} characters) is left out to fit GitHub's size limit._`,
+    );
   return out.join("\n");
 }
 
@@ -94,7 +109,10 @@ function fit(build: (withDiffs: boolean) => string, result: RunResult, limit = G
   for (const withDiffs of [true, false]) {
     const rest = build(withDiffs);
     const room = limit - (rest.length - "{trace}".length) - wrap("").length;
-    if (room >= 500) return rest.replace("{trace}", () => wrap(renderTraceMarkdown(result.trace, { maxChars: Math.min(room, 20_000) })));
+    if (room >= 500)
+      return rest.replace("{trace}", () =>
+        wrap(renderTraceMarkdown(result.trace, { maxChars: Math.min(room, 20_000) })),
+      );
   }
   return capText(build(false).replace("{trace}", "_Agent trace left out to fit GitHub's size limit._"), limit);
 }

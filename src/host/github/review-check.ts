@@ -53,7 +53,10 @@ export async function createReviewCheck(octokit: Octokit, p: CheckTarget): Promi
       started_at: new Date().toISOString(),
       details_url: p.prUrl,
       ...(p.externalId ? { external_id: p.externalId } : {}),
-      output: { title: "Reviewing the diff", summary: `Re-verifying every hunk of #${p.prNumber} against its base commit.` },
+      output: {
+        title: "Reviewing the diff",
+        summary: `Re-verifying every hunk of #${p.prNumber} against its base commit.`,
+      },
       request: RETRY_ONCE,
     });
     return data.id;
@@ -68,17 +71,31 @@ export async function createReviewCheck(octokit: Octokit, p: CheckTarget): Promi
  * appends annotations on each update). Each write is retried once on 5xx/429.
  * @throws {@link ReviewCheckError} `conclude` or `annotations` when GitHub still refuses a write.
  */
-export async function concludeReviewCheck(octokit: Octokit, repo: { owner: string; repo: string }, checkRunId: number, report: ReviewReport): Promise<void> {
+export async function concludeReviewCheck(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  checkRunId: number,
+  report: ReviewReport,
+): Promise<void> {
   const outputs = toCheckRunOutputs(report);
-  const [first, ...rest] = outputs.length ? outputs : [{ title: report.title, summary: report.summary, annotations: [] }];
-  const update = (extra: object) => octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, ...extra, request: RETRY_ONCE });
+  const [first, ...rest] = outputs.length
+    ? outputs
+    : [{ title: report.title, summary: report.summary, annotations: [] }];
+  const update = (extra: object) =>
+    octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, ...extra, request: RETRY_ONCE });
   try {
-    await update({ status: "completed", conclusion: report.conclusion, completed_at: new Date().toISOString(), output: first! });
+    await update({
+      status: "completed",
+      conclusion: report.conclusion,
+      completed_at: new Date().toISOString(),
+      output: first!,
+    });
   } catch (error) {
     throw new ReviewCheckError("conclude", error, report);
   }
   try {
-    for (const batch of rest) await update({ output: { title: first!.title, summary: first!.summary, annotations: batch.annotations } });
+    for (const batch of rest)
+      await update({ output: { title: first!.title, summary: first!.summary, annotations: batch.annotations } });
   } catch (error) {
     throw new ReviewCheckError("annotations", error, report);
   }

@@ -33,7 +33,12 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
   }
   if (found.error) {
     const keys = issueBullets(found.error.issues);
-    return { problem: { title: "Config is invalid", reason: `\`.github/groundfix.yml\` is invalid, so groundfix did not review with it:\n${keys}\n\nFix the file on the default branch.` } };
+    return {
+      problem: {
+        title: "Config is invalid",
+        reason: `\`.github/groundfix.yml\` is invalid, so groundfix did not review with it:\n${keys}\n\nFix the file on the default branch.`,
+      },
+    };
   }
   return found.config;
 }
@@ -60,7 +65,8 @@ export async function reviewPullRequest(
   const { octokit } = host;
   const { owner, repo, headSha } = request;
   if (!request.rerequested) {
-    if (!(await claimReview(owner, repo, headSha))) return { status: "skipped", reason: `${headSha} already reviewed by this process` };
+    if (!(await claimReview(owner, repo, headSha)))
+      return { status: "skipped", reason: `${headSha} already reviewed by this process` };
     const existing = await octokit.rest.checks
       .listForRef({ owner, repo, ref: headSha, check_name: REVIEW_CHECK_NAME, per_page: 1 })
       .then(({ data }) => data.total_count)
@@ -68,8 +74,12 @@ export async function reviewPullRequest(
     if (existing > 0) return { status: "skipped", reason: `${headSha} already has a ${REVIEW_CHECK_NAME} check run` };
   }
   const target = { owner, repo, headSha, prNumber: request.prNumber, prUrl: request.prUrl };
-  const failed = async (problem: ReviewConfigProblem["problem"]): Promise<ReviewEventResult> =>
-    ({ status: "reviewed", prNumber: request.prNumber, headSha, report: await failReviewCheck(octokit, { ...target, ...problem }) });
+  const failed = async (problem: ReviewConfigProblem["problem"]): Promise<ReviewEventResult> => ({
+    status: "reviewed",
+    prNumber: request.prNumber,
+    headSha,
+    report: await failReviewCheck(octokit, { ...target, ...problem }),
+  });
   if ("problem" in config) return failed(config.problem);
   let body = prBody;
   let baseSha = request.baseSha;
@@ -79,7 +89,10 @@ export async function reviewPullRequest(
       body = data.body;
       baseSha = data.base.sha;
     } catch (error) {
-      return failed({ title: "Pull request could not be read", reason: `groundfix could not read pull request #${request.prNumber} (${describeFailure(error)}).` });
+      return failed({
+        title: "Pull request could not be read",
+        reason: `groundfix could not read pull request #${request.prNumber} (${describeFailure(error)}).`,
+      });
     }
   }
   const evidence = evidenceFor(decodeRunRecord(body ?? ""), headSha);

@@ -53,7 +53,13 @@ export async function upsertStatusComment(
   const cached = known?.get(key);
   if (cached !== undefined) {
     try {
-      const { data } = await octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: cached, body, request: RETRY_ONCE });
+      const { data } = await octokit.rest.issues.updateComment({
+        owner: p.owner,
+        repo: p.repo,
+        comment_id: cached,
+        body,
+        request: RETRY_ONCE,
+      });
       return { id: data.id, html_url: data.html_url };
     } catch (error) {
       if (httpStatus(error) !== 404) throw error;
@@ -64,7 +70,13 @@ export async function upsertStatusComment(
   const login = options.botLogin?.toLowerCase();
   const mine = ownStatusComment(comments, login);
   const { data } = mine
-    ? await octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: mine.id, body, request: RETRY_ONCE })
+    ? await octokit.rest.issues.updateComment({
+        owner: p.owner,
+        repo: p.repo,
+        comment_id: mine.id,
+        body,
+        request: RETRY_ONCE,
+      })
     : await createOnce(octokit, p, body, login);
   known?.set(key, data.id);
   return { id: data.id, html_url: data.html_url };
@@ -89,7 +101,14 @@ async function createOnce(
   body: string,
   login: string | undefined,
 ): Promise<{ data: { id: number; html_url: string } }> {
-  const create = () => octokit.rest.issues.createComment({ owner: p.owner, repo: p.repo, issue_number: p.issueNumber, body, request: NO_RETRY });
+  const create = () =>
+    octokit.rest.issues.createComment({
+      owner: p.owner,
+      repo: p.repo,
+      issue_number: p.issueNumber,
+      body,
+      request: NO_RETRY,
+    });
   try {
     return await create();
   } catch (error) {
@@ -97,11 +116,23 @@ async function createOnce(
     if (status === undefined || (status < 500 && status !== 429)) throw error;
   }
   const landed = login ? ownStatusComment(await listComments(octokit, p), login) : undefined;
-  if (landed) return octokit.rest.issues.updateComment({ owner: p.owner, repo: p.repo, comment_id: landed.id, body, request: RETRY_ONCE });
+  if (landed)
+    return octokit.rest.issues.updateComment({
+      owner: p.owner,
+      repo: p.repo,
+      comment_id: landed.id,
+      body,
+      request: RETRY_ONCE,
+    });
   return create();
 }
 
 /** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */
-function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(comments: C[], login: string | undefined): C | undefined {
-  return login ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER)) : undefined;
+function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(
+  comments: C[],
+  login: string | undefined,
+): C | undefined {
+  return login
+    ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER))
+    : undefined;
 }

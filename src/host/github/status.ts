@@ -12,24 +12,36 @@ import { RepositoryStateError, repositoryStateBody } from "./repository-state.js
  * visible line: do not merge) — or, for an error, what failed and what was already written.
  */
 export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
-  if (status.kind === "stage") return renderStatusComment({ stage: status.stage, ...(status.detail ? { detail: status.detail } : {}) });
+  if (status.kind === "stage")
+    return renderStatusComment({ stage: status.stage, ...(status.detail ? { detail: status.detail } : {}) });
   const report = status.report;
-  if (report.status === "refused") return renderStatusComment({ stage: "refused", ...(report.note ? { detail: report.note } : {}) });
+  if (report.status === "refused")
+    return renderStatusComment({ stage: "refused", ...(report.note ? { detail: report.note } : {}) });
   if (report.error instanceof RepositoryStateError) return repositoryStateBody(report.error.state, report.error.branch);
   if (report.status === "error" || !report.task || !report.result) {
     return `${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`;
   }
-  const site = { task: report.task, result: report.result, baseSha: report.task.baseSha, owner: repo.owner, repo: repo.name };
+  const site = {
+    task: report.task,
+    result: report.result,
+    baseSha: report.task.baseSha,
+    owner: repo.owner,
+    repo: repo.name,
+  };
   const delivery = report.delivery;
   if (delivery?.kind === "held") return renderStatusComment({ ...site, note: heldNote(delivery) });
   if (!report.pullRequest) {
-    const note = report.status === "review_failed" ? "the review rules failed the edits, so nothing was pushed" : report.note;
+    const note =
+      report.status === "review_failed" ? "the review rules failed the edits, so nothing was pushed" : report.note;
     return renderStatusComment({ ...site, ...(note ? { note } : {}) });
   }
   const pr = report.pullRequest;
   const pullRequest = { number: pr.number, url: pr.url ?? "", reused: pr.existing };
   const check = report.reviewCheck;
-  const notes = [delivery?.kind === "replaced" ? replacedNote(delivery) : "", check && check.stage !== "create" ? reviewNote(check) : ""];
+  const notes = [
+    delivery?.kind === "replaced" ? replacedNote(delivery) : "",
+    check && check.stage !== "create" ? reviewNote(check) : "",
+  ];
   const note = notes.filter(Boolean).join("\n\n");
   const body = renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) });
   return check?.stage === "create" ? withTopWarning(body, reviewNote(check)) : body;
@@ -58,7 +70,9 @@ function heldNote(held: Delivery & { kind: "held" }): string {
   const what = foreign.length
     ? `the branch \`${held.branch}\` already holds commits groundfix did not make: ${commitList(foreign, foreign.length)}`
     : `the branch \`${held.branch}\` already holds an earlier groundfix commit made on another base or with other edits: ${commitList(held.commits, held.count)}`;
-  const pr = held.pullRequest ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.` : "";
+  const pr = held.pullRequest
+    ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.`
+    : "";
   return `${what}. Nothing was written to it and no pull request was opened.${pr} Comment \`/groundfix retry\` to replace the branch with this run's commit (the commits listed are dropped from it), or delete the branch and run again.`;
 }
 

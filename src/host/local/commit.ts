@@ -26,7 +26,11 @@ export function assertSafePath(path: string): void {
     path.includes("\\") ||
     /[\u0000-\u001f\u007f]/.test(path) ||
     segments.some((s) => s === "" || s === "." || s === ".." || s.toLowerCase() === ".git");
-  if (bad) throw new LocalInputError("bad_file", `refusing to commit path ${JSON.stringify(path)}: not a plain repository-relative path`);
+  if (bad)
+    throw new LocalInputError(
+      "bad_file",
+      `refusing to commit path ${JSON.stringify(path)}: not a plain repository-relative path`,
+    );
 }
 
 /**
@@ -38,7 +42,8 @@ export async function assertBranchName(repoDir: string, branch: string): Promise
   try {
     await git(repoDir, ["check-ref-format", "--branch", branch]);
   } catch (error) {
-    if (error instanceof GitError) throw new LocalInputError("bad_branch", `invalid branch name ${JSON.stringify(branch)}`);
+    if (error instanceof GitError)
+      throw new LocalInputError("bad_branch", `invalid branch name ${JSON.stringify(branch)}`);
     throw error;
   }
 }
@@ -66,7 +71,12 @@ async function identityEnv(repoDir: string): Promise<Record<string, string>> {
   if (!process.env.GIT_AUTHOR_NAME && !process.env.GIT_COMMITTER_NAME && !(await get("user.name"))) {
     env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
   }
-  if (!process.env.GIT_AUTHOR_EMAIL && !process.env.GIT_COMMITTER_EMAIL && !process.env.EMAIL && !(await get("user.email"))) {
+  if (
+    !process.env.GIT_AUTHOR_EMAIL &&
+    !process.env.GIT_COMMITTER_EMAIL &&
+    !process.env.EMAIL &&
+    !(await get("user.email"))
+  ) {
     env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
   }
   return env;
@@ -85,9 +95,20 @@ async function readCommit(repoDir: string, sha: string): Promise<{ parents: stri
 }
 
 /** The commits reachable from `tip` but not from `base` (newest first, at most 10 named) and how many in all. */
-async function commitsOnlyIn(repoDir: string, tip: string, base: string): Promise<{ commits: BranchCommit[]; count: number }> {
+async function commitsOnlyIn(
+  repoDir: string,
+  tip: string,
+  base: string,
+): Promise<{ commits: BranchCommit[]; count: number }> {
   const count = Number(await gitText(repoDir, ["rev-list", "--count", tip, "--not", base]));
-  const log = await gitText(repoDir, ["log", `--max-count=${MAX_NAMED}`, "--format=%H%x00%an%x00%s%x00%(trailers:key=Groundfix-Run,valueonly)%x01", tip, "--not", base]);
+  const log = await gitText(repoDir, [
+    "log",
+    `--max-count=${MAX_NAMED}`,
+    "--format=%H%x00%an%x00%s%x00%(trailers:key=Groundfix-Run,valueonly)%x01",
+    tip,
+    "--not",
+    base,
+  ]);
   const commits = log
     .split("\x01")
     .map((row) => row.replace(/^\n/, ""))
@@ -121,7 +142,10 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
   for (const file of files) {
     assertSafePath(file.path);
     if (!WRITABLE_MODES.has(file.mode)) {
-      throw new LocalInputError("bad_file", `refusing to commit ${file.path} with mode ${file.mode}: only 100644 and 100755 files`);
+      throw new LocalInputError(
+        "bad_file",
+        `refusing to commit ${file.path} with mode ${file.mode}: only 100644 and 100755 files`,
+      );
     }
   }
   const base = await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${baseSha}^{commit}`]);
@@ -130,13 +154,25 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
   let replacing: { commits: BranchCommit[]; count: number } | null = null;
   if (existing) {
     const old = await readCommit(repoDir, existing);
-    if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree) return { kind: "reused", branch, headSha: existing };
+    if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree)
+      return { kind: "reused", branch, headSha: existing };
     const beyond = await commitsOnlyIn(repoDir, existing, base);
-    if (beyond.count > 0 && !input.force) return { kind: "held", branch, headSha: existing, headParent: old.parents[0] ?? null, why: heldReason(old, base), ...beyond };
+    if (beyond.count > 0 && !input.force)
+      return {
+        kind: "held",
+        branch,
+        headSha: existing,
+        headParent: old.parents[0] ?? null,
+        why: heldReason(old, base),
+        ...beyond,
+      };
     if (beyond.count > 0) {
       const current = await gitText(repoDir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "");
       if (current === `refs/heads/${branch}`) {
-        throw new LocalInputError("bad_branch", `branch ${branch} is checked out; switch to another branch before using --force`);
+        throw new LocalInputError(
+          "bad_branch",
+          `branch ${branch} is checked out; switch to another branch before using --force`,
+        );
       }
       replacing = beyond;
     }
@@ -148,7 +184,15 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
   });
   // Compare-and-swap: "" = the ref must not exist yet; otherwise it must still point where we saw it.
   // --create-reflog: a replaced head stays recoverable (`git reflog <branch>`), also in a bare repository.
-  await git(repoDir, ["update-ref", "--create-reflog", "-m", "groundfix: commit edits", `refs/heads/${branch}`, headSha, existing ?? ""]);
+  await git(repoDir, [
+    "update-ref",
+    "--create-reflog",
+    "-m",
+    "groundfix: commit edits",
+    `refs/heads/${branch}`,
+    headSha,
+    existing ?? "",
+  ]);
   if (!existing) return { kind: "created", branch, headSha };
   if (!replacing) return { kind: "fast_forwarded", branch, headSha };
   return { kind: "replaced", branch, headSha, previousSha: existing, ...replacing };
@@ -173,4 +217,3 @@ async function writeTree(repoDir: string, base: string, files: ChangedFile[]): P
     await rm(tmp, { recursive: true, force: true });
   }
 }
-

@@ -33,20 +33,20 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
   let checked: Promise<string> | null = null;
   /** The repository's top-level directory (also the snapshot cache key), after checking it is a repository. */
   const topLevel = (): Promise<string> =>
-    (checked ??= gitText(repoDir, ["rev-parse", "--show-toplevel"])
-      .catch(async (error: unknown) => {
-        if (!(error instanceof GitError)) throw error;
-        // A bare repository has no top level but is still a repository.
-        const bare = await gitText(repoDir, ["rev-parse", "--is-bare-repository"]).catch(() => "");
-        if (bare === "true") return realpathSync(repoDir);
-        if (!existsSync(repoDir)) throw new LocalInputError("not_a_repository", `${repoDir} does not exist`);
-        throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
-      }));
+    (checked ??= gitText(repoDir, ["rev-parse", "--show-toplevel"]).catch(async (error: unknown) => {
+      if (!(error instanceof GitError)) throw error;
+      // A bare repository has no top level but is still a repository.
+      const bare = await gitText(repoDir, ["rev-parse", "--is-bare-repository"]).catch(() => "");
+      if (bare === "true") return realpathSync(repoDir);
+      if (!existsSync(repoDir)) throw new LocalInputError("not_a_repository", `${repoDir} does not exist`);
+      throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
+    }));
 
   /** The commit SHA `ref` names. @throws LocalInputError `unknown_ref`. */
   const resolveCommit = async (ref: string): Promise<string> => {
     await topLevel();
-    if (ref === "" || ref.startsWith("-")) throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)}`);
+    if (ref === "" || ref.startsWith("-"))
+      throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)}`);
     try {
       return await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     } catch (error) {
@@ -54,7 +54,10 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
         // A repository without any commit (fresh `git init`): no revision can resolve, so say that instead.
         const any = await gitText(repoDir, ["rev-list", "-n", "1", "--all"]).catch(() => "unknown");
         if (any === "") throw new LocalInputError("no_commits", `repository ${await topLevel()} has no commits yet`);
-        throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)} in ${repoDir} (not a commit)`);
+        throw new LocalInputError(
+          "unknown_ref",
+          `unknown revision ${JSON.stringify(ref)} in ${repoDir} (not a commit)`,
+        );
       }
       throw error;
     }
@@ -95,8 +98,16 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
       const base = await resolveCommit(baseSha);
       const head = await resolveCommit(headSha);
       const text = await git(repoDir, [
-        "diff", "--full-index", "-M", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--src-prefix=a/", "--dst-prefix=b/", base, head,
+        "diff",
+        "--full-index",
+        "-M",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        base,
+        head,
       ]);
       return parseUnifiedDiff(text.toString("utf8"));
     },

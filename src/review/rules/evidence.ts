@@ -61,7 +61,14 @@ export function evidenceRule(ctx: RuleContext): Finding[] {
   const own = ctx.ownPatches ? ctx.ownPatches.map(parsePatch) : ctx.parsed;
   for (const { patch, hunks, error } of own) {
     const fail = (line: number, message: string) =>
-      findings.push({ rule: "evidence", path: patch.path, start_line: Math.max(1, line), end_line: Math.max(1, line), level: "failure", message });
+      findings.push({
+        rule: "evidence",
+        path: patch.path,
+        start_line: Math.max(1, line),
+        end_line: Math.max(1, line),
+        level: "failure",
+        message,
+      });
     if (patch.binary) {
       fail(1, `${patch.path} changed as a binary file; the run record has no such edit`);
       continue;
@@ -76,7 +83,10 @@ export function evidenceRule(ctx: RuleContext): Finding[] {
       if (changed.length === 0) continue;
       const range = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
       if (!pool) {
-        fail(changed[0]!.atNewLine, `hunk ${range} of ${patch.path} matches no edit in the run record (the record has no edit at this path)`);
+        fail(
+          changed[0]!.atNewLine,
+          `hunk ${range} of ${patch.path} matches no edit in the run record (the record has no edit at this path)`,
+        );
         continue;
       }
       const bad = changed.find((l) => !take(l.kind === "added" ? pool.added : pool.removed, l.text.replace(/\r$/, "")));

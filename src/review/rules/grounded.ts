@@ -23,7 +23,11 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
     if (content === undefined) {
       const line = hunks[0]?.newStart || 1;
       findings.push(
-        fail(patch.path, line, `${basePath} is not a text file at base ${short(ctx.base.sha)}, yet the diff has context or removed lines for it`),
+        fail(
+          patch.path,
+          line,
+          `${basePath} is not a text file at base ${short(ctx.base.sha)}, yet the diff has context or removed lines for it`,
+        ),
       );
       continue;
     }
@@ -35,18 +39,34 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
         const at = line.newLine ?? line.atNewLine;
         const what = line.kind === "context" ? "context" : "removed";
         if (actual === undefined) {
-          findings.push(fail(patch.path, at, `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is past the end of ${basePath} at base (${base.length} lines)`));
+          findings.push(
+            fail(
+              patch.path,
+              at,
+              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is past the end of ${basePath} at base (${base.length} lines)`,
+            ),
+          );
           break;
         }
         if (!sameLine(actual, line.text)) {
           findings.push(
-            fail(patch.path, at, `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is ${quote(line.text)} in the diff but ${quote(actual)} in ${basePath} at base`),
+            fail(
+              patch.path,
+              at,
+              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is ${quote(line.text)} in the diff but ${quote(actual)} in ${basePath} at base`,
+            ),
           );
           break;
         }
         const isLast = line.oldLine === base.length;
         if (line.noNewline && !(isLast && !finalNewline)) {
-          findings.push(fail(patch.path, at, `${what} line ${line.oldLine} is marked "No newline at end of file", but ${basePath} at base ${isLast ? "ends with a newline" : `goes on to line ${base.length}`}`));
+          findings.push(
+            fail(
+              patch.path,
+              at,
+              `${what} line ${line.oldLine} is marked "No newline at end of file", but ${basePath} at base ${isLast ? "ends with a newline" : `goes on to line ${base.length}`}`,
+            ),
+          );
           break;
         }
       }

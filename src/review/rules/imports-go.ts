@@ -68,7 +68,8 @@ function isPackage(snapshot: Snapshot, dir: string): boolean {
 /** The longest required module path that `spec` lies in (`github.com/a/b/c` in `github.com/a/b`). */
 function requiredModule(mod: GoMod | undefined, spec: string): string | undefined {
   let best: string | undefined;
-  for (const r of mod?.requires ?? []) if ((spec === r || spec.startsWith(`${r}/`)) && (!best || r.length > best.length)) best = r;
+  for (const r of mod?.requires ?? [])
+    if ((spec === r || spec.startsWith(`${r}/`)) && (!best || r.length > best.length)) best = r;
   return best;
 }
 
@@ -99,25 +100,46 @@ export function goImportsRule(ctx: RuleContext): Finding[] {
     for (const { path: spec, line } of imports) {
       if (!added.has(line) || before.has(spec)) continue;
       const fail = (message: string) =>
-        findings.push({ rule: "imports", path: patch.path, start_line: line, end_line: line, level: "failure", message });
+        findings.push({
+          rule: "imports",
+          path: patch.path,
+          start_line: line,
+          end_line: line,
+          level: "failure",
+          message,
+        });
       const first = spec.split("/")[0]!;
       if (spec === "C" || (!first.includes(".") && spec !== "")) continue;
       if (mod?.module && (spec === mod.module || spec.startsWith(`${mod.module}/`))) {
         const dir = posix.join(mod.dir, spec.slice(mod.module.length + 1)).replace(/^\.$/, "");
-        if (!isPackage(ctx.head, dir)) fail(`import "${spec}" is in this module (${mod.module}) but ${dir || "the module root"} holds no .go file at head`);
+        if (!isPackage(ctx.head, dir))
+          fail(
+            `import "${spec}" is in this module (${mod.module}) but ${dir || "the module root"} holds no .go file at head`,
+          );
         continue;
       }
       if (isPackage(ctx.head, posix.join(mod?.dir ?? "", "vendor", spec))) continue;
       const required = requiredModule(mod, spec);
       if (required === undefined) {
-        fail(`import "${spec}": no module in ${mod ? posix.join(mod.dir, "go.mod") : "any go.mod"} provides it (not the standard library, this module or a require)`);
+        fail(
+          `import "${spec}": no module in ${mod ? posix.join(mod.dir, "go.mod") : "any go.mod"} provides it (not the standard library, this module or a require)`,
+        );
       } else if (!requiredModule(nearestGoMod(ctx.base, fileDir), spec)) {
-        fail(`import "${spec}": the module "${required}" is required by this same change; a new dependency needs a human to vet it`);
+        fail(
+          `import "${spec}": the module "${required}" is required by this same change; a new dependency needs a human to vet it`,
+        );
       }
     }
   }
   if (unchecked !== undefined) {
-    findings.push({ rule: "imports", path: unchecked, start_line: 1, end_line: 1, level: "notice", message: "the imports of .go files were not checked: the Go grammar is not loaded" });
+    findings.push({
+      rule: "imports",
+      path: unchecked,
+      start_line: 1,
+      end_line: 1,
+      level: "notice",
+      message: "the imports of .go files were not checked: the Go grammar is not loaded",
+    });
   }
   return findings;
 }

@@ -18,7 +18,12 @@ export function pythonImportsOfLine(line: string): PyImport[] {
   if (m) {
     return m[1]!
       .split(",")
-      .map((part) => part.trim().split(/\s+as\s+/)[0]!.trim())
+      .map((part) =>
+        part
+          .trim()
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
       .filter((mod) => /^[A-Za-z_][\w.]*$/.test(mod))
       .map((module) => ({ level: 0, module, names: [] }));
   }
@@ -27,7 +32,12 @@ export function pythonImportsOfLine(line: string): PyImport[] {
     const names = m[3]!
       .replace(/[()\\]/g, "")
       .split(",")
-      .map((n) => n.trim().split(/\s+as\s+/)[0]!.trim())
+      .map((n) =>
+        n
+          .trim()
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
       .filter((n) => /^[A-Za-z_]\w*$/.test(n));
     return [{ level: m[1]!.length, module: m[2]!, names }];
   }
@@ -44,7 +54,8 @@ function declaredDistributions(head: Snapshot): Set<string> {
   const names = new Set<string>();
   for (const path of head.paths) {
     const base = posix.basename(path);
-    const isReq = /^requirements.*\.(txt|in)$/i.test(base) || (/(^|\/)requirements\//.test(path) && base.endsWith(".txt"));
+    const isReq =
+      /^requirements.*\.(txt|in)$/i.test(base) || (/(^|\/)requirements\//.test(path) && base.endsWith(".txt"));
     const isMeta = ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "environment.yml"].includes(base);
     if (!isReq && !isMeta) continue;
     const text = head.read(path);
@@ -57,7 +68,8 @@ function declaredDistributions(head: Snapshot): Set<string> {
       continue;
     }
     // Quoted requirement strings: "requests>=2", 'pyyaml[extra]~=6', "numpy; python_version>'3'".
-    for (const m of text.matchAll(/["']([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@ (][^"']*)?["']/g)) names.add(normalize(m[1]!));
+    for (const m of text.matchAll(/["']([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@ (][^"']*)?["']/g))
+      names.add(normalize(m[1]!));
     // TOML / Pipfile / setup.cfg keys and list items: `requests = "^2"`, `  requests>=2`, `- numpy`.
     let section = "";
     for (const row of text.split("\n")) {
@@ -83,7 +95,8 @@ function inRepo(head: Snapshot, top: string): boolean {
   return head.paths.some((p) => {
     const parts = p.split("/");
     const file = parts[parts.length - 1]!;
-    if (file === `${top}.py` || file === `${top}.pyi` || (file.startsWith(`${top}.`) && /\.(so|pyd)$/.test(file))) return true;
+    if (file === `${top}.py` || file === `${top}.pyi` || (file.startsWith(`${top}.`) && /\.(so|pyd)$/.test(file)))
+      return true;
     return parts.length >= 2 && parts[parts.length - 2] === top && /\.pyi?$/.test(file);
   });
 }
@@ -115,7 +128,12 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
   for (const { patch, hunks } of ctx.parsed) {
     if (patch.status === "removed" || patch.binary || !/\.pyi?$/.test(patch.path)) continue;
     const baseText = patch.status === "added" ? "" : (ctx.base.read(patch.oldPath ?? patch.path) ?? "");
-    const before = new Set(baseText.split("\n").flatMap(pythonImportsOfLine).map((i) => `${i.level}:${i.module}`));
+    const before = new Set(
+      baseText
+        .split("\n")
+        .flatMap(pythonImportsOfLine)
+        .map((i) => `${i.level}:${i.module}`),
+    );
     for (const hunk of hunks) {
       for (const line of hunk.lines) {
         if (line.kind !== "added") continue;
@@ -124,9 +142,17 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
           const at = line.newLine ?? 1;
           const shown = ".".repeat(imp.level) + imp.module;
           const fail = (message: string) =>
-            findings.push({ rule: "imports", path: patch.path, start_line: at, end_line: at, level: "failure", message });
+            findings.push({
+              rule: "imports",
+              path: patch.path,
+              start_line: at,
+              end_line: at,
+              level: "failure",
+              message,
+            });
           if (imp.level > 0) {
-            if (!resolvesRelative(ctx.head, patch.path, imp)) fail(`import "${shown}" resolves to no module or package at head`);
+            if (!resolvesRelative(ctx.head, patch.path, imp))
+              fail(`import "${shown}" resolves to no module or package at head`);
             continue;
           }
           const top = imp.module.split(".")[0]!;
@@ -136,10 +162,14 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
           const provider = [...declared].find((d) => provides(d, top));
           if (provider !== undefined && declaredAtBase.has(provider)) continue;
           if (provider !== undefined) {
-            fail(`import "${shown}": the distribution "${provider}" is declared by this same change; a new dependency needs a human to vet it`);
+            fail(
+              `import "${shown}": the distribution "${provider}" is declared by this same change; a new dependency needs a human to vet it`,
+            );
             continue;
           }
-          fail(`import "${shown}": "${top}" is not in the standard library, the repository, or the declared requirements`);
+          fail(
+            `import "${shown}": "${top}" is not in the standard library, the repository, or the declared requirements`,
+          );
         }
       }
     }
@@ -149,5 +179,9 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
 
 /** True when the (normalised) distribution `dist` provides the top-level module `top`. */
 function provides(dist: string, top: string): boolean {
-  return dist === normalize(top) || (PYTHON_IMPORT_ALIASES[dist] ?? []).includes(top) || dist.replace(/^python_/, "") === normalize(top);
+  return (
+    dist === normalize(top) ||
+    (PYTHON_IMPORT_ALIASES[dist] ?? []).includes(top) ||
+    dist.replace(/^python_/, "") === normalize(top)
+  );
 }

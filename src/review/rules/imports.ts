@@ -25,7 +25,9 @@ export function jsImports(path: string, text: string): { spec: string; line: num
     }
     return lo + 1;
   };
-  return typescript().preProcessFile(text, true, true).importedFiles.map((f) => ({ spec: f.fileName, line: lineOf(f.pos) }));
+  return typescript()
+    .preProcessFile(text, true, true)
+    .importedFiles.map((f) => ({ spec: f.fileName, line: lineOf(f.pos) }));
 }
 
 /** Every folder of a snapshot ("" is the root), computed once per snapshot. */
@@ -108,7 +110,9 @@ function resolutionOptions(head: Snapshot, fileDir: string): { options: TS.Compi
 function resolveInRepo(head: Snapshot, path: string, spec: string, options: TS.CompilerOptions): string | undefined {
   const ts = typescript();
   const { resolvedModule } = ts.resolveModuleName(spec, `/${path}`, options, resolutionHost(head));
-  return resolvedModule && !resolvedModule.isExternalLibraryImport ? repoPath(resolvedModule.resolvedFileName) : undefined;
+  return resolvedModule && !resolvedModule.isExternalLibraryImport
+    ? repoPath(resolvedModule.resolvedFileName)
+    : undefined;
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
@@ -182,7 +186,8 @@ export function importsRule(ctx: RuleContext): Finding[] {
     const text = ctx.head.read(patch.path);
     if (text === undefined) continue;
     const addedLines = new Set<number>();
-    for (const h of hunks) for (const l of h.lines) if (l.kind === "added" && l.newLine !== undefined) addedLines.add(l.newLine);
+    for (const h of hunks)
+      for (const l of h.lines) if (l.kind === "added" && l.newLine !== undefined) addedLines.add(l.newLine);
     const baseText = patch.status === "added" ? undefined : ctx.base.read(patch.oldPath ?? patch.path);
     const before = new Set(baseText === undefined ? [] : jsImports(patch.path, baseText).map((i) => i.spec));
     const fileDir = posix.dirname(patch.path);
@@ -192,23 +197,38 @@ export function importsRule(ctx: RuleContext): Finding[] {
       if (!addedLines.has(line) || before.has(spec) || seen.has(spec)) continue;
       seen.add(spec);
       const fail = (message: string) =>
-        findings.push({ rule: "imports", path: patch.path, start_line: line, end_line: line, level: "failure", message });
+        findings.push({
+          rule: "imports",
+          path: patch.path,
+          start_line: line,
+          end_line: line,
+          level: "failure",
+          message,
+        });
       resolution ??= resolutionOptions(ctx.head, fileDir);
       if (spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === "..") {
         const target = posix.normalize(posix.join(fileDir, spec)).replace(/\/$/, "");
         if (target.startsWith("../") || target === "..") fail(`import "${spec}" points outside the repository`);
-        else if (!(existsAt(ctx.head, target) && !folders(ctx.head).has(target)) && !resolveInRepo(ctx.head, patch.path, spec, resolution.options))
-          fail(`import "${spec}" resolves to no file at head (TypeScript's module resolution from ${patch.path}: no ${target} with a .ts/.js/.json extension, /index.* or package.json)`);
+        else if (
+          !(existsAt(ctx.head, target) && !folders(ctx.head).has(target)) &&
+          !resolveInRepo(ctx.head, patch.path, spec, resolution.options)
+        )
+          fail(
+            `import "${spec}" resolves to no file at head (TypeScript's module resolution from ${patch.path}: no ${target} with a .ts/.js/.json extension, /index.* or package.json)`,
+          );
         continue;
       }
-      if (spec.startsWith("node:") || spec.startsWith("#") || spec.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(spec)) continue;
+      if (spec.startsWith("node:") || spec.startsWith("#") || spec.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(spec))
+        continue;
       const name = packageName(spec);
       if (BUILTINS.has(spec) || BUILTINS.has(name)) continue;
       if (resolution.configured && resolveInRepo(ctx.head, patch.path, spec, resolution.options)) continue;
       const pkgs = packageJsons(ctx.head, fileDir);
       if (declared(pkgs, name)) {
         if (!declared(packageJsons(ctx.base, fileDir), name)) {
-          fail(`import "${spec}": package "${name}" is declared by this same change; a new dependency needs a human to vet it`);
+          fail(
+            `import "${spec}": package "${name}" is declared by this same change; a new dependency needs a human to vet it`,
+          );
         }
         continue;
       }

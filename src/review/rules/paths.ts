@@ -7,7 +7,8 @@ const GITLINK = "160000";
 
 /** Why a path of a snapshot has no content to check (over the per-file or a total cap), or undefined. */
 function uncheckable(snapshot: Snapshot, path: string): string | undefined {
-  if (snapshot.entry(path)?.kind === "too_large") return `it is over the snapshot's per-file size cap at ${short(snapshot.sha)}`;
+  if (snapshot.entry(path)?.kind === "too_large")
+    return `it is over the snapshot's per-file size cap at ${short(snapshot.sha)}`;
   const left = snapshot.stats.leftOut.find((l) => l.path === path);
   return left ? `it was left out of the snapshot at ${short(snapshot.sha)} (${left.reason})` : undefined;
 }
@@ -50,14 +51,16 @@ export function pathsRule(ctx: RuleContext): Finding[] {
       }
     }
     if (patch.binary) push(patch.path, `${patch.path} is a binary file; only text changes are reviewable`);
-    const before = patch.oldMode ?? (patch.status === "added" ? undefined : ctx.base.entry(patch.oldPath ?? patch.path)?.mode);
+    const before =
+      patch.oldMode ?? (patch.status === "added" ? undefined : ctx.base.entry(patch.oldPath ?? patch.path)?.mode);
     const after = patch.newMode ?? (patch.status === "removed" ? undefined : ctx.head.entry(patch.path)?.mode);
     if (before !== undefined && after !== undefined && before !== after) {
       push(patch.path, `changes the file mode of ${patch.path} from ${before} to ${after}`);
     }
     const kind = patch.status === "removed" ? undefined : ctx.head.entry(patch.path)?.kind;
     const baseKind = patch.status === "added" ? undefined : ctx.base.entry(patch.oldPath ?? patch.path)?.kind;
-    if (kind === "symlink" || kind === "submodule") push(patch.path, `${patch.path} is a ${kind} at head; only regular files may change`);
+    if (kind === "symlink" || kind === "submodule")
+      push(patch.path, `${patch.path} is a ${kind} at head; only regular files may change`);
     else if (baseKind === "submodule" || before === GITLINK || after === GITLINK) {
       push(patch.path, `${patch.path} is a gitlink (a submodule commit, mode 160000); groundfix never changes one`);
     }
@@ -65,9 +68,13 @@ export function pathsRule(ctx: RuleContext): Finding[] {
       patch.status === "removed" ? undefined : uncheckable(ctx.head, patch.path),
       patch.status === "added" ? undefined : uncheckable(ctx.base, patch.oldPath ?? patch.path),
     ].find((r) => r !== undefined);
-    if (tooLarge) push(patch.path, `${patch.path} cannot be checked: ${tooLarge}; a change the review cannot read fails`);
+    if (tooLarge)
+      push(patch.path, `${patch.path} cannot be checked: ${tooLarge}; a change the review cannot read fails`);
     if (/(^|\/)\.gitmodules$/i.test(patch.path) && submoduleLines(ctx, patch.path)) {
-      push(patch.path, `changes the submodule list or a submodule URL in ${patch.path}; groundfix never changes where code is fetched from`);
+      push(
+        patch.path,
+        `changes the submodule list or a submodule URL in ${patch.path}; groundfix never changes where code is fetched from`,
+      );
     }
   }
   return findings;

@@ -16,9 +16,18 @@ import { quote } from "./grounded.js";
 export function editPolicy(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   const push = (path: string, start: number, end: number, message: string, level: Finding["level"] = "failure") =>
-    findings.push({ rule: "edit_policy", path, start_line: Math.max(1, start), end_line: Math.max(1, start, end), level, message });
+    findings.push({
+      rule: "edit_policy",
+      path,
+      start_line: Math.max(1, start),
+      end_line: Math.max(1, start, end),
+      level,
+      message,
+    });
   for (const { patch, hunks } of ctx.parsed) {
-    const added = hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => ({ line: l.newLine ?? 1, text: l.text })));
+    const added = hunks.flatMap((h) =>
+      h.lines.filter((l) => l.kind === "added").map((l) => ({ line: l.newLine ?? 1, text: l.text })),
+    );
     for (const p of addedTextProblems(added)) push(patch.path, p.line, p.line, p.message);
   }
   if (ctx.config.edits.allow !== "additions") return findings;
@@ -30,11 +39,21 @@ export function editPolicy(ctx: RuleContext): Finding[] {
       continue;
     }
     if (patch.status === "added") {
-      push(patch.path, 1, 1, `adds the new file ${patch.path}; edits.allow is "additions", so only lines added to existing files are allowed`);
+      push(
+        patch.path,
+        1,
+        1,
+        `adds the new file ${patch.path}; edits.allow is "additions", so only lines added to existing files are allowed`,
+      );
       continue;
     }
     if (patch.status === "renamed" && patch.oldPath) {
-      push(patch.path, 1, 1, `renames ${patch.oldPath} to ${patch.path}; edits.allow is "additions", so only added lines are allowed`);
+      push(
+        patch.path,
+        1,
+        1,
+        `renames ${patch.oldPath} to ${patch.path}; edits.allow is "additions", so only added lines are allowed`,
+      );
     }
     let removed = false;
     for (const hunk of hunks) {
@@ -63,7 +82,13 @@ export function editPolicy(ctx: RuleContext): Finding[] {
     if (!removed && structureUnchecked(ctx, parsed, push)) unchecked ??= patch.path;
   }
   if (unchecked !== undefined) {
-    push(unchecked, 1, 1, "the structure of .py and .go additions was not checked: the tree-sitter grammar is not loaded", "notice");
+    push(
+      unchecked,
+      1,
+      1,
+      "the structure of .py and .go additions was not checked: the tree-sitter grammar is not loaded",
+      "notice",
+    );
   }
   return findings;
 }
@@ -83,6 +108,12 @@ function structureUnchecked(
   const problems = structureProblems(language, before, after, added);
   if (problems === undefined) return true;
   const first = problems[0];
-  if (first) push(patch.path, first.line, first.line, `${first.message}; edits.allow is "additions", so existing code must keep parsing and running as before`);
+  if (first)
+    push(
+      patch.path,
+      first.line,
+      first.line,
+      `${first.message}; edits.allow is "additions", so existing code must keep parsing and running as before`,
+    );
   return false;
 }

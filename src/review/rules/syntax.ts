@@ -31,7 +31,11 @@ export function syntaxLanguage(path: string): Language | undefined {
     case ".jsx":
       return "jsx";
     case ".json":
-      return /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) || path.startsWith(".vscode/") || base === "devcontainer.json" ? "jsonc" : "json";
+      return /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) ||
+        path.startsWith(".vscode/") ||
+        base === "devcontainer.json"
+        ? "jsonc"
+        : "json";
     case ".jsonc":
       return "jsonc";
     case ".yml":
@@ -54,7 +58,12 @@ function tsSyntax(path: string, text: string, lang: "ts" | "tsx" | "js" | "jsx")
   // parseDiagnostics is the parser's own list (not in the public typings); transpileModule reports the same errors.
   let diags = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics;
   if (diags === undefined) {
-    diags = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { jsx: ts.JsxEmit.Preserve } }).diagnostics ?? [];
+    diags =
+      ts.transpileModule(text, {
+        fileName: path,
+        reportDiagnostics: true,
+        compilerOptions: { jsx: ts.JsxEmit.Preserve },
+      }).diagnostics ?? [];
   }
   const first = [...diags].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
   if (!first) return null;
@@ -86,7 +95,11 @@ function yamlSyntax(text: string): SyntaxError | null {
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {
     const err = doc.errors[0];
-    if (err) return { line: err.linePos?.[0]?.line ?? lineOf(text, err.pos[0]), message: err.message.split("\n")[0] ?? err.code };
+    if (err)
+      return {
+        line: err.linePos?.[0]?.line ?? lineOf(text, err.pos[0]),
+        message: err.message.split("\n")[0] ?? err.code,
+      };
   }
   return null;
 }

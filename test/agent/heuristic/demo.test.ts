@@ -29,7 +29,14 @@ describe("heuristic model on the shipped demo (examples/demo-service + examples/
     const [title = "", ...rest] = readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8").split("\n");
     const snapshot = await buildSnapshot(files);
     const result = await runAgent({
-      task: { source: "local", key: "local:demo", title, body: rest.join("\n"), repo: { owner: "local", name: "demo" }, baseSha: SHA },
+      task: {
+        source: "local",
+        key: "local:demo",
+        title,
+        body: rest.join("\n"),
+        repo: { owner: "local", name: "demo" },
+        baseSha: SHA,
+      },
       snapshot,
       model: createHeuristicModel(),
       config: config(),
@@ -39,7 +46,11 @@ describe("heuristic model on the shipped demo (examples/demo-service + examples/
     const lines = (files["models/ValidationLog.js"] ?? "").split("\n");
     const declaring = lines.findIndex((l) => /^\s*errors:/.test(l)) + 1;
     expect(result.diagnosis?.root_cause_snippet).toBe(lines[declaring - 1]);
-    expect(result.diagnosis?.citations[0]).toEqual({ path: "models/ValidationLog.js", start_line: declaring, end_line: declaring });
+    expect(result.diagnosis?.citations[0]).toEqual({
+      path: "models/ValidationLog.js",
+      start_line: declaring,
+      end_line: declaring,
+    });
     expect(result.diagnosis?.citations.some((c) => c.start_line <= 6 && c.end_line >= 6)).toBe(true);
     expect(result.diagnosis?.summary).toContain(`\`models/ValidationLog.js\` declares \`errors\` (line ${declaring})`);
     expectReadable(result, rest.join("\n").match(/Warning: .*/)?.[0] ?? "");

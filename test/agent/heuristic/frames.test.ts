@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { cleanFramePath, commonSuffixSegments, isLibraryPath, normaliseFramePath, parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
+import {
+  cleanFramePath,
+  commonSuffixSegments,
+  isLibraryPath,
+  normaliseFramePath,
+  parseStackFrames,
+} from "../../../src/agent/models/heuristic/frames.js";
 
-const pick = (text: string) => parseStackFrames(text).map((f) => ({ path: f.path, line: f.line, fn: f.fn, lib: f.library, lang: f.language }));
+const pick = (text: string) =>
+  parseStackFrames(text).map((f) => ({ path: f.path, line: f.line, fn: f.fn, lib: f.library, lang: f.language }));
 
 describe("parseStackFrames", () => {
   it("reads V8 frames innermost first, with and without a function, skipping node internals", () => {
@@ -39,7 +46,13 @@ describe("parseStackFrames", () => {
       { path: "usr/lib/python3.11/json/__init__.py", line: 3, fn: null, lib: true, lang: "python" },
       { path: "shop/pricing.py", line: 17, fn: "compute_total", lib: false, lang: "python" },
       { path: "shop/views.py", line: 42, fn: "checkout", lib: false, lang: "python" },
-      { path: "usr/local/lib/python3.11/site-packages/flask/app.py", line: 1484, fn: "full_dispatch_request", lib: true, lang: "python" },
+      {
+        path: "usr/local/lib/python3.11/site-packages/flask/app.py",
+        line: 1484,
+        fn: "full_dispatch_request",
+        lib: true,
+        lang: "python",
+      },
     ]);
   });
 
@@ -88,7 +101,13 @@ describe("parseStackFrames", () => {
     expect(pick(trace)).toEqual([
       { path: "models/user.rb", line: 12, fn: "full_name", lib: false, lang: "ruby" },
       { path: "app/controllers/users_controller.rb", line: 8, fn: "show", lib: false, lang: "ruby" },
-      { path: "usr/local/bundle/gems/actionpack-7.1.0/lib/action_controller/metal.rb", line: 227, fn: "dispatch", lib: true, lang: "ruby" },
+      {
+        path: "usr/local/bundle/gems/actionpack-7.1.0/lib/action_controller/metal.rb",
+        line: 227,
+        fn: "dispatch",
+        lib: true,
+        lang: "ruby",
+      },
     ]);
   });
 
@@ -130,9 +149,17 @@ describe("frame paths", () => {
   });
 
   it("tells dependency and runtime paths apart from repository paths", () => {
-    for (const p of ["/app/node_modules/x/index.js", "node:internal/x", "/usr/lib/python3.11/json/x.py", "/usr/local/go/src/runtime/panic.go", "/x/gems/rack-3/lib/rack.rb", "<frozen importlib._bootstrap>"]) {
+    for (const p of [
+      "/app/node_modules/x/index.js",
+      "node:internal/x",
+      "/usr/lib/python3.11/json/x.py",
+      "/usr/local/go/src/runtime/panic.go",
+      "/x/gems/rack-3/lib/rack.rb",
+      "<frozen importlib._bootstrap>",
+    ]) {
       expect(isLibraryPath(p), p).toBe(true);
     }
-    for (const p of ["/app/src/a.js", "shop/views.py", "/home/runner/work/a/a/lib/gemsmith.rb"]) expect(isLibraryPath(p), p).toBe(false);
+    for (const p of ["/app/src/a.js", "shop/views.py", "/home/runner/work/a/a/lib/gemsmith.rb"])
+      expect(isLibraryPath(p), p).toBe(false);
   });
 });

@@ -7,9 +7,21 @@ import { ownPackages, type OwnPackage } from "../../../src/tools/manifests.js";
 import type { Task } from "../../../src/types.js";
 import { buildSnapshot, config, SHA } from "../helpers.js";
 
-const task = (title: string, body: string): Task => ({ source: "issue", key: "acme/x#issue-3", title, body, repo: { owner: "acme", name: "x" }, baseSha: SHA });
+const task = (title: string, body: string): Task => ({
+  source: "issue",
+  key: "acme/x#issue-3",
+  title,
+  body,
+  repo: { owner: "acme", name: "x" },
+  baseSha: SHA,
+});
 const run = async (files: Record<string, string>, title: string, body: string): Promise<RunResult> =>
-  runAgent({ task: task(title, body), snapshot: await buildSnapshot(files), model: createHeuristicModel(), config: config() });
+  runAgent({
+    task: task(title, body),
+    snapshot: await buildSnapshot(files),
+    model: createHeuristicModel(),
+    config: config(),
+  });
 const own = (files: Record<string, string>) => ownPackages(Object.keys(files), (p) => files[p]);
 const frameOf = (line: string) => {
   const f = parseStackFrames(line)[0];
@@ -28,20 +40,43 @@ describe("the repository's own package names, from its manifests", () => {
       "src/flask/__init__.py": "",
       "tests/helpers/__init__.py": "",
       "tools/go.mod": "module github.com/acme/tool\n\ngo 1.22\n",
-      "pom.xml": "<project><parent><groupId>org.parent</groupId></parent><groupId>com.acme</groupId><dependencies><dependency><groupId>org.other</groupId></dependency></dependencies></project>",
+      "pom.xml":
+        "<project><parent><groupId>org.parent</groupId></parent><groupId>com.acme</groupId><dependencies><dependency><groupId>org.other</groupId></dependency></dependencies></project>",
       "rack.gemspec": 'Gem::Specification.new do |s|\n  s.name = "rack"\nend\n',
-      "src/Acme.Web/Acme.Web.csproj": "<Project><PropertyGroup><RootNamespace>Acme.Web</RootNamespace></PropertyGroup></Project>",
+      "src/Acme.Web/Acme.Web.csproj":
+        "<Project><PropertyGroup><RootNamespace>Acme.Web</RootNamespace></PropertyGroup></Project>",
     };
     const names = own(files).map((p) => `${p.kind}:${p.name}@${p.root}`);
     expect(names).toEqual(
-      expect.arrayContaining(["npm:@acme/root@", "npm:@acme/core@packages/core", "python:flask@src", "go:github.com/acme/tool@tools", "java:com.acme@", "gem:rack@", "dotnet:Acme.Web@src/Acme.Web"]),
+      expect.arrayContaining([
+        "npm:@acme/root@",
+        "npm:@acme/core@packages/core",
+        "python:flask@src",
+        "go:github.com/acme/tool@tools",
+        "java:com.acme@",
+        "gem:rack@",
+        "dotnet:Acme.Web@src/Acme.Web",
+      ]),
     );
     expect(names.join(" ")).not.toMatch(/express|left-pad|org\.parent|org\.other|helpers|python:flask@(?!src)/);
   });
 
   it("reads TOML with a real parser: multi-line arrays, inline tables, quoted keys (pyproject dependencies)", async () => {
     const { parseManifest } = await import("../../../src/tools/manifests.js");
-    const m = parseManifest("pyproject.toml", ['[project]', 'name = "x"', "dependencies = [", '  "requests[socks]>=2", # comment', "  'rich',", "]", "[tool.poetry.dependencies]", 'python = "^3.11"', '"typer" = { version = "^0.9" }'].join("\n"));
+    const m = parseManifest(
+      "pyproject.toml",
+      [
+        "[project]",
+        'name = "x"',
+        "dependencies = [",
+        '  "requests[socks]>=2", # comment',
+        "  'rich',",
+        "]",
+        "[tool.poetry.dependencies]",
+        'python = "^3.11"',
+        '"typer" = { version = "^0.9" }',
+      ].join("\n"),
+    );
     expect(m.sections).toEqual([
       { name: "dependencies", deps: ["requests", "rich"] },
       { name: "poetry dependencies", deps: ["typer"] },
@@ -62,20 +97,36 @@ describe("installed-copy frames map to the repository's own files", () => {
   const mapped = (line: string) => mapInstalledFrame(frameOf(line), pkgs)?.path ?? null;
 
   it("npm: global, local, @scope, pnpm, file:// URLs and Windows paths; other packages stay third-party", () => {
-    expect(mapped("    at ServerResponse.sendFile (/usr/lib/node_modules/express/lib/response.js:395:11)")).toBe("lib/response.js");
-    expect(mapped("    at sendFile (/home/zed/app/node_modules/express/lib/response.js:395:11)")).toBe("lib/response.js");
-    expect(mapped("    at run (/srv/app/node_modules/.pnpm/@acme+core@1.2.0/node_modules/@acme/core/dist/index.js:10:3)")).toBe("packages/core/dist/index.js");
-    expect(mapped("    at run (file:///C:/Users/z/app/node_modules/@acme/core/dist/index.js:10:3)")).toBe("packages/core/dist/index.js");
-    expect(mapped("    at run (C:\\Users\\z\\app\\node_modules\\express\\lib\\router\\index.js:10:3)")).toBe("lib/router/index.js");
+    expect(mapped("    at ServerResponse.sendFile (/usr/lib/node_modules/express/lib/response.js:395:11)")).toBe(
+      "lib/response.js",
+    );
+    expect(mapped("    at sendFile (/home/zed/app/node_modules/express/lib/response.js:395:11)")).toBe(
+      "lib/response.js",
+    );
+    expect(
+      mapped("    at run (/srv/app/node_modules/.pnpm/@acme+core@1.2.0/node_modules/@acme/core/dist/index.js:10:3)"),
+    ).toBe("packages/core/dist/index.js");
+    expect(mapped("    at run (file:///C:/Users/z/app/node_modules/@acme/core/dist/index.js:10:3)")).toBe(
+      "packages/core/dist/index.js",
+    );
+    expect(mapped("    at run (C:\\Users\\z\\app\\node_modules\\express\\lib\\router\\index.js:10:3)")).toBe(
+      "lib/router/index.js",
+    );
     expect(mapped("    at next (/usr/lib/node_modules/router/lib/route.js:157:13)")).toBeNull();
     expect(mapped("    at x (/usr/lib/node_modules/my-static-app/node_modules/expressx/lib/a.js:1:1)")).toBeNull();
   });
 
   it("Python site-packages and dist-packages, Go module cache (with !-escaped capitals), gems", () => {
-    expect(mapped('  File "/home/b/.venv/lib/python3.12/site-packages/flask/sansio/app.py", line 654, in add_url_rule')).toBe("src/flask/sansio/app.py");
+    expect(
+      mapped('  File "/home/b/.venv/lib/python3.12/site-packages/flask/sansio/app.py", line 654, in add_url_rule'),
+    ).toBe("src/flask/sansio/app.py");
     expect(mapped('  File "/usr/lib/python3/dist-packages/flask/app.py", line 1, in f')).toBe("src/flask/app.py");
-    expect(mapped('  File "/home/b/.venv/lib/python3.12/site-packages/werkzeug/local.py", line 318, in __get__')).toBeNull();
-    const go = parseStackFrames("goroutine 1 [running]:\ngithub.com/Azure/tool.(*T).Run(0x1)\n\t/root/go/pkg/mod/github.com/!azure/tool@v1.2.3/cmd/run.go:12 +0x1d")[0];
+    expect(
+      mapped('  File "/home/b/.venv/lib/python3.12/site-packages/werkzeug/local.py", line 318, in __get__'),
+    ).toBeNull();
+    const go = parseStackFrames(
+      "goroutine 1 [running]:\ngithub.com/Azure/tool.(*T).Run(0x1)\n\t/root/go/pkg/mod/github.com/!azure/tool@v1.2.3/cmd/run.go:12 +0x1d",
+    )[0];
     expect(go && mapInstalledFrame(go, pkgs)?.path).toBe("cmd/run.go");
     expect(mapped("/usr/local/bundle/gems/rack-3.0.8/lib/rack/utils.rb:12:in `parse'")).toBe("lib/rack/utils.rb");
     expect(mapped("/usr/local/bundle/gems/rack-test-2.1.0/lib/rack/test.rb:12:in `get'")).toBeNull();
@@ -89,7 +140,12 @@ describe("installed-copy frames map to the repository's own files", () => {
 
   it("build output to source: drops the first build folder, tries TypeScript extensions, looks under src/", () => {
     expect(sourceCandidates("packages/core/dist/index.js", "packages/core")).toEqual(
-      expect.arrayContaining(["packages/core/dist/index.js", "packages/core/index.ts", "packages/core/src/index.ts", "packages/core/src/index.tsx"]),
+      expect.arrayContaining([
+        "packages/core/dist/index.js",
+        "packages/core/index.ts",
+        "packages/core/src/index.ts",
+        "packages/core/src/index.tsx",
+      ]),
     );
     expect(sourceCandidates("packages/core/dist/index.js", "packages/core")[0]).toBe("packages/core/dist/index.js"); // exact first
     expect(sourceCandidates("index.js", "")).toEqual(expect.arrayContaining(["index.js", "index.ts", "src/index.ts"]));
@@ -115,7 +171,11 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
   ].join("\n");
 
   it("a global install of the repository's own npm package: the frame under /usr/lib/node_modules/<own>/ is lib/response.js", async () => {
-    const files = { "package.json": JSON.stringify({ name: "expresso" }), "lib/response.js": RESPONSE, "examples/static/lib/server.js": "module.exports = 1;\n" };
+    const files = {
+      "package.json": JSON.stringify({ name: "expresso" }),
+      "lib/response.js": RESPONSE,
+      "examples/static/lib/server.js": "module.exports = 1;\n",
+    };
     const body = [
       "TypeError: path argument is required to res.sendFile",
       "    at ServerResponse.sendFile (/usr/lib/node_modules/expresso/lib/response.js:10:11)",
@@ -133,7 +193,16 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
     const files = {
       "pyproject.toml": '[project]\nname = "pkg"\n',
       "src/pkg/__init__.py": "",
-      "src/pkg/app.py": ["import os", "", "", "def add_rule(self, endpoint):", "    if endpoint in self.rules:", "        raise AssertionError(f'overwriting endpoint {endpoint}')", "    self.rules[endpoint] = 1", ""].join("\n"),
+      "src/pkg/app.py": [
+        "import os",
+        "",
+        "",
+        "def add_rule(self, endpoint):",
+        "    if endpoint in self.rules:",
+        "        raise AssertionError(f'overwriting endpoint {endpoint}')",
+        "    self.rules[endpoint] = 1",
+        "",
+      ].join("\n"),
     };
     const body = [
       "Traceback (most recent call last):",
@@ -151,8 +220,18 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
   });
 
   it("a monorepo package installed from its build output: dist/index.js maps to packages/core/src/index.ts, the line found in the function", async () => {
-    const core = ["export function parse(input: string | undefined): string[] {", "  const parts = input.split(',');", "  return parts;", "}", ""].join("\n");
-    const files = { "package.json": JSON.stringify({ name: "root", private: true }), "packages/core/package.json": JSON.stringify({ name: "@acme/core", main: "dist/index.js" }), "packages/core/src/index.ts": core };
+    const core = [
+      "export function parse(input: string | undefined): string[] {",
+      "  const parts = input.split(',');",
+      "  return parts;",
+      "}",
+      "",
+    ].join("\n");
+    const files = {
+      "package.json": JSON.stringify({ name: "root", private: true }),
+      "packages/core/package.json": JSON.stringify({ name: "@acme/core", main: "dist/index.js" }),
+      "packages/core/src/index.ts": core,
+    };
     const body = [
       "TypeError: Cannot read properties of undefined (reading 'split')",
       "    at parse (/srv/app/node_modules/@acme/core/dist/index.js:57:23)",
@@ -165,8 +244,23 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
   });
 
   it("a Go frame from the module cache maps to the module's file; a frame of another module stays third-party", async () => {
-    const cmd = ["package cobra", "", "type Command struct{ groups []string }", "", "func (c *Command) check(id string) {", "\tif id == \"\" {", "\t\tpanic(\"group id is empty\")", "\t}", "}", ""].join("\n");
-    const files = { "go.mod": "module github.com/spf13/cobra\n\ngo 1.21\n", "command.go": cmd, "other/command.go": "package other\n" };
+    const cmd = [
+      "package cobra",
+      "",
+      "type Command struct{ groups []string }",
+      "",
+      "func (c *Command) check(id string) {",
+      '\tif id == "" {',
+      '\t\tpanic("group id is empty")',
+      "\t}",
+      "}",
+      "",
+    ].join("\n");
+    const files = {
+      "go.mod": "module github.com/spf13/cobra\n\ngo 1.21\n",
+      "command.go": cmd,
+      "other/command.go": "package other\n",
+    };
     const body = [
       "panic: group id is empty",
       "",
@@ -184,9 +278,23 @@ describe("through runAgent: the installed copy's frame cites the repository's fi
 
 describe("functions and fallbacks", () => {
   it("a Python method with a multi-line signature encloses its body: the frame line is not re-anchored to the signature", async () => {
-    const app = ["class App:", "    def add_rule(", "        self,", "        endpoint: str,", "    ) -> None:", "        if endpoint in self.rules:", "            raise AssertionError(f'overwriting {endpoint}')", "        self.rules[endpoint] = 1", ""].join("\n");
+    const app = [
+      "class App:",
+      "    def add_rule(",
+      "        self,",
+      "        endpoint: str,",
+      "    ) -> None:",
+      "        if endpoint in self.rules:",
+      "            raise AssertionError(f'overwriting {endpoint}')",
+      "        self.rules[endpoint] = 1",
+      "",
+    ].join("\n");
     const files = { "pyproject.toml": '[project]\nname = "pkg"\n', "src/pkg/__init__.py": "", "src/pkg/app.py": app };
-    const body = ['Traceback (most recent call last):', '  File "/v/lib/python3.12/site-packages/pkg/app.py", line 7, in add_rule', "AssertionError: overwriting wrapper"].join("\n");
+    const body = [
+      "Traceback (most recent call last):",
+      '  File "/v/lib/python3.12/site-packages/pkg/app.py", line 7, in add_rule',
+      "AssertionError: overwriting wrapper",
+    ].join("\n");
     const result = await run(files, "overwriting", body);
     expect(result.diagnosis).toMatchObject({ affected_file: "src/pkg/app.py", affected_function: "add_rule" });
     expect(result.diagnosis?.citations[0]?.start_line).toBe(7);
@@ -200,7 +308,12 @@ describe("functions and fallbacks", () => {
       "src/pkg/globals.py": ["_no_app_msg = '''", "Working outside of application context.", "'''", ""].join("\n"),
       "src/pkg/app.py": "def application_context():\n    return None\n",
     };
-    const body = ['Traceback (most recent call last):', '  File "/home/e/proj/jobs.py", line 12, in run', '  File "/v/lib/python3.12/site-packages/werkzeug/local.py", line 519, in _get', "RuntimeError: Working outside of application context."].join("\n");
+    const body = [
+      "Traceback (most recent call last):",
+      '  File "/home/e/proj/jobs.py", line 12, in run',
+      '  File "/v/lib/python3.12/site-packages/werkzeug/local.py", line 519, in _get',
+      "RuntimeError: Working outside of application context.",
+    ].join("\n");
     const result = await run(files, "Working outside of application context in a thread", body);
     expect(result.diagnosis?.affected_file).toBe("src/pkg/globals.py");
     expect(result.outcome).not.toBe("pr_ready");

@@ -32,8 +32,15 @@ const PROBLEM = [
 ].join("\n");
 
 /** The read tools' real answers (text and data) over `src/cart.js`; `edit` scripts the suggest_addition answers. */
-async function answer(c: PlannedCall, edit: string[], snapshot: Snapshot): Promise<{ content: string; data?: ToolData }> {
-  if (c.name === "suggest_addition") return { content: edit.shift() ?? "APPLIED: edit 1 to src/cart.js (addition, anchored on lines 10-10).\n@@ -10,1 +10,3 @@" };
+async function answer(
+  c: PlannedCall,
+  edit: string[],
+  snapshot: Snapshot,
+): Promise<{ content: string; data?: ToolData }> {
+  if (c.name === "suggest_addition")
+    return {
+      content: edit.shift() ?? "APPLIED: edit 1 to src/cart.js (addition, anchored on lines 10-10).\n@@ -10,1 +10,3 @@",
+    };
   const tool = readTools.find((t) => t.name === c.name);
   if (!tool) return { content: "REJECTED: unexpected" };
   const result = await runTool(tool, c.arguments, { snapshot, reads: createReadLog() });
@@ -41,9 +48,17 @@ async function answer(c: PlannedCall, edit: string[], snapshot: Snapshot): Promi
 }
 
 /** Drive the planner against the real read tools until it submits (or `max` turns); returns every call in order. */
-async function drive(edit: string[], submitAnswers: string[] = [], max = 12, problem = PROBLEM): Promise<PlannedCall[]> {
+async function drive(
+  edit: string[],
+  submitAnswers: string[] = [],
+  max = 12,
+  problem = PROBLEM,
+): Promise<PlannedCall[]> {
   const snapshot = await buildSnapshot({ "src/cart.js": FILE });
-  const messages: Message[] = [{ role: "system", content: "rules" }, { role: "user", content: problem }];
+  const messages: Message[] = [
+    { role: "system", content: "rules" },
+    { role: "user", content: problem },
+  ];
   const all: PlannedCall[] = [];
   for (let turn = 1; turn <= max; turn++) {
     const plan = planNextTurn(messages, new Set());
@@ -61,7 +76,8 @@ async function drive(edit: string[], submitAnswers: string[] = [], max = 12, pro
   return all;
 }
 
-const of = (calls: PlannedCall[], name: string) => calls.filter((c) => c.name === name).map((c) => c.arguments as Record<string, any>);
+const of = (calls: PlannedCall[], name: string) =>
+  calls.filter((c) => c.name === name).map((c) => c.arguments as Record<string, any>);
 
 describe("planNextTurn", () => {
   it("reads before it edits, anchors on a line unique in the file, and guards the value the crash names", async () => {
@@ -86,7 +102,12 @@ describe("planNextTurn", () => {
       ),
     );
     const [answerArgs] = of(calls, "submit_answer");
-    expect(answerArgs).toMatchObject({ affected_file: "src/cart.js", affected_function: "average", root_cause_snippet: "  return sum / items.length;", confidence: 0.85 });
+    expect(answerArgs).toMatchObject({
+      affected_file: "src/cart.js",
+      affected_function: "average",
+      root_cause_snippet: "  return sum / items.length;",
+      confidence: 0.85,
+    });
     expect(answerArgs?.summary).toBe(
       "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. A guard that fails with a clear error when `items` is missing was added before line 11.",
     );
@@ -95,10 +116,14 @@ describe("planNextTurn", () => {
   it("re-anchors a frame line that does not read what the crash names to the line of the same function that does, and says so", async () => {
     const calls = await drive([]);
     const [edit] = of(calls, "suggest_addition");
-    expect(edit?.code_after).toContain("  if (items == null) {\n    throw new TypeError(`average(): items is null or undefined before reading 'length'`);\n  }\n  return sum / items.length;");
+    expect(edit?.code_after).toContain(
+      "  if (items == null) {\n    throw new TypeError(`average(): items is null or undefined before reading 'length'`);\n  }\n  return sum / items.length;",
+    );
     const [answerArgs] = of(calls, "submit_answer");
     expect(answerArgs?.root_cause_snippet).toBe("  return sum / items.length;");
-    expect(answerArgs?.summary).toContain("Line 10 of the trace does not read the member the error names (the reporter's version may differ); line 11 of `average`, which does, was used.");
+    expect(answerArgs?.summary).toContain(
+      "Line 10 of the trace does not read the member the error names (the reporter's version may differ); line 11 of `average`, which does, was used.",
+    );
   });
 
   it("widens the anchor after an ambiguity rejection and re-reads after a read-before-edit rejection", async () => {
@@ -108,7 +133,9 @@ describe("planNextTurn", () => {
     ]);
     const edits = of(calls, "suggest_addition");
     expect(edits).toHaveLength(3);
-    expect((edits[1]?.code_before as string).split("\n").length).toBeGreaterThan((edits[0]?.code_before as string).split("\n").length);
+    expect((edits[1]?.code_before as string).split("\n").length).toBeGreaterThan(
+      (edits[0]?.code_before as string).split("\n").length,
+    );
     const names = calls.map((c) => c.name);
     const second = names.indexOf("suggest_addition", names.indexOf("suggest_addition") + 1);
     const third = names.indexOf("suggest_addition", second + 1);
@@ -116,7 +143,9 @@ describe("planNextTurn", () => {
   });
 
   it("gives up the edit after a path-policy rejection and answers with a lower confidence", async () => {
-    const calls = await drive(["REJECTED: src/cart.js may not be edited: it matches the deny rule \"src/**\". Put the addition in another file."]);
+    const calls = await drive([
+      'REJECTED: src/cart.js may not be edited: it matches the deny rule "src/**". Put the addition in another file.',
+    ]);
     expect(of(calls, "suggest_addition")).toHaveLength(1);
     const [answerArgs] = of(calls, "submit_answer");
     expect(answerArgs?.affected_file).toBe("src/cart.js");
@@ -124,7 +153,10 @@ describe("planNextTurn", () => {
   });
 
   it("drops a rejected claim and lowers the confidence on the next answer", async () => {
-    const calls = await drive([], ["REJECTED: affected_function \"average\" is not defined in src/cart.js; it defines total, average2."]);
+    const calls = await drive(
+      [],
+      ['REJECTED: affected_function "average" is not defined in src/cart.js; it defines total, average2.'],
+    );
     const answers = of(calls, "submit_answer");
     expect(answers).toHaveLength(2);
     expect(answers[1]?.affected_function).toBeNull();
@@ -132,7 +164,10 @@ describe("planNextTurn", () => {
   });
 
   it("returns the same turn for the same messages", async () => {
-    const messages: Message[] = [{ role: "system", content: "rules" }, { role: "user", content: PROBLEM }];
+    const messages: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: PROBLEM },
+    ];
     const model = createHeuristicModel();
     const a = await model.next({ messages, tools: [] });
     const b = await createHeuristicModel().next({ messages, tools: [] });
@@ -141,8 +176,14 @@ describe("planNextTurn", () => {
   });
 
   it("only calls tools that are offered", () => {
-    const messages: Message[] = [{ role: "system", content: "rules" }, { role: "user", content: PROBLEM }];
-    const plan = planNextTurn(messages, new Set(["list_files", "get_file_contents", "suggest_addition", "submit_answer"]));
+    const messages: Message[] = [
+      { role: "system", content: "rules" },
+      { role: "user", content: PROBLEM },
+    ];
+    const plan = planNextTurn(
+      messages,
+      new Set(["list_files", "get_file_contents", "suggest_addition", "submit_answer"]),
+    );
     expect(plan.calls.map((c) => c.name)).toEqual(["list_files"]);
   });
 });

@@ -4,7 +4,12 @@ import type { RunResult } from "../../../src/agent/index.js";
 
 /** The lines a run added (every diff line starting with "+", headers excluded). */
 export function addedLines(result: RunResult): string[] {
-  return result.edits.flatMap((e) => e.diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1)));
+  return result.edits.flatMap((e) =>
+    e.diff
+      .split("\n")
+      .filter((l) => l.startsWith("+") && !l.startsWith("+++"))
+      .map((l) => l.slice(1)),
+  );
 }
 
 /**
@@ -35,6 +40,10 @@ export function expectReadable(result: RunResult, quoted: string): void {
 
 /** The TypeScript compiler's syntax errors for `content` read as the file `path` (.js/.ts); [] when it parses. */
 export function syntaxErrors(path: string, content: string): string[] {
-  const out = ts.transpileModule(content, { fileName: path, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(content, {
+    fileName: path,
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022 },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }

@@ -8,7 +8,11 @@ const files = [
   { path: "bin/run.sh", content: "#!/bin/sh\necho edited\n", mode: "100755" },
 ];
 const repoPath = `/repos/${OWNER}/${REPO}`;
-const refExists = { message: "Reference already exists", documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference", status: "422" };
+const refExists = {
+  message: "Reference already exists",
+  documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference",
+  status: "422",
+};
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => expect(resetGitHubFakes()).toEqual([]));
@@ -25,17 +29,33 @@ function mockTreeAndCommit(treeSeen: (b: any) => void, commitSeen: (b: any) => v
  * The branch exists: the base tree lookup, our tree and commit (`commitSha`), the 422 on the ref, the branch head
  * `head`, and — unless `head` is the base — that head's commit (`tree`, `parent`) and, when given, its compare answer.
  */
-function mockExistingBranch(head: string, commitSha: string, headCommit?: { tree: string; parent: string; compare?: object }) {
-  nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
-  mockTreeAndCommit(() => undefined, () => undefined, commitSha);
+function mockExistingBranch(
+  head: string,
+  commitSha: string,
+  headCommit?: { tree: string; parent: string; compare?: object },
+) {
+  nock(API)
+    .get(`${repoPath}/git/commits/${BASE_SHA}`)
+    .reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+  mockTreeAndCommit(
+    () => undefined,
+    () => undefined,
+    commitSha,
+  );
   const scope = nock(API)
     .post(`${repoPath}/git/refs`)
     .reply(422, refExists)
     .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
     .reply(200, { ref: `refs/heads/${BRANCH}`, object: { sha: head, type: "commit" } });
   if (!headCommit) return;
-  scope.get(`${repoPath}/git/commits/${head}`).reply(200, { sha: head, message: "theirs", tree: { sha: headCommit.tree }, parents: [{ sha: headCommit.parent }] });
-  if (headCommit.compare) scope.get(`${repoPath}/compare/${BASE_SHA}...${head}`).query(true).reply(200, headCommit.compare);
+  scope.get(`${repoPath}/git/commits/${head}`).reply(200, {
+    sha: head,
+    message: "theirs",
+    tree: { sha: headCommit.tree },
+    parents: [{ sha: headCommit.parent }],
+  });
+  if (headCommit.compare)
+    scope.get(`${repoPath}/compare/${BASE_SHA}...${head}`).query(true).reply(200, headCommit.compare);
 }
 
 describe("commitFiles through the Git Data API", () => {
@@ -43,9 +63,16 @@ describe("commitFiles through the Git Data API", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     let tree: any, commit: any, ref: any;
-    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { sha: BASE_SHA, tree: { sha: "t1".padEnd(40, "0") } });
-    mockTreeAndCommit((b) => (tree = b), (b) => (commit = b));
-    nock(API).post(`${repoPath}/git/refs`, (b) => ((ref = b), true)).reply(201, { ref: `refs/heads/${BRANCH}` });
+    nock(API)
+      .get(`${repoPath}/git/commits/${BASE_SHA}`)
+      .reply(200, { sha: BASE_SHA, tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit(
+      (b) => (tree = b),
+      (b) => (commit = b),
+    );
+    nock(API)
+      .post(`${repoPath}/git/refs`, (b) => ((ref = b), true))
+      .reply(201, { ref: `refs/heads/${BRANCH}` });
 
     const host = githubHost(octokit);
     const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "groundfix: guard total()", files });
@@ -73,7 +100,10 @@ describe("commitFiles through the Git Data API", () => {
       .get(`${repoPath}/branches/main`)
       .reply(200, { name: "main", commit: { sha: base, commit: { tree: { sha: "e".repeat(40) } } } });
     let tree: any;
-    mockTreeAndCommit((b) => (tree = b), () => undefined);
+    mockTreeAndCommit(
+      (b) => (tree = b),
+      () => undefined,
+    );
     nock(API).post(`${repoPath}/git/refs`).reply(201, {});
 
     const host = githubHost(octokit);
@@ -99,13 +129,24 @@ describe("commitFiles through the Git Data API", () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     const foreign = "f".repeat(40);
-    const compare = { ahead_by: 1, commits: [{ sha: foreign, commit: { author: { name: "Mallory" }, message: "theirs" }, author: { login: "mallory" } }], files: [] };
+    const compare = {
+      ahead_by: 1,
+      commits: [
+        { sha: foreign, commit: { author: { name: "Mallory" }, message: "theirs" }, author: { login: "mallory" } },
+      ],
+      files: [],
+    };
     mockExistingBranch(foreign, "c".repeat(40), { tree: "9".repeat(40), parent: BASE_SHA, compare });
     nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []); // the open PR from the branch, to point at
 
     const host = githubHost(octokit);
     const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
-    expect(out).toMatchObject({ kind: "held", headSha: foreign, why: "other_commits", commits: [{ sha: foreign, author: "mallory", subject: "theirs", ours: false }] });
+    expect(out).toMatchObject({
+      kind: "held",
+      headSha: foreign,
+      why: "other_commits",
+      commits: [{ sha: foreign, author: "mallory", subject: "theirs", ours: false }],
+    });
     expect(calls.filter((c) => c.startsWith("PATCH") || c.startsWith("DELETE"))).toEqual([]);
   });
 
@@ -125,7 +166,11 @@ describe("commitFiles through the Git Data API", () => {
     const octokit = testOctokit();
     let patch: any;
     const old = "8".repeat(40);
-    const compare = { ahead_by: 1, commits: [{ sha: old, commit: { author: { name: "Ann" }, message: "an older edit" }, author: null }], files: [] };
+    const compare = {
+      ahead_by: 1,
+      commits: [{ sha: old, commit: { author: { name: "Ann" }, message: "an older edit" }, author: null }],
+      files: [],
+    };
     mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
     nock(API)
       .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
@@ -133,7 +178,12 @@ describe("commitFiles through the Git Data API", () => {
 
     const host = githubHost(octokit);
     const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
-    expect(out).toMatchObject({ kind: "replaced", headSha: "9".repeat(40), previousSha: old, commits: [{ sha: old, author: "Ann", ours: false }] });
+    expect(out).toMatchObject({
+      kind: "replaced",
+      headSha: "9".repeat(40),
+      previousSha: old,
+      commits: [{ sha: old, author: "Ann", ours: false }],
+    });
     expect(patch).toEqual({ sha: "9".repeat(40), force: true });
   });
 
@@ -149,16 +199,25 @@ describe("commitFiles through the Git Data API", () => {
       .reply(502, { message: "Server Error" });
 
     const host = githubHost(octokit);
-    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 502 });
+    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({
+      status: 502,
+    });
     expect(calls.some((c) => c.includes("/git/refs"))).toBe(false);
   });
 
   it("a different 422 on the ref step is not mistaken for an existing branch", async () => {
     const octokit = testOctokit();
-    nock(API).get(`${repoPath}/git/commits/${BASE_SHA}`).reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
-    mockTreeAndCommit(() => undefined, () => undefined);
+    nock(API)
+      .get(`${repoPath}/git/commits/${BASE_SHA}`)
+      .reply(200, { tree: { sha: "t1".padEnd(40, "0") } });
+    mockTreeAndCommit(
+      () => undefined,
+      () => undefined,
+    );
     nock(API).post(`${repoPath}/git/refs`).reply(422, { message: "Reference update failed" });
     const host = githubHost(octokit);
-    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({ status: 422 });
+    await expect(host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files })).rejects.toMatchObject({
+      status: 422,
+    });
   });
 });

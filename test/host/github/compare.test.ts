@@ -1,6 +1,18 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { API, BASE_SHA, githubHost, HEAD_SHA, OWNER, recordCalls, REPO, resetGitHubFakes, serveTarball, tarball, testOctokit } from "./helpers.js";
+import {
+  API,
+  BASE_SHA,
+  githubHost,
+  HEAD_SHA,
+  OWNER,
+  recordCalls,
+  REPO,
+  resetGitHubFakes,
+  serveTarball,
+  tarball,
+  testOctokit,
+} from "./helpers.js";
 
 const repoPath = `/repos/${OWNER}/${REPO}`;
 beforeAll(() => nock.disableNetConnect());
@@ -29,12 +41,26 @@ describe("GitHub host diff and base", () => {
     expect(patches[1]).toMatchObject({ path: "data/big.csv", binary: false });
     expect(patches[1]!.patch).toMatch(/^@@ -9,6 \+9,7 @@\n row 8\n/);
     expect(patches[1]!.patch).toContain("\n+row 10.5\n");
-    expect(patches[2]).toMatchObject({ path: "new/name.txt", oldPath: "old/name.txt", status: "renamed", binary: false, patch: "" });
+    expect(patches[2]).toMatchObject({
+      path: "new/name.txt",
+      oldPath: "old/name.txt",
+      status: "renamed",
+      binary: false,
+      patch: "",
+    });
   });
 
   it("refuses a comparison at GitHub's 300-file cap rather than review part of it", async () => {
-    const files = Array.from({ length: 300 }, (_, i) => ({ filename: `f${i}.txt`, status: "added", changes: 1, patch: "@@ -0,0 +1 @@\n+x" }));
-    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(200, { merge_base_commit: { sha: BASE_SHA }, files });
+    const files = Array.from({ length: 300 }, (_, i) => ({
+      filename: `f${i}.txt`,
+      status: "added",
+      changes: 1,
+      patch: "@@ -0,0 +1 @@\n+x",
+    }));
+    nock(API)
+      .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
+      .query(true)
+      .reply(200, { merge_base_commit: { sha: BASE_SHA }, files });
     const host = githubHost(testOctokit());
     await expect(host.diff(BASE_SHA, HEAD_SHA)).rejects.toThrow(/300 files, GitHub's compare limit/);
   });
@@ -42,7 +68,9 @@ describe("GitHub host diff and base", () => {
   it("resolves a named branch with one call and a full SHA with none", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
-    nock(API).get(`${repoPath}/branches/release`).reply(200, { commit: { sha: HEAD_SHA, commit: { tree: { sha: "1".repeat(40) } } } });
+    nock(API)
+      .get(`${repoPath}/branches/release`)
+      .reply(200, { commit: { sha: HEAD_SHA, commit: { tree: { sha: "1".repeat(40) } } } });
     const host = githubHost(octokit);
     expect(await host.resolveBase("release")).toEqual({ sha: HEAD_SHA, ref: "release" });
     expect(await host.resolveBase(BASE_SHA)).toEqual({ sha: BASE_SHA, ref: BASE_SHA });
@@ -52,7 +80,10 @@ describe("GitHub host diff and base", () => {
   it("reads the snapshot of a commit from one tarball and reuses it for the same SHA", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
-    serveTarball(BASE_SHA, await tarball(BASE_SHA, { "src/a.js": "a\n", "bin/x": { content: "#!/bin/sh\n", mode: 0o755 } }));
+    serveTarball(
+      BASE_SHA,
+      await tarball(BASE_SHA, { "src/a.js": "a\n", "bin/x": { content: "#!/bin/sh\n", mode: 0o755 } }),
+    );
     const host = githubHost(octokit);
     const snap = await host.loadSnapshot(BASE_SHA);
     expect(snap.read("src/a.js")).toBe("a\n");

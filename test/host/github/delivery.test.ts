@@ -62,7 +62,13 @@ async function deliver(octokit: Octokit, options: { config?: GroundfixConfig; ho
   const snapshot = await snapshotFromTar(await tarball(BASE_SHA, BASE_FILES), { sha: BASE_SHA, stripTopFolder: true });
   const request = { task: task(), mode: "run" as const, statusIssue: null, branchSuffix: "issue-12" };
   const report: RunReport = { host: "github", runId: "run-42", status: "error", request, written: {} };
-  const edits = { task: task(), result: runResult(), snapshot, config: options.config ?? defaultConfig(), base: { sha: BASE_SHA, ref: "main" } };
+  const edits = {
+    task: task(),
+    result: runResult(),
+    snapshot,
+    config: options.config ?? defaultConfig(),
+    base: { sha: BASE_SHA, ref: "main" },
+  };
   report.status = await deliverEdits(options.host ?? githubHost(octokit), report, edits);
   return report;
 }
@@ -83,15 +89,32 @@ describe("deliverEdits through the GitHub host", () => {
     const pr = sent.pr;
 
     expect(out.status).toBe("pull_request");
-    expect(out.pullRequest).toMatchObject({ number: 34, url: PR_URL, branch: BRANCH, headSha: COMMIT, existing: false });
+    expect(out.pullRequest).toMatchObject({
+      number: 34,
+      url: PR_URL,
+      branch: BRANCH,
+      headSha: COMMIT,
+      existing: false,
+    });
     expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
     expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
     expect(pr.body).toContain("Refs #12");
     expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L2`);
     expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L1`);
-    expect(decodeRunRecord(pr.body)).toMatchObject({ run_id: "run-42", base_sha: BASE_SHA, head_sha: COMMIT, edits: [{ path: "src/orders.js", start_line: 1 }] });
+    expect(decodeRunRecord(pr.body)).toMatchObject({
+      run_id: "run-42",
+      base_sha: BASE_SHA,
+      head_sha: COMMIT,
+      edits: [{ path: "src/orders.js", start_line: 1 }],
+    });
 
-    expect(created).toMatchObject({ name: "groundfix/review", head_sha: COMMIT, status: "in_progress", details_url: PR_URL, external_id: "run-42" });
+    expect(created).toMatchObject({
+      name: "groundfix/review",
+      head_sha: COMMIT,
+      status: "in_progress",
+      details_url: PR_URL,
+      external_id: "run-42",
+    });
     expect(completed).toMatchObject({ status: "completed", conclusion: "success" });
     expect(completed.output.title).toBeTruthy();
     expect(completed.output.summary).toBeTruthy();
@@ -150,7 +173,11 @@ describe("deliverEdits through the GitHub host", () => {
       .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
       .reply(200, {});
     const out = await deliver(octokit);
-    expect(out).toMatchObject({ status: "pull_request", pullRequest: { number: 34 }, reviewCheck: { stage: "create" } });
+    expect(out).toMatchObject({
+      status: "pull_request",
+      pullRequest: { number: 34 },
+      reviewCheck: { stage: "create" },
+    });
     expect(out.reviewCheck?.message).toContain("403");
     const firstLines = patched.body.split("\n").slice(0, 4).join("\n");
     expect(firstLines).toContain("Do not merge this pull request yet");

@@ -20,12 +20,17 @@ export const HEAD_SHA = "b".repeat(40);
  * makes); `plugins: true` turns both on, configured as the app tests run them (`TestOctokit`).
  */
 export function testOctokit(options: { plugins?: boolean } = {}): Octokit {
-  const Octo = options.plugins ? TestOctokit : ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
+  const Octo = options.plugins
+    ? TestOctokit
+    : ProbotOctokit.defaults((o: object) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
   return new Octo({ auth: { token: "test-token" } }) as Octokit;
 }
 
 /** A gzipped tarball shaped like GitHub's: everything under `acme-shop-<sha7>/`. */
-export async function tarball(sha: string, files: Record<string, string | { content: string; mode: number }>): Promise<Buffer> {
+export async function tarball(
+  sha: string,
+  files: Record<string, string | { content: string; mode: number }>,
+): Promise<Buffer> {
   const pack = tar.pack();
   const top = `${OWNER}-${REPO}-${sha.slice(0, 7)}`;
   pack.entry({ name: `${top}/`, type: "directory" });
@@ -41,12 +46,17 @@ export async function tarball(sha: string, files: Record<string, string | { cont
 
 /** Serve a tarball the way GitHub does: 302 from the API to codeload, then the bytes. */
 export function serveTarball(sha: string, bytes: Buffer): void {
-  nock(API).get(`/repos/${OWNER}/${REPO}/tarball/${sha}`).reply(302, "", { location: `https://codeload.github.com/${OWNER}/${REPO}/legacy.tar.gz/${sha}` });
-  nock("https://codeload.github.com").get(`/${OWNER}/${REPO}/legacy.tar.gz/${sha}`).reply(200, bytes, { "content-type": "application/x-gzip" });
+  nock(API)
+    .get(`/repos/${OWNER}/${REPO}/tarball/${sha}`)
+    .reply(302, "", { location: `https://codeload.github.com/${OWNER}/${REPO}/legacy.tar.gz/${sha}` });
+  nock("https://codeload.github.com")
+    .get(`/${OWNER}/${REPO}/legacy.tar.gz/${sha}`)
+    .reply(200, bytes, { "content-type": "application/x-gzip" });
 }
 
 export const BASE_FILES = {
-  "src/orders.js": "function total(items) {\n  return items.reduce((s, i) => s + i.price, 0);\n}\nmodule.exports = { total };\n",
+  "src/orders.js":
+    "function total(items) {\n  return items.reduce((s, i) => s + i.price, 0);\n}\nmodule.exports = { total };\n",
   "bin/run.sh": { content: "#!/bin/sh\necho run\n", mode: 0o755 },
   "README.md": "# shop\n",
 };
@@ -54,20 +64,21 @@ export const BASE_FILES = {
 export const EDIT: AppliedEdit = {
   path: "src/orders.js",
   code_before: "function total(items) {\n",
-  code_after: "function total(items) {\n  if (!Array.isArray(items)) throw new TypeError(\"items must be an array\");\n",
+  code_after: 'function total(items) {\n  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n',
   rationale: "Guard the input so the crash names its cause (see @octocat's report).",
   startLine: 1,
   endLine: 1,
   baseStartLine: 1,
   baseEndLine: 1,
   kind: "addition",
-  diff: "--- a/src/orders.js\n+++ b/src/orders.js\n@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError(\"items must be an array\");\n   return items.reduce((s, i) => s + i.price, 0);\n }\n",
+  diff: '--- a/src/orders.js\n+++ b/src/orders.js\n@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }\n',
 };
 
 export const EDITED_ORDERS =
   'function total(items) {\n  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n  return items.reduce((s, i) => s + i.price, 0);\n}\nmodule.exports = { total };\n';
 
-export const COMPARE_PATCH = "@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError(\"items must be an array\");\n   return items.reduce((s, i) => s + i.price, 0);\n }";
+export const COMPARE_PATCH =
+  '@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }';
 
 export function task(overrides: Partial<Task> = {}): Task {
   return {
@@ -96,7 +107,11 @@ export function runResult(overrides: Partial<RunResult> = {}): RunResult {
     },
     edits: [EDIT],
     files: [{ path: "src/orders.js", content: EDITED_ORDERS, mode: "100644" }],
-    gates: { rejections: [], observations_stripped: 0, input_removed: { html_comments: 0, invisible_chars: 0, secrets: 0 } },
+    gates: {
+      rejections: [],
+      observations_stripped: 0,
+      input_removed: { html_comments: 0, invisible_chars: 0, secrets: 0 },
+    },
     usage: { model_calls: 3, tool_calls: 4, input_tokens: 1200, output_tokens: 300 },
     trace: {
       model: "heuristic",
@@ -106,7 +121,17 @@ export function runResult(overrides: Partial<RunResult> = {}): RunResult {
           step: 1,
           text: "",
           observations_stripped: 0,
-          tool_calls: [{ id: "c1", name: "get_file_contents", arguments: { path: "src/orders.js" }, status: "ok", result: "   1| function total(items) {", result_chars: 30, ms: 1 }],
+          tool_calls: [
+            {
+              id: "c1",
+              name: "get_file_contents",
+              arguments: { path: "src/orders.js" },
+              status: "ok",
+              result: "   1| function total(items) {",
+              result_chars: 30,
+              ms: 1,
+            },
+          ],
           model_ms: 1,
         },
       ],
@@ -131,7 +156,10 @@ export function recordCalls(octokit: Octokit): string[] {
 }
 
 /** A GitHub host on acme/shop for `octokit`, logging nowhere, with `options` (config, status issue, …). */
-export function githubHost(octokit: Octokit, options: Partial<Parameters<typeof createGitHubHost>[0]> = {}): GitHubHost {
+export function githubHost(
+  octokit: Octokit,
+  options: Partial<Parameters<typeof createGitHubHost>[0]> = {},
+): GitHubHost {
   const log = { info() {}, warn() {}, error() {} };
   return createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log, ...options });
 }

@@ -19,11 +19,15 @@ describe("describeFailure", () => {
     expect(describeFailure(requestError(403, "API rate limit exceeded", { "x-ratelimit-remaining": "0" }))).toBe(
       "GitHub rate limit (HTTP 403) on POST /repos/o/r/git/commits",
     );
-    expect(describeFailure(requestError(403, "You have exceeded a secondary rate limit"))).toMatch(/^GitHub rate limit \(HTTP 403\)/);
+    expect(describeFailure(requestError(403, "You have exceeded a secondary rate limit"))).toMatch(
+      /^GitHub rate limit \(HTTP 403\)/,
+    );
   });
 
   it("names server errors, other HTTP errors, config errors and plain errors in one line", () => {
-    expect(describeFailure(requestError(502, "Bad Gateway\n<html>…"))).toBe("GitHub server error (HTTP 502) on POST /repos/o/r/git/commits");
+    expect(describeFailure(requestError(502, "Bad Gateway\n<html>…"))).toBe(
+      "GitHub server error (HTTP 502) on POST /repos/o/r/git/commits",
+    );
     expect(describeFailure(requestError(403, "Resource not accessible by integration"))).toBe(
       "GitHub answered HTTP 403 on POST /repos/o/r/git/commits: Resource not accessible by integration",
     );

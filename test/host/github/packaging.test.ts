@@ -10,7 +10,15 @@ describe("app.yml, the GitHub App manifest", () => {
 
   it("subscribes to every event groundfix handles", () => {
     expect([...manifest.default_events].sort()).toEqual(
-      ["check_run", "check_suite", "code_scanning_alert", "issue_comment", "issues", "pull_request", "repository_dispatch"].sort(),
+      [
+        "check_run",
+        "check_suite",
+        "code_scanning_alert",
+        "issue_comment",
+        "issues",
+        "pull_request",
+        "repository_dispatch",
+      ].sort(),
     );
   });
 
@@ -30,16 +38,32 @@ describe("app.yml, the GitHub App manifest", () => {
 describe(".env.example", () => {
   it("documents every variable the app and Probot read", () => {
     const text = read(".env.example");
-    for (const name of ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "WEBHOOK_PROXY_URL", "PORT", "HOST", "LOG_LEVEL",
-      "GROUNDFIX_MODEL", "GROUNDFIX_ALLOWED_MODELS", "GROUNDFIX_OPENAI_BASE_URL", "GROUNDFIX_OPENAI_API_KEY", "OPENAI_API_KEY",
-      "ANTHROPIC_API_KEY", "GROUNDFIX_CONCURRENCY"]) {
+    for (const name of [
+      "APP_ID",
+      "PRIVATE_KEY",
+      "PRIVATE_KEY_PATH",
+      "WEBHOOK_SECRET",
+      "WEBHOOK_PROXY_URL",
+      "PORT",
+      "HOST",
+      "LOG_LEVEL",
+      "GROUNDFIX_MODEL",
+      "GROUNDFIX_ALLOWED_MODELS",
+      "GROUNDFIX_OPENAI_BASE_URL",
+      "GROUNDFIX_OPENAI_API_KEY",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_API_KEY",
+      "GROUNDFIX_CONCURRENCY",
+    ]) {
       expect(text).toMatch(new RegExp(`^#? ?${name}=`, "m"));
     }
   });
 
   it("documents every GROUNDFIX_* variable the source reads (a new one cannot go undocumented)", () => {
     const text = read(".env.example");
-    const sources = ["src/config/env.ts", "src/agent/models/ai-sdk.ts", "src/agent/models/index.ts"].map(read).join("\n");
+    const sources = ["src/config/env.ts", "src/agent/models/ai-sdk.ts", "src/agent/models/index.ts"]
+      .map(read)
+      .join("\n");
     const names = new Set(sources.match(/\bGROUNDFIX_[A-Z][A-Z_]*[A-Z]\b/g) ?? []);
     expect(names.size).toBeGreaterThan(3);
     for (const name of names) expect(text, name).toMatch(new RegExp(`^#? ?${name}=`, "m"));

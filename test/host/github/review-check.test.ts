@@ -6,7 +6,19 @@ import { runReviewCheck } from "../../../src/host/github/review-check.js";
 import { createReviewClaims } from "../../../src/host/github/review-claims.js";
 import { reviewPullRequest } from "../../../src/host/github/review-handler.js";
 import { encodeRunRecord } from "../../../src/review/index.js";
-import { API, BASE_SHA, githubHost, HEAD_SHA, OWNER, recordCalls, REPO, serveTarball, tarball, resetGitHubFakes, testOctokit } from "./helpers.js";
+import {
+  API,
+  BASE_SHA,
+  githubHost,
+  HEAD_SHA,
+  OWNER,
+  recordCalls,
+  REPO,
+  serveTarball,
+  tarball,
+  resetGitHubFakes,
+  testOctokit,
+} from "./helpers.js";
 
 const repoPath = `/repos/${OWNER}/${REPO}`;
 const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/9`;
@@ -17,22 +29,40 @@ afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 /** GitHub's compare answer for one changed text file, hunks computed like git does. */
 function compareAnswer(path: string, before: string, after: string) {
   const { hunks } = structuredPatch(path, path, before, after, "", "", { context: 3 });
-  const patch = hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n")).join("\n");
+  const patch = hunks
+    .map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n"))
+    .join("\n");
   return { merge_base_commit: { sha: BASE_SHA }, files: [{ filename: path, status: "modified", changes: 1, patch }] };
 }
 
 async function serveChange(path: string, before: string, after: string) {
-  nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(200, compareAnswer(path, before, after));
+  nock(API)
+    .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
+    .query(true)
+    .reply(200, compareAnswer(path, before, after));
   serveTarball(BASE_SHA, await tarball(BASE_SHA, { [path]: before }));
   serveTarball(HEAD_SHA, await tarball(HEAD_SHA, { [path]: after }));
 }
 
-const checkInput = { owner: OWNER, repo: REPO, headSha: HEAD_SHA, baseSha: BASE_SHA, prNumber: 9, prUrl: PR_URL, config: defaultConfig(), record: null };
+const checkInput = {
+  owner: OWNER,
+  repo: REPO,
+  headSha: HEAD_SHA,
+  baseSha: BASE_SHA,
+  prNumber: 9,
+  prUrl: PR_URL,
+  config: defaultConfig(),
+  record: null,
+};
 
 describe("runReviewCheck", () => {
   it("a change with 120 findings sends its annotations in three batches of at most 50", async () => {
     const base = Array.from({ length: 240 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
-    const head = base.split("\n").filter((_, i) => i % 2 === 0).join("\n") + "\n"; // every other line removed
+    const head =
+      base
+        .split("\n")
+        .filter((_, i) => i % 2 === 0)
+        .join("\n") + "\n"; // every other line removed
     await serveChange("notes.txt", base, head);
     const updates: any[] = [];
     nock(API)
@@ -54,7 +84,10 @@ describe("runReviewCheck", () => {
   });
 
   it("when the review cannot run, the check run fails closed with the reason instead of staying in progress", async () => {
-    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`).query(true).reply(404, { message: "No commit found for SHA" });
+    nock(API)
+      .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
+      .query(true)
+      .reply(404, { message: "No commit found for SHA" });
     let update: any;
     nock(API)
       .post(`${repoPath}/check-runs`)
@@ -71,7 +104,16 @@ describe("runReviewCheck", () => {
 });
 
 describe("reviewPullRequest (the job behind the review triggers)", () => {
-  const request = { owner: OWNER, repo: REPO, prNumber: 9, prUrl: PR_URL, headSha: HEAD_SHA, baseSha: BASE_SHA, headRef: "groundfix/issue-9", rerequested: false };
+  const request = {
+    owner: OWNER,
+    repo: REPO,
+    prNumber: 9,
+    prUrl: PR_URL,
+    headSha: HEAD_SHA,
+    baseSha: BASE_SHA,
+    headRef: "groundfix/issue-9",
+    rerequested: false,
+  };
   const before = "a\nb\nc\n";
 
   it("reviews a human push that deletes a line and fails the edit policy, the evidence rule limited to the app's commit", async () => {
@@ -79,7 +121,10 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     const appCommit = "d".repeat(40);
     await serveChange("src/x.js", before, "a\nc\n");
     // reviewCommit reads the app's own range for the evidence rule
-    nock(API).get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`).query(true).reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
+    nock(API)
+      .get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`)
+      .query(true)
+      .reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
     let update: any;
     nock(API)
       .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
@@ -94,7 +139,9 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), body);
     expect(out.status).toBe("reviewed");
     expect(update.conclusion).toBe("failure");
-    expect(update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message))).toBe(true);
+    expect(update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message))).toBe(
+      true,
+    );
     expect(update.output.summary).toContain("except evidence");
   });
 
@@ -104,15 +151,23 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     const claims = createReviewClaims();
     expect(claims(OWNER, REPO, HEAD_SHA)).toBe(true);
     const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), claims, "");
-    expect(out).toMatchObject({ status: "skipped", reason: expect.stringContaining("already reviewed by this process") });
+    expect(out).toMatchObject({
+      status: "skipped",
+      reason: expect.stringContaining("already reviewed by this process"),
+    });
     expect(calls).toEqual([]);
   });
 
   it("skips a head SHA that already has a groundfix/review check run, unless the run was re-requested", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
-    nock(API).get(`${repoPath}/commits/${HEAD_SHA}/check-runs`).query(true).reply(200, { total_count: 1, check_runs: [{ id: 1 }] });
-    expect((await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), "")).status).toBe("skipped");
+    nock(API)
+      .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
+      .query(true)
+      .reply(200, { total_count: 1, check_runs: [{ id: 1 }] });
+    expect(
+      (await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), "")).status,
+    ).toBe("skipped");
     expect(calls.filter((c) => c.startsWith("POST"))).toEqual([]);
 
     // An explicit re-run produces a fresh completed check on the same SHA; the PR body is fetched for the record.
@@ -125,7 +180,12 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
       .reply(201, { id: 10 })
       .patch(`${repoPath}/check-runs/10`, (b) => ((update = b), true))
       .reply(200, {});
-    const again = await reviewPullRequest(githubHost(octokit), { ...request, rerequested: true }, defaultConfig(), createReviewClaims());
+    const again = await reviewPullRequest(
+      githubHost(octokit),
+      { ...request, rerequested: true },
+      defaultConfig(),
+      createReviewClaims(),
+    );
     expect(again.status).toBe("reviewed");
     expect(created).toMatchObject({ name: "groundfix/review", head_sha: HEAD_SHA, details_url: PR_URL });
     expect(update).toMatchObject({ status: "completed", conclusion: "success" });

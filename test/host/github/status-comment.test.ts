@@ -23,7 +23,10 @@ describe("upsertStatusComment", () => {
       .reply(200, { id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
     const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
     const options = { commentIds: createStatusCommentIds() };
-    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, options)).toEqual({ id: 50, html_url: "https://github.com/acme/shop/issues/12#issuecomment-50" });
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, options)).toEqual({
+      id: 50,
+      html_url: "https://github.com/acme/shop/issues/12#issuecomment-50",
+    });
     await upsertStatusComment(octokit, { ...target, body: "done" }, options);
     expect(created.body).toBe(`${STATUS_MARKER}\nstarting`);
     expect(edited.body).toBe(`${STATUS_MARKER}\ndone`);
@@ -42,7 +45,11 @@ describe("upsertStatusComment", () => {
       ])
       .patch(`/repos/${OWNER}/${REPO}/issues/comments/4`, (b) => ((edited = b), true))
       .reply(200, { id: 4, html_url: "u" });
-    const out = await upsertStatusComment(testOctokit(), { owner: OWNER, repo: REPO, issueNumber: 12, body: `${STATUS_MARKER}\nnew` }, { botLogin: "groundfix[bot]" });
+    const out = await upsertStatusComment(
+      testOctokit(),
+      { owner: OWNER, repo: REPO, issueNumber: 12, body: `${STATUS_MARKER}\nnew` },
+      { botLogin: "groundfix[bot]" },
+    );
     expect(out.id).toBe(4);
     expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
   });
@@ -62,7 +69,12 @@ describe("upsertStatusComment", () => {
       .times(2)
       .reply(502, { message: "Server Error" });
     const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
-    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { commentIds })).toEqual({ id: 60, html_url: "u60" });
-    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { commentIds })).rejects.toMatchObject({ status: 502 });
+    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { commentIds })).toEqual({
+      id: 60,
+      html_url: "u60",
+    });
+    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { commentIds })).rejects.toMatchObject({
+      status: 502,
+    });
   });
 });

@@ -39,7 +39,10 @@ describe("deliverWithPlumbing", () => {
     expect(sh(dir, "rev-list", "--parents", "-n", "1", result.headSha).split(" ")).toEqual([result.headSha, base]);
     expect(sh(dir, "log", "-1", "--format=%B", result.headSha)).toBe("groundfix: log a\n\nbody line");
     expect(sh(dir, "show", `${result.headSha}:src/app.js`)).toBe("const a = 1;\nconsole.log(a);\nmodule.exports = a;");
-    expect(sh(dir, "diff", "--name-only", base, result.headSha).split("\n").sort()).toEqual(["bin/run.sh", "src/app.js"]);
+    expect(sh(dir, "diff", "--name-only", base, result.headSha).split("\n").sort()).toEqual([
+      "bin/run.sh",
+      "src/app.js",
+    ]);
     const tree = sh(dir, "ls-tree", "-r", result.headSha);
     expect(tree).toMatch(/^100755 blob \w+\tbin\/run\.sh$/m);
     expect(tree).toMatch(/^100644 blob \w+\tREADME\.md$/m);
@@ -49,7 +52,10 @@ describe("deliverWithPlumbing", () => {
     const { dir, base } = makeRepo({ "a.txt": "x\r\n", ".gitattributes": "*.txt text eol=lf\n" });
     const content = "x\r\ny — é\r\nno newline";
     const { headSha } = await deliverWithPlumbing(dir, {
-      baseSha: base, branch: "b", message: "m", files: [{ path: "a.txt", content, mode: "100644" }],
+      baseSha: base,
+      branch: "b",
+      message: "m",
+      files: [{ path: "a.txt", content, mode: "100644" }],
     });
     const blob = sh(dir, "rev-parse", `${headSha}:a.txt`);
     const bytes = (await import("node:child_process")).execFileSync("git", ["-C", dir, "cat-file", "blob", blob]);
@@ -64,7 +70,9 @@ describe("deliverWithPlumbing", () => {
     sh(dir, "add", "README.md");
     const before = userState(dir);
     await deliverWithPlumbing(dir, {
-      baseSha: base, branch: "groundfix/x", message: "m",
+      baseSha: base,
+      branch: "groundfix/x",
+      message: "m",
       files: [{ path: "src/app.js", content: "changed\n", mode: "100644" }],
     });
     expect(userState(dir)).toEqual(before);
@@ -72,18 +80,35 @@ describe("deliverWithPlumbing", () => {
 
   it("reuses an existing branch only when it holds exactly this commit (only parent = base, same tree)", async () => {
     const { dir, base } = makeRepo(files);
-    const input = { baseSha: base, branch: "groundfix/x", message: `m1\n\nGroundfix-Run: r1`, files: [{ path: "README.md", content: "one\n", mode: "100644" as const }] };
+    const input = {
+      baseSha: base,
+      branch: "groundfix/x",
+      message: `m1\n\nGroundfix-Run: r1`,
+      files: [{ path: "README.md", content: "one\n", mode: "100644" as const }],
+    };
     const first = await deliverWithPlumbing(dir, input);
     expect(first.kind).toBe("created");
     // Same base, same content (another message): nothing written, the branch is reused as it is.
-    expect(await deliverWithPlumbing(dir, { ...input, message: "other wording" })).toEqual({ kind: "reused", branch: "groundfix/x", headSha: sh(dir, "rev-parse", "groundfix/x") });
-    expect(await deliverWithPlumbing(dir, input)).toEqual({ kind: "reused", branch: "groundfix/x", headSha: sh(dir, "rev-parse", "groundfix/x") });
+    expect(await deliverWithPlumbing(dir, { ...input, message: "other wording" })).toEqual({
+      kind: "reused",
+      branch: "groundfix/x",
+      headSha: sh(dir, "rev-parse", "groundfix/x"),
+    });
+    expect(await deliverWithPlumbing(dir, input)).toEqual({
+      kind: "reused",
+      branch: "groundfix/x",
+      headSha: sh(dir, "rev-parse", "groundfix/x"),
+    });
   });
 
   it("leaves a branch holding other edits, another base or someone's commits untouched without force, and says which", async () => {
     const { dir, base } = makeRepo(files);
-    const edit = (content: string, baseSha = base) =>
-      ({ baseSha, branch: "groundfix/x", message: `m\n\nGroundfix-Run: r1`, files: [{ path: "README.md", content, mode: "100644" as const }] });
+    const edit = (content: string, baseSha = base) => ({
+      baseSha,
+      branch: "groundfix/x",
+      message: `m\n\nGroundfix-Run: r1`,
+      files: [{ path: "README.md", content, mode: "100644" as const }],
+    });
     const first = await deliverWithPlumbing(dir, edit("one\n"));
     if (first.kind !== "created") throw new Error("expected a new branch");
 
@@ -104,14 +129,22 @@ describe("deliverWithPlumbing", () => {
     sh(dir, "update-ref", "refs/heads/groundfix/x", human);
     const theirs = await deliverWithPlumbing(dir, edit("one\n", newBase));
     expect(theirs).toMatchObject({ kind: "held", why: "other_commits", headSha: human, count: 2 });
-    expect(theirs.kind === "held" && theirs.commits.map((c) => [c.subject, c.ours])).toEqual([["human follow-up", false], ["m", true]]);
+    expect(theirs.kind === "held" && theirs.commits.map((c) => [c.subject, c.ours])).toEqual([
+      ["human follow-up", false],
+      ["m", true],
+    ]);
     expect(sh(dir, "rev-parse", "groundfix/x")).toBe(human);
   });
 
   it("with force replaces the branch: a new commit on the new base; someone's dropped commits are named and stay in the reflog", async () => {
     const { dir, base } = makeRepo(files);
-    const edit = (content: string, baseSha: string, force = true) =>
-      ({ baseSha, branch: "groundfix/x", message: `m\n\nGroundfix-Run: r1`, force, files: [{ path: "README.md", content, mode: "100644" as const }] });
+    const edit = (content: string, baseSha: string, force = true) => ({
+      baseSha,
+      branch: "groundfix/x",
+      message: `m\n\nGroundfix-Run: r1`,
+      force,
+      files: [{ path: "README.md", content, mode: "100644" as const }],
+    });
     const first = await deliverWithPlumbing(dir, edit("one\n", base, false));
     if (first.kind !== "created") throw new Error("expected a new branch");
     writeFileSync(join(dir, "new.txt"), "later\n");
@@ -131,7 +164,10 @@ describe("deliverWithPlumbing", () => {
     sh(dir, "update-ref", "refs/heads/groundfix/x", human);
     const again = await deliverWithPlumbing(dir, edit("two\n", newBase));
     expect(again).toMatchObject({ kind: "replaced", previousSha: human, count: 2 });
-    expect(again.kind === "replaced" && again.commits.map((c) => [c.subject, c.ours])).toEqual([["human follow-up", false], ["m", true]]);
+    expect(again.kind === "replaced" && again.commits.map((c) => [c.subject, c.ours])).toEqual([
+      ["human follow-up", false],
+      ["m", true],
+    ]);
     expect(sh(dir, "show", "groundfix/x:README.md")).toBe("two");
     expect(sh(dir, "reflog", "--format=%H", "groundfix/x").split("\n")).toContain(human);
   });
@@ -140,14 +176,29 @@ describe("deliverWithPlumbing", () => {
     const { dir, base } = makeRepo(files);
     for (const path of ["../escape.js", "/etc/passwd", ".git/config", "a//b", "a\nb"]) {
       await expect(
-        deliverWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path, content: "x", mode: "100644" }] }),
+        deliverWithPlumbing(dir, {
+          baseSha: base,
+          branch: "g/p",
+          message: "m",
+          files: [{ path, content: "x", mode: "100644" }],
+        }),
       ).rejects.toBeInstanceOf(LocalInputError);
     }
     await expect(
-      deliverWithPlumbing(dir, { baseSha: base, branch: "g/p", message: "m", files: [{ path: "l", content: "x", mode: "120000" }] }),
+      deliverWithPlumbing(dir, {
+        baseSha: base,
+        branch: "g/p",
+        message: "m",
+        files: [{ path: "l", content: "x", mode: "120000" }],
+      }),
     ).rejects.toThrow(/mode 120000/);
     await expect(
-      deliverWithPlumbing(dir, { baseSha: base, branch: "bad..name", message: "m", files: [{ path: "a", content: "x", mode: "100644" }] }),
+      deliverWithPlumbing(dir, {
+        baseSha: base,
+        branch: "bad..name",
+        message: "m",
+        files: [{ path: "a", content: "x", mode: "100644" }],
+      }),
     ).rejects.toThrow(/invalid branch name/);
     expect(sh(dir, "branch", "--list", "g/*")).toBe("");
   });
@@ -158,11 +209,21 @@ describe("deliverWithPlumbing", () => {
     try {
       process.env.HOME = dir; // no ~/.gitconfig
       process.env.GIT_CONFIG_NOSYSTEM = "1";
-      for (const k of ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL", "XDG_CONFIG_HOME"]) {
+      for (const k of [
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "EMAIL",
+        "XDG_CONFIG_HOME",
+      ]) {
         delete process.env[k];
       }
       const { headSha } = await deliverWithPlumbing(dir, {
-        baseSha: base, branch: "g/id", message: "m", files: [{ path: "README.md", content: "x\n", mode: "100644" }],
+        baseSha: base,
+        branch: "g/id",
+        message: "m",
+        files: [{ path: "README.md", content: "x\n", mode: "100644" }],
       });
       expect(sh(dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", headSha)).toBe(
         "groundfix <groundfix@users.noreply.local>|groundfix <groundfix@users.noreply.local>",

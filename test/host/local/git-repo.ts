@@ -15,7 +15,10 @@ export function sh(dir: string, ...args: string[]): string {
  * A fresh git repository in a temp directory with `files` committed on branch `main`.
  * A file whose value is `{ content, mode: "100755" }` is committed executable.
  */
-export function makeRepo(files: Record<string, string | { content: string; mode: "100755" }>): { dir: string; base: string } {
+export function makeRepo(files: Record<string, string | { content: string; mode: "100755" }>): {
+  dir: string;
+  base: string;
+} {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-test-repo-"));
   sh(dir, "init", "-q", "-b", "main");
   for (const [path, spec] of Object.entries(files)) {

@@ -21,12 +21,17 @@ describe("createLocalHost", () => {
     const empty = mkdtempSync(join(tmpdir(), "groundfix-empty-repo-"));
     sh(empty, "init", "-q", "-b", "main");
     const host = createLocalHost(empty);
-    await expect(host.resolveBase()).rejects.toThrow(new RegExp(`^repository .*${basename(empty)} has no commits yet$`));
+    await expect(host.resolveBase()).rejects.toThrow(
+      new RegExp(`^repository .*${basename(empty)} has no commits yet$`),
+    );
     await expect(host.resolveBase("main")).rejects.toMatchObject({ kind: "no_commits" });
   });
 
   it("loads the snapshot of a commit, not the dirty working tree", async () => {
-    const { dir, base } = makeRepo({ "src/a.js": "const a = 1;\n", "bin/x": { content: "#!/bin/sh\n", mode: "100755" } });
+    const { dir, base } = makeRepo({
+      "src/a.js": "const a = 1;\n",
+      "bin/x": { content: "#!/bin/sh\n", mode: "100755" },
+    });
     writeFileSync(join(dir, "src/a.js"), "uncommitted\n");
     const snap = await createLocalHost(dir).loadSnapshot(base);
     expect(snap.sha).toBe(base);
@@ -41,7 +46,9 @@ describe("createLocalHost", () => {
     });
     const host = createLocalHost(dir);
     const { headSha } = await host.deliver({
-      baseSha: base, branch: "groundfix/t", message: "m",
+      baseSha: base,
+      branch: "groundfix/t",
+      message: "m",
       files: [
         { path: "src/a.js", content: "line 1\nline 2\nadded\nline 3\n", mode: "100644" },
         { path: "src/new.js", content: "new\n", mode: "100644" },

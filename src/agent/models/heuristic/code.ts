@@ -18,8 +18,14 @@ export function languageOf(path: string): CodeLanguage | null {
 
 /** The languages of src/lang/languages.ts the heuristic writes, by its names for them. */
 const CODE_LANGUAGES = new Map<string, CodeLanguage>([
-  ["JavaScript", "javascript"], ["TypeScript", "typescript"], ["Python", "python"], ["Go", "go"], ["Java", "java"],
-  ["Kotlin", "kotlin"], ["Ruby", "ruby"], ["C#", "csharp"],
+  ["JavaScript", "javascript"],
+  ["TypeScript", "typescript"],
+  ["Python", "python"],
+  ["Go", "go"],
+  ["Java", "java"],
+  ["Kotlin", "kotlin"],
+  ["Ruby", "ruby"],
+  ["C#", "csharp"],
 ]);
 
 /** Leading whitespace of a line. */
@@ -48,7 +54,32 @@ function isCommentLine(line: string, lang: CodeLanguage): boolean {
   return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*");
 }
 
-const CONTROL = new Set(["if", "for", "while", "switch", "catch", "function", "return", "with", "elif", "else", "until", "unless", "foreach", "using", "lock", "fixed", "new", "sizeof", "typeof", "await", "yield", "throw", "case", "when"]);
+const CONTROL = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "function",
+  "return",
+  "with",
+  "elif",
+  "else",
+  "until",
+  "unless",
+  "foreach",
+  "using",
+  "lock",
+  "fixed",
+  "new",
+  "sizeof",
+  "typeof",
+  "await",
+  "yield",
+  "throw",
+  "case",
+  "when",
+]);
 
 /** A function or class that encloses a line. */
 export interface Enclosing {
@@ -102,21 +133,42 @@ export function parameterNames(list: string, lang: CodeLanguage): string[] {
   for (const part of splitParams(list)) {
     let p = part.replace(/^@\w+(?:\([^)]*\))?\s+/g, "").replace(/\s*=.*$/s, "");
     let name: string | undefined;
-    if (lang === "python") name = p.replace(/^\*{1,2}/, "").split(":")[0]?.trim();
-    else if (lang === "ruby") name = p.replace(/^[*&]{1,2}/, "").replace(/:.*$/, "").trim();
+    if (lang === "python")
+      name = p
+        .replace(/^\*{1,2}/, "")
+        .split(":")[0]
+        ?.trim();
+    else if (lang === "ruby")
+      name = p
+        .replace(/^[*&]{1,2}/, "")
+        .replace(/:.*$/, "")
+        .trim();
     else if (lang === "go") name = p.split(/\s+/)[0];
     else if (lang === "java" || lang === "csharp") {
       p = p.replace(/\b(?:final|ref|out|in|params|this)\s+/g, "");
       name = p.split(/\s+/).pop();
-    } else if (lang === "kotlin") name = p.replace(/^(?:val|var|vararg)\s+/, "").split(":")[0]?.trim();
-    else name = p.replace(/^\.\.\./, "").replace(/\?$/, "").split(/[?:]/)[0]?.trim();
-    if (name && SIMPLE.test(name) && !["self", "cls", "this", "_"].includes(name) && !names.includes(name)) names.push(name);
+    } else if (lang === "kotlin")
+      name = p
+        .replace(/^(?:val|var|vararg)\s+/, "")
+        .split(":")[0]
+        ?.trim();
+    else
+      name = p
+        .replace(/^\.\.\./, "")
+        .replace(/\?$/, "")
+        .split(/[?:]/)[0]
+        ?.trim();
+    if (name && SIMPLE.test(name) && !["self", "cls", "this", "_"].includes(name) && !names.includes(name))
+      names.push(name);
   }
   return names.slice(0, 6);
 }
 
 /** If `line` defines a function or class in `lang`, its name, kind and parameter list; else null. */
-export function definitionOn(line: string, lang: CodeLanguage): { name: string; kind: "function" | "class"; params: string[]; method: boolean } | null {
+export function definitionOn(
+  line: string,
+  lang: CodeLanguage,
+): { name: string; kind: "function" | "class"; params: string[]; method: boolean } | null {
   const params = (from: number) => parameterNames(parenGroup(line, from) ?? "", lang);
   let m: RegExpExecArray | null;
   switch (lang) {
@@ -128,47 +180,88 @@ export function definitionOn(line: string, lang: CodeLanguage): { name: string; 
       if ((m = /^\s*class\s+(\w+)/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
       return null;
     case "ruby":
-      if ((m = /^\s*def\s+(self\.)?([\w]+[?!=]?)/.exec(line))) return { name: m[2] ?? "", kind: "function", params: params(m.index), method: !m[1] };
-      if ((m = /^\s*(?:class|module)\s+([\w:]+)/.exec(line))) return { name: (m[1] ?? "").split("::").pop() ?? "", kind: "class", params: [], method: false };
+      if ((m = /^\s*def\s+(self\.)?([\w]+[?!=]?)/.exec(line)))
+        return { name: m[2] ?? "", kind: "function", params: params(m.index), method: !m[1] };
+      if ((m = /^\s*(?:class|module)\s+([\w:]+)/.exec(line)))
+        return { name: (m[1] ?? "").split("::").pop() ?? "", kind: "class", params: [], method: false };
       return null;
     case "go":
       if ((m = /^func\s+(\([^)]*\)\s*)?(\w+)\s*(?:\[[^\]]*\])?\(/.exec(line))) {
         const at = line.indexOf("(", m[1] ? line.indexOf(m[2] ?? "") : 0);
         return { name: m[2] ?? "", kind: "function", params: params(at), method: !!m[1] };
       }
-      if ((m = /^type\s+(\w+)\s+struct\b/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      if ((m = /^type\s+(\w+)\s+struct\b/.exec(line)))
+        return { name: m[1] ?? "", kind: "class", params: [], method: false };
       return null;
     case "java":
     case "csharp":
     case "kotlin":
-      if ((m = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)/.exec(line))) {
+      if (
+        (m =
+          /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)/.exec(
+            line,
+          ))
+      ) {
         return { name: m[1] ?? "", kind: "class", params: [], method: false };
       }
-      if (lang === "kotlin" && (m = /^\s*(?:(?:public|private|protected|internal|override|open|suspend|inline)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(/.exec(line))) {
+      if (
+        lang === "kotlin" &&
+        (m =
+          /^\s*(?:(?:public|private|protected|internal|override|open|suspend|inline)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(/.exec(
+            line,
+          ))
+      ) {
         return { name: m[1] ?? "", kind: "function", params: params(m.index), method: true };
       }
-      if ((m = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|async|override|virtual|sealed|native|default|extern|unsafe|new)\s+)*(?:<[^>]*>\s*)?[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(\w+)\s*\(/.exec(line))) {
+      if (
+        (m =
+          /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|async|override|virtual|sealed|native|default|extern|unsafe|new)\s+)*(?:<[^>]*>\s*)?[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(\w+)\s*\(/.exec(
+            line,
+          ))
+      ) {
         const name = m[1] ?? "";
-        if (CONTROL.has(name) || /^\s*(?:return|new|throw|else)\b/.test(line) || /[;=]\s*$/.test(codePart(line, lang))) return null;
+        if (CONTROL.has(name) || /^\s*(?:return|new|throw|else)\b/.test(line) || /[;=]\s*$/.test(codePart(line, lang)))
+          return null;
         return { name, kind: "function", params: params(m.index + m[0].length - 1), method: !/\bstatic\b/.test(line) };
       }
       return null;
     case "javascript":
     case "typescript":
-      if ((m = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)/.exec(line))) return { name: m[1] ?? "", kind: "class", params: [], method: false };
+      if ((m = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)/.exec(line)))
+        return { name: m[1] ?? "", kind: "class", params: [], method: false };
       if ((m = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\(/.exec(line))) {
         return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length - 1), method: false };
       }
-      if ((m = /^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)/.exec(line))) {
+      if (
+        (m =
+          /^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)/.exec(
+            line,
+          ))
+      ) {
         const arrow = m[2];
-        const list = arrow ? (arrow.startsWith("(") ? arrow.slice(1, -1) : arrow) : (parenGroup(line, line.indexOf("function")) ?? "");
+        const list = arrow
+          ? arrow.startsWith("(")
+            ? arrow.slice(1, -1)
+            : arrow
+          : (parenGroup(line, line.indexOf("function")) ?? "");
         return { name: m[1] ?? "", kind: "function", params: parameterNames(list, lang), method: false };
       }
-      if ((m = /^\s*(\w+)\s*:\s*(?:async\s+)?function\b/.exec(line))) return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
-      if ((m = /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(codePart(line, lang)))) {
+      if ((m = /^\s*(\w+)\s*:\s*(?:async\s+)?function\b/.exec(line)))
+        return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
+      if (
+        (m =
+          /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(
+            codePart(line, lang),
+          ))
+      ) {
         const name = m[1] ?? "";
         if (CONTROL.has(name)) return null;
-        return { name, kind: "function", params: params(line.indexOf(name) + name.length), method: !/\bstatic\b/.test(line) };
+        return {
+          name,
+          kind: "function",
+          params: params(line.indexOf(name) + name.length),
+          method: !/\bstatic\b/.test(line),
+        };
       }
       return null;
   }
@@ -178,7 +271,11 @@ export function definitionOn(line: string, lang: CodeLanguage): { name: string; 
  * The innermost named function (or, failing that, class) that encloses `target`, by scanning upward for a definition
  * line indented less than every line between. Lambdas and anonymous callbacks are looked through. Null at module level.
  */
-export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: number, lang: CodeLanguage): Enclosing | null {
+export function enclosingDefinition(
+  lines: ReadonlyMap<number, string>,
+  target: number,
+  lang: CodeLanguage,
+): Enclosing | null {
   const start = lines.get(target);
   if (start === undefined) return null;
   let limit = width(indentOf(start)) + (definitionOn(start, lang) ? 0 : 1);
@@ -203,7 +300,8 @@ export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: 
         n = p;
       }
     }
-    if (def?.kind === "function" && !fn) fn = { name: def.name, kind: "function", line: n, params: def.params, instance: def.method };
+    if (def?.kind === "function" && !fn)
+      fn = { name: def.name, kind: "function", line: n, params: def.params, instance: def.method };
     if (def?.kind === "class") {
       cls = { name: def.name, kind: "class", line: n, params: [], instance: false };
       break;
@@ -218,7 +316,8 @@ export function enclosingDefinition(lines: ReadonlyMap<number, string>, target: 
 function continues(line: string, lang: CodeLanguage): boolean {
   const code = codePart(line, lang);
   if (code === "") return false;
-  if (lang === "ruby" && /(?:\bdo|\{)\s*(?:\|[^|]*\|)?$/.test(code)) return /\{\s*$/.test(code) && !/\|\s*$/.test(code) && /[=(,]\s*\{$/.test(code);
+  if (lang === "ruby" && /(?:\bdo|\{)\s*(?:\|[^|]*\|)?$/.test(code))
+    return /\{\s*$/.test(code) && !/\|\s*$/.test(code) && /[=(,]\s*\{$/.test(code);
   if (/[,(\[+\-*/%&|^=<>?\\.]$/.test(code) && !/(?:\+\+|--)$/.test(code) && !/=>$/.test(code)) return true;
   if (/=>$/.test(code)) return true;
   if (/\{$/.test(code)) return !opensBlock(code, lang);
@@ -233,17 +332,30 @@ function opensBlock(code: string, lang: CodeLanguage): boolean {
   if (/\)\s*(?:(?::|->)\s*[^{=]+)?\{$/.test(code) && !/\(\{$/.test(code)) return true;
   if (/=>\s*\{$/.test(code)) return true;
   if (/^\s*(?:\}\s*)?(?:else|try|finally|do|default)\b.*\{$/.test(code)) return true;
-  if (/^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|namespace|module|object|record)\b/.test(code)) return true;
+  if (
+    /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|namespace|module|object|record)\b/.test(
+      code,
+    )
+  )
+    return true;
   if (/^\s*(?:func|if|for|switch|select|while|else|catch|go func|defer func)\b/.test(code)) return true;
   if (lang === "go" && /^\s*(?:case|default)\b/.test(code)) return true;
-  if ((lang === "java" || lang === "csharp" || lang === "kotlin") && /^\s*(?:(?:public|private|protected|internal|static)\s+)*(?:get|set|init)?\s*\{$/.test(code)) return true;
+  if (
+    (lang === "java" || lang === "csharp" || lang === "kotlin") &&
+    /^\s*(?:(?:public|private|protected|internal|static)\s+)*(?:get|set|init)?\s*\{$/.test(code)
+  )
+    return true;
   return false;
 }
 
 /** True when a line opens a class-like body, where statements are not allowed (JS/TS/Java/C#/Go/Kotlin). */
 function opensDeclarationBody(code: string, lang: CodeLanguage): boolean {
   if (lang === "python" || lang === "ruby") return false;
-  return /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|object)\b[^(]*\{$/.test(code) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code);
+  return (
+    /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|object)\b[^(]*\{$/.test(
+      code,
+    ) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code)
+  );
 }
 
 /**
@@ -263,7 +375,11 @@ export interface InsertionPoint {
  * control chain (`else`, `elif`, `except`, `catch`, `}` …), lies in a class/interface/struct body of a language
  * that forbids statements there, or the lines needed were not read.
  */
-export function insertionBefore(lines: ReadonlyMap<number, string>, target: number, lang: CodeLanguage): InsertionPoint | null {
+export function insertionBefore(
+  lines: ReadonlyMap<number, string>,
+  target: number,
+  lang: CodeLanguage,
+): InsertionPoint | null {
   let n = target;
   if (lines.get(n) === undefined) return null;
   while (n > 1) {
@@ -272,7 +388,10 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
     const prev = lines.get(p);
     if (prev === undefined || p < 1) break;
     const cur = (lines.get(n) ?? "").trim();
-    const startsAsContinuation = /^(?:[.)\]}?:]|&&|\|\||\+(?!\+)|-(?!-)|\*|\/(?![/*])|%|=>)/.test(cur) && !/^}\s*(?:else|catch|finally)?\s*$/.test(cur) && !/^}\s*;?$/.test(cur);
+    const startsAsContinuation =
+      /^(?:[.)\]}?:]|&&|\|\||\+(?!\+)|-(?!-)|\*|\/(?![/*])|%|=>)/.test(cur) &&
+      !/^}\s*(?:else|catch|finally)?\s*$/.test(cur) &&
+      !/^}\s*;?$/.test(cur);
     if (continues(prev, lang) || (startsAsContinuation && lang !== "python")) {
       n = p;
       if (target - n > 30) return null;
@@ -283,7 +402,8 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
   const line = lines.get(n);
   if (line === undefined) return null;
   const code = line.trim();
-  if (/^(?:[}\])]|else\b|elif\b|except\b|catch\b|finally\b|rescue\b|ensure\b|end\b|when\b|default\b)/.test(code)) return null;
+  if (/^(?:[}\])]|else\b|elif\b|except\b|catch\b|finally\b|rescue\b|ensure\b|end\b|when\b|default\b)/.test(code))
+    return null;
   if (lang !== "ruby" && /^(?:case\b|@)/.test(code)) return null;
   if (lang === "python" && /^(?:else|elif|except|finally)\b/.test(code)) return null;
   // The block this line sits in: the nearest line above with less indentation.
@@ -303,6 +423,12 @@ export function insertionBefore(lines: ReadonlyMap<number, string>, target: numb
     break;
   }
   let at = n;
-  while (at > 1 && lines.get(at - 1) !== undefined && isCommentLine(lines.get(at - 1) ?? "", lang) && indentOf(lines.get(at - 1) ?? "") === indentOf(line)) at--;
+  while (
+    at > 1 &&
+    lines.get(at - 1) !== undefined &&
+    isCommentLine(lines.get(at - 1) ?? "", lang) &&
+    indentOf(lines.get(at - 1) ?? "") === indentOf(line)
+  )
+    at--;
   return { line: at, statement: n, indent: indentOf(line) };
 }

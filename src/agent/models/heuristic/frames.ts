@@ -133,7 +133,11 @@ const DOTNET_LIBRARY = /^(?:System|Microsoft)\./;
 /** Clean a JS/V8 function label: `async`, `new`, `[as alias]`, `Object.<anonymous>` → name or null. */
 function jsFunctionName(label: string | undefined): string | null {
   if (!label) return null;
-  let s = label.trim().replace(/^async\s+/, "").replace(/^new\s+/, "").replace(/\s*\[as [^\]]+\]$/, "");
+  let s = label
+    .trim()
+    .replace(/^async\s+/, "")
+    .replace(/^new\s+/, "")
+    .replace(/\s*\[as [^\]]+\]$/, "");
   if (s.includes("<anonymous>") || s === "") return null;
   const last = s.split(".").pop() ?? s;
   s = last.replace(/^<|>$/g, "");
@@ -225,7 +229,13 @@ interface Block {
   causedBy: boolean;
 }
 
-function frame(rawPath: string, line: number, fn: string | null, language: FrameLanguage, extra?: { column?: number; library?: boolean; label?: string }): StackFrame {
+function frame(
+  rawPath: string,
+  line: number,
+  fn: string | null,
+  language: FrameLanguage,
+  extra?: { column?: number; library?: boolean; label?: string },
+): StackFrame {
   return {
     rawPath,
     path: normaliseFramePath(rawPath),
@@ -276,7 +286,13 @@ export function parseStackFrames(text: string): StackFrame[] {
     let m = RE_CSHARP.exec(line);
     if (m) {
       const label = m[1] ?? "";
-      push(frame(m[2] ?? "", Number(m[3]), csharpFunctionName(label), "csharp", { library: DOTNET_LIBRARY.test(label) || isLibraryPath(m[2] ?? ""), label }), false);
+      push(
+        frame(m[2] ?? "", Number(m[3]), csharpFunctionName(label), "csharp", {
+          library: DOTNET_LIBRARY.test(label) || isLibraryPath(m[2] ?? ""),
+          label,
+        }),
+        false,
+      );
       continue;
     }
     m = RE_JAVA.exec(line);
@@ -285,13 +301,22 @@ export function parseStackFrames(text: string): StackFrame[] {
       const noModule = qualified.includes("/") ? qualified.slice(qualified.lastIndexOf("/") + 1) : qualified;
       const method = noModule.split(".").pop() ?? "";
       const fn = /^[A-Za-z_$][\w$]*$/.test(method) && method !== "<init>" && method !== "<clinit>" ? method : null;
-      push(frame(javaPath(qualified, m[2] ?? ""), Number(m[3]), fn, "java", { library: JAVA_LIBRARY.test(noModule), label: noModule }), false);
+      push(
+        frame(javaPath(qualified, m[2] ?? ""), Number(m[3]), fn, "java", {
+          library: JAVA_LIBRARY.test(noModule),
+          label: noModule,
+        }),
+        false,
+      );
       continue;
     }
     m = RE_PYTHON.exec(line);
     if (m) {
       const fn = m[3] && !m[3].startsWith("<") ? m[3].trim() : null;
-      const launcher = /(?:^|[/\\])(?:\.?venv|\.virtualenvs?[/\\][^/\\]+|env)[/\\](?:bin|Scripts)[/\\]|^\/usr\/(?:local\/)?bin\//.test(m[1] ?? "");
+      const launcher =
+        /(?:^|[/\\])(?:\.?venv|\.virtualenvs?[/\\][^/\\]+|env)[/\\](?:bin|Scripts)[/\\]|^\/usr\/(?:local\/)?bin\//.test(
+          m[1] ?? "",
+        );
       push(frame(m[1] ?? "", Number(m[2]), fn, "python", launcher ? { library: true } : undefined), true);
       continue;
     }
@@ -307,8 +332,17 @@ export function parseStackFrames(text: string): StackFrame[] {
         continue;
       }
       const label = goCallLabel((lines[i - 1] ?? "").trim());
-      const library = isLibraryPath(m[1] ?? "") || /^(?:runtime|panic|net\/http|reflect|sync|testing)\b/.test(label) || label === "panic";
-      push(frame(m[1] ?? "", Number(m[2]), label ? goFunctionName(label) : null, "go", { library, ...(label ? { label } : {}) }), false);
+      const library =
+        isLibraryPath(m[1] ?? "") ||
+        /^(?:runtime|panic|net\/http|reflect|sync|testing)\b/.test(label) ||
+        label === "panic";
+      push(
+        frame(m[1] ?? "", Number(m[2]), label ? goFunctionName(label) : null, "go", {
+          library,
+          ...(label ? { label } : {}),
+        }),
+        false,
+      );
       continue;
     }
     if (/^created by /.test(line.trim())) {
@@ -319,7 +353,10 @@ export function parseStackFrames(text: string): StackFrame[] {
     if (m) {
       const { fn, loc } = parseJsFrame(m[1] ?? "");
       if (loc && /\.[A-Za-z]{1,5}$/.test(loc.path.replace(/[?#].*$/, ""))) {
-        push(frame(loc.path, loc.line, fn, "javascript", loc.column !== undefined ? { column: loc.column } : undefined), false);
+        push(
+          frame(loc.path, loc.line, fn, "javascript", loc.column !== undefined ? { column: loc.column } : undefined),
+          false,
+        );
       }
       continue;
     }
@@ -350,7 +387,11 @@ export function compiledSource(rawPath: string): { stem: string; rel: string; gl
   const m = /^(.+)\.(?:js|mjs|cjs)$/.exec(file);
   if (!m?.[1]) return null;
   let at = -1;
-  for (let i = segs.length - 2; i >= 0; i--) if (COMPILED_DIRS.has(segs[i] ?? "")) { at = i; break; }
+  for (let i = segs.length - 2; i >= 0; i--)
+    if (COMPILED_DIRS.has(segs[i] ?? "")) {
+      at = i;
+      break;
+    }
   if (at < 0) return null;
   const rel = [...segs.slice(at + 1, -1), m[1]].join("/");
   return { stem: m[1], rel, glob: `${m[1]}.{ts,tsx,mts,cts,js}` };

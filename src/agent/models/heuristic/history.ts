@@ -21,7 +21,11 @@ export function callKey(name: string, args: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
     if (v && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sort(x)]));
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([k, x]) => [k, sort(x)]),
+      );
     }
     return v;
   };
@@ -42,7 +46,8 @@ export function readHistory(messages: readonly Message[]): { steps: Step[]; turn
         byId.set(call.id, step);
       }
     } else if (m.role === "tool") {
-      const step = byId.get(m.tool_call_id) ?? [...steps].reverse().find((s) => s.result === null && s.call.name === m.name);
+      const step =
+        byId.get(m.tool_call_id) ?? [...steps].reverse().find((s) => s.result === null && s.call.name === m.name);
       if (step) {
         step.result = m.content;
         step.data = m.data ?? null;
@@ -64,7 +69,12 @@ export function resultOf(steps: readonly Step[], name: string, args: unknown): s
  * The structured answer of the latest call equal to `name(args)` when it is tool `tool`'s data, else null (not
  * called, no answer, or an answer without data such as an invalid call).
  */
-export function dataOf<T extends ToolData["tool"]>(steps: readonly Step[], name: string, args: unknown, tool: T): Extract<ToolData, { tool: T }> | null {
+export function dataOf<T extends ToolData["tool"]>(
+  steps: readonly Step[],
+  name: string,
+  args: unknown,
+  tool: T,
+): Extract<ToolData, { tool: T }> | null {
   const key = callKey(name, args);
   let out: ToolData | null = null;
   for (const s of steps) if (callKey(s.call.name, s.call.arguments) === key) out = s.data;

@@ -62,14 +62,18 @@ export function mapInstalledFrame(frame: StackFrame, own: readonly OwnPackage[])
   if (vendor >= 0 && frame.language === "go") {
     for (const pkg of own.filter((p) => p.kind === "go")) {
       const parts = pkg.name.split("/");
-      if (parts.every((p, i) => segs[vendor + 1 + i] === p)) return { path: join(pkg.root, segs.slice(vendor + 1 + parts.length)), pkg };
+      if (parts.every((p, i) => segs[vendor + 1 + i] === p))
+        return { path: join(pkg.root, segs.slice(vendor + 1 + parts.length)), pkg };
     }
     return null;
   }
   const gems = segs.lastIndexOf("gems");
   if (gems >= 0) {
     const dir = segs[gems + 1] ?? "";
-    const pkg = own.find((p) => p.kind === "gem" && new RegExp(`^${p.name.replace(/[.]/g, "\\.")}-(?:\\d|[0-9a-f]{7,}$)`).test(dir)) ?? null;
+    const pkg =
+      own.find(
+        (p) => p.kind === "gem" && new RegExp(`^${p.name.replace(/[.]/g, "\\.")}-(?:\\d|[0-9a-f]{7,}$)`).test(dir),
+      ) ?? null;
     const rest = segs.slice(gems + 2);
     return pkg && rest.length ? { path: join(pkg.root, rest), pkg } : null;
   }
@@ -145,7 +149,9 @@ export function sourceCandidates(mapped: string, root: string): string[] {
   const out: string[] = [];
   for (const b of bases) {
     const p = join(root, b);
-    const variants = COMPILED_EXT.test(p) ? [p, ...["ts", "tsx", "mts"].map((e) => p.replace(COMPILED_EXT, `.${e}`))] : [p];
+    const variants = COMPILED_EXT.test(p)
+      ? [p, ...["ts", "tsx", "mts"].map((e) => p.replace(COMPILED_EXT, `.${e}`))]
+      : [p];
     for (const v of variants) if (!out.includes(v)) out.push(v);
   }
   return out;

@@ -14,9 +14,24 @@
  *    identifier when the file has one (else the frame's statement); a rejected claim is dropped (null) and the
  *    confidence lowered.
  */
-import { baseName, commonSuffixSegments, compiledSource, isCompiledOutputPath, pathSegments, sharedTailLength, type StackFrame } from "./frames.js";
+import {
+  baseName,
+  commonSuffixSegments,
+  compiledSource,
+  isCompiledOutputPath,
+  pathSegments,
+  sharedTailLength,
+  type StackFrame,
+} from "./frames.js";
 import { callKey, dataOf, readHistory, resultOf, type Step } from "./history.js";
-import { enclosingDefinition, insertionBefore, languageOf, type CodeLanguage, type Enclosing, type InsertionPoint } from "./code.js";
+import {
+  enclosingDefinition,
+  insertionBefore,
+  languageOf,
+  type CodeLanguage,
+  type Enclosing,
+  type InsertionPoint,
+} from "./code.js";
 import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
 import {
   classifyEditRejection,
@@ -36,7 +51,14 @@ import type { OwnPackage } from "../../../tools/manifests.js";
 import type { DefinitionSite } from "../../../tools/results.js";
 import { buildAddition, detectLogStyle, type AdditionShape, type GuardExit } from "./style.js";
 import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
-import { additionWording, diagnosisSentences, escapeRe, wholeWord, type DeclaredName, type WordingInput } from "./wording.js";
+import {
+  additionWording,
+  diagnosisSentences,
+  escapeRe,
+  wholeWord,
+  type DeclaredName,
+  type WordingInput,
+} from "./wording.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -72,7 +94,8 @@ const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
 /** Highest confidence of an answer whose addition is only a comment: below the pull-request threshold (0.7). */
 const COMMENT_ONLY_CAP = 0.6;
-const TEST_PATH = /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
+const TEST_PATH =
+  /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
 
 const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
@@ -161,7 +184,13 @@ function resolveMapped(steps: readonly Step[], ref: FrameRef): Candidate | null 
   if (!path) return null;
   if (path === ref.mapped.path) return { path, line: ref.frame.line, evidence: "frame", frame: ref.frame };
   const site = sitesIn(steps, ref.frame.fn, path)[0];
-  return { path, line: site?.line ?? null, evidence: "frame", frame: ref.frame, ...(site ? { compiled: { start: site.line, end: site.endLine } } : {}) };
+  return {
+    path,
+    line: site?.line ?? null,
+    evidence: "frame",
+    frame: ref.frame,
+    ...(site ? { compiled: { start: site.line, end: site.endLine } } : {}),
+  };
 }
 
 /**
@@ -195,8 +224,16 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
   if (!src) return null;
   // The frame's own file exists outside dist/build/out (`lib/schema.js` of a plain JS project): it is the source.
   const literal = listedPaths(steps, { glob: baseName(frame.path) }) ?? [];
-  if (literal.some((p) => baseName(p) === baseName(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p))) return null;
-  const listed = (listedPaths(steps, { glob: src.glob }) ?? []).filter((p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p));
+  if (
+    literal.some(
+      (p) =>
+        baseName(p) === baseName(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p),
+    )
+  )
+    return null;
+  const listed = (listedPaths(steps, { glob: src.glob }) ?? []).filter(
+    (p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
+  );
   const sites = frame.fn ? definitionSites(steps, { name: frame.fn }) : null;
   const rel = pathSegments(src.rel);
   const shared = (p: string) => sharedTailLength(rel, pathSegments(p.replace(/\.[^./]+$/, "")));
@@ -218,7 +255,10 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
 }
 
 /** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
-function declarationHits(steps: readonly Step[], problem: ProblemFacts): { id: string; rank: number; path: string; line: number; text: string }[] {
+function declarationHits(
+  steps: readonly Step[],
+  problem: ProblemFacts,
+): { id: string; rank: number; path: string; line: number; text: string }[] {
   const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
   problem.identifiers.slice(0, 3).forEach((id, rank) => {
     const res = grepHits(steps, { pattern: declarationPattern(id), regex: true, max_results: 50 });
@@ -228,7 +268,11 @@ function declarationHits(steps: readonly Step[], problem: ProblemFacts): { id: s
 }
 
 /** Files that declare the quoted identifiers, best first: weighted by identifier order, tests and docs last. */
-function identifierCandidates(steps: readonly Step[], problem: ProblemFacts, framePaths: ReadonlySet<string>): Candidate[] {
+function identifierCandidates(
+  steps: readonly Step[],
+  problem: ProblemFacts,
+  framePaths: ReadonlySet<string>,
+): Candidate[] {
   const ids = problem.identifiers.slice(0, 3);
   const files = new Map<string, { score: number; line: number; identifier: string }>();
   const counted = new Set<string>();
@@ -271,7 +315,13 @@ function occurrences(hay: string, needle: string): number {
  * A contiguous anchor [from, to] starting at line `at` and covering through `through` when those lines are usable
  * (default: `at` alone), grown until unique in `content` when it is known, then widened by `extra`.
  */
-function chooseAnchor(w: FileWindow, at: number, content: string | null, extra: number, through = at): { from: number; to: number } | null {
+function chooseAnchor(
+  w: FileWindow,
+  at: number,
+  content: string | null,
+  extra: number,
+  through = at,
+): { from: number; to: number } | null {
   const usable = (n: number) => w.lines.has(n) && !w.clipped.has(n);
   if (!usable(at)) return null;
   let from = at;
@@ -343,18 +393,32 @@ function mentions(line: string, id: string): boolean {
  * line itself must not name the identifier (then the frame line is the root cause). The declaring line is quoted
  * verbatim, grown (at most 6 lines) until unique when the whole file was read.
  */
-function findDeclaration(steps: readonly Step[], cand: Candidate, window: FileWindow, target: number | null, problem: ProblemFacts): Declaration | null {
-  const usable = (n: number) => window.lines.has(n) && !window.clipped.has(n) && (window.lines.get(n) ?? "").trim() !== "";
+function findDeclaration(
+  steps: readonly Step[],
+  cand: Candidate,
+  window: FileWindow,
+  target: number | null,
+  problem: ProblemFacts,
+): Declaration | null {
+  const usable = (n: number) =>
+    window.lines.has(n) && !window.clipped.has(n) && (window.lines.get(n) ?? "").trim() !== "";
   const messageOf = (id: string) => problem.errorMessages.find((m) => mentions(m, id)) ?? null;
   const hits = declarationHits(steps, problem).filter((h) => h.path === cand.path && usable(h.line));
   if (!hits.length) return null;
   const located = cand.evidence === "frame" || cand.evidence === "alert";
-  const targetText = target !== null ? window.lines.get(target) ?? "" : "";
+  const targetText = target !== null ? (window.lines.get(target) ?? "") : "";
   const onTarget = (id: string) => target !== null && mentions(targetText, id) && !hits.some((h) => h.line === target);
   const near = (line: number) => target === null || (line >= target - 5 && line <= target + 40);
-  const fit = hits.filter((h) => !(located && onTarget(h.id)) && (!located || near(h.line) || messageOf(h.id) !== null));
+  const fit = hits.filter(
+    (h) => !(located && onTarget(h.id)) && (!located || near(h.line) || messageOf(h.id) !== null),
+  );
   const distance = (line: number) => (target === null ? 0 : line >= target ? line - target : 1000 + target - line);
-  fit.sort((a, b) => Number(messageOf(b.id) !== null) - Number(messageOf(a.id) !== null) || a.rank - b.rank || distance(a.line) - distance(b.line));
+  fit.sort(
+    (a, b) =>
+      Number(messageOf(b.id) !== null) - Number(messageOf(a.id) !== null) ||
+      a.rank - b.rank ||
+      distance(a.line) - distance(b.line),
+  );
   const best = fit[0];
   if (!best) return null;
   const content = wholeFileText(window);
@@ -367,7 +431,11 @@ function findDeclaration(steps: readonly Step[], cand: Candidate, window: FileWi
  * compiled file): the first body line that reads the member the crash names or a quoted identifier, else the first
  * statement of the body. Null when the body was not read.
  */
-function lineInCompiledFunction(w: FileWindow, fnLines: { start: number; end: number | null }, problem: ProblemFacts): number | null {
+function lineInCompiledFunction(
+  w: FileWindow,
+  fnLines: { start: number; end: number | null },
+  problem: ProblemFacts,
+): number | null {
   const end = fnLines.end ?? fnLines.start + 40;
   const body: [number, string][] = [];
   for (let n = fnLines.start + 1; n <= end; n++) {
@@ -392,20 +460,30 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   const lang = languageOf(cand.path);
   let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
   if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem);
-  const reanchor = targetLine !== null && !cand.compiled && lang ? checkFrameLine(steps, cand, window, targetLine, lang, problem) : null;
+  const reanchor =
+    targetLine !== null && !cand.compiled && lang
+      ? checkFrameLine(steps, cand, window, targetLine, lang, problem)
+      : null;
   if (reanchor) targetLine = reanchor.line;
   const lineInFile = targetLine !== null;
-  if (targetLine === null) targetLine = lineWith(window.lines, [...problem.identifiers, ...(cand.evidence === "search" ? problem.searchWords : [])]);
+  if (targetLine === null)
+    targetLine = lineWith(window.lines, [
+      ...problem.identifiers,
+      ...(cand.evidence === "search" ? problem.searchWords : []),
+    ]);
   let ins: InsertionPoint | null = null;
   let editBlocked: string | null = null;
   let enc: Enclosing | null = null;
-  if (!lang) editBlocked = `the heuristic does not write ${cand.path.slice(cand.path.lastIndexOf(".")) || "this kind of"} files`;
+  if (!lang)
+    editBlocked = `the heuristic does not write ${cand.path.slice(cand.path.lastIndexOf(".")) || "this kind of"} files`;
   else if (targetLine === null) editBlocked = "no line of the file could be tied to the problem";
   if (lang && targetLine !== null) {
     ins = insertionBefore(window.lines, targetLine, lang);
     enc = enclosingDefinition(window.lines, ins?.line ?? targetLine, lang);
-    if (ins && (lang === "go" || lang === "java" || lang === "csharp" || lang === "kotlin") && enc?.kind !== "function") ins = null;
-    if (!ins && !editBlocked) editBlocked = `line ${targetLine} is not at a place where a statement can be inserted safely`;
+    if (ins && (lang === "go" || lang === "java" || lang === "csharp" || lang === "kotlin") && enc?.kind !== "function")
+      ins = null;
+    if (!ins && !editBlocked)
+      editBlocked = `line ${targetLine} is not at a place where a statement can be inserted safely`;
   }
   const fnName = enc?.name ?? cand.frame?.fn ?? null;
   const decl = findDeclaration(steps, cand, window, targetLine, problem);
@@ -418,7 +496,14 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
  * first statement); when the line is in the function but does not read the member the crash names and another line
  * of the same function does, that line. Null when the frame line stands.
  */
-function checkFrameLine(steps: readonly Step[], cand: Candidate, w: FileWindow, line: number, lang: CodeLanguage, problem: ProblemFacts): Reanchor | null {
+function checkFrameLine(
+  steps: readonly Step[],
+  cand: Candidate,
+  w: FileWindow,
+  line: number,
+  lang: CodeLanguage,
+  problem: ProblemFacts,
+): Reanchor | null {
   const fn = cand.frame?.fn ?? null;
   if (cand.evidence !== "frame" || !fn) return null;
   const sites = sitesIn(steps, fn, cand.path);
@@ -433,7 +518,10 @@ function checkFrameLine(steps: readonly Step[], cand: Candidate, w: FileWindow, 
   const name = crash?.name ?? null;
   if (!crash || !name) return null;
   // a member is read as `.x`, `?.x` or `['x']`; a missing dict key only as `['x']`
-  const reads = crash.access === "key" ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`) : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
+  const reads =
+    crash.access === "key"
+      ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`)
+      : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
   if (reads.test(w.lines.get(line) ?? "")) return null;
   const enc = enclosingDefinition(w.lines, line, lang);
   const site = sites.find(inside);
@@ -500,20 +588,33 @@ function functionBody(a: Analysis): string[] {
  */
 function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: string, content: string): GuardExit {
   const body = functionBody(a);
-  const returns = body.map((t) => /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(t)?.[1]).filter((v): v is string => v !== undefined);
+  const returns = body
+    .map((t) => /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(t)?.[1])
+    .filter((v): v is string => v !== undefined);
   const falsy = lang === "python" ? "False" : "false";
   const predicate = /^(?:is|has|should|can|contains|includes|needs|allows?)(?:[A-Z_]|$)/.test(a.enc?.name ?? "");
   if (predicate && lang !== "go" && returns.includes(falsy)) return { kind: "return", value: falsy };
   const guard = body
-    .map((t, i) => /^\s*if\b.*(?:\)\s*return\b\s*([^;{}]*?)\s*;?\s*$|:\s*return\b\s*(.*?)\s*$)/.exec(t) ?? (/^\s*if\b/.test(t) ? /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(body[i + 1] ?? "") : null))
+    .map(
+      (t, i) =>
+        /^\s*if\b.*(?:\)\s*return\b\s*([^;{}]*?)\s*;?\s*$|:\s*return\b\s*(.*?)\s*$)/.exec(t) ??
+        (/^\s*if\b/.test(t) ? /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(body[i + 1] ?? "") : null),
+    )
     .find((m) => m !== null);
   const value = guard ? (guard[1] ?? guard[2] ?? "").trim() : null;
-  if (value !== null && lang !== "go" && /^(?:false|False|null|None|nil|undefined|\[\]|\{\}|""|''|0|-1|)$/.test(value)) return { kind: "return", value };
+  if (value !== null && lang !== "go" && /^(?:false|False|null|None|nil|undefined|\[\]|\{\}|""|''|0|-1|)$/.test(value))
+    return { kind: "return", value };
   const params = a.enc?.params ?? [];
   return {
     kind: "throw",
     parameter: params.includes(root),
-    ...(lang === "go" ? { goError: /\)\s*error\s*\{\s*$/.test(signature), goFmt: /"fmt"/.test(content), goLog: /^\s*(?:import\s+)?"log"\s*$/m.test(content) } : {}),
+    ...(lang === "go"
+      ? {
+          goError: /\)\s*error\s*\{\s*$/.test(signature),
+          goFmt: /"fmt"/.test(content),
+          goLog: /^\s*(?:import\s+)?"log"\s*$/m.test(content),
+        }
+      : {}),
   };
 }
 
@@ -534,20 +635,35 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   if (!a.ins || !a.lang || a.targetLine === null) return null;
   const lang = a.lang;
   const get = (n: number) => a.window.lines.get(n) ?? "";
-  const statement = Array.from({ length: Math.max(1, a.targetLine - a.ins.statement + 1) }, (_, i) => get(a.ins!.statement + i)).join("\n");
+  const statement = Array.from({ length: Math.max(1, a.targetLine - a.ins.statement + 1) }, (_, i) =>
+    get(a.ins!.statement + i),
+  ).join("\n");
   const fn = a.enc?.kind === "function" ? a.enc.name : null;
   const wording = additionWording(wordingInput(a, problem, fn));
   const content = [...a.window.lines.values()].join("\n");
   const message0 = problem.errorMessages[0] ?? null;
   // An alert's finding is its message (no exception line): "Property access on a possibly undefined value `item`."
-  const crash = crashOf(message0) ?? (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
+  const crash =
+    crashOf(message0) ??
+    (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
     const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
-    const imports = [...content.matchAll(/^\s*(?:import\s+)?(?:(\w+)\s+)?"([\w./-]+)"\s*$/gm)].map((m) => m[1] ?? m[2]?.split("/").pop() ?? "");
-    const guard = guardFor(crash, lang, get(a.targetLine), statement, earlier, a.enc, a.enc ? get(a.enc.line) : null, imports);
+    const imports = [...content.matchAll(/^\s*(?:import\s+)?(?:(\w+)\s+)?"([\w./-]+)"\s*$/gm)].map(
+      (m) => m[1] ?? m[2]?.split("/").pop() ?? "",
+    );
+    const guard = guardFor(
+      crash,
+      lang,
+      get(a.targetLine),
+      statement,
+      earlier,
+      a.enc,
+      a.enc ? get(a.enc.line) : null,
+      imports,
+    );
     if (guard) {
       const style = detectLogStyle(content, lang, a.enc?.instance ?? false, "warn");
       const root = guard.receiver.replace(/^(?:this\.|self\.|@)/, "").split(".")[0] ?? "";
@@ -562,10 +678,20 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
             ? { kind: "guard", open: [], close: [], inner: "", suffix: ` if ${guard.condition}`, exit }
             : lang === "go"
               ? { kind: "guard", open: [`if ${guard.condition} {`], close: ["}"], inner: unit, exit }
-              : { kind: "guard", open: allman ? [`if (${guard.condition})`, "{"] : [`if (${guard.condition}) {`], close: ["}"], inner: unit, exit };
+              : {
+                  kind: "guard",
+                  open: allman ? [`if (${guard.condition})`, "{"] : [`if (${guard.condition}) {`],
+                  close: ["}"],
+                  inner: unit,
+                  exit,
+                };
       const expected = exit.kind === "throw" ? parameterDoc(a, root) : null;
       const lines = buildAddition({
-        lang, indent: a.ins.indent, style, note: wording.note, shape,
+        lang,
+        indent: a.ins.indent,
+        style,
+        note: wording.note,
+        shape,
         message: { head: where, text: `${guard.message}${expected ? `; expected ${expected}` : ""}`, tail: "" },
         values: exit.kind === "throw" ? contextValues(a.enc, statement, lang, [root]) : [],
       });
@@ -578,30 +704,79 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   }
   // 2. module level (no enclosing function): a log line would run at every load, one more startup message: a comment.
   if (a.enc?.kind !== "function" && !a.decl) {
-    const lines = buildAddition({ lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [], shape: { kind: "comment" } });
-    return { kind: "comment", lines, what: "a comment naming the problem (module level: no log line that would run at every load)", output: "" };
+    const lines = buildAddition({
+      lang,
+      indent: a.ins.indent,
+      style: { receiver: "", method: "", form: "args" },
+      note: wording.note,
+      message: wording.message,
+      values: [],
+      shape: { kind: "comment" },
+    });
+    return {
+      kind: "comment",
+      lines,
+      what: "a comment naming the problem (module level: no log line that would run at every load)",
+      output: "",
+    };
   }
   // 3. a warning about a name the file declares, no crash: comments only (the finding and the fix options).
   if (a.decl && !crash && /\bwarn/i.test(a.decl.message ?? message0 ?? "")) {
     const fix = fixOptions(a.decl.id, a.decl.message ?? message0);
     const lines = buildAddition({
-      lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [],
+      lang,
+      indent: a.ins.indent,
+      style: { receiver: "", method: "", form: "args" },
+      note: wording.note,
+      message: wording.message,
+      values: [],
       shape: { kind: "comment", fix: { head: "", text: fix, tail: "." } },
     });
-    return { kind: "comment", lines, what: "a comment with the finding and the fix options (no runtime change)", output: "", fixOptions: true };
+    return {
+      kind: "comment",
+      lines,
+      what: "a comment with the finding and the fix options (no runtime change)",
+      output: "",
+      fixOptions: true,
+    };
   }
   // 4. otherwise: a comment naming the finding. An unconditional log line would only restate the error (the throw
   // below already says it) on every call: no runtime change without a cause to guard against.
-  const lines = buildAddition({ lang, indent: a.ins.indent, style: { receiver: "", method: "", form: "args" }, note: wording.note, message: wording.message, values: [], shape: { kind: "comment" } });
-  return { kind: "comment", lines, what: "a comment naming the problem (no log line: it would only restate the error)", output: "" };
+  const lines = buildAddition({
+    lang,
+    indent: a.ins.indent,
+    style: { receiver: "", method: "", form: "args" },
+    note: wording.note,
+    message: wording.message,
+    values: [],
+    shape: { kind: "comment" },
+  });
+  return {
+    kind: "comment",
+    lines,
+    what: "a comment naming the problem (no log line: it would only restate the error)",
+    output: "",
+  };
 }
 
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
-function buildEdit(steps: readonly Step[], a: Analysis, problem: ProblemFacts, extra: number, uniqueLine: boolean): Record<string, unknown> | null {
+function buildEdit(
+  steps: readonly Step[],
+  a: Analysis,
+  problem: ProblemFacts,
+  extra: number,
+  uniqueLine: boolean,
+): Record<string, unknown> | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
   const content = wholeFileText(a.window);
   const through = a.ins.statement <= a.ins.line + 4 ? a.ins.statement : a.ins.line;
-  const anchor = chooseAnchor(a.window, a.ins.line, content, content === null && !uniqueLine ? extra + 2 : extra, through);
+  const anchor = chooseAnchor(
+    a.window,
+    a.ins.line,
+    content,
+    content === null && !uniqueLine ? extra + 2 : extra,
+    through,
+  );
   if (!anchor) return null;
   const get = (n: number) => a.window.lines.get(n) ?? "";
   const before: string[] = [];
@@ -671,7 +846,10 @@ function wordingInput(a: Analysis, problem: ProblemFacts, fn: string | null): Wo
  */
 function snippetFor(a: Analysis, short: boolean): string | null {
   if (a.decl) {
-    const lines = Array.from({ length: a.decl.to - a.decl.from + 1 }, (_, i) => a.window.lines.get(a.decl!.from + i) ?? "");
+    const lines = Array.from(
+      { length: a.decl.to - a.decl.from + 1 },
+      (_, i) => a.window.lines.get(a.decl!.from + i) ?? "",
+    );
     return short ? (a.window.lines.get(a.decl.line) ?? "").trim() || null : lines.join("\n");
   }
   if (a.targetLine === null) return null;
@@ -688,16 +866,25 @@ function snippetFor(a: Analysis, short: boolean): string | null {
  * else the innermost function, method or class of `content` that holds the snippet, else null. The claims check
  * refuses a snippet outside the named function (`tools/submit-answer.ts`), e.g. a class field cited for a method.
  */
-function holdingFunction(path: string, content: string | null, fn: string | null, snippet: string | null): string | null {
+function holdingFunction(
+  path: string,
+  content: string | null,
+  fn: string | null,
+  snippet: string | null,
+): string | null {
   if (fn === null || snippet === null || content === null) return fn;
   const matches = locateVerbatim(content, trimBlankLines(snippet));
   if (matches.length === 0) return fn;
-  const symbols = extractSymbols(path, content).filter((s) => s.endLine !== undefined && (s.kind === "function" || s.kind === "method" || s.kind === "class"));
+  const symbols = extractSymbols(path, content).filter(
+    (s) => s.endLine !== undefined && (s.kind === "function" || s.kind === "method" || s.kind === "class"),
+  );
   const holds = (s: SymbolDef, m: VerbatimMatch) => s.line <= m.startLine && (s.endLine ?? s.line) >= m.endLine;
   const named = symbols.filter((s) => s.name === fn || `${s.container}.${s.name}` === fn);
   if (named.length === 0 || matches.some((m) => named.some((s) => holds(s, m)))) return fn;
   const first = matches[0]!;
-  const inner = symbols.filter((s) => holds(s, first)).sort((x, y) => (x.endLine ?? x.line) - x.line - ((y.endLine ?? y.line) - y.line))[0];
+  const inner = symbols
+    .filter((s) => holds(s, first))
+    .sort((x, y) => (x.endLine ?? x.line) - x.line - ((y.endLine ?? y.line) - y.line))[0];
   return inner ? inner.name : null;
 }
 
@@ -724,7 +911,10 @@ function needsInformation(problem: ProblemFacts, tried: string[]): PlannedCall {
   const missing =
     "Missing evidence: a stack trace whose frames point at files of this repository, the exact error message, or the name of the file, function or field involved.";
   return call("submit_answer", {
-    summary: oneLine(`Could not tie ${problem.title ? `"${headlineOf(problem.title, 120)}"` : "the problem"} to code in this repository. ${tried.join(" ")} ${missing}`, 900),
+    summary: oneLine(
+      `Could not tie ${problem.title ? `"${headlineOf(problem.title, 120)}"` : "the problem"} to code in this repository. ${tried.join(" ")} ${missing}`,
+      900,
+    ),
     affected_file: null,
     affected_function: null,
     root_cause_snippet: null,
@@ -763,15 +953,29 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     // The frame's function: where it is defined (the frame line is checked against it, and compiled lines replaced).
     if (r.frame.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: r.frame.fn }));
   }
-  if (has("grep_codebase")) for (const id of problem.identifiers.slice(0, 3)) discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
-  const firstCalls = pending(discovery.filter((c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i));
+  if (has("grep_codebase"))
+    for (const id of problem.identifiers.slice(0, 3))
+      discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
+  const firstCalls = pending(
+    discovery.filter(
+      (c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i,
+    ),
+  );
   if (firstCalls.length && turns < MAX_TURNS) {
     const what = [
       refs.length ? `${refs.length} stack frame(s) of this repository's code` : "",
-      problem.identifiers.length ? `quoted identifier(s) ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")}` : "",
+      problem.identifiers.length
+        ? `quoted identifier(s) ${problem.identifiers
+            .slice(0, 3)
+            .map((i) => `\`${i}\``)
+            .join(", ")}`
+        : "",
       problem.alert ? `alert location ${problem.alert.path}:${problem.alert.line}` : "",
     ].filter(Boolean);
-    return { text: `Orienting in the repository and locating ${what.length ? what.join(", ") : "the problem"}.`, calls: firstCalls };
+    return {
+      text: `Orienting in the repository and locating ${what.length ? what.join(", ") : "the problem"}.`,
+      calls: firstCalls,
+    };
   }
 
   // 2. locate
@@ -783,7 +987,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   // Not for a crash on a missing value: the member it names is read at the crash frame, and a key of the same name
   // elsewhere (`{ price: 1 }` in a caller) is no declaration of it.
   const inMessage = (id: string) => problem.errorMessages.some((m) => m.includes(id));
-  const decls = crashOf(problem.errorMessages[0] ?? null) ? [] : declarationHits(steps, problem).filter((h) => inMessage(h.id));
+  const decls = crashOf(problem.errorMessages[0] ?? null)
+    ? []
+    : declarationHits(steps, problem).filter((h) => inMessage(h.id));
   const frameCands: Candidate[] = [];
   for (const r of refs) {
     const found = r.mapped ? resolveMapped(steps, r) : resolveCompiled(steps, r.frame);
@@ -798,7 +1004,8 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       framePaths.add(hit.path);
     }
   }
-  const declaresNear = (c: Candidate) => decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
+  const declaresNear = (c: Candidate) =>
+    decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
   cands.push(...frameCands.filter(declaresNear), ...frameCands.filter((c) => !declaresNear(c)));
   if (inRepoFrames.length && !framePaths.size) {
     // Say "does not exist" only for names list_files answered without any file of that name.
@@ -806,13 +1013,23 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       const listed = listedPaths(steps, { glob: n });
       return listed !== null && !listed.some((p) => baseName(p) === n);
     });
-    if (absent.length) tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
+    if (absent.length)
+      tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
     const unmatched = names.filter((n) => !absent.includes(n));
-    if (unmatched.length) tried.push(`The stack frame file(s) ${unmatched.slice(0, 3).join(", ")} could not be tied to one repository file.`);
+    if (unmatched.length)
+      tried.push(
+        `The stack frame file(s) ${unmatched.slice(0, 3).join(", ")} could not be tied to one repository file.`,
+      );
   }
   if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
   const idCands = identifierCandidates(steps, problem, framePaths);
-  if (problem.identifiers.length && !idCands.length) tried.push(`No declaration of ${problem.identifiers.slice(0, 3).map((i) => `\`${i}\``).join(", ")} was found.`);
+  if (problem.identifiers.length && !idCands.length)
+    tried.push(
+      `No declaration of ${problem.identifiers
+        .slice(0, 3)
+        .map((i) => `\`${i}\``)
+        .join(", ")} was found.`,
+    );
   cands.push(...idCands);
   for (const p of mentioned) {
     const best = (listedPaths(steps, { glob: baseName(p) }) ?? [])
@@ -830,7 +1047,10 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       const args = readArgs(c);
       const res = resultOf(steps, "get_file_contents", args);
       if (res === undefined && turns < MAX_TURNS) {
-        return { text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`, calls: [call("get_file_contents", args)] };
+        return {
+          text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`,
+          calls: [call("get_file_contents", args)],
+        };
       }
       if (!res || !dataOf(steps, "get_file_contents", args, "get_file_contents")) {
         tried.push(`${c.path} could not be read.`);
@@ -847,9 +1067,14 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (!picked && phrase && has("grep_codebase")) {
     const args = { pattern: phrase, max_results: 20 };
     if (resultOf(steps, "grep_codebase", args) === undefined && turns < MAX_TURNS) {
-      return { text: "No frame of the trace is this repository's code; looking for where the error message is written.", calls: [call("grep_codebase", args)] };
+      return {
+        text: "No frame of the trace is this repository's code; looking for where the error message is written.",
+        calls: [call("grep_codebase", args)],
+      };
     }
-    const hits = (grepHits(steps, args)?.hits ?? []).filter((h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path));
+    const hits = (grepHits(steps, args)?.hits ?? []).filter(
+      (h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path),
+    );
     picked = pick(hits.slice(0, 2).map((h) => ({ path: h.path, line: h.line, evidence: "search" as const })));
     if (picked && "calls" in picked) return picked;
   }
@@ -857,7 +1082,11 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (!picked && has("search_codebase")) {
     const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
     const res = resultOf(steps, "search_codebase", { query });
-    if (res === undefined && turns < MAX_TURNS) return { text: "Nothing in the problem points at a readable file; searching the codebase for its words.", calls: [call("search_codebase", { query })] };
+    if (res === undefined && turns < MAX_TURNS)
+      return {
+        text: "Nothing in the problem points at a readable file; searching the codebase for its words.",
+        calls: [call("search_codebase", { query })],
+      };
     const hits = (searchFiles(steps, { query }) ?? []).filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
     if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
     picked = pick(hits.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
@@ -866,23 +1095,41 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const chosen: Candidate | null = picked;
   const submits = steps.filter((s) => s.call.name === "submit_answer");
   if (!chosen) {
-    if (submits.length && !has("get_file_contents")) return { text: "Submitting what is known.", calls: [needsInformation(problem, tried)] };
-    return { text: "No file of the repository could be tied to the problem.", calls: [needsInformation(problem, tried)] };
+    if (submits.length && !has("get_file_contents"))
+      return { text: "Submitting what is known.", calls: [needsInformation(problem, tried)] };
+    return {
+      text: "No file of the repository could be tied to the problem.",
+      calls: [needsInformation(problem, tried)],
+    };
   }
 
   // 3. check
   const a = analyse(steps, chosen, problem);
   const checks: PlannedCall[] = [];
-  const fnCandidates = [...new Set([a.enc?.kind === "function" ? a.enc.name : null, chosen.frame?.fn ?? null, a.enc?.kind === "class" ? a.enc.name : null].filter((n): n is string => !!n))];
-  if (has("verify_symbol_in_repo")) for (const n of fnCandidates.slice(0, 2)) checks.push(call("verify_symbol_in_repo", { name: n, path: chosen.path }));
-  const singleLine = a.ins ? a.window.lines.get(a.ins.line)?.trim() ?? "" : "";
-  const uniqueCheck = a.ins && !coversWholeFile(a.window) && singleLine.length >= 4 && has("grep_codebase")
-    ? call("grep_codebase", { pattern: singleLine, path_glob: chosen.path, case_sensitive: true, max_results: 5 })
-    : null;
+  const fnCandidates = [
+    ...new Set(
+      [
+        a.enc?.kind === "function" ? a.enc.name : null,
+        chosen.frame?.fn ?? null,
+        a.enc?.kind === "class" ? a.enc.name : null,
+      ].filter((n): n is string => !!n),
+    ),
+  ];
+  if (has("verify_symbol_in_repo"))
+    for (const n of fnCandidates.slice(0, 2))
+      checks.push(call("verify_symbol_in_repo", { name: n, path: chosen.path }));
+  const singleLine = a.ins ? (a.window.lines.get(a.ins.line)?.trim() ?? "") : "";
+  const uniqueCheck =
+    a.ins && !coversWholeFile(a.window) && singleLine.length >= 4 && has("grep_codebase")
+      ? call("grep_codebase", { pattern: singleLine, path_glob: chosen.path, case_sensitive: true, max_results: 5 })
+      : null;
   if (uniqueCheck) checks.push(uniqueCheck);
   const checkCalls = pending(checks);
   if (checkCalls.length && turns < MAX_TURNS) {
-    return { text: `Checking ${fnCandidates.length ? `that ${fnCandidates.slice(0, 2).join("/")} is defined in ${chosen.path}` : `the anchor line of ${chosen.path}`}.`, calls: checkCalls };
+    return {
+      text: `Checking ${fnCandidates.length ? `that ${fnCandidates.slice(0, 2).join("/")} is defined in ${chosen.path}` : `the anchor line of ${chosen.path}`}.`,
+      calls: checkCalls,
+    };
   }
   let affectedFunction: string | null = null;
   for (const n of fnCandidates.slice(0, 2)) {
@@ -893,14 +1140,18 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   }
   if (!has("verify_symbol_in_repo")) affectedFunction = fnCandidates[0] ?? null;
   const uniqueRes = uniqueCheck ? grepHits(steps, uniqueCheck.arguments) : null;
-  const uniqueLine = uniqueRes ? uniqueRes.total === 1 && uniqueRes.hits.filter((h) => h.path === chosen!.path).length === 1 : false;
+  const uniqueLine = uniqueRes
+    ? uniqueRes.total === 1 && uniqueRes.hits.filter((h) => h.path === chosen!.path).length === 1
+    : false;
 
   // 4. edit
   const suggests = steps.filter((s) => s.call.name === "suggest_addition");
   const applied = suggests.some((s) => s.result !== null && isApplied(s.result));
   let editNote = a.editBlocked ? `No edit: ${a.editBlocked}.` : "";
   if (!applied && !a.editBlocked && has("suggest_addition") && turns < MAX_TURNS) {
-    const rejections = suggests.map((s) => (s.result !== null && isRejected(s.result) ? classifyEditRejection(s.result) : "other"));
+    const rejections = suggests.map((s) =>
+      s.result !== null && isRejected(s.result) ? classifyEditRejection(s.result) : "other",
+    );
     const stop = rejections.some((r) => r === "policy" || r === "budget") || suggests.length >= MAX_EDIT_ATTEMPTS;
     if (!stop) {
       const last = suggests[suggests.length - 1];
@@ -913,16 +1164,26 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
           const k = suggests.length;
           return {
             text: `The edit was rejected (${lastKind}); re-reading ${chosen.path} around line ${line}.`,
-            calls: [call("get_file_contents", { path: chosen.path, start_line: Math.max(1, line - 20 - 10 * k), end_line: line + 20 + 10 * k })],
+            calls: [
+              call("get_file_contents", {
+                path: chosen.path,
+                start_line: Math.max(1, line - 20 - 10 * k),
+                end_line: line + 20 + 10 * k,
+              }),
+            ],
           };
         }
       }
       let extra = rejections.filter((r) => r !== "unread").length;
       let args = buildEdit(steps, a, problem, extra, uniqueLine);
       const used = new Set(suggests.map((s) => callKey(s.call.name, s.call.arguments)));
-      while (args && used.has(callKey("suggest_addition", args)) && extra < 6) args = buildEdit(steps, a, problem, ++extra, uniqueLine);
+      while (args && used.has(callKey("suggest_addition", args)) && extra < 6)
+        args = buildEdit(steps, a, problem, ++extra, uniqueLine);
       if (args && !used.has(callKey("suggest_addition", args))) {
-        return { text: `Adding a clarifying addition to ${chosen.path} before line ${a.ins?.line}.`, calls: [call("suggest_addition", args)] };
+        return {
+          text: `Adding a clarifying addition to ${chosen.path} before line ${a.ins?.line}.`,
+          calls: [call("suggest_addition", args)],
+        };
       }
       editNote = "No edit: no anchor unique in the file could be built from the lines read.";
     } else {
@@ -936,7 +1197,11 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const gateRejected = texts.some((t) => /must call at least one of|at least \d+ tool call/.test(t));
   if (gateRejected && has("get_file_contents")) {
     const reread = { path: chosen.path, start_line: 1, end_line: Math.max(1, Math.min(a.window.totalLines ?? 40, 40)) };
-    if (resultOf(steps, "get_file_contents", reread) === undefined) return { text: "The answer needs a successful read first; reading the file again.", calls: [call("get_file_contents", reread)] };
+    if (resultOf(steps, "get_file_contents", reread) === undefined)
+      return {
+        text: "The answer needs a successful read first; reading the file again.",
+        calls: [call("get_file_contents", reread)],
+      };
   }
   const dropFile = texts.some((t) => /affected_file/.test(t));
   const dropFn = dropFile || texts.some((t) => /affected_function/.test(t));
@@ -951,18 +1216,26 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const fn = dropFn ? null : holdingFunction(chosen.path, wholeFileText(a.window), affectedFunction, snippet);
   const sentences = diagnosisSentences(wordingInput(a, problem, fn));
   if (a.reanchor && chosen.frame?.fn) {
-    const what = a.reanchor.why === "outside" ? `is not inside \`${chosen.frame.fn}\` here` : `does not read the member the error names`;
-    sentences.push(`Line ${a.reanchor.from} of the trace ${what} (the reporter's version may differ); line ${a.reanchor.line} of \`${chosen.frame.fn}\`, which does, was used.`);
+    const what =
+      a.reanchor.why === "outside"
+        ? `is not inside \`${chosen.frame.fn}\` here`
+        : `does not read the member the error names`;
+    sentences.push(
+      `Line ${a.reanchor.from} of the trace ${what} (the reporter's version may differ); line ${a.reanchor.line} of \`${chosen.frame.fn}\`, which does, was used.`,
+    );
   }
   if (chosen.compiled && chosen.frame) {
     const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : baseName(chosen.frame.path);
-    sentences.push(`The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`);
+    sentences.push(
+      `The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`,
+    );
   }
   if (applied) {
     const what = design?.what ?? "a clarifying addition";
-    sentences.push(`${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${a.ins?.line ?? a.targetLine}.`);
-  }
-  else if (editNote) sentences.push(editNote);
+    sentences.push(
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${a.ins?.line ?? a.targetLine}.`,
+    );
+  } else if (editNote) sentences.push(editNote);
   const summary = oneLine(sentences.join(" "), 900);
   const finalConf = dropFile ? Math.min(conf, 0.3) : conf;
   return {

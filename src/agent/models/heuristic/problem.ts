@@ -41,7 +41,8 @@ const STOP_WORDS = new Set(
 );
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
-const FILE_EXT = /\.(?:js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|java|kt|rb|cs|php|rs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md)$/i;
+const FILE_EXT =
+  /\.(?:js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|java|kt|rb|cs|php|rs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md)$/i;
 
 /** Split the task message into title, source, alert location and body. */
 function splitTask(content: string): { title: string; source: string; alert: ProblemFacts["alert"]; body: string } {
@@ -66,7 +67,10 @@ export function cutAtWord(text: string, max: number): string {
   if (text.length <= max) return text;
   const room = text.slice(0, Math.max(1, max - 1));
   const space = room.lastIndexOf(" ");
-  const head = space >= (max - 1) / 3 && text[room.length] !== undefined && text[room.length] !== " " ? room.slice(0, space) : room;
+  const head =
+    space >= (max - 1) / 3 && text[room.length] !== undefined && text[room.length] !== " "
+      ? room.slice(0, space)
+      : room;
   return `${head.trimEnd().replace(/[\s.,;:!?…\-–—(\[{]+$/, "")}…`;
 }
 
@@ -109,7 +113,10 @@ export function extractErrorMessages(text: string): string[] {
       add(ruby[1]);
       continue;
     }
-    const exception = /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(line);
+    const exception =
+      /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(
+        line,
+      );
     if (exception) {
       add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
       continue;
@@ -119,7 +126,10 @@ export function extractErrorMessages(text: string): string[] {
       add(`${rails[1]}: ${rails[2]}`);
       continue;
     }
-    const tagged = /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:Error|Warning|ERROR|WARN(?:ING)?|FATAL|CRITICAL|panic|fatal error)\s*:?\s+(.+)$/.exec(line);
+    const tagged =
+      /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:Error|Warning|ERROR|WARN(?:ING)?|FATAL|CRITICAL|panic|fatal error)\s*:?\s+(.+)$/.exec(
+        line,
+      );
     if (tagged) add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
   }
   return out;
@@ -139,7 +149,9 @@ export function extractQuotedIdentifiers(text: string): string[] {
     if (!backtick.includes(v) && !quoted.includes(v)) list.push(v);
   };
   for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) keep(backtick, m[1]);
-  for (const m of text.matchAll(/(?<![\w`])'([^'\n]{1,80})'(?!\w)|(?<![\w`])"([^"\n]{1,80})"(?!\w)|‘([^’\n]{1,80})’|“([^”\n]{1,80})”/g)) {
+  for (const m of text.matchAll(
+    /(?<![\w`])'([^'\n]{1,80})'(?!\w)|(?<![\w`])"([^"\n]{1,80})"(?!\w)|‘([^’\n]{1,80})’|“([^”\n]{1,80})”/g,
+  )) {
     keep(quoted, m[1] ?? m[2] ?? m[3] ?? m[4]);
   }
   return [...backtick, ...quoted];
@@ -150,7 +162,9 @@ export function extractMentionedPaths(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split("\n")) {
     if (/^\s*(?:at\s|File "|from\s)/.test(raw) || /\.go:\d+\s+\+0x/.test(raw)) continue;
-    for (const m of raw.matchAll(/(?:^|[\s(`'"[])((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]{1,5})(?::\d+)?(?=$|[\s)`'",:;!?\]]|\.(?:\s|$))/g)) {
+    for (const m of raw.matchAll(
+      /(?:^|[\s(`'"[])((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]{1,5})(?::\d+)?(?=$|[\s)`'",:;!?\]]|\.(?:\s|$))/g,
+    )) {
       const p = (m[1] ?? "").replace(/^\.\//, "");
       if (FILE_EXT.test(p) && !/^\d/.test(p) && !out.includes(p) && !/^(?:e\.g|i\.e)\./.test(p)) out.push(p);
     }
@@ -180,5 +194,15 @@ export function parseProblem(content: string): ProblemFacts {
   const errorMessages = extractErrorMessages(body);
   const identifiers = extractQuotedIdentifiers(`${title}\n${body}`);
   const paths = extractMentionedPaths(`${title}\n${body}`);
-  return { title, source, alert, body, frames, errorMessages, identifiers, paths, searchWords: searchWordsOf(identifiers, errorMessages, title) };
+  return {
+    title,
+    source,
+    alert,
+    body,
+    frames,
+    errorMessages,
+    identifiers,
+    paths,
+    searchWords: searchWordsOf(identifiers, errorMessages, title),
+  };
 }

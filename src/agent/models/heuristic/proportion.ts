@@ -35,23 +35,39 @@ export interface Crash {
 export function crashOf(message: string | null): Crash | null {
   if (!message) return null;
   let m: RegExpExecArray | null;
-  if ((m = /Cannot (?:read|set) propert(?:y|ies) of (?:undefined|null) \((?:reading|setting) ['"]([^'"]+)['"]\)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
-  if ((m = /Cannot (?:read|set) property ['"]([^'"]+)['"] of (?:undefined|null)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
-  if ((m = /'NoneType' object has no attribute '(\w+)'/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if (
+    (m = /Cannot (?:read|set) propert(?:y|ies) of (?:undefined|null) \((?:reading|setting) ['"]([^'"]+)['"]\)/.exec(
+      message,
+    ))
+  )
+    return { access: "member", name: m[1] ?? null, receiver: null };
+  if ((m = /Cannot (?:read|set) property ['"]([^'"]+)['"] of (?:undefined|null)/.exec(message)))
+    return { access: "member", name: m[1] ?? null, receiver: null };
+  if ((m = /'NoneType' object has no attribute '(\w+)'/.exec(message)))
+    return { access: "member", name: m[1] ?? null, receiver: null };
   if (/'NoneType' object is not subscriptable/.test(message)) return { access: "index", name: null, receiver: null };
   if (/'NoneType' object is not iterable/.test(message)) return { access: "iterate", name: null, receiver: null };
-  if ((m = /^(?:\w+\.)*KeyError:\s*['"]([^'"]+)['"]\s*$/.exec(message))) return { access: "key", name: m[1] ?? null, receiver: null };
-  if ((m = /undefined method [`']([\w]+[?!=]?)' for (?:nil\b|an instance of NilClass)/.exec(message))) return { access: "member", name: m[1] ?? null, receiver: null };
+  if ((m = /^(?:\w+\.)*KeyError:\s*['"]([^'"]+)['"]\s*$/.exec(message)))
+    return { access: "key", name: m[1] ?? null, receiver: null };
+  if ((m = /undefined method [`']([\w]+[?!=]?)' for (?:nil\b|an instance of NilClass)/.exec(message)))
+    return { access: "member", name: m[1] ?? null, receiver: null };
   if (/NullPointerException/.test(message)) {
     const receiver = /because "([A-Za-z_$][\w$.]*)" is null/.exec(message)?.[1] ?? null;
-    const name = /Cannot invoke "(?:[\w$.]+\.)?([\w$]+)\(/.exec(message)?.[1] ?? /Cannot (?:read|assign) field "([\w$]+)"/.exec(message)?.[1] ?? null;
+    const name =
+      /Cannot invoke "(?:[\w$.]+\.)?([\w$]+)\(/.exec(message)?.[1] ??
+      /Cannot (?:read|assign) field "([\w$]+)"/.exec(message)?.[1] ??
+      null;
     return { access: name ? "member" : "any", name, receiver };
   }
   if (/nil pointer dereference/.test(message)) return { access: "any", name: null, receiver: null };
   // An analyzer's finding (code scanning) about a value that may be missing: "access on a possibly undefined value `x`".
   const maybe =
-    /\b(?:possibly|potentially|may be|might be|could be)\s+(?:an?\s+)?(?:undefined|null|nil|None)(?:\s+value)?\s+[`'"]([A-Za-z_$][\w$.]*)[`'"]/.exec(message) ??
-    /[`'"]([A-Za-z_$][\w$.]*)[`'"]\s+(?:is|may be|might be|could be)\s+(?:possibly\s+)?(?:undefined|null|nil|None)\b/.exec(message);
+    /\b(?:possibly|potentially|may be|might be|could be)\s+(?:an?\s+)?(?:undefined|null|nil|None)(?:\s+value)?\s+[`'"]([A-Za-z_$][\w$.]*)[`'"]/.exec(
+      message,
+    ) ??
+    /[`'"]([A-Za-z_$][\w$.]*)[`'"]\s+(?:is|may be|might be|could be)\s+(?:possibly\s+)?(?:undefined|null|nil|None)\b/.exec(
+      message,
+    );
   if (maybe?.[1]) return { access: "any", name: null, receiver: maybe[1] };
   if (/NullReferenceException/.test(message)) return { access: "any", name: null, receiver: null };
   return null;
@@ -69,7 +85,9 @@ function codeOnly(line: string, lang: CodeLanguage): string {
   const noStrings = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, (s) => {
     if (s.length <= 2) return s;
     const inner = s.slice(1, -1);
-    const kept = inner.replace(/(\$\{[^}]*\}|#\{[^}]*\})|[^$#]+|[$#]/g, (m, interp: string | undefined) => (interp ? ` ${interp.slice(2, -1)}  `.slice(0, m.length).padEnd(m.length) : blank(m)));
+    const kept = inner.replace(/(\$\{[^}]*\}|#\{[^}]*\})|[^$#]+|[$#]/g, (m, interp: string | undefined) =>
+      interp ? ` ${interp.slice(2, -1)}  `.slice(0, m.length).padEnd(m.length) : blank(m),
+    );
     return `${s[0]}${kept}${s[0]}`;
   });
   const marker = lang === "python" || lang === "ruby" ? noStrings.indexOf("#") : noStrings.indexOf("//");
@@ -101,11 +119,16 @@ function boundIn(statement: string, root: string): boolean {
  */
 function condition(lang: CodeLanguage, receiver: string, key: string | null): string {
   const parts = receiver.split(".");
-  const head = /^(?:this|self)$/.test(parts[0] ?? "") && parts.length > 1 ? `${parts.shift()}.${parts.shift()}` : (parts.shift() ?? "");
+  const head =
+    /^(?:this|self)$/.test(parts[0] ?? "") && parts.length > 1
+      ? `${parts.shift()}.${parts.shift()}`
+      : (parts.shift() ?? "");
   const prefixes = parts.reduce((acc, p) => [...acc, `${acc[acc.length - 1]}.${p}`], [head]);
   switch (lang) {
     case "python":
-      return key !== null ? `${JSON.stringify(key)} not in ${receiver}` : prefixes.map((x) => `${x} is None`).join(" or ");
+      return key !== null
+        ? `${JSON.stringify(key)} not in ${receiver}`
+        : prefixes.map((x) => `${x} is None`).join(" or ");
     case "ruby":
       return `${[head, ...parts].join("&.")}.nil?`;
     case "go":
@@ -119,7 +142,13 @@ function condition(lang: CodeLanguage, receiver: string, key: string | null): st
 
 /** The words a reader understands for a missing value in `lang`. */
 export function nullWord(lang: CodeLanguage): string {
-  return lang === "python" ? "None" : lang === "go" || lang === "ruby" ? "nil" : lang === "javascript" || lang === "typescript" ? "null or undefined" : "null";
+  return lang === "python"
+    ? "None"
+    : lang === "go" || lang === "ruby"
+      ? "nil"
+      : lang === "javascript" || lang === "typescript"
+        ? "null or undefined"
+        : "null";
 }
 
 /** A guard on the frame line's receiver: the condition, the receiver, and the log message's text. */
@@ -154,7 +183,12 @@ export function guardFor(
   const lead = String.raw`(?<![\w$.)\]])`;
   let receiver: string | null = null;
   let key: string | null = null;
-  if (crash.receiver && !crash.receiver.startsWith("<") && new RegExp(`(^|[^\\w$.])${esc(crash.receiver)}\\s*\\.`).test(code)) receiver = crash.receiver;
+  if (
+    crash.receiver &&
+    !crash.receiver.startsWith("<") &&
+    new RegExp(`(^|[^\\w$.])${esc(crash.receiver)}\\s*\\.`).test(code)
+  )
+    receiver = crash.receiver;
   else if (crash.access === "member" && crash.name) {
     const n = esc(crash.name);
     const dotted = new RegExp(`${lead}(${EXPR})\\s*(?:&?\\.|\\?\\.)${n}(?![\\w$])`).exec(code);
@@ -182,7 +216,8 @@ export function guardFor(
   const instance = /^(?:this\.|self\.|@)/.test(receiver);
   if (!instance && boundIn(codeOnly(statement, lang), root)) return null;
   // In scope: seen earlier in the function (Ruby: a bare name may also be a method, always callable).
-  if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang))) return null;
+  if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang)))
+    return null;
   if (instance && !enc?.instance && lang !== "ruby") return null;
   if (lang === "go") {
     if (receiver.includes(".") || !signature || !new RegExp(`[(,]\\s*${esc(root)}\\s+\\*`).test(signature)) return null;
@@ -197,7 +232,8 @@ export function guardFor(
   return { receiver, condition: condition(lang, receiver, key), message: `${receiver} ${what}${use}` };
 }
 
-const SECRET_LIKE = /pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$/i;
+const SECRET_LIKE =
+  /pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$/i;
 const ID_LIKE = /^(?:id|uuid|[a-z][\w]*(?:Id|ID|_id|Uuid|_uuid))$/;
 const PLURAL = /^[a-z][\w]*(?:[^s]s|List|_list|Ids|_ids|Items|items)$/;
 
@@ -214,28 +250,45 @@ export function cheapContext(name: string, lang: CodeLanguage): ContextValue | n
     case "javascript":
     case "typescript":
       if (id) return { label: name, expr: name };
-      return PLURAL.test(name) ? { label: `${name}Length`, expr: `${name}?.length` } : { label: `${name}Type`, expr: `typeof ${name}` };
+      return PLURAL.test(name)
+        ? { label: `${name}Length`, expr: `${name}?.length` }
+        : { label: `${name}Type`, expr: `typeof ${name}` };
     case "python":
       return id ? { label: name, expr: name } : { label: `type(${name})`, expr: `type(${name}).__name__`, type: true };
     case "go":
       return id ? { label: name, expr: name } : { label: `type(${name})`, expr: name, type: true };
     case "ruby":
       if (id) return { label: name, expr: `${name}.inspect` };
-      return PLURAL.test(name) ? { label: `${name}.size`, expr: `${name}&.size.inspect` } : { label: `${name}.class`, expr: `${name}.class` };
+      return PLURAL.test(name)
+        ? { label: `${name}.size`, expr: `${name}&.size.inspect` }
+        : { label: `${name}.class`, expr: `${name}.class` };
     default:
       return id ? { label: name, expr: name } : null;
   }
 }
 
 /** Cheap context for the parameters of `enc` (ids first, each group those used on the statement first), `exclude`d names left out, at most 3. */
-export function contextValues(enc: Enclosing | null, statement: string, lang: CodeLanguage, exclude: readonly string[] = []): ContextValue[] {
+export function contextValues(
+  enc: Enclosing | null,
+  statement: string,
+  lang: CodeLanguage,
+  exclude: readonly string[] = [],
+): ContextValue[] {
   if (!enc || enc.kind !== "function") return [];
   const params = enc.params.filter((p) => !exclude.includes(p));
   const used = params.filter((p) => new RegExp(`(^|[^\\w$.])${esc(p)}([^\\w$]|$)`).test(statement));
   const rest = params.filter((p) => !used.includes(p));
   // Ids first (where the value came from), used on the statement before the rest.
-  const ordered = [...used.filter((p) => ID_LIKE.test(p)), ...rest.filter((p) => ID_LIKE.test(p)), ...used.filter((p) => !ID_LIKE.test(p)), ...rest.filter((p) => !ID_LIKE.test(p))];
-  return ordered.map((p) => cheapContext(p, lang)).filter((v): v is ContextValue => v !== null).slice(0, 3);
+  const ordered = [
+    ...used.filter((p) => ID_LIKE.test(p)),
+    ...rest.filter((p) => ID_LIKE.test(p)),
+    ...used.filter((p) => !ID_LIKE.test(p)),
+    ...rest.filter((p) => !ID_LIKE.test(p)),
+  ];
+  return ordered
+    .map((p) => cheapContext(p, lang))
+    .filter((v): v is ContextValue => v !== null)
+    .slice(0, 3);
 }
 
 /**
@@ -245,8 +298,12 @@ export function contextValues(enc: Enclosing | null, statement: string, lang: Co
  */
 export function fixOptions(id: string, message: string | null): string {
   const option = message
-    ? /\b((?:pass|set|use|enable|add)\s+[`'"][\w.$-]+[`'"](?:\s+(?:as|in|to|on)\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b(?:option|setting|flag|config(?:uration)?))?)/i.exec(message)?.[1]
+    ? /\b((?:pass|set|use|enable|add)\s+[`'"][\w.$-]+[`'"](?:\s+(?:as|in|to|on)\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b(?:option|setting|flag|config(?:uration)?))?)/i.exec(
+        message,
+      )?.[1]
     : undefined;
   const quoted = option && !option.includes(id) ? option.replace(/\s+/g, " ") : null;
-  return quoted ? `Fix options: rename \`${id}\` (and its uses), or ${quoted.charAt(0).toLowerCase()}${quoted.slice(1)}` : `Fix: rename \`${id}\` here and where it is used`;
+  return quoted
+    ? `Fix options: rename \`${id}\` (and its uses), or ${quoted.charAt(0).toLowerCase()}${quoted.slice(1)}`
+    : `Fix: rename \`${id}\` here and where it is used`;
 }

@@ -58,7 +58,10 @@ export function listedPaths(steps: readonly Step[], args: Record<string, unknown
 }
 
 /** The hits of a `grep_codebase(args)` call (null when not made) and its total count. */
-export function grepHits(steps: readonly Step[], args: Record<string, unknown>): { hits: { path: string; line: number; text: string }[]; total: number } | null {
+export function grepHits(
+  steps: readonly Step[],
+  args: Record<string, unknown>,
+): { hits: { path: string; line: number; text: string }[]; total: number } | null {
   const d = dataOf(steps, "grep_codebase", args, "grep_codebase");
   return d ? { hits: d.hits, total: d.total } : null;
 }
@@ -90,10 +93,14 @@ export type EditRejection = "ambiguous" | "unread" | "not_found" | "policy" | "b
 /** Classify a `suggest_addition` rejection from its text. */
 export function classifyEditRejection(text: string): EditRejection {
   const t = text.toLowerCase();
-  if (/may not be edited|secret file|not a text file|deny rule|outside paths\.allow|not a file in the repository/.test(t)) return "policy";
+  if (
+    /may not be edited|secret file|not a text file|deny rule|outside paths\.allow|not a file in the repository/.test(t)
+  )
+    return "policy";
   if (/at most \d+ (?:file|added line)/.test(t)) return "budget";
   if (/have not read|not read line|call get_file_contents/.test(t)) return "unread";
-  if (/ambiguous|more than once|occurs \d+ times|\d+ times|exactly once/.test(t) && !/not found/.test(t)) return "ambiguous";
+  if (/ambiguous|more than once|occurs \d+ times|\d+ times|exactly once/.test(t) && !/not found/.test(t))
+    return "ambiguous";
   if (/not found|closest|differs/.test(t)) return "not_found";
   return "other";
 }

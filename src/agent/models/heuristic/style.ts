@@ -35,9 +35,18 @@ function levelSeen(content: string, receiver: string, preferred: readonly string
  *
  * @param content the lines of the file the tools showed, joined with `\n`
  */
-export function detectLogStyle(content: string, lang: CodeLanguage, instance: boolean, severity: "warn" | "error"): LogStyle {
+export function detectLogStyle(
+  content: string,
+  lang: CodeLanguage,
+  instance: boolean,
+  severity: "warn" | "error",
+): LogStyle {
   const pref = severity === "warn" ? ["warn", "warning", "error"] : ["error", "warn", "warning"];
-  const tryReceivers = (receivers: readonly string[], levels: readonly string[], form: LogStyle["form"]): LogStyle | null => {
+  const tryReceivers = (
+    receivers: readonly string[],
+    levels: readonly string[],
+    form: LogStyle["form"],
+  ): LogStyle | null => {
     for (const receiver of receivers) {
       if (!instance && /^(?:this\.|self\.|@)/.test(receiver)) continue;
       const method = levelSeen(content, receiver, levels);
@@ -50,7 +59,8 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
     case "typescript": {
       const own = tryReceivers(["logger", "log", "this.logger", "this.log"], [...pref, ...JS_LEVELS], "args");
       // A well-known logging library has warn and error; a home-made logger only surely has what the file calls.
-      if (own && /(?:require\(|from\s+)['"](?:winston|pino|bunyan|log4js|loglevel|@nestjs\/common)['"]/.test(content)) return { ...own, method: severity };
+      if (own && /(?:require\(|from\s+)['"](?:winston|pino|bunyan|log4js|loglevel|@nestjs\/common)['"]/.test(content))
+        return { ...own, method: severity };
       if (own) return own;
       return { receiver: "console", method: severity, form: "args" };
     }
@@ -58,27 +68,46 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
       // A module logger the file declares (`logger = logging.getLogger(__name__)`) has every level, called or not.
       const declared = /^(\w+)\s*=\s*logging\.getLogger\(/m.exec(content)?.[1];
       if (declared) return { receiver: declared, method: severity === "warn" ? "warning" : "error", form: "printf" };
-      const own = tryReceivers(["logger", "log", "LOGGER", "LOG", "self.logger", "self.log"], [...pref, "exception", "info", "debug"], "printf");
+      const own = tryReceivers(
+        ["logger", "log", "LOGGER", "LOG", "self.logger", "self.log"],
+        [...pref, "exception", "info", "debug"],
+        "printf",
+      );
       // A stdlib logger (`x = logging.getLogger(...)`) has every level: use the one the problem calls for.
-      if (own && new RegExp(`^\\s*${own.receiver.replace(".", "\\.")}\\s*=\\s*logging\\.getLogger\\(`, "m").test(content)) {
+      if (
+        own &&
+        new RegExp(`^\\s*${own.receiver.replace(".", "\\.")}\\s*=\\s*logging\\.getLogger\\(`, "m").test(content)
+      ) {
         return { ...own, method: severity === "warn" ? "warning" : "error" };
       }
       if (own) return own;
-      if (/^\s*import\s+logging\b/m.test(content)) return { receiver: "logging", method: severity === "warn" ? "warning" : "error", form: "printf" };
-      if (/^\s*import\s+(?:[\w, ]+,\s*)?sys\b/m.test(content)) return { receiver: "print", method: "sys.stderr", form: "args" };
+      if (/^\s*import\s+logging\b/m.test(content))
+        return { receiver: "logging", method: severity === "warn" ? "warning" : "error", form: "printf" };
+      if (/^\s*import\s+(?:[\w, ]+,\s*)?sys\b/m.test(content))
+        return { receiver: "print", method: "sys.stderr", form: "args" };
       return { receiver: "print", method: "", form: "args" };
     }
     case "go": {
-      if (/^\s*(?:import\s+)?(?:\w+\s+)?"log"\s*$/m.test(content) || /^import\s+"log"/m.test(content)) return { receiver: "log", method: "Printf", form: "printf" };
-      const own = tryReceivers(["logger", "s.logger", "s.log", "h.logger", "h.log"], ["Warnf", "Errorf", "Printf", "Infof"], "printf");
+      if (/^\s*(?:import\s+)?(?:\w+\s+)?"log"\s*$/m.test(content) || /^import\s+"log"/m.test(content))
+        return { receiver: "log", method: "Printf", form: "printf" };
+      const own = tryReceivers(
+        ["logger", "s.logger", "s.log", "h.logger", "h.log"],
+        ["Warnf", "Errorf", "Printf", "Infof"],
+        "printf",
+      );
       if (own) return own;
       if (/"fmt"/.test(content) && /"os"/.test(content)) return { receiver: "fmt", method: "Fprintf", form: "printf" };
       return { receiver: "println", method: "", form: "concat" };
     }
     case "ruby": {
-      const own = tryReceivers(["Rails.logger", "logger", "@logger", "self.logger"], [...pref, "info", "debug"], "concat");
+      const own = tryReceivers(
+        ["Rails.logger", "logger", "@logger", "self.logger"],
+        [...pref, "info", "debug"],
+        "concat",
+      );
       // Rails.logger and Ruby's ::Logger have every level.
-      if (own && (own.receiver === "Rails.logger" || /\bLogger\.new\b/.test(content))) return { ...own, method: severity };
+      if (own && (own.receiver === "Rails.logger" || /\bLogger\.new\b/.test(content)))
+        return { ...own, method: severity };
       if (own) return own;
       return { receiver: "warn", method: "", form: "concat" };
     }
@@ -87,19 +116,36 @@ export function detectLogStyle(content: string, lang: CodeLanguage, instance: bo
       const declared = /\bLogger\s+(\w+)\s*=|\b(?:val|var)\s+(\w+)\s*(?::\s*\w*Logger\b|=\s*\w*Logger)/.exec(content);
       const names = [declared?.[1] ?? declared?.[2], "LOG", "LOGGER", "logger", "log"].filter((n): n is string => !!n);
       // A declared SLF4J/Log4j/java.util.logging logger has every level, called or not.
-      const factory = declared ? new RegExp(`\\b${declared[1] ?? declared[2]}\\s*=\\s*(LoggerFactory|LogManager|Logger)\\.getLogger\\(`).exec(content)?.[1] : undefined;
-      if (factory) return { receiver: declared?.[1] ?? declared?.[2] ?? "", method: factory === "Logger" ? (severity === "warn" ? "warning" : "severe") : severity, form: "concat" };
+      const factory = declared
+        ? new RegExp(`\\b${declared[1] ?? declared[2]}\\s*=\\s*(LoggerFactory|LogManager|Logger)\\.getLogger\\(`).exec(
+            content,
+          )?.[1]
+        : undefined;
+      if (factory)
+        return {
+          receiver: declared?.[1] ?? declared?.[2] ?? "",
+          method: factory === "Logger" ? (severity === "warn" ? "warning" : "severe") : severity,
+          form: "concat",
+        };
       const own = tryReceivers(names, [...pref, "severe", "info", "debug", "fine"], "concat");
       // SLF4J / Log4j loggers have warn and error; java.util.logging has warning and severe.
       if (own && /\b(?:LoggerFactory|LogManager)\.getLogger\(/.test(content)) return { ...own, method: severity };
-      if (own && /\bLogger\.getLogger\(/.test(content)) return { ...own, method: severity === "warn" ? "warning" : "severe" };
+      if (own && /\bLogger\.getLogger\(/.test(content))
+        return { ...own, method: severity === "warn" ? "warning" : "severe" };
       if (own) return own;
       return { receiver: "System.err", method: "println", form: "concat" };
     }
     case "csharp": {
-      const own = tryReceivers(["_logger", "logger", "_log", "Logger"], severity === "warn" ? ["LogWarning", "LogError", "LogInformation"] : ["LogError", "LogWarning", "LogInformation", "LogDebug"], "concat");
+      const own = tryReceivers(
+        ["_logger", "logger", "_log", "Logger"],
+        severity === "warn"
+          ? ["LogWarning", "LogError", "LogInformation"]
+          : ["LogError", "LogWarning", "LogInformation", "LogDebug"],
+        "concat",
+      );
       // Microsoft.Extensions.Logging's ILogger has every Log* level.
-      if (own && /\bILogger\b/.test(content)) return { ...own, method: severity === "warn" ? "LogWarning" : "LogError" };
+      if (own && /\bILogger\b/.test(content))
+        return { ...own, method: severity === "warn" ? "LogWarning" : "LogError" };
       if (own) return own;
       return { receiver: "System.Console.Error", method: "WriteLine", form: "concat" };
     }
@@ -173,7 +219,9 @@ export type AdditionShape =
  * `InvalidOperationException`, Ruby `ArgumentError`); or `return` the value the function's own guards return
  * (`value` is that expression verbatim, "" for a bare return).
  */
-export type GuardExit = { kind: "throw"; parameter: boolean; goError?: boolean; goFmt?: boolean; goLog?: boolean } | { kind: "return"; value: string };
+export type GuardExit =
+  | { kind: "throw"; parameter: boolean; goError?: boolean; goFmt?: boolean; goLog?: boolean }
+  | { kind: "return"; value: string };
 
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
@@ -226,8 +274,16 @@ function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, val
     case "java":
     case "kotlin":
     case "csharp": {
-      const text = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`)].join(" + ");
-      const type = lang === "csharp" ? "InvalidOperationException" : exit.parameter ? "IllegalArgumentException" : "IllegalStateException";
+      const text = [
+        stringLiteral(message, lang),
+        ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`),
+      ].join(" + ");
+      const type =
+        lang === "csharp"
+          ? "InvalidOperationException"
+          : exit.parameter
+            ? "IllegalArgumentException"
+            : "IllegalStateException";
       return `throw ${lang === "kotlin" ? "" : "new "}${type}(${text})${semi}`;
     }
   }
@@ -240,13 +296,17 @@ function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: r
   switch (lang) {
     case "javascript":
     case "typescript": {
-      const obj = values.length ? `, { ${values.map((v) => (v.expr === v.label ? v.label : `${v.label}: ${v.expr}`)).join(", ")} }` : "";
+      const obj = values.length
+        ? `, { ${values.map((v) => (v.expr === v.label ? v.label : `${v.label}: ${v.expr}`)).join(", ")} }`
+        : "";
       call = `${style.receiver}.${style.method}(${stringLiteral(message, lang)}${obj})`;
       break;
     }
     case "python": {
       if (style.receiver === "print") {
-        const args = values.map((v) => `${stringLiteral(`${v.label}=`, lang)}, ${v.type ? v.expr : `repr(${v.expr})`}`).join(", ");
+        const args = values
+          .map((v) => `${stringLiteral(`${v.label}=`, lang)}, ${v.type ? v.expr : `repr(${v.expr})`}`)
+          .join(", ");
         const file = style.method ? ", file=sys.stderr" : "";
         call = `print(${stringLiteral(message, lang)}${args ? `, ${args}` : ""}${file})`;
       } else {
@@ -259,7 +319,9 @@ function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: r
       if (style.receiver === "println") {
         call = `println(${[stringLiteral(message, lang), ...values.filter((v) => !v.type).map((v) => `${stringLiteral(` ${v.label}=`, lang)}, ${v.expr}`)].join(", ")})`;
       } else {
-        const fmt = stringLiteral(message, lang, { printf: true }).slice(0, -1) + values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
+        const fmt =
+          stringLiteral(message, lang, { printf: true }).slice(0, -1) +
+          values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
         const lit = `${fmt}${style.receiver === "fmt" ? "\\n" : ""}"`;
         const head = style.receiver === "fmt" ? "fmt.Fprintf(os.Stderr, " : `${style.receiver}.${style.method}(`;
         call = `${head}${lit}${values.map((v) => `, ${v.expr}`).join("")})`;
@@ -276,7 +338,10 @@ function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: r
     case "java":
     case "kotlin":
     case "csharp": {
-      const parts = [stringLiteral(message, lang), ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`)];
+      const parts = [
+        stringLiteral(message, lang),
+        ...values.map((v) => `${stringLiteral(` ${v.label}=`, lang)} + ${v.expr}`),
+      ];
       call = `${style.receiver}.${style.method}(${parts.join(" + ")})`;
       break;
     }
@@ -318,15 +383,24 @@ export function buildAddition(input: AdditionInput): string[] {
   const shape = input.shape ?? { kind: "log" };
   const marker = lang === "python" || lang === "ruby" ? "#" : "//";
   const commentLine = (head: string, raw: FittedText) => {
-    const n = { head: clean(raw.head, true), text: clean(raw.text).replace(/[.,;:]+$/, ""), tail: clean(raw.tail, true) };
+    const n = {
+      head: clean(raw.head, true),
+      text: clean(raw.text).replace(/[.,;:]+$/, ""),
+      tail: clean(raw.tail, true),
+    };
     return (
       fitLine(n.text, 24, (t) => `${marker} ${head}${n.head}${t}${n.tail}`.replace(/\*\//g, "* /")) ??
       `${marker} ${head}${n.head}${fitWords(n.text, 24)}${n.tail}`.replace(/\*\//g, "* /")
     );
   };
   const note = commentLine("groundfix: ", input.note);
-  if (shape.kind === "comment") return shape.fix ? [`${indent}${note}`, `${indent}${commentLine("", shape.fix)}`] : [`${indent}${note}`];
-  const m = { head: clean(input.message.head, true), text: clean(input.message.text), tail: clean(input.message.tail, true) };
+  if (shape.kind === "comment")
+    return shape.fix ? [`${indent}${note}`, `${indent}${commentLine("", shape.fix)}`] : [`${indent}${note}`];
+  const m = {
+    head: clean(input.message.head, true),
+    text: clean(input.message.text),
+    tail: clean(input.message.tail, true),
+  };
   const values = input.values.slice(0, 3);
   const suffix = shape.kind === "guard" ? (shape.suffix ?? "") : "";
   const make = (keep: number) => (t: string) =>
@@ -340,9 +414,17 @@ export function buildAddition(input: AdditionInput): string[] {
     const whole = make(keep)(m.text);
     if (whole.length <= MAX_ADDED_LINE) call = whole;
   }
-  call ??= fitLine(m.text, 32, make(Math.min(1, values.length))) ?? fitLine(m.text, 32, make(0)) ?? make(0)(fitWords(m.text, 32));
+  call ??=
+    fitLine(m.text, 32, make(Math.min(1, values.length))) ??
+    fitLine(m.text, 32, make(0)) ??
+    make(0)(fitWords(m.text, 32));
   if (shape.kind === "guard" && !shape.suffix) {
-    return [`${indent}${note}`, ...shape.open.map((l) => `${indent}${l}`), `${indent}${shape.inner}${call}`, ...shape.close.map((l) => `${indent}${l}`)];
+    return [
+      `${indent}${note}`,
+      ...shape.open.map((l) => `${indent}${l}`),
+      `${indent}${shape.inner}${call}`,
+      ...shape.close.map((l) => `${indent}${l}`),
+    ];
   }
   return [`${indent}${note}`, `${indent}${call}`];
 }

@@ -116,10 +116,16 @@ export function additionWording(w: WordingInput): { note: FittedText; message: F
   const base = baseName(w.path);
   if (w.decl) {
     const { id, message } = w.decl;
-    const where = w.decl.place === "statement" ? "the statement below" : w.decl.place === "below" ? "the code below" : "the code above";
+    const where =
+      w.decl.place === "statement"
+        ? "the statement below"
+        : w.decl.place === "below"
+          ? "the code below"
+          : "the code above";
     const found = message ? clauseAbout(message, id) : null;
     // A clause that is the bare name (`KeyError: 'fields'`) says nothing: quote the whole message instead.
-    const clause = found !== null && found.replace(/["'`‘’“”]/g, "") === id ? shortExceptionNames(message ?? "") : found;
+    const clause =
+      found !== null && found.replace(/["'`‘’“”]/g, "") === id ? shortExceptionNames(message ?? "") : found;
     const phrase = clause ? nounPhrase(clause, id) : null;
     const note: FittedText = clause
       ? { head: "", text: clause, tail: ` (see the ${kindOf(message ?? "")} in the ${src}); ${where} declares it.` }
@@ -159,11 +165,19 @@ export function diagnosisSentences(w: WordingInput): string[] {
   const inFn = w.fn ? ` in \`${w.fn}\`` : "";
   const missing = w.lineInFile ? "" : ", but the file has no such line";
   const located =
-    w.evidence === "frame" ? `the stack trace enters the repository at ${at}${inFn}${missing}` : w.evidence === "alert" ? `the alert points at ${at}${inFn}${missing}` : "";
+    w.evidence === "frame"
+      ? `the stack trace enters the repository at ${at}${inFn}${missing}`
+      : w.evidence === "alert"
+        ? `the alert points at ${at}${inFn}${missing}`
+        : "";
   if (w.decl) {
     const clause = w.decl.message ? clauseAbout(w.decl.message, w.decl.id) : null;
     const phrase = clause ? nounPhrase(clause, w.decl.id) : null;
-    const why = phrase ? `, the ${phrase} the ${kindOf(w.decl.message ?? "")} names` : w.decl.message ? `, the name the ${kindOf(w.decl.message)} quotes` : `, the name the ${src} quotes`;
+    const why = phrase
+      ? `, the ${phrase} the ${kindOf(w.decl.message ?? "")} names`
+      : w.decl.message
+        ? `, the name the ${kindOf(w.decl.message)} quotes`
+        : `, the name the ${src} quotes`;
     out.push(`\`${w.path}\` declares \`${w.decl.id}\` (line ${w.decl.line})${why}${located ? `; ${located}` : ""}.`);
   } else if (located) {
     out.push(`${located.charAt(0).toUpperCase()}${located.slice(1)}.`);
