@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { readFailure } from "../agent/models/replay.js";
 import { UsageError } from "./errors.js";
 import { isBlankText } from "./terminal.js";
 
@@ -40,16 +41,7 @@ export async function readIssueText(file: string, stdin: NodeJS.ReadableStream =
       bytes = await readFile(file);
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code === "EACCES"
-            ? "permission denied"
-            : (code ?? "unreadable");
-    throw new UsageError(`cannot read issue file ${file}: ${why}`);
+    throw new UsageError(`cannot read issue file ${file}: ${readFailure(error)}`);
   }
   const where = file === "-" ? "the issue text on stdin" : `issue file ${file}`;
   const text = decodeIssueText(bytes);

@@ -31,6 +31,19 @@ export function createReplayModel(transcript: Transcript, spec = "replay"): Mode
 }
 
 /**
+ * Why a file could not be read, in a few words for a one-line error: "no such file", "is a directory",
+ * "permission denied", else the Node error code (or the message when there is none). Used for every file a user
+ * names on the command line (issue files, replay transcripts).
+ */
+export function readFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EACCES") return "permission denied";
+  return code ?? (err instanceof Error ? err.message : "unreadable");
+}
+
+/**
  * Read and validate a transcript file (JSON, the format of `transcript.ts`).
  * @throws Error naming the file: unreadable, not JSON, or not a transcript (with the zod issues)
  */
@@ -39,16 +52,7 @@ export function loadTranscriptFile(file: string): Transcript {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code === "EACCES"
-            ? "permission denied"
-            : (code ?? (err as Error).message);
-    throw new Error(`cannot read replay transcript ${file}: ${why}`);
+    throw new Error(`cannot read replay transcript ${file}: ${readFailure(err)}`);
   }
   let raw: unknown;
   try {
