@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { withTree } from "../../lang/tree-sitter.js";
 import type { Finding, Snapshot } from "../../types.js";
 import type { RuleContext } from "../types.js";
+import { addedLineNumbers, importFailure, newDependencyMessage } from "./util.js";
 
 /** The import paths of a Go source with their 1-based lines (tree-sitter-go); undefined when the grammar is not loaded. */
 export function goImports(source: string): { path: string; line: number }[] | undefined {
@@ -92,22 +93,14 @@ export function goImportsRule(ctx: RuleContext): Finding[] {
       unchecked ??= patch.path;
       continue;
     }
-    const added = new Set(hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => l.newLine)));
+    const added = addedLineNumbers(hunks);
     const baseText = patch.status === "added" ? undefined : ctx.base.read(patch.oldPath ?? patch.path);
     const before = new Set((baseText === undefined ? [] : (goImports(baseText) ?? [])).map((i) => i.path));
     const fileDir = posix.dirname(patch.path);
     const mod = nearestGoMod(ctx.head, fileDir);
     for (const { path: spec, line } of imports) {
       if (!added.has(line) || before.has(spec)) continue;
-      const fail = (message: string) =>
-        findings.push({
-          rule: "imports",
-          path: patch.path,
-          start_line: line,
-          end_line: line,
-          level: "failure",
-          message,
-        });
+      const fail = importFailure(findings, patch.path, line);
       const first = spec.split("/")[0]!;
       if (spec === "C" || (!first.includes(".") && spec !== "")) continue;
       if (mod?.module && (spec === mod.module || spec.startsWith(`${mod.module}/`))) {
@@ -125,9 +118,7 @@ export function goImportsRule(ctx: RuleContext): Finding[] {
           `import "${spec}": no module in ${mod ? posix.join(mod.dir, "go.mod") : "any go.mod"} provides it (not the standard library, this module or a require)`,
         );
       } else if (!requiredModule(nearestGoMod(ctx.base, fileDir), spec)) {
-        fail(
-          `import "${spec}": the module "${required}" is required by this same change; a new dependency needs a human to vet it`,
-        );
+        fail(newDependencyMessage(spec, `the module "${required}"`, "required"));
       }
     }
   }

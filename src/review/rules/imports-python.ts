@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Finding, Snapshot } from "../../types.js";
 import { PYTHON_IMPORT_ALIASES, PYTHON_STDLIB } from "../python-stdlib.js";
 import type { RuleContext } from "../types.js";
-import { existsAt } from "./util.js";
+import { existsAt, importFailure, newDependencyMessage } from "./util.js";
 
 /** A module an import statement names: `level` leading dots (0 = absolute), `module` the dotted rest, `names` for `from … import`. */
 interface PyImport {
@@ -141,15 +141,7 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
           if (before.has(`${imp.level}:${imp.module}`)) continue;
           const at = line.newLine ?? 1;
           const shown = ".".repeat(imp.level) + imp.module;
-          const fail = (message: string) =>
-            findings.push({
-              rule: "imports",
-              path: patch.path,
-              start_line: at,
-              end_line: at,
-              level: "failure",
-              message,
-            });
+          const fail = importFailure(findings, patch.path, at);
           if (imp.level > 0) {
             if (!resolvesRelative(ctx.head, patch.path, imp))
               fail(`import "${shown}" resolves to no module or package at head`);
@@ -162,9 +154,7 @@ export function pythonImportsRule(ctx: RuleContext): Finding[] {
           const provider = [...declared].find((d) => provides(d, top));
           if (provider !== undefined && declaredAtBase.has(provider)) continue;
           if (provider !== undefined) {
-            fail(
-              `import "${shown}": the distribution "${provider}" is declared by this same change; a new dependency needs a human to vet it`,
-            );
+            fail(newDependencyMessage(shown, `the distribution "${provider}"`));
             continue;
           }
           fail(

@@ -6,7 +6,7 @@ import type { Finding, Snapshot } from "../../types.js";
 import type { RuleContext } from "../types.js";
 import { goImportsRule } from "./imports-go.js";
 import { pythonImportsRule } from "./imports-python.js";
-import { existsAt } from "./util.js";
+import { addedLineNumbers, existsAt, importFailure, newDependencyMessage } from "./util.js";
 
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/i;
 const DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const;
@@ -185,9 +185,7 @@ export function importsRule(ctx: RuleContext): Finding[] {
     if (patch.status === "removed" || patch.binary || !JS_FILE.test(patch.path)) continue;
     const text = ctx.head.read(patch.path);
     if (text === undefined) continue;
-    const addedLines = new Set<number>();
-    for (const h of hunks)
-      for (const l of h.lines) if (l.kind === "added" && l.newLine !== undefined) addedLines.add(l.newLine);
+    const addedLines = addedLineNumbers(hunks);
     const baseText = patch.status === "added" ? undefined : ctx.base.read(patch.oldPath ?? patch.path);
     const before = new Set(baseText === undefined ? [] : jsImports(patch.path, baseText).map((i) => i.spec));
     const fileDir = posix.dirname(patch.path);
@@ -196,15 +194,7 @@ export function importsRule(ctx: RuleContext): Finding[] {
     for (const { spec, line } of jsImports(patch.path, text)) {
       if (!addedLines.has(line) || before.has(spec) || seen.has(spec)) continue;
       seen.add(spec);
-      const fail = (message: string) =>
-        findings.push({
-          rule: "imports",
-          path: patch.path,
-          start_line: line,
-          end_line: line,
-          level: "failure",
-          message,
-        });
+      const fail = importFailure(findings, patch.path, line);
       resolution ??= resolutionOptions(ctx.head, fileDir);
       if (spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === "..") {
         const target = posix.normalize(posix.join(fileDir, spec)).replace(/\/$/, "");
@@ -226,9 +216,7 @@ export function importsRule(ctx: RuleContext): Finding[] {
       const pkgs = packageJsons(ctx.head, fileDir);
       if (declared(pkgs, name)) {
         if (!declared(packageJsons(ctx.base, fileDir), name)) {
-          fail(
-            `import "${spec}": package "${name}" is declared by this same change; a new dependency needs a human to vet it`,
-          );
+          fail(newDependencyMessage(spec, `package "${name}"`));
         }
         continue;
       }
