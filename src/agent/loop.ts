@@ -207,7 +207,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       end =
         err instanceof TimeLimit || Date.now() >= deadline
           ? fail(
-              `wall-clock limit spent: the run took more than ${Math.round(limits.runTimeoutMs / 1000)} s (the model had not answered)`,
+              `wall-clock limit spent: the run took more than ${Math.round(limits.runTimeoutMs / 1000)} s (the model ` +
+                `had not answered)`,
             )
           : fail(`model error: ${firstLine(err instanceof Error ? err.message : String(err), 400) || "unknown error"}`);
       if (err instanceof TimeLimit || Date.now() >= deadline)
@@ -393,7 +394,10 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       return {
         result: {
           status: "invalid",
-          text: `TIMEOUT: ${call.name} did not finish within ${Math.round(limits.toolTimeoutMs / 1000)} s and was stopped; nothing it read counts. Try a narrower call (a more specific pattern, a smaller window, a path).`,
+          text:
+            `TIMEOUT: ${call.name} did not finish within ${Math.round(limits.toolTimeoutMs / 1000)} s and was ` +
+            `stopped; nothing it read counts. Try a narrower call (a more specific pattern, a smaller window, a ` +
+            `path).`,
         },
       };
     }
@@ -456,7 +460,9 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       return {
         result: {
           status: "invalid",
-          text: `INVALID: submit_answer takes {summary: string, affected_file: string|null, affected_function: string|null, root_cause_snippet: string|null, confidence: number 0..1} (${issues}).`,
+          text:
+            `INVALID: submit_answer takes {summary: string, affected_file: string|null, affected_function: ` +
+            `string|null, root_cause_snippet: string|null, confidence: number 0..1} (${issues}).`,
         },
       };
     }
@@ -468,7 +474,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     if (gated) {
       if (last) {
         end = fail(
-          `the answer was rejected ${max} time(s) by the ${gated.gate} gate: ${gated.message.replace(/^REJECTED: /, "")}`,
+          `the answer was rejected ${max} time(s) by the ${gated.gate} gate: ` +
+            `${gated.message.replace(/^REJECTED: /, "")}`,
         );
         return {
           result: {
@@ -509,7 +516,9 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
         answer.affected_function !== null && claims.affected_function === null ? "affected_function" : null,
         answer.root_cause_snippet !== null && claims.root_cause_snippet === null ? "root_cause_snippet" : null,
       ].filter(Boolean);
-      const text = `ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: ${claims.failures.join(" ")} This was the last attempt: ${dropped.join(", ")} set to null and confidence capped at ${cap}. Outcome: ${end.outcome}.`;
+      const text =
+        `ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: ${claims.failures.join(" ")} This was the last attempt: ` +
+        `${dropped.join(", ")} set to null and confidence capped at ${cap}. Outcome: ${end.outcome}.`;
       return { result: { status: "rejected", text }, gate: "claims", accepted: true };
     }
     return {
@@ -539,7 +548,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     usage.output_tokens = estimatedOut;
     usage.estimated = true;
     notes.push(
-      `token budget not enforced: the model reported no token usage (${estimatedIn + estimatedOut} tokens estimated as characters / 4)`,
+      `token budget not enforced: the model reported no token usage (${estimatedIn + estimatedOut} tokens estimated ` +
+        `as characters / 4)`,
     );
   } else {
     if (cache.read || cache.write)

@@ -20,11 +20,19 @@ const commaList = z
  * variables are read here; Probot reads its own (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, ...).
  */
 export const operatorEnvSchema = z.object({
-  /** Model spec for every run (same syntax as the CLI's `--model`): heuristic, openai:<m>, anthropic:<m>, openai-compatible:<m>, replay:<file>. */
+  /**
+   * Model spec for every run (same syntax as the CLI's `--model`): heuristic, openai:<m>, anthropic:<m>,
+   * openai-compatible:<m>, replay:<file>.
+   */
   GROUNDFIX_MODEL: z.string().trim().min(1).default(ALWAYS_ALLOWED_MODEL),
-  /** Comma-separated model specs a repository's `model:` key may pick; empty means only the operator's model and `heuristic`. */
+  /**
+   * Comma-separated model specs a repository's `model:` key may pick; empty means only the operator's model and
+   * `heuristic`.
+   */
   GROUNDFIX_ALLOWED_MODELS: commaList,
-  /** Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server, LM Studio) for `openai-compatible:<m>`. */
+  /**
+   * Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server, LM Studio) for `openai-compatible:<m>`.
+   */
   GROUNDFIX_OPENAI_BASE_URL: z.url().optional(),
   /** Runs at once in this process (each run holds one snapshot in memory). */
   GROUNDFIX_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),

@@ -184,7 +184,8 @@ const glob = z
     } catch (err) {
       ctx.addIssue({
         code: "custom",
-        message: `${JSON.stringify(value)} is not a usable glob: ${err instanceof GlobError ? err.message : String(err)}`,
+        message:
+          `${JSON.stringify(value)} is not a usable glob: ` + `${err instanceof GlobError ? err.message : String(err)}`,
       });
     }
   });
@@ -286,7 +287,8 @@ export const configSchema = z
           .regex(/^[A-Za-z0-9._\/-]+\/$/, "must be a git ref prefix ending in '/', like 'groundfix/'")
           .refine(
             isRefPrefix,
-            "must be a valid git branch prefix (git check-ref-format: no '..', '//', or part starting with '.' or ending in '.lock')",
+            "must be a valid git branch prefix (git check-ref-format: no '..', '//', or part starting with '.' or " +
+              "ending in '.lock')",
           )
           .default("groundfix/"),
       })

@@ -40,7 +40,8 @@ export const emptyMessage = () =>
 
 /** reason "no_change": code_after equals code_before. */
 export const noChangeMessage = () =>
-  "REJECTED: code_after is identical to code_before, so the edit changes nothing. Put the existing lines plus your new lines in code_after.";
+  "REJECTED: code_after is identical to code_before, so the edit changes nothing. Put the existing lines plus your " +
+  "new lines in code_after.";
 
 /** reason "binary": the file holds NUL bytes. */
 export const binaryMessage = (path?: string) =>
@@ -49,18 +50,25 @@ export const binaryMessage = (path?: string) =>
 /** The edit is already in the file: `code_after` occurs there (`codeBeforeFound` false when code_before is gone). */
 export const alreadyAppliedMessage = (path: string | undefined, start: number, end: number, codeBeforeFound: boolean) =>
   `REJECTED: ${codeBeforeFound ? "" : `code_before was not found${where(path)}, but `}code_after is already present` +
-  `${codeBeforeFound ? where(path) : ""} at ${range(start, end)}: the edit was already applied. Do not repeat it; continue with the next step.`;
+  `${codeBeforeFound ? where(path) : ""} at ${range(start, end)}: the edit was already applied. Do not repeat it; ` +
+  `continue with the next step.`;
 
 /** reason "not_found": the nearest region as `lines A-B`, the named cause, and the region's numbered lines to copy. */
 export function notFoundMessage(path: string | undefined, nearest: NearestRegion | null): string {
   const head = `REJECTED: code_before was not found${where(path)}.`;
   if (!nearest) {
-    return `${head} No similar text is in the file. Read it with get_file_contents and copy code_before exactly (byte for byte, including indentation) from the lines you read.`;
+    return (
+      `${head} No similar text is in the file. Read it with get_file_contents and copy code_before exactly ` +
+      `(byte for byte, including indentation) from the lines you read.`
+    );
   }
   const span = range(nearest.startLine, nearest.endLine);
   const quoted = numberLines(nearest.text, nearest.startLine);
   const why = nearest.cause ? `it differs only in ${nearest.cause}.` : "it differs in content.";
-  return `${head} The closest text is ${span}; ${why} Copy code_before exactly from these lines (without the "N| " prefixes):\n${quoted}`;
+  return (
+    `${head} The closest text is ${span}; ${why} Copy code_before exactly from these lines (without the "N| " ` +
+    `prefixes):\n${quoted}`
+  );
 }
 
 /** reason "ambiguous": the count and every start line (first 20 listed). */
@@ -83,6 +91,7 @@ export function notAdditiveMessage(path: string | undefined, lost: readonly Lost
   return (
     `REJECTED: only additions are allowed, but this edit${where(path)} removes or changes ${lost.length === 1 ? "this existing line" : `these ${lost.length} existing lines`}:\n` +
     `${listed}${more}\n` +
-    "Keep every line of code_before, unchanged and in the same order, in code_after, and only add new lines around or between them."
+    "Keep every line of code_before, unchanged and in the same order, in code_after, and only add new lines around " +
+    "or between them."
   );
 }

@@ -40,7 +40,10 @@ const SPACE_NAMES: Record<string, string> = {
   "\uFEFF": "ZERO WIDTH NO-BREAK SPACE (BOM)",
 };
 
-/** Normalise one line for the nearest-region search: unicode spaces and quotes made plain, whitespace collapsed, trimmed. */
+/**
+ * Normalise one line for the nearest-region search: unicode spaces and quotes made plain, whitespace collapsed,
+ * trimmed.
+ */
 export function looseText(text: string): string {
   return text
     .replace(UNICODE_SPACES, " ")
@@ -116,9 +119,15 @@ const NORMALISERS: readonly Normaliser[] = [
       const both = new RegExp(`${UNICODE_SPACES.source}|${INVISIBLES.source}`);
       const inFile = firstHit(r, both, firstLine);
       if (inFile)
-        return `a unicode space (the file has ${spaceName(inFile.hit)} on line ${inFile.line} where code_before has a plain space or nothing)`;
+        return (
+          `a unicode space (the file has ${spaceName(inFile.hit)} on line ${inFile.line} where code_before has ` +
+          `a plain space or nothing)`
+        );
       const inSnippet = firstHit(s, both, 1);
-      return `a unicode space (code_before has ${spaceName(inSnippet?.hit ?? "\u00A0")} where the file has a plain space or nothing)`;
+      return (
+        `a unicode space (code_before has ${spaceName(inSnippet?.hit ?? "\u00A0")} where the file has a plain ` +
+        `space or nothing)`
+      );
     },
   },
   {
@@ -128,9 +137,15 @@ const NORMALISERS: readonly Normaliser[] = [
       const curly = new RegExp(`${CURLY_SINGLE.source}|${CURLY_DOUBLE.source}`);
       const inFile = firstHit(r, curly, firstLine);
       if (inFile)
-        return `curly vs straight quotes (the file has ${inFile.hit} on line ${inFile.line}; code_before has a straight quote)`;
+        return (
+          `curly vs straight quotes (the file has ${inFile.hit} on line ${inFile.line}; code_before has a ` +
+          `straight quote)`
+        );
       const inSnippet = firstHit(s, curly, 1);
-      return `curly vs straight quotes (code_before has ${inSnippet?.hit ?? "a curly quote"}; the file has a straight quote)`;
+      return (
+        `curly vs straight quotes (code_before has ${inSnippet?.hit ?? "a curly quote"}; the file has a ` +
+        `straight quote)`
+      );
     },
   },
   {

@@ -200,7 +200,8 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
-  // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the member.
+  // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the
+  // member.
   m =
     /^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(
       t,

@@ -126,7 +126,10 @@ function stripPrefix(raw: string, prefix: string): string | null {
 
 const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
 
-/** Undo git's C-style quoting of a path (core.quotePath): escapes and octal UTF-8 bytes. Unquoted input is returned as is. */
+/**
+ * Undo git's C-style quoting of a path (core.quotePath): escapes and octal UTF-8 bytes. Unquoted input is returned as
+ * is.
+ */
 function unquote(s: string): string {
   if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
   const bytes: number[] = [];

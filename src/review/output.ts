@@ -4,7 +4,10 @@ import type { Finding, ReviewReport } from "../types.js";
 import type { CheckAnnotation } from "./types.js";
 import { SUMMARY_MAX_CHARS, truncateText } from "./truncate.js";
 
-/** GitHub accepts at most 50 annotations per check run create/update request; each update appends (GitHub docs, "Update a check run"). */
+/**
+ * GitHub accepts at most 50 annotations per check run create/update request; each update appends (GitHub docs, "Update
+ * a check run").
+ */
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Annotations sent at most for one review (20 requests); the rest are counted in the text. */
 export const MAX_ANNOTATIONS = 1000;
@@ -51,7 +54,9 @@ function findingsText(findings: Finding[], notAnnotated: number): string {
   const rows = ["### All findings", ""];
   let size = 0;
   for (const f of findings) {
-    const row = `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ${clip(f.message, MESSAGE_MAX).replace(/\s+/g, " ")}`;
+    const row =
+      `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ` +
+      `${clip(f.message, MESSAGE_MAX).replace(/\s+/g, " ")}`;
     rows.push(row);
     size += row.length + 1;
     if (size > SUMMARY_MAX_CHARS) break;

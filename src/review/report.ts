@@ -52,7 +52,8 @@ export function reviewChange(input: ReviewInput): ReviewReport {
 
 /**
  * A text file whose patch came without hunks (GitHub's compare API leaves `patch` out of large diffs) gets hunks
- * computed from the two snapshots (jsdiff), so no change escapes the rules; unchanged files and pure renames stay empty.
+ * computed from the two snapshots (jsdiff), so no change escapes the rules; unchanged files and pure renames stay
+ * empty.
  */
 function withHunks(patch: FilePatch, input: ReviewInput): FilePatch {
   if (patch.binary || patch.patch !== "") return patch;
@@ -105,7 +106,8 @@ function renderSummary(p: {
   );
   out.push("");
   out.push(
-    `Base \`${short(input.base.sha)}\` → head \`${short(input.head.sha)}\` · ${plural(input.patches.length, "file")} changed, +${added} −${removed} lines.`,
+    `Base \`${short(input.base.sha)}\` → head \`${short(input.head.sha)}\` · ${plural(input.patches.length, "file")} ` +
+      `changed, +${added} −${removed} lines.`,
   );
   out.push("");
   out.push("| Rule | Result | Findings | Checks |");

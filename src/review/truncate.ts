@@ -1,4 +1,7 @@
-/** GitHub's cap on a check run's `output.summary` and `output.text`: 65,535 characters each (GitHub docs, "Create a check run"). */
+/**
+ * GitHub's cap on a check run's `output.summary` and `output.text`: 65,535 characters each (GitHub docs, "Create a
+ * check run").
+ */
 export const SUMMARY_MAX_CHARS = 65_535;
 
 /**
@@ -8,7 +11,8 @@ export const SUMMARY_MAX_CHARS = 65_535;
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = (n: number) =>
-    `\n\n… truncated: ${n.toLocaleString("en-US")} more characters not shown (GitHub caps check run output at 65,535 characters).`;
+    `\n\n… truncated: ${n.toLocaleString("en-US")} more characters not shown (GitHub caps check run output at 65,535 ` +
+    `characters).`;
   const room = max - note(text.length).length;
   let cut = Math.max(0, room);
   const nl = text.lastIndexOf("\n", cut);

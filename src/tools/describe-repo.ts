@@ -16,7 +16,8 @@ const schema = z.object({
     .max(4096)
     .optional()
     .describe(
-      "A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). Omit for the whole repository.",
+      "A folder (lists its files with sizes) or a file (its outline: functions, classes, methods with line numbers). " +
+        "Omit for the whole repository.",
     ),
 });
 
@@ -68,7 +69,8 @@ function overview(s: Snapshot, own: readonly OwnPackage[]): string {
   if (own.length > 0) {
     const named = own.map((p) => `${p.name} (${p.kind}${p.root === "" ? "" : `, ${p.root}/`})`);
     out.push(
-      `This repository's own packages (an installed copy in a stack trace is this code): ${capList(named, 12, "").join(", ")}`,
+      `This repository's own packages (an installed copy in a stack trace is this code): ` +
+        `${capList(named, 12, "").join(", ")}`,
     );
   }
   const likely = s.paths.filter((p) => isLikelyEntryPoint(p) && !VENDORED.test(p));
@@ -119,7 +121,8 @@ export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
   description:
     "Get oriented in the repository. Without path: its layout, file counts by language, manifests (package.json, requirements.txt, pyproject.toml, go.mod, Cargo.toml, pom.xml, Gemfile) with their dependencies, and likely entry points. " +
     "With a folder path: its files with sizes; with a file path: its outline (functions, classes, methods with line numbers). " +
-    "Use it first, and to see what a file defines before you read it. It shows no code, so it is never a source for code_before.",
+    "Use it first, and to see what a file defines before you read it. It shows no code, so it is never a source for " +
+    "code_before.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -137,7 +140,8 @@ export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
     if (!file.ok) return finish(s, file.result);
     const defs = extractSymbols(file.path, file.content);
     const total = splitLines(file.content).length;
-    const head = `${file.path} (${languageOf(file.path)}, ${total} lines, ${formatBytes(s.entry(file.path)?.size ?? 0)})`;
+    const head =
+      `${file.path} (${languageOf(file.path)}, ${total} lines, ` + `${formatBytes(s.entry(file.path)?.size ?? 0)})`;
     if (defs.length === 0)
       return finish(s, {
         status: "ok",

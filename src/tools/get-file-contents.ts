@@ -31,7 +31,8 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
   description:
     `Read a text file of the repository at the pinned commit, as numbered lines "  12| text" (the number and "| " are not part of the file). ` +
     `At most ${MAX_WINDOW_LINES} lines per call; use start_line/end_line to page, and read the window around the lines you care about rather than whole large files. ` +
-    "Read before you edit: suggest_addition accepts code_before only from lines read with this tool in this run, copied exactly without the prefixes.",
+    "Read before you edit: suggest_addition accepts code_before only from lines read with this tool in this run, " +
+    "copied exactly without the prefixes.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -51,13 +52,17 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
     if (start > total) {
       return finish(ctx.snapshot, {
         status: "invalid",
-        text: `INVALID: ${file.path} has ${total} lines; start_line ${start} is past the end. Call again with start_line between 1 and ${total}.`,
+        text:
+          `INVALID: ${file.path} has ${total} lines; start_line ${start} is past the end. Call again with ` +
+          `start_line between 1 and ${total}.`,
       });
     }
     if (args.end_line !== undefined && args.end_line < start) {
       return finish(ctx.snapshot, {
         status: "invalid",
-        text: `INVALID: end_line ${args.end_line} is before start_line ${start}. Call again with end_line ≥ start_line.`,
+        text:
+          `INVALID: end_line ${args.end_line} is before start_line ${start}. Call again with end_line ≥ ` +
+          `start_line.`,
       });
     }
     const wantedEnd = Math.min(args.end_line ?? start + MAX_WINDOW_LINES - 1, total);

@@ -52,7 +52,10 @@ export function describeEntry(entry: SnapshotEntry | undefined, path: string): s
   return `${path} [${entry.kind.replace("_", " ")}, ${formatBytes(entry.size)}]`;
 }
 
-/** The paths of `snapshot` matching `glob` (all when undefined), in snapshot order; a string says why the glob is invalid. */
+/**
+ * The paths of `snapshot` matching `glob` (all when undefined), in snapshot order; a string says why the glob is
+ * invalid.
+ */
 export function matchPaths(snapshot: Snapshot, glob: string | undefined): string[] | string {
   if (glob === undefined) return [...snapshot.paths];
   const match = compileGlob(glob);
@@ -68,7 +71,8 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
   description:
     'List repository paths matching a glob (picomatch syntax: "src/**/*.js", "**/test_*.py", "*.go"), paginated with offset/limit, with the total number of matches. ' +
     "Non-text entries are marked [binary], [symlink], [submodule], [too large], [lfs pointer]. " +
-    "Use it to find the exact path of a file you know by name or folder. To find code by its content use grep_codebase or search_codebase instead.",
+    "Use it to find the exact path of a file you know by name or folder. To find code by its content use " +
+    "grep_codebase or search_codebase instead.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -85,7 +89,9 @@ export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
     if (matched.length === 0) {
       return finish(ctx.snapshot, {
         status: "ok",
-        text: `0 ${what}. Try a broader glob such as "**/*${args.glob?.slice(args.glob.lastIndexOf(".")) ?? ""}" or describe_repo.`,
+        text:
+          `0 ${what}. Try a broader glob such as "**/*${args.glob?.slice(args.glob.lastIndexOf(".")) ?? ""}" or ` +
+          `describe_repo.`,
         data: { tool: "list_files", glob: args.glob ?? null, total: 0, offset, paths: [] },
       });
     }

@@ -49,7 +49,8 @@ export type SubmitAnswerArgs = z.infer<typeof submitAnswerSchema>;
 export const SUBMIT_ANSWER_DESCRIPTION =
   "Submit the final diagnosis; an accepted answer ends the run. " +
   "Checked before acceptance: affected_file must exist, affected_function must be defined in it (or null), root_cause_snippet must be verbatim text of it (or null); a rejected answer says which claim failed and the real alternatives. " +
-  "Call it last, once your suggest_addition was applied, with an honest confidence: it decides whether a pull request, a comment or nothing comes of the run.";
+  "Call it last, once your suggest_addition was applied, with an honest confidence: it decides whether a pull " +
+  "request, a comment or nothing comes of the run.";
 
 /** The claims of an answer after checking; a field that failed its check is null. */
 export interface CheckedClaims {
@@ -184,7 +185,10 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
     const check = verifySnippet(content, answer.root_cause_snippet);
     if (!isMeaningfulSnippet(answer.root_cause_snippet)) {
       out.failures.push(
-        `root_cause_snippet ${JSON.stringify(clip(answer.root_cause_snippet.trim(), 60))} does not identify code: a cited snippet must hold at least one name of 3 or more characters that is not a keyword (such as a variable, function or property name), not only punctuation, keywords or short tokens. Copy the line(s) of ${path} that show the cause, or pass null.`,
+        `root_cause_snippet ${JSON.stringify(clip(answer.root_cause_snippet.trim(), 60))} does not identify code: a ` +
+          `cited snippet must hold at least one name of 3 or more characters that is not a keyword (such as a ` +
+          `variable, function or property name), not only punctuation, keywords or short tokens. Copy the line(s) ` +
+          `of ${path} that show the cause, or pass null.`,
       );
     } else if (!check.found) {
       const near = check.nearest;
@@ -197,7 +201,8 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
       );
     } else if (holdsSecret(answer.root_cause_snippet, content, check.startLine, check.endLine)) {
       out.failures.push(
-        `root_cause_snippet quotes a secret of ${path} (a key, token or password); groundfix never posts one. Cite lines next to it, or pass null.`,
+        `root_cause_snippet quotes a secret of ${path} (a key, token or password); groundfix never posts one. Cite ` +
+          `lines next to it, or pass null.`,
       );
     } else {
       let span: { startLine: number; endLine: number } | undefined = {
@@ -215,7 +220,9 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
         out.citation = { path, start_line: span.startLine, end_line: span.endLine };
       } else {
         out.failures.push(
-          `root_cause_snippet is at lines ${check.startLine}-${check.endLine} of ${path}, outside affected_function "${answer.affected_function}" (lines ${fnRange!.start}-${fnRange!.end}). Cite lines of that function, or name the function that holds the snippet.`,
+          `root_cause_snippet is at lines ${check.startLine}-${check.endLine} of ${path}, outside affected_function ` +
+            `"${answer.affected_function}" (lines ${fnRange!.start}-${fnRange!.end}). Cite lines of that function, ` +
+            `or name the function that holds the snippet.`,
         );
       }
     }

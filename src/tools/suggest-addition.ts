@@ -161,7 +161,8 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
     if (bytes > MAX_EDIT_ARGUMENT_BYTES) {
       return rejected(
         "budget",
-        `${field} is ${formatBytes(bytes)}; at most ${formatBytes(MAX_EDIT_ARGUMENT_BYTES)} (${MAX_EDIT_ARGUMENT_BYTES} bytes) is accepted per argument. Make the edit smaller.`,
+        `${field} is ${formatBytes(bytes)}; at most ${formatBytes(MAX_EDIT_ARGUMENT_BYTES)} ` +
+          `(${MAX_EDIT_ARGUMENT_BYTES} bytes) is accepted per argument. Make the edit smaller.`,
       );
     }
   }
@@ -176,7 +177,8 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   if (!editedPaths.has(path) && editedPaths.size >= config.edits.max_files) {
     return rejected(
       "budget",
-      `at most ${config.edits.max_files} file(s) may be edited in one run and you have edited [${[...editedPaths].join(", ")}]. Put the addition in one of those files, or call submit_answer.`,
+      `at most ${config.edits.max_files} file(s) may be edited in one run and you have edited ` +
+        `[${[...editedPaths].join(", ")}]. Put the addition in one of those files, or call submit_answer.`,
     );
   }
 
@@ -208,7 +210,8 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   if (secrets.length > 0) {
     return rejected(
       "path_policy",
-      `code_before or code_after holds ${secrets.map(withArticle).join(" and ")}-like string; groundfix never writes, moves or quotes a secret. Anchor on other lines and leave the secret out.`,
+      `code_before or code_after holds ${secrets.map(withArticle).join(" and ")}-like string; groundfix never ` +
+        `writes, moves or quotes a secret. Anchor on other lines and leave the secret out.`,
     );
   }
 
@@ -225,7 +228,8 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   if (used + adding > config.edits.max_added_lines) {
     return rejected(
       "budget",
-      `this edit adds ${adding} line(s) and earlier edits added ${used}; at most ${config.edits.max_added_lines} added lines are allowed in one run. Make the addition smaller.`,
+      `this edit adds ${adding} line(s) and earlier edits added ${used}; at most ${config.edits.max_added_lines} ` +
+        `added lines are allowed in one run. Make the addition smaller.`,
     );
   }
 
@@ -253,7 +257,9 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   return {
     result: {
       status: "ok",
-      text: `APPLIED: edit ${session.edits.length} to ${path} (${applied.kind}, anchored on lines ${applied.startLine}-${applied.endLine}).\n${applied.diff}`,
+      text:
+        `APPLIED: edit ${session.edits.length} to ${path} (${applied.kind}, anchored on lines ` +
+        `${applied.startLine}-${applied.endLine}).\n${applied.diff}`,
     },
     edit,
   };
@@ -290,11 +296,18 @@ function additionProblem(
   if (!language) return null;
   const problems = structureProblems(language, current, applied.content, added);
   if (problems === undefined) {
-    return `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code as it was. Nothing was applied.`;
+    return (
+      `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code ` +
+      `as it was. Nothing was applied.`
+    );
   }
   const first = problems[0];
   if (!first) return null;
-  return `${path} line ${first.line}: ${first.message}. An addition must leave every existing line parsing and running as before; add a guard that tests a value (for example "if (!x) throw …") instead. Nothing was applied.`;
+  return (
+    `${path} line ${first.line}: ${first.message}. An addition must leave every existing line parsing and ` +
+    `running as before; add a guard that tests a value (for example "if (!x) throw …") instead. Nothing was ` +
+    `applied.`
+  );
 }
 
 /** Final content of each edited file, in the order first edited; `mode` from the snapshot entry (default 100644). */

@@ -93,7 +93,8 @@ export function evidenceRule(ctx: RuleContext): Finding[] {
       if (bad) {
         fail(
           bad.atNewLine,
-          `hunk ${range} ${bad.kind === "added" ? "adds" : "removes"} ${quote(bad.text)}, which no recorded edit of ${patch.path} ${bad.kind === "added" ? "adds" : "removes"}`,
+          `hunk ${range} ${bad.kind === "added" ? "adds" : "removes"} ${quote(bad.text)}, which no recorded edit of ` +
+            `${patch.path} ${bad.kind === "added" ? "adds" : "removes"}`,
         );
       }
     }

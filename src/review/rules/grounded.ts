@@ -26,7 +26,8 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
         fail(
           patch.path,
           line,
-          `${basePath} is not a text file at base ${short(ctx.base.sha)}, yet the diff has context or removed lines for it`,
+          `${basePath} is not a text file at base ${short(ctx.base.sha)}, yet the diff has context or removed lines ` +
+            `for it`,
         ),
       );
       continue;
@@ -43,7 +44,8 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
             fail(
               patch.path,
               at,
-              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is past the end of ${basePath} at base (${base.length} lines)`,
+              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is past the end of ` +
+                `${basePath} at base (${base.length} lines)`,
             ),
           );
           break;
@@ -53,7 +55,8 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
             fail(
               patch.path,
               at,
-              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is ${quote(line.text)} in the diff but ${quote(actual)} in ${basePath} at base`,
+              `hunk ${hunk.header.split("@@")[1]?.trim()}: ${what} line ${line.oldLine} is ${quote(line.text)} in ` +
+                `the diff but ${quote(actual)} in ${basePath} at base`,
             ),
           );
           break;

@@ -107,7 +107,8 @@ export function goImportsRule(ctx: RuleContext): Finding[] {
         const dir = posix.join(mod.dir, spec.slice(mod.module.length + 1)).replace(/^\.$/, "");
         if (!isPackage(ctx.head, dir))
           fail(
-            `import "${spec}" is in this module (${mod.module}) but ${dir || "the module root"} holds no .go file at head`,
+            `import "${spec}" is in this module (${mod.module}) but ${dir || "the module root"} holds no .go file at ` +
+              `head`,
           );
         continue;
       }
@@ -115,7 +116,8 @@ export function goImportsRule(ctx: RuleContext): Finding[] {
       const required = requiredModule(mod, spec);
       if (required === undefined) {
         fail(
-          `import "${spec}": no module in ${mod ? posix.join(mod.dir, "go.mod") : "any go.mod"} provides it (not the standard library, this module or a require)`,
+          `import "${spec}": no module in ${mod ? posix.join(mod.dir, "go.mod") : "any go.mod"} provides it (not the ` +
+            `standard library, this module or a require)`,
         );
       } else if (!requiredModule(nearestGoMod(ctx.base, fileDir), spec)) {
         fail(newDependencyMessage(spec, `the module "${required}"`, "required"));

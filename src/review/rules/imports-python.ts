@@ -4,7 +4,10 @@ import { PYTHON_IMPORT_ALIASES, PYTHON_STDLIB } from "../python-stdlib.js";
 import type { RuleContext } from "../types.js";
 import { existsAt, importFailure, newDependencyMessage } from "./util.js";
 
-/** A module an import statement names: `level` leading dots (0 = absolute), `module` the dotted rest, `names` for `from … import`. */
+/**
+ * A module an import statement names: `level` leading dots (0 = absolute), `module` the dotted rest, `names` for `from
+ * … import`.
+ */
 interface PyImport {
   level: number;
   module: string;

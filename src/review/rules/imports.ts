@@ -11,7 +11,10 @@ import { addedLineNumbers, existsAt, importFailure, newDependencyMessage } from 
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/i;
 const DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const;
 
-/** Module specifiers of a JS/TS source with their 1-based lines: static imports, `export … from`, `import()`, `require()`. */
+/**
+ * Module specifiers of a JS/TS source with their 1-based lines: static imports, `export … from`, `import()`,
+ * `require()`.
+ */
 export function jsImports(path: string, text: string): { spec: string; line: number }[] {
   const starts: number[] = [0];
   for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) starts.push(k + 1);
@@ -204,7 +207,8 @@ export function importsRule(ctx: RuleContext): Finding[] {
           !resolveInRepo(ctx.head, patch.path, spec, resolution.options)
         )
           fail(
-            `import "${spec}" resolves to no file at head (TypeScript's module resolution from ${patch.path}: no ${target} with a .ts/.js/.json extension, /index.* or package.json)`,
+            `import "${spec}" resolves to no file at head (TypeScript's module resolution from ${patch.path}: no ` +
+              `${target} with a .ts/.js/.json extension, /index.* or package.json)`,
           );
         continue;
       }
@@ -222,8 +226,10 @@ export function importsRule(ctx: RuleContext): Finding[] {
       }
       fail(
         pkgs[0]
-          ? `import "${spec}": package "${name}" is not declared in ${pkgs[0].path} (dependencies, devDependencies, peerDependencies, optionalDependencies)`
-          : `import "${spec}": package "${name}" is not declared in any package.json (there is none from ${fileDir === "." ? "the root" : fileDir} up)`,
+          ? `import "${spec}": package "${name}" is not declared in ${pkgs[0].path} (dependencies, devDependencies, ` +
+              `peerDependencies, optionalDependencies)`
+          : `import "${spec}": package "${name}" is not declared in any package.json (there is none from ` +
+              `${fileDir === "." ? "the root" : fileDir} up)`,
       );
     }
   }

@@ -21,7 +21,8 @@ export const RULES: readonly { name: RuleName; label: string; checks: string; ru
     name: "edit_policy",
     label: "Edit policy",
     checks:
-      "only additions that leave existing code parsing and running as before (unless edits.allow is modifications); no hidden characters",
+      "only additions that leave existing code parsing and running as before (unless edits.allow is modifications); " +
+      "no hidden characters",
     run: editPolicy,
   },
   {

@@ -73,7 +73,8 @@ export function pathsRule(ctx: RuleContext): Finding[] {
     if (/(^|\/)\.gitmodules$/i.test(patch.path) && submoduleLines(ctx, patch.path)) {
       push(
         patch.path,
-        `changes the submodule list or a submodule URL in ${patch.path}; groundfix never changes where code is fetched from`,
+        `changes the submodule list or a submodule URL in ${patch.path}; groundfix never changes where code is ` +
+          `fetched from`,
       );
     }
   }

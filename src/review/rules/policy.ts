@@ -43,7 +43,8 @@ export function editPolicy(ctx: RuleContext): Finding[] {
         patch.path,
         1,
         1,
-        `adds the new file ${patch.path}; edits.allow is "additions", so only lines added to existing files are allowed`,
+        `adds the new file ${patch.path}; edits.allow is "additions", so only lines added to existing files are ` +
+          `allowed`,
       );
       continue;
     }

@@ -29,7 +29,9 @@ export function secretsRule(ctx: RuleContext): Finding[] {
           start_line: at,
           end_line: at,
           level: "failure",
-          message: `added line ${at} contains ${kinds.map(withArticle).join(" and ")}-like string; remove it and rotate the credential if it is real`,
+          message:
+            `added line ${at} contains ${kinds.map(withArticle).join(" and ")}-like string; remove it and ` +
+            `rotate the credential if it is real`,
         });
       }
     }

@@ -58,7 +58,9 @@ export function sizeRule(ctx: RuleContext): Finding[] {
       start_line: crossedBytes.line,
       end_line: crossedBytes.line,
       level: "failure",
-      message: `the change adds ${bytes} bytes; at most ${maxBytes} are allowed (edits.max_added_lines ${max_added_lines} × ${BYTES_PER_ADDED_LINE} bytes; the limit is passed here)`,
+      message:
+        `the change adds ${bytes} bytes; at most ${maxBytes} are allowed (edits.max_added_lines ` +
+        `${max_added_lines} × ${BYTES_PER_ADDED_LINE} bytes; the limit is passed here)`,
     });
   }
   return findings;

@@ -128,7 +128,8 @@ export function syntaxError(path: string, text: string, lang: Language): SyntaxE
  * and JavaScript (by extension: .ts .mts .cts .tsx .js .mjs .cjs .jsx) through the TypeScript compiler's parser, JSON
  * (JSON.parse after a BOM; tsconfig/jsconfig/.vscode files as JSON with comments), YAML (the `yaml` package, every
  * document of the stream), Python and Go (tree-sitter, when `loadGrammar` of src/lang/tree-sitter.ts has loaded the
- * grammar; otherwise one `notice` per language that its files were not checked). One `failure` per file at its first error.
+ * grammar; otherwise one `notice` per language that its files were not checked). One `failure` per file at its first
+ * error.
  */
 export function syntaxRule(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
@@ -154,7 +155,9 @@ export function syntaxRule(ctx: RuleContext): Finding[] {
       start_line: line,
       end_line: line,
       level: "failure",
-      message: `${patch.path} ${before === undefined ? "" : "parsed at base but "}does not parse at head (${lang}): line ${line}: ${headErr.message}`,
+      message:
+        `${patch.path} ${before === undefined ? "" : "parsed at base but "}does not parse at head (${lang}): ` +
+        `line ${line}: ${headErr.message}`,
     });
   }
   for (const [lang, path] of skipped) {
