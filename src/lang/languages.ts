@@ -56,6 +56,7 @@ const BY_EXTENSION = new Map<string, string>(
     scss: "SCSS",
     less: "Less",
     json: "JSON",
+    jsonc: "JSON",
     yaml: "YAML",
     yml: "YAML",
     toml: "TOML",

@@ -2,6 +2,7 @@ import type * as TS from "typescript";
 import { parseAllDocuments } from "yaml";
 import { lineAt as lineOf } from "../../grounding/lines.js";
 import type { Finding } from "../../types.js";
+import { languageOfExtension } from "../../lang/languages.js";
 import { typescript } from "../../lang/typescript.js";
 import { splitLines } from "../hunks.js";
 import { sitterSyntaxError } from "../sitter-syntax.js";
@@ -13,38 +14,31 @@ interface SyntaxError {
   message: string;
 }
 
-/** The language the syntax rule parses a path as, by extension; undefined for files it does not check. */
+/**
+ * The language the syntax rule parses a path as, from the one extension table (`lang/languages.ts`): TSX/JSX by their
+ * own extension, JSON with comments for tsconfig/jsconfig, `.vscode/` and devcontainer files; undefined for files it
+ * does not check.
+ */
 export function syntaxLanguage(path: string): Language | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
-  switch (ext) {
-    case ".ts":
-    case ".mts":
-    case ".cts":
-      return "ts";
-    case ".tsx":
-      return "tsx";
-    case ".js":
-    case ".mjs":
-    case ".cjs":
-      return "js";
-    case ".jsx":
-      return "jsx";
-    case ".json":
-      return /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) ||
+  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1) : "";
+  switch (languageOfExtension(ext)) {
+    case "TypeScript":
+      return ext === "tsx" ? "tsx" : "ts";
+    case "JavaScript":
+      return ext === "jsx" ? "jsx" : "js";
+    case "JSON":
+      return ext === "jsonc" ||
+        /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) ||
         path.startsWith(".vscode/") ||
         base === "devcontainer.json"
         ? "jsonc"
         : "json";
-    case ".jsonc":
-      return "jsonc";
-    case ".yml":
-    case ".yaml":
+    case "YAML":
       return "yaml";
-    case ".py":
-    case ".pyi":
+    case "Python":
       return "python";
-    case ".go":
+    case "Go":
       return "go";
     default:
       return undefined;
