@@ -20,7 +20,7 @@ import { readHistory } from "../../../src/agent/models/heuristic/history.js";
 import type { Message } from "../../../src/agent/models/types.js";
 import { createReadLog, readTools, runTool } from "../../../src/tools/index.js";
 import { buildSnapshot } from "../helpers.js";
-import { declarationPattern } from "../../../src/agent/models/heuristic/plan.js";
+import { declarationPattern } from "../../../src/agent/models/heuristic/locate.js";
 import { RE2JS } from "re2js";
 
 describe("parseProblem", () => {

@@ -1,0 +1,443 @@
+/**
+ * Locating the code a problem is about, for the heuristic model (steps 1 and 2 of `plan.ts`):
+ *
+ * 1. discover — `describe_repo` once (the repository's own package names); `list_files` for each stack-frame file
+ *    name, for an installed copy's mapped path and its source candidates (`own.ts`), and for compiled output's
+ *    source; `verify_symbol_in_repo` for each frame's function; `grep_codebase` for the declaration of each quoted
+ *    identifier.
+ * 2. locate — candidates in order of evidence: the innermost frame of the repository's own code (installed copies
+ *    mapped back, checkout paths by path suffix, compiled output through its source), the alert location, the files
+ *    that declare the quoted identifiers, a path named in the text; when none of them can be read, the file that
+ *    writes the error message, then `search_codebase` on the problem's words. The first readable candidate wins.
+ *
+ * Everything here is recomputed from the conversation (the tool answers so far); the text of the problem is
+ * untrusted data, only read.
+ */
+import {
+  baseName,
+  commonSuffixSegments,
+  compiledSource,
+  isCompiledOutputPath,
+  pathSegments,
+  sharedTailLength,
+  type StackFrame,
+} from "./frames.js";
+import { callKey, dataOf, resultOf, type Step } from "./history.js";
+import { languageOf } from "./code.js";
+import { oneLine, type ProblemFacts } from "./problem.js";
+import { definitionSites, grepHits, listedPaths, searchFiles } from "./results.js";
+import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
+import { crashOf } from "./proportion.js";
+import { escapeRe } from "./wording.js";
+import type { OwnPackage } from "../../../tools/manifests.js";
+import type { DefinitionSite } from "../../../tools/results.js";
+
+/** One call the heuristic wants to make. */
+export interface PlannedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The heuristic's next turn: a line of prose and its tool calls. */
+export interface Plan {
+  text: string;
+  calls: PlannedCall[];
+}
+
+export type Evidence = "frame" | "alert" | "identifier" | "path" | "search";
+
+export interface Candidate {
+  path: string;
+  line: number | null;
+  evidence: Evidence;
+  frame?: StackFrame;
+  identifier?: string;
+  /** The frame's file name matched several repository files equally well. */
+  tied?: boolean;
+  /** A compiled-output frame mapped to its source: the function's definition lines there (frame line numbers do not apply). */
+  compiled?: { start: number; end: number | null };
+}
+
+/** Test files, specs, mocks and fixtures: they never win a tie and are left out of fallbacks. */
+export const TEST_PATH =
+  /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
+
+export const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
+
+/** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
+export function declarationPattern(id: string): string {
+  const name = escapeRe(id.split(".").pop() ?? id);
+  return `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
+}
+
+/**
+ * The literal part of an error message to look for in the code: its text after the exception name, up to the first
+ * quote, interpolated-looking value or sentence end, when that leaves at least 4 words (20+ characters); else null.
+ */
+export function messagePhrase(message: string | null): string | null {
+  if (!message) return null;
+  const text = message.replace(/^(?:[\w.]*(?:Error|Exception|Warning)|panic|Error|Warning)\s*:\s*/, "");
+  const head = text.split(/["'`‘“(]|\d|[.!?](?:\s|$)/)[0]?.trim() ?? "";
+  return head.length >= 20 && head.split(/\s+/).length >= 4 ? head : null;
+}
+
+/** Window arguments for reading a candidate: the whole file when the line is near the top, else around the line. */
+export function readArgs(c: Candidate): Record<string, unknown> {
+  if (c.line === null || c.line <= 350) return { path: c.path };
+  return { path: c.path, start_line: Math.max(1, c.line - 150), end_line: c.line + 50 };
+}
+
+/** The repository's own package names, from the `describe_repo` answer ([] before it came). */
+function ownOf(steps: readonly Step[]): OwnPackage[] {
+  return dataOf(steps, "describe_repo", {}, "describe_repo")?.ownPackages ?? [];
+}
+
+/** A frame the heuristic looks at: in the repository's own code, with its installed-copy mapping when it has one. */
+interface FrameRef {
+  frame: StackFrame;
+  /** The frame is under an installed copy of an own package (or a Go package of an own module): its repository path. */
+  mapped: OwnMapping | null;
+}
+
+/**
+ * The frames of the repository's own code, innermost first (at most 6): frames under an installed copy of an own
+ * package (mapped to the repository path), and checkout frames that are not in a dependency, the runtime, or
+ * (by their printed label) another package.
+ */
+function ownFrames(problem: ProblemFacts, own: readonly OwnPackage[]): FrameRef[] {
+  const out: FrameRef[] = [];
+  for (const f of problem.frames) {
+    if (out.some((r) => r.frame.rawPath === f.rawPath && r.frame.line === f.line)) continue;
+    const mapped = mapInstalledFrame(f, own) ?? goPackageFile(f, own);
+    if (mapped) out.push({ frame: f, mapped });
+    else if (!f.library && ownByLabel(f, own) !== false) out.push({ frame: f, mapped: null });
+  }
+  return out.slice(0, 6);
+}
+
+/** A `list_files` glob matching exactly `paths` (a brace list); paths holding glob characters are left out. */
+function exactGlob(paths: readonly string[]): string | null {
+  const safe = paths.filter((p) => !/[{}[\](),*?!]/.test(p));
+  if (!safe.length) return null;
+  return safe.length === 1 ? (safe[0] as string) : `{${safe.join(",")}}`;
+}
+
+/** The `list_files` arguments that show which of a mapped frame's candidate paths exist. */
+function mappedListArgs(ref: FrameRef): Record<string, unknown> | null {
+  if (!ref.mapped) return null;
+  const glob = exactGlob(sourceCandidates(ref.mapped.path, ref.mapped.pkg.root));
+  return glob ? { glob } : null;
+}
+
+/** Definition sites of the frame's function in `path` (from the discovery `verify_symbol_in_repo`), [] when unknown. */
+export function sitesIn(steps: readonly Step[], fn: string | null, path: string): DefinitionSite[] {
+  if (!fn) return [];
+  return (definitionSites(steps, { name: fn }) ?? []).filter((s) => s.path === path);
+}
+
+/**
+ * The candidate for a frame under an installed copy of an own package: the first of its source candidates that is a
+ * file (the mapped path itself first). A file other than the mapped path is the source of build output: the frame's
+ * line number belongs to the compiled file, so the line is searched inside the frame's function there. Null when
+ * no candidate exists (yet).
+ */
+function resolveMapped(steps: readonly Step[], ref: FrameRef): Candidate | null {
+  const args = mappedListArgs(ref);
+  const listed = args ? listedPaths(steps, args) : null;
+  if (!ref.mapped || !listed) return null;
+  const path = sourceCandidates(ref.mapped.path, ref.mapped.pkg.root).find((p) => listed.includes(p));
+  if (!path) return null;
+  if (path === ref.mapped.path) return { path, line: ref.frame.line, evidence: "frame", frame: ref.frame };
+  const site = sitesIn(steps, ref.frame.fn, path)[0];
+  return {
+    path,
+    line: site?.line ?? null,
+    evidence: "frame",
+    frame: ref.frame,
+    ...(site ? { compiled: { start: site.line, end: site.endLine } } : {}),
+  };
+}
+
+/**
+ * The repository path a checkout frame points at, from the `list_files` answer for its file name: the path the frame
+ * names after its deployment prefix exactly, else the file sharing the longest path suffix with it — at least the
+ * file and its folder (a file name alone never maps: a user's `app.py` is not the library's). Test files lose ties.
+ */
+function resolveFrame(steps: readonly Step[], frame: StackFrame): { path: string; tied: boolean } | null {
+  const name = baseName(frame.path);
+  const listed = listedPaths(steps, { glob: name });
+  if (!listed) return null;
+  const scored = listed
+    .filter((p) => baseName(p) === name)
+    .map((p) => ({ p, n: p === frame.path ? 1000 : commonSuffixSegments(frame.rawPath, p), test: TEST_PATH.test(p) }))
+    .filter((x) => x.n >= 2)
+    .sort((a, b) => b.n - a.n || Number(a.test) - Number(b.test) || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
+  const best = scored[0];
+  if (!best) return null;
+  const second = scored[1];
+  return { path: best.p, tied: second !== undefined && second.n === best.n && second.test === best.test };
+}
+
+/**
+ * The source file of a frame in compiled output (`dist/services/user.js` → `src/services/user.ts`), from the
+ * `list_files` answer for its stem and, when the frame names its function, the `verify_symbol_in_repo` answer for
+ * that name: a file that does not define the function is not the source (a decoy loses). Ranked by the shared path
+ * after the compiled folder, then the shortest path. Null when the frame is not compiled output or nothing fits.
+ */
+function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate | null {
+  const src = compiledSource(frame.rawPath);
+  if (!src) return null;
+  // The frame's own file exists outside dist/build/out (`lib/schema.js` of a plain JS project): it is the source.
+  const literal = listedPaths(steps, { glob: baseName(frame.path) }) ?? [];
+  if (
+    literal.some(
+      (p) =>
+        baseName(p) === baseName(frame.path) && commonSuffixSegments(frame.rawPath, p) >= 2 && !isCompiledOutputPath(p),
+    )
+  )
+    return null;
+  const listed = (listedPaths(steps, { glob: src.glob }) ?? []).filter(
+    (p) => baseName(p).replace(/\.[^.]+$/, "") === src.stem && !isCompiledOutputPath(p),
+  );
+  const sites = frame.fn ? definitionSites(steps, { name: frame.fn }) : null;
+  const rel = pathSegments(src.rel);
+  const shared = (p: string) => sharedTailLength(rel, pathSegments(p.replace(/\.[^./]+$/, "")));
+  const scored = listed
+    .map((p) => ({ p, site: sites?.find((s) => s.path === p) ?? null, n: shared(p) }))
+    .filter((x) => sites === null || x.site !== null)
+    .sort((a, b) => b.n - a.n || a.p.length - b.p.length || (a.p < b.p ? -1 : 1));
+  const best = scored[0];
+  if (!best) return null;
+  const tied = scored.length > 1 && scored[1]?.n === best.n;
+  return {
+    path: best.p,
+    line: best.site?.line ?? null,
+    evidence: "frame",
+    frame,
+    tied,
+    ...(best.site ? { compiled: { start: best.site.line, end: best.site.endLine } } : {}),
+  };
+}
+
+/** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
+export function declarationHits(
+  steps: readonly Step[],
+  problem: ProblemFacts,
+): { id: string; rank: number; path: string; line: number; text: string }[] {
+  const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
+  problem.identifiers.slice(0, 3).forEach((id, rank) => {
+    const res = grepHits(steps, { pattern: declarationPattern(id), regex: true, max_results: 50 });
+    for (const hit of res?.hits ?? []) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
+  });
+  return out;
+}
+
+/** Files that declare the quoted identifiers, best first: weighted by identifier order, tests and docs last. */
+function identifierCandidates(
+  steps: readonly Step[],
+  problem: ProblemFacts,
+  framePaths: ReadonlySet<string>,
+): Candidate[] {
+  const ids = problem.identifiers.slice(0, 3);
+  const files = new Map<string, { score: number; line: number; identifier: string }>();
+  const counted = new Set<string>();
+  for (const hit of declarationHits(steps, problem)) {
+    const entry = files.get(hit.path) ?? { score: 0, line: hit.line, identifier: hit.id };
+    if (!counted.has(`${hit.id} ${hit.path}`)) {
+      counted.add(`${hit.id} ${hit.path}`);
+      entry.score += 2 * (ids.length - hit.rank);
+    }
+    // A field declared with a type or a nested spec (`errors: { type: Array }`, `errors = Column(`) beats a use (`errors: list.map(...)`).
+    if (/[:=]\s*(?:\{|\[|[A-Z]\w*\b)/.test(hit.text) && !counted.has(`typed ${hit.path}`)) {
+      counted.add(`typed ${hit.path}`);
+      entry.score += 1;
+    }
+    files.set(hit.path, entry);
+  }
+  return [...files.entries()]
+    .map(([path, e]) => ({ path, e, s: e.score + (framePaths.has(path) ? 5 : 0) - (TEST_PATH.test(path) ? 10 : 0) }))
+    .sort((a, b) => b.s - a.s || (a.path < b.path ? -1 : 1))
+    .map(({ path, e }) => ({ path, line: e.line, evidence: "identifier" as const, identifier: e.identifier }));
+}
+
+/** Where locating ended: the chosen candidate (null: nothing readable), what was tried, and the identifiers' best file. */
+export interface Located {
+  chosen: Candidate | null;
+  /** Sentences for the answer about what was tried and not found. */
+  tried: string[];
+  /** The file that best declares the quoted identifiers, when one does (agreement raises the confidence). */
+  identifierFile: string | null;
+}
+
+/**
+ * Steps 1 and 2 (see the module comment): the next discovery or read to make, as a {@link Plan}, or where locating
+ * ended. `has` says whether a tool is offered; `canAsk` whether another turn may still be spent on a call.
+ */
+export function locate(
+  problem: ProblemFacts,
+  steps: readonly Step[],
+  canAsk: boolean,
+  has: (tool: string) => boolean,
+): Plan | Located {
+  const pending = (calls: PlannedCall[]) => calls.filter((c) => resultOf(steps, c.name, c.arguments) === undefined);
+  // 1. discover
+  const own = ownOf(steps);
+  const refs = ownFrames(problem, own);
+  const inRepoFrames = refs.map((r) => r.frame);
+  const names = [...new Set(refs.filter((r) => !r.mapped).map((r) => baseName(r.frame.path)))];
+  const mentioned = refs.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
+  for (const p of mentioned) if (!names.includes(baseName(p))) names.push(baseName(p));
+  const discovery: PlannedCall[] = [];
+  if (has("describe_repo")) discovery.push(call("describe_repo", {}));
+  if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
+  for (const r of refs) {
+    // An installed copy of an own package: which of the mapped path and its source candidates exist.
+    const mappedArgs = mappedListArgs(r);
+    if (mappedArgs && has("list_files")) discovery.push(call("list_files", mappedArgs));
+    // Compiled output in a checkout (dist/, build/, lib/, out/): look for the source by stem.
+    const src = r.mapped ? null : compiledSource(r.frame.rawPath);
+    if (src && has("list_files")) discovery.push(call("list_files", { glob: src.glob }));
+    // The frame's function: where it is defined (the frame line is checked against it, and compiled lines replaced).
+    if (r.frame.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: r.frame.fn }));
+  }
+  if (has("grep_codebase"))
+    for (const id of problem.identifiers.slice(0, 3))
+      discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
+  const firstCalls = pending(
+    discovery.filter(
+      (c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i,
+    ),
+  );
+  if (firstCalls.length && canAsk) {
+    const what = [
+      refs.length ? `${refs.length} stack frame(s) of this repository's code` : "",
+      problem.identifiers.length
+        ? `quoted identifier(s) ${problem.identifiers
+            .slice(0, 3)
+            .map((i) => `\`${i}\``)
+            .join(", ")}`
+        : "",
+      problem.alert ? `alert location ${problem.alert.path}:${problem.alert.line}` : "",
+    ].filter(Boolean);
+    return {
+      text: `Orienting in the repository and locating ${what.length ? what.join(", ") : "the problem"}.`,
+      calls: firstCalls,
+    };
+  }
+
+  // 2. locate
+  const tried: string[] = [];
+  const cands: Candidate[] = [];
+  const framePaths = new Set<string>();
+  // A frame whose file declares an identifier quoted in the error message, near the frame line, is where the problem
+  // lives even when inner frames are in the repository too (e.g. an in-repo library that emits the warning).
+  // Not for a crash on a missing value: the member it names is read at the crash frame, and a key of the same name
+  // elsewhere (`{ price: 1 }` in a caller) is no declaration of it.
+  const inMessage = (id: string) => problem.errorMessages.some((m) => m.includes(id));
+  const decls = crashOf(problem.errorMessages[0] ?? null)
+    ? []
+    : declarationHits(steps, problem).filter((h) => inMessage(h.id));
+  const frameCands: Candidate[] = [];
+  for (const r of refs) {
+    const found = r.mapped ? resolveMapped(steps, r) : resolveCompiled(steps, r.frame);
+    if (found) {
+      frameCands.push(found);
+      framePaths.add(found.path);
+      continue;
+    }
+    const hit = r.mapped ? null : resolveFrame(steps, r.frame);
+    if (hit) {
+      frameCands.push({ path: hit.path, line: r.frame.line, evidence: "frame", frame: r.frame, tied: hit.tied });
+      framePaths.add(hit.path);
+    }
+  }
+  const declaresNear = (c: Candidate) =>
+    decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
+  cands.push(...frameCands.filter(declaresNear), ...frameCands.filter((c) => !declaresNear(c)));
+  if (inRepoFrames.length && !framePaths.size) {
+    // Say "does not exist" only for names list_files answered without any file of that name.
+    const absent = names.filter((n) => {
+      const listed = listedPaths(steps, { glob: n });
+      return listed !== null && !listed.some((p) => baseName(p) === n);
+    });
+    if (absent.length)
+      tried.push(`No file named ${absent.slice(0, 3).join(", ")} (from the stack trace) exists in the repository.`);
+    const unmatched = names.filter((n) => !absent.includes(n));
+    if (unmatched.length)
+      tried.push(
+        `The stack frame file(s) ${unmatched.slice(0, 3).join(", ")} could not be tied to one repository file.`,
+      );
+  }
+  if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
+  const idCands = identifierCandidates(steps, problem, framePaths);
+  if (problem.identifiers.length && !idCands.length)
+    tried.push(
+      `No declaration of ${problem.identifiers
+        .slice(0, 3)
+        .map((i) => `\`${i}\``)
+        .join(", ")} was found.`,
+    );
+  cands.push(...idCands);
+  for (const p of mentioned) {
+    const best = (listedPaths(steps, { glob: baseName(p) }) ?? [])
+      .filter((q) => baseName(q) === baseName(p))
+      .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
+    if (best) cands.push({ path: best, line: null, evidence: "path" });
+  }
+  const seen = new Set<string>();
+  /** Read candidates in order; the first readable one wins. A plan when a read is still to be made. */
+  const pick = (list: readonly Candidate[]): Candidate | Plan | null => {
+    for (const c of list) {
+      const key = `${c.path}:${c.line}`;
+      if (seen.has(key) || !has("get_file_contents")) continue;
+      seen.add(key);
+      const args = readArgs(c);
+      const res = resultOf(steps, "get_file_contents", args);
+      if (res === undefined && canAsk) {
+        return {
+          text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`,
+          calls: [call("get_file_contents", args)],
+        };
+      }
+      if (!res || !dataOf(steps, "get_file_contents", args, "get_file_contents")) {
+        tried.push(`${c.path} could not be read.`);
+        continue;
+      }
+      return c;
+    }
+    return null;
+  };
+  let picked = pick(cands);
+  if (picked && "calls" in picked) return picked;
+  // Nothing pointed at a readable file: the error message's own text first (where it is raised), then the words.
+  const phrase = messagePhrase(problem.errorMessages[0] ?? null);
+  if (!picked && phrase && has("grep_codebase")) {
+    const args = { pattern: phrase, max_results: 20 };
+    if (resultOf(steps, "grep_codebase", args) === undefined && canAsk) {
+      return {
+        text: "No frame of the trace is this repository's code; looking for where the error message is written.",
+        calls: [call("grep_codebase", args)],
+      };
+    }
+    const hits = (grepHits(steps, args)?.hits ?? []).filter(
+      (h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path),
+    );
+    picked = pick(hits.slice(0, 2).map((h) => ({ path: h.path, line: h.line, evidence: "search" as const })));
+    if (picked && "calls" in picked) return picked;
+  }
+  // Then search the problem's words (a successful search also counts as reading code).
+  if (!picked && has("search_codebase")) {
+    const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
+    const res = resultOf(steps, "search_codebase", { query });
+    if (res === undefined && canAsk)
+      return {
+        text: "Nothing in the problem points at a readable file; searching the codebase for its words.",
+        calls: [call("search_codebase", { query })],
+      };
+    const hits = (searchFiles(steps, { query }) ?? []).filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
+    if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
+    picked = pick(hits.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
+    if (picked && "calls" in picked) return picked;
+  }
+  return { chosen: picked, tried, identifierFile: idCands[0]?.path ?? null };
+}
