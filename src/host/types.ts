@@ -119,12 +119,12 @@ export interface Host {
    */
   postStatus(status: RunStatus): Promise<void>;
   /**
-   * Create the `groundfix/review` check run on the pull request head (locally: nothing to create).
-   * @returns an id for {@link concludeReviewCheck}.
+   * Publish the `groundfix/review` check run on the pull request head with `report`, the review the run already made
+   * (GitHub: created already concluded; locally: nothing to create, the report's review section is `report`).
+   * @throws an error with `stage` `create` (no check run exists) or `annotations` (concluded, but part of its
+   *   annotations could not be sent), and `warningError` when the host could not warn about a missing check.
    */
-  createReviewCheck(pr: PullRequestRef, runId: string): Promise<number>;
-  /** Conclude the check run with the review report (locally: the report's review section is `report`). */
-  concludeReviewCheck(checkId: number, report: ReviewReport): Promise<void>;
+  publishReviewCheck(pr: PullRequestRef, runId: string, report: ReviewReport): Promise<void>;
   /** The per-file diff from `baseSha` to `headSha`, hunks included (the review of commits the run did not make). */
   diff(baseSha: string, headSha: string): Promise<FilePatch[]>;
 }

@@ -35,8 +35,8 @@ function modeDetail(input: RunInput): string {
  *    check, so a person sees why;
  * 4. `host.deliver` on `<branch_prefix><branchSuffix>` with the one commit message and its `Groundfix-Run:` trailer
  *    (`retry` forces the branch): `held` ends the run, nothing written;
- * 5. `host.openPullRequest` (a branch this run created is deleted when that fails), then the check run:
- *    `host.createReviewCheck` and `host.concludeReviewCheck` with the report of step 3;
+ * 5. `host.openPullRequest` (a branch this run created is deleted when that fails), then the check run with the
+ *    report of step 3 (`host.publishReviewCheck`: on GitHub created already concluded);
  * 6. the final status (`host.postStatus`), which names what was written.
  *
  * Never throws for run trouble: an error ends as status `error` with `error` and `written` set, after the final
@@ -184,25 +184,19 @@ function failedReview(error: unknown): ReviewReport {
   };
 }
 
-/** Create and conclude the review check run; a write the host could not make is returned, never thrown. */
+/** Publish the review check run; a write the host could not make is returned, never thrown. */
 async function publishReview(
   host: Host,
   pr: NonNullable<RunReport["pullRequest"]>,
   runId: string,
   review: ReviewReport,
 ): Promise<ReviewCheckFailure | undefined> {
-  let id: number;
   try {
-    id = await host.createReviewCheck(pr, runId);
+    await host.publishReviewCheck(pr, runId, review);
+    return undefined;
   } catch (error) {
     return checkFailure("create", error);
   }
-  try {
-    await host.concludeReviewCheck(id, review);
-  } catch (error) {
-    return checkFailure("conclude", error);
-  }
-  return undefined;
 }
 
 function checkFailure(stage: ReviewCheckFailure["stage"], error: unknown): ReviewCheckFailure {

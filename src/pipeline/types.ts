@@ -31,9 +31,12 @@ export interface Written {
   pullRequest?: { number: number; url: string | null };
 }
 
-/** A review check run that could not be written: which step, and why (one line). */
+/**
+ * A review check run that could not be written: `create` (there is none on the head) or `annotations` (created
+ * concluded, but a later batch of annotations was refused), and why (one line).
+ */
 export interface ReviewCheckFailure {
-  stage: "create" | "conclude" | "annotations";
+  stage: "create" | "annotations";
   message: string;
   /** What the host could not do to warn about the missing check (GitHub: draft conversion, body warning). */
   warningError?: string;

@@ -85,15 +85,29 @@ describe("a groundfix branch that already holds someone else's commit", () => {
   });
 });
 
+/** The status comment an earlier run left on issue #1 (by the app's own login), so this run's final write edits it. */
+function earlierStatusComment(): void {
+  app!.fake.state.comments.push({
+    id: 9000,
+    issue: 1,
+    body: `${MARK}\nearlier run`,
+    user: { login: "groundfix[bot]", type: "Bot" },
+    html_url: "https://github.com/Codertocat/Hello-World/issues/1#issuecomment-9000",
+  });
+}
+
 describe("transient GitHub failures on the writes a reader depends on", () => {
   it("a 502 on the final status-comment edit is retried once and the comment shows the PR", async () => {
     app = await startApp();
-    failCalls("PATCH /repos/{o}/{r}/issues/comments/{n}", 502, 4);
+    earlierStatusComment();
+    failCalls("PATCH /repos/{o}/{r}/issues/comments/{n}", 502, 1);
     await app.receive("issues", labeledIssue());
     expect(app.fake.state.pulls).toHaveLength(1);
+    expect(statusBody()).toHaveLength(1);
     expect(statusBody()[0]).toContain(`Opened pull request [#${app.fake.state.pulls[0]!.number}]`);
     const edits = app.fake.state.calls.filter((c) => c.route === "PATCH /repos/{o}/{r}/issues/comments/{n}");
-    expect(edits[4]!.body).toEqual(edits[3]!.body); // the retry plugin sent the failed edit once more
+    expect(edits).toHaveLength(2);
+    expect(edits[1]!.body).toEqual(edits[0]!.body); // the retry plugin sent the failed edit once more
   });
 
   it("a status-comment create that GitHub wrote but answered 502 for is not posted twice: the retry finds and edits it", async () => {
@@ -120,15 +134,18 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     expect(statusBody()).toHaveLength(1);
     expect(statusBody()[0]).toContain(`Opened pull request [#${state.pulls[0]!.number}]`);
     const failed = routes().indexOf("POST /repos/{o}/{r}/issues/{n}/comments");
-    expect(routes().slice(failed + 1, failed + 3)).toEqual([
+    // The comment found carries the marker and a bot author: the app's login is looked up (once) to prove it is its own.
+    expect(routes().slice(failed + 1, failed + 4)).toEqual([
       "GET /repos/{o}/{r}/issues/{n}/comments",
+      "GET /app",
       "PATCH /repos/{o}/{r}/issues/comments/{n}",
     ]);
   });
 
   it("when the final edit fails twice, the failure comment points at the opened PR and never says nothing was pushed", async () => {
     app = await startApp();
-    failCalls("PATCH /repos/{o}/{r}/issues/comments/{n}", 502, 4, 5);
+    earlierStatusComment();
+    failCalls("PATCH /repos/{o}/{r}/issues/comments/{n}", 502, 1, 2);
     await app.receive("issues", labeledIssue());
     const pr = app.fake.state.pulls[0]!;
     const status = statusBody()[0]!;
@@ -164,14 +181,16 @@ describe("transient GitHub failures on the writes a reader depends on", () => {
     expect(app.fake.state.pulls[0]!.body).not.toContain("Do not merge");
   });
 
-  it("a check run that cannot be concluded: the status comment says it was created but could not be concluded", async () => {
+  it("the check run is never left in progress: it is created concluded, so a refused check-run update cannot strand it", async () => {
     app = await startApp();
     app.fake.state.failures.set("PATCH /repos/{o}/{r}/check-runs/{n}", 500);
     await app.receive("issues", labeledIssue());
-    expect(app.fake.state.checkRuns).toMatchObject([{ name: "groundfix/review", status: "in_progress" }]);
-    expect(statusBody()[0]).toContain(
-      "The `groundfix/review` check run was created but could not be concluded (GitHub answered 500",
-    );
+    expect(app.fake.state.checkRuns).toMatchObject([
+      { name: "groundfix/review", status: "completed", conclusion: "success" },
+    ]);
+    expect(routes()).not.toContain("PATCH /repos/{o}/{r}/check-runs/{n}");
+    expect(statusBody()[0]).toContain(`Opened pull request [#${app.fake.state.pulls[0]!.number}]`);
+    expect(statusBody()[0]).not.toContain("check run was");
   });
 });
 

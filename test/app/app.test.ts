@@ -325,7 +325,10 @@ describe("failures end with a status comment and no pull request", () => {
   it("a model the operator did not allow is refused with a status comment", async () => {
     app = await startApp({ config: "model: openai:gpt-4o\n" });
     await app.receive("issues", labeledIssue());
-    expect(statusComments()[0]!.body).toContain('model: "openai:gpt-4o" in .github/groundfix.yml is not allowed');
+    const body = statusComments()[0]!.body;
+    expect(body).toContain('model: "openai:gpt-4o" in .github/groundfix.yml is not allowed');
+    expect(body).toContain("**groundfix** did not run:"); // a final state, not "is working on this"
+    expect(body).not.toContain("is working on this");
     expect(app.fake.state.calls.map((c) => c.route)).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
   });
 });

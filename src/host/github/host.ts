@@ -10,10 +10,12 @@ import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeError, httpStatus, type Octokit, type RepoRef } from "./octokit.js";
 import { RepositoryStateError } from "./repository-state.js";
 import { renderPullRequestBody } from "./render.js";
-import { concludeReviewCheck, createReviewCheck, ReviewCheckError } from "./review-check.js";
+import { publishReviewCheck, ReviewCheckError } from "./review-check.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { statusCommentBody } from "./status.js";
-import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
+import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
+import { createStatusPacer, type PacerTimers } from "./progress.js";
+import type { RunStatus } from "../../pipeline/types.js";
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 
@@ -34,13 +36,23 @@ export interface GitHubHostOptions {
   config?: GroundfixConfig;
   /** The issue that carries the status comment; null or absent: statuses are logged only. */
   statusIssue?: number | null;
-  /** The app's bot login (`<slug>[bot]`): only a status comment by it is ever edited. */
-  botLogin?: string;
+  /** The app's bot login (`<slug>[bot]`) or its lookup: only a status comment by it is ever edited. */
+  botLogin?: string | BotLogin;
   /** The process's review claims: the delivered head SHA is claimed so the webhooks it causes skip it. */
   claimReview?: ReviewClaims;
   /** The process's status-comment ids, so each stage edits the comment without listing again. */
   commentIds?: StatusCommentIds;
+  /** How long a stage must last before the status comment shows it (ms; default {@link PROGRESS_AFTER_MS}). */
+  progressAfterMs?: number;
+  /** The timers that pace the progress writes (a test passes a fake clock). */
+  timers?: PacerTimers;
 }
+
+/**
+ * A stage shows in the status comment only once it has lasted this long (ms): a run that is faster writes its
+ * status comment once, at the end, and the `eyes` reaction is its acknowledgement meanwhile.
+ */
+export const PROGRESS_AFTER_MS = 10_000;
 
 /** The GitHub host: the {@link Host} interface over the REST API of one repository, plus what only GitHub has. */
 export interface GitHubHost extends Host {
@@ -76,9 +88,12 @@ interface OpenPullRequest {
  *   this call created), else `POST pulls` (`draft` from config, title and body from the run, the body with the run
  *   record); never a second PR for a branch. An existing PR keeps its body when the branch was reused (its record
  *   describes the commit the branch holds); when the branch moved, the body is rewritten (`PATCH pulls/{n}`).
- * - `postStatus`: the one status comment ({@link upsertStatusComment}), or a log line without a status issue.
- * - `createReviewCheck` / `concludeReviewCheck`: the `groundfix/review` check run. When it cannot be created, the PR
- *   is converted to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
+ * - `postStatus`: the one status comment ({@link upsertStatusComment}), or a log line without a status issue. A stage
+ *   is written only when it lasts longer than `progressAfterMs` ({@link createStatusPacer}); the final status always
+ *   is, after any stage write under way, so the comment always ends in the final state.
+ * - `publishReviewCheck`: the `groundfix/review` check run, created already concluded ({@link publishReviewCheck}:
+ *   one `POST check-runs` when the annotations fit in one request). When it cannot be created, the PR is converted
+ *   to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
  *   not be merged until the check runs goes at the top of its body.
  * - `diff(base, head)`: `GET compare/{base}...{head}`, see {@link compareCommits}.
  */
@@ -89,6 +104,29 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
   const trees = new Map<string, string>();
   const comparisons = new Map<string, Promise<Comparison>>();
   const opened = new Map<number, OpenPullRequest>();
+  const writeStatus = async (status: RunStatus) => {
+    const request = status.kind === "stage" ? status.request : status.report.request;
+    const issueNumber = options.statusIssue ?? request.statusIssue;
+    if (issueNumber === null) {
+      const shown = status.kind === "done" ? status.report.status : status.stage;
+      log.info({ key: request.task.key, status: shown }, "groundfix status (no issue to comment on)");
+      return;
+    }
+    const body = statusCommentBody(status, repo);
+    const commentOptions = {
+      ...(options.botLogin ? { botLogin: options.botLogin } : {}),
+      ...(options.commentIds ? { commentIds: options.commentIds } : {}),
+    };
+    await upsertStatusComment(octokit, { owner, repo: repo.name, issueNumber, body }, commentOptions);
+  };
+  const pacer = createStatusPacer<RunStatus>({
+    afterMs: options.progressAfterMs ?? PROGRESS_AFTER_MS,
+    write: writeStatus,
+    onProgressError: (error, status) =>
+      status.kind === "stage" &&
+      log.warn({ err: error, key: status.request.task.key }, "could not update the status comment"),
+    ...(options.timers ? { timers: options.timers } : {}),
+  });
   const openFrom = async (branch: string) =>
     (await octokit.rest.pulls.list({ owner, repo: repo.name, head: `${owner}:${branch}`, state: "open", per_page: 1 }))
       .data[0];
@@ -217,30 +255,11 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     async postStatus(status) {
-      const request = status.kind === "stage" ? status.request : status.report.request;
-      const final = status.kind === "done";
-      const issueNumber = options.statusIssue ?? request.statusIssue;
-      if (issueNumber === null) {
-        log.info(
-          { key: request.task.key, status: final ? status.report.status : status.stage },
-          "groundfix status (no issue to comment on)",
-        );
-        return;
-      }
-      const body = statusCommentBody(status, repo);
-      try {
-        const commentOptions = {
-          ...(options.botLogin ? { botLogin: options.botLogin } : {}),
-          ...(options.commentIds ? { commentIds: options.commentIds } : {}),
-        };
-        await upsertStatusComment(octokit, { owner, repo: repo.name, issueNumber, body }, commentOptions);
-      } catch (error) {
-        if (final) throw error;
-        log.warn({ err: error, key: request.task.key }, "could not update the status comment");
-      }
+      if (status.kind === "stage") return pacer.stage(status);
+      await pacer.final(status);
     },
 
-    async createReviewCheck(pr, runId) {
+    async publishReviewCheck(pr, runId, report) {
       const target = {
         owner,
         repo: repo.name,
@@ -250,18 +269,14 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
         externalId: runId,
       };
       try {
-        return await createReviewCheck(octokit, target);
+        await publishReviewCheck(octokit, target, report);
       } catch (error) {
-        const open = opened.get(pr.number);
+        const open = (error as ReviewCheckError).stage === "create" ? opened.get(pr.number) : undefined;
         const warningError = open
           ? await warnReviewMissing(octokit, repo, open, (error as ReviewCheckError).message)
           : undefined;
         throw Object.assign(error as Error, warningError ? { warningError } : {});
       }
-    },
-
-    concludeReviewCheck(checkId, report) {
-      return concludeReviewCheck(octokit, { owner, repo: repo.name }, checkId, report);
     },
 
     compare(baseSha: string, headSha: string) {

@@ -17,7 +17,7 @@ import { issueBullets } from "./status.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { repositoryStateBody, type RepositoryState } from "./repository-state.js";
 import { reviewOnEvent } from "./review-handler.js";
-import { upsertStatusComment, type StatusCommentIds } from "./status-comment.js";
+import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
 
 /**
  * The JSON payload of a `run` job: the request with the config it was decided with, or a status comment to post
@@ -42,8 +42,8 @@ export interface JobDeps {
   operator: OperatorEnv;
   /** Where model keys and base URLs are read. */
   env: NodeJS.ProcessEnv;
-  /** The app's bot login (`<slug>[bot]`, from `GET /app` once per process); undefined when it could not be read. */
-  botLogin(): Promise<string | undefined>;
+  /** The app's bot login (`<slug>[bot]`), looked up (`GET /app`) at most once per process and only when needed. */
+  botLogin: BotLogin;
   claimReview: ReviewClaims;
   commentIds: StatusCommentIds;
 }
@@ -76,13 +76,13 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       return;
     }
     const data = job.payload as RunJobPayload;
-    const botLogin = await deps.botLogin();
+    const botLogin = deps.botLogin;
     const host = createGitHubHost({
       octokit,
       repo: data.request.task.repo,
       log: deps.log,
       ...(data.type === "run" ? { config: data.config } : {}),
-      ...(botLogin ? { botLogin } : {}),
+      botLogin,
       claimReview: deps.claimReview,
       commentIds: deps.commentIds,
     });
@@ -95,7 +95,7 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
             : lookupFailureBody(data.lookup, data.message);
       deps.log.warn({ key: data.request.task.key, type: data.type }, "groundfix: did not run");
       if (data.request.statusIssue === null) return;
-      const options = { ...(botLogin ? { botLogin } : {}), commentIds: deps.commentIds };
+      const options = { botLogin, commentIds: deps.commentIds };
       const target = { owner: host.repo.owner, repo: host.repo.name, issueNumber: data.request.statusIssue, body };
       await upsertStatusComment(octokit, target, options);
       return;

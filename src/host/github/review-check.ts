@@ -1,5 +1,6 @@
 import type { GroundfixConfig } from "../../config/schema.js";
 import { REVIEW_CHECK_NAME, reviewCommit, toCheckRunOutputs } from "../../review/index.js";
+import type { CheckRunOutput } from "../../review/output.js";
 import type { ReviewReport, RunRecord } from "../../types.js";
 import type { GitHubHost } from "./host.js";
 import { capText } from "./markdown.js";
@@ -65,6 +66,37 @@ export async function createReviewCheck(octokit: Octokit, p: CheckTarget): Promi
   }
 }
 
+/** The outputs of `report` for the Checks API: the first carries ≤50 annotations, each further one the next ≤50. */
+function outputsOf(report: ReviewReport): [CheckRunOutput, ...CheckRunOutput[]] {
+  const [first, ...rest] = toCheckRunOutputs(report);
+  return first ? [first, ...rest] : [{ title: report.title, summary: report.summary, annotations: [] }];
+}
+
+/**
+ * Send the annotation batches after the first: one `PATCH check-runs/{id}` each, with the first output's title and
+ * summary (GitHub appends the annotations of each update). Each write is retried once on 5xx/429.
+ * @throws {@link ReviewCheckError} `annotations` when GitHub still refuses one.
+ */
+async function appendAnnotations(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  checkRunId: number,
+  report: ReviewReport,
+  [first, ...rest]: [CheckRunOutput, ...CheckRunOutput[]],
+): Promise<void> {
+  try {
+    for (const batch of rest)
+      await octokit.rest.checks.update({
+        ...repo,
+        check_run_id: checkRunId,
+        output: { title: first.title, summary: first.summary, annotations: batch.annotations },
+        request: RETRY_ONCE,
+      });
+  } catch (error) {
+    throw new ReviewCheckError("annotations", error, report);
+  }
+}
+
 /**
  * Conclude check run `checkRunId` with `report`: `PATCH check-runs/{id}` with the conclusion and the first output of
  * `toCheckRunOutputs`, then one more PATCH per further batch of ≤50 annotations (same title and summary; GitHub
@@ -77,28 +109,58 @@ export async function concludeReviewCheck(
   checkRunId: number,
   report: ReviewReport,
 ): Promise<void> {
-  const outputs = toCheckRunOutputs(report);
-  const [first, ...rest] = outputs.length
-    ? outputs
-    : [{ title: report.title, summary: report.summary, annotations: [] }];
-  const update = (extra: object) =>
-    octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, ...extra, request: RETRY_ONCE });
+  const outputs = outputsOf(report);
   try {
-    await update({
+    await octokit.rest.checks.update({
+      ...repo,
+      check_run_id: checkRunId,
       status: "completed",
       conclusion: report.conclusion,
       completed_at: new Date().toISOString(),
-      output: first!,
+      output: outputs[0],
+      request: RETRY_ONCE,
     });
   } catch (error) {
     throw new ReviewCheckError("conclude", error, report);
   }
+  await appendAnnotations(octokit, repo, checkRunId, report, outputs);
+}
+
+/**
+ * The `groundfix/review` check run of a review that already ran (the App's own pull request, reviewed in memory
+ * before its commit was written), created already concluded: ONE `POST /repos/{o}/{r}/check-runs` with
+ * `status: completed`, the report's conclusion and its first output (GitHub accepts a completed run on create and
+ * takes at most 50 annotations per request; docs "Create a check run"), so it is never seen `in_progress`; one
+ * `PATCH` per further batch of ≤50 annotations. Name, `details_url` and `external_id` as {@link createReviewCheck}.
+ * Each write is retried once on 5xx/429.
+ * @returns the check run id. @throws {@link ReviewCheckError} `create` (there is no check run) or `annotations`
+ *   (created and concluded, but a later batch was refused).
+ */
+export async function publishReviewCheck(octokit: Octokit, p: CheckTarget, report: ReviewReport): Promise<number> {
+  const outputs = outputsOf(report);
+  const now = new Date().toISOString();
+  let id: number;
   try {
-    for (const batch of rest)
-      await update({ output: { title: first!.title, summary: first!.summary, annotations: batch.annotations } });
+    const { data } = await octokit.rest.checks.create({
+      owner: p.owner,
+      repo: p.repo,
+      name: REVIEW_CHECK_NAME,
+      head_sha: p.headSha,
+      status: "completed",
+      conclusion: report.conclusion,
+      started_at: now,
+      completed_at: now,
+      details_url: p.prUrl,
+      ...(p.externalId ? { external_id: p.externalId } : {}),
+      output: outputs[0],
+      request: RETRY_ONCE,
+    });
+    id = data.id;
   } catch (error) {
-    throw new ReviewCheckError("annotations", error, report);
+    throw new ReviewCheckError("create", error, report);
   }
+  await appendAnnotations(octokit, { owner: p.owner, repo: p.repo }, id, report, outputs);
+  return id;
 }
 
 /** The input of {@link runReviewCheck}. */

@@ -19,13 +19,25 @@ export interface StatusCommentTarget {
   body: string;
 }
 
+/**
+ * The app's own login (`<app slug>[bot]`), looked up only when it is needed: `get` when the issue holds a comment
+ * with {@link STATUS_MARKER} by a bot (which may be this app's), `learn` with the author of a comment this app just
+ * created (that author is the app itself), so a later `get` needs no lookup. `app-login.ts` makes one per process.
+ */
+export interface BotLogin {
+  /** The login, or undefined when it cannot be read now. */
+  get(): Promise<string | undefined>;
+  learn?(login: string): void;
+}
+
 /** Who writes the status comment, and where its id is remembered. */
 export interface StatusCommentOptions {
   /**
-   * The app's own login (`<app slug>[bot]`): only a comment by this author is ever edited. Without it, no existing
-   * comment is trusted and a new one is created (a Bot author alone proves nothing: any app may quote the marker).
+   * The app's own login (`<app slug>[bot]`) or its lookup: only a comment by this author is ever edited. Without it,
+   * no existing comment is trusted and a new one is created (a Bot author alone proves nothing: any app may quote
+   * the marker).
    */
-  botLogin?: string;
+  botLogin?: string | BotLogin;
   /** Where found comment ids are remembered; without it every write lists the comments first. */
   commentIds?: StatusCommentIds;
 }
@@ -33,7 +45,8 @@ export interface StatusCommentOptions {
 /**
  * Keep ONE groundfix status comment per issue: edit the comment that carries {@link STATUS_MARKER}, else create it.
  * The comment is found among the issue's comments (`GET issues/{n}/comments`, paginated) by the marker AND the
- * app's own login `options.botLogin` (a human or another app quoting the marker is never edited), then remembered in
+ * app's own login `options.botLogin` (a human or another app quoting the marker is never edited; the login is looked
+ * up only when a bot's comment carries the marker, so the first run on an issue needs no `GET /app`), then remembered in
  * `options.commentIds`, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
  * falls back to a fresh search). Each call is retried once on 5xx/429 by the retry plugin (`RETRY_ONCE`); a create
  * is retried only after listing the comments again, because GitHub may have written a comment it answered 5xx for
@@ -66,9 +79,9 @@ export async function upsertStatusComment(
       known?.delete(key);
     }
   }
+  const who = loginSource(options.botLogin);
   const comments = await listComments(octokit, p);
-  const login = options.botLogin?.toLowerCase();
-  const mine = ownStatusComment(comments, login);
+  const mine = who ? await ownStatusComment(comments, who) : undefined;
   const { data } = mine
     ? await octokit.rest.issues.updateComment({
         owner: p.owner,
@@ -77,7 +90,8 @@ export async function upsertStatusComment(
         body,
         request: RETRY_ONCE,
       })
-    : await createOnce(octokit, p, body, login);
+    : await createOnce(octokit, p, body, who);
+  if (!mine && data.user?.login) who?.learn(data.user.login);
   known?.set(key, data.id);
   return { id: data.id, html_url: data.html_url };
 }
@@ -91,16 +105,16 @@ function listComments(octokit: Octokit, p: StatusCommentTarget) {
 /**
  * `POST issues/{n}/comments` (never retried blindly); on a 5xx/429, list the issue's comments once more and edit the
  * app's marker comment when the failed create did land (a 502 from GitHub's front end does not mean nothing was
- * written), else create once more. Without `login` no comment can be proven the app's own, so the create is simply
- * repeated once.
+ * written), else create once more. When the login cannot be read no comment can be proven the app's own, so the
+ * create is simply repeated once.
  * @throws the `RequestError` of the last call.
  */
 async function createOnce(
   octokit: Octokit,
   p: StatusCommentTarget,
   body: string,
-  login: string | undefined,
-): Promise<{ data: { id: number; html_url: string } }> {
+  who: LoginSource | undefined,
+): Promise<{ data: { id: number; html_url: string; user?: { login: string } | null } }> {
   const create = () =>
     octokit.rest.issues.createComment({
       owner: p.owner,
@@ -115,7 +129,7 @@ async function createOnce(
     const status = httpStatus(error);
     if (status === undefined || (status < 500 && status !== 429)) throw error;
   }
-  const landed = login ? ownStatusComment(await listComments(octokit, p), login) : undefined;
+  const landed = who ? await ownStatusComment(await listComments(octokit, p), who) : undefined;
   if (landed)
     return octokit.rest.issues.updateComment({
       owner: p.owner,
@@ -127,12 +141,41 @@ async function createOnce(
   return create();
 }
 
-/** The comment carrying {@link STATUS_MARKER} written by `login` (lower-cased `<slug>[bot]`); none without a login. */
-function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(
+/**
+ * {@link StatusCommentOptions.botLogin} as one shape: `get` answers the lower-cased login; `learn` keeps one.
+ * Undefined without a `botLogin`: then no comment can be proven the app's own.
+ */
+interface LoginSource {
+  get(): Promise<string | undefined>;
+  learn(login: string): void;
+}
+
+function loginSource(botLogin: string | BotLogin | undefined): LoginSource | undefined {
+  if (botLogin === undefined) return undefined;
+  if (typeof botLogin === "string") return { get: async () => botLogin.toLowerCase(), learn() {} };
+  return {
+    get: async () => (await botLogin.get())?.toLowerCase(),
+    learn(login) {
+      if (BOT_LOGIN.test(login)) botLogin.learn?.(login);
+    },
+  };
+}
+
+/** A GitHub App's login: `<slug>[bot]`; no user account can have one. */
+const BOT_LOGIN = /\[bot\]$/i;
+
+/**
+ * The comment carrying {@link STATUS_MARKER} written by the app's own login (none when it cannot be read). The login
+ * is asked for only when a bot wrote such a comment: a human's comment is never the app's, so it costs no lookup.
+ */
+async function ownStatusComment<C extends { user?: { login: string } | null; body?: string | null }>(
   comments: C[],
-  login: string | undefined,
-): C | undefined {
-  return login
-    ? comments.find((c) => c.user?.login.toLowerCase() === login && (c.body ?? "").includes(STATUS_MARKER))
-    : undefined;
+  who: LoginSource,
+): Promise<C | undefined> {
+  const candidates = comments.filter(
+    (c) => BOT_LOGIN.test(c.user?.login ?? "") && (c.body ?? "").includes(STATUS_MARKER),
+  );
+  if (candidates.length === 0) return undefined;
+  const login = await who.get();
+  return login ? candidates.find((c) => c.user!.login.toLowerCase() === login) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Delivery, BranchCommit } from "../types.js";
 import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
-import { capText, escapeUntrusted, GITHUB_BODY_LIMIT } from "./markdown.js";
+import { capText, escapeUntrusted, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
 import { RepositoryStateError, repositoryStateBody } from "./repository-state.js";
@@ -15,8 +15,10 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   if (status.kind === "stage")
     return renderStatusComment({ stage: status.stage, ...(status.detail ? { detail: status.detail } : {}) });
   const report = status.report;
-  if (report.status === "refused")
-    return renderStatusComment({ stage: "refused", ...(report.note ? { detail: report.note } : {}) });
+  if (report.status === "refused") {
+    const why = report.note ? `: ${escapeUntrusted(oneLine(report.note, 1000)).replace(/\.?$/, ".")}` : ".";
+    return `${STATUS_MARKER}\n**groundfix** did not run${why}`;
+  }
   if (report.error instanceof RepositoryStateError) return repositoryStateBody(report.error.state, report.error.branch);
   if (report.status === "error" || !report.task || !report.result) {
     return `${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`;
@@ -87,9 +89,6 @@ function replacedNote(replaced: Delivery & { kind: "replaced" }): string {
 
 /** The reader-facing line for a review check that could not be written. */
 function reviewNote(check: NonNullable<RunReport["reviewCheck"]>): string {
-  if (check.stage === "conclude") {
-    return `The \`groundfix/review\` check run was created but could not be concluded (${check.message}); it stays in progress. Re-run it from the pull request's Checks tab.`;
-  }
   if (check.stage === "annotations") {
     return `The \`groundfix/review\` check run was concluded, but some of its annotations could not be sent (${check.message}). Re-run it to see them all.`;
   }

@@ -90,10 +90,7 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
     async postStatus(status) {
       if (status.kind === "stage") options.onProgress?.(status.detail ?? status.stage);
     },
-    async createReviewCheck() {
-      return 0;
-    },
-    async concludeReviewCheck() {},
+    async publishReviewCheck() {},
     async diff(baseSha, headSha) {
       const base = await resolveCommit(baseSha);
       const head = await resolveCommit(headSha);

@@ -74,16 +74,14 @@ async function deliver(octokit: Octokit, options: { config?: GroundfixConfig; ho
 }
 
 describe("deliverEdits through the GitHub host", () => {
-  it("commits, opens a draft PR with a grounded body, and creates then completes the groundfix/review check run", async () => {
+  it("commits, opens a draft PR with a grounded body, and creates the groundfix/review check run already concluded", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     const sent: { pr?: any } = {};
-    let created: any, completed: any;
+    let created: any;
     mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
       .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
-      .reply(201, { id: 777 })
-      .patch(`${repoPath}/check-runs/777`, (b) => ((completed = b), true))
-      .reply(200, { id: 777 });
+      .reply(201, { id: 777 });
 
     const out = await deliver(octokit);
     const pr = sent.pr;
@@ -108,19 +106,21 @@ describe("deliverEdits through the GitHub host", () => {
       edits: [{ path: "src/orders.js", start_line: 1 }],
     });
 
+    // One request: the review ran before the commit existed, so the check run is born concluded (never in_progress).
     expect(created).toMatchObject({
       name: "groundfix/review",
       head_sha: COMMIT,
-      status: "in_progress",
+      status: "completed",
+      conclusion: "success",
       details_url: PR_URL,
       external_id: "run-42",
     });
-    expect(completed).toMatchObject({ status: "completed", conclusion: "success" });
-    expect(completed.output.title).toBeTruthy();
-    expect(completed.output.summary).toBeTruthy();
-    expect(completed.output.annotations.length).toBeLessThanOrEqual(50);
+    expect(created.completed_at).toEqual(expect.any(String));
+    expect(created.output.title).toBeTruthy();
+    expect(created.output.summary).toBeTruthy();
+    expect(created.output.annotations.length).toBeLessThanOrEqual(50);
     expect(out.review?.conclusion).toBe("success");
-    expect(completed.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``); // the commit reviewed, named once it exists
+    expect(created.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``); // the commit reviewed, named once it exists
 
     // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball).
     expect(calls).toEqual([
@@ -130,11 +130,10 @@ describe("deliverEdits through the GitHub host", () => {
       "POST /repos/{owner}/{repo}/git/refs",
       "POST /repos/{owner}/{repo}/pulls",
       "POST /repos/{owner}/{repo}/check-runs",
-      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
     ]);
   });
 
-  it("costs 6 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
+  it("costs 5 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
     const octokit = testOctokit();
     nock(API)
       .get(repoPath)
@@ -156,12 +155,10 @@ describe("deliverEdits through the GitHub host", () => {
       .post(`${repoPath}/pulls`)
       .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
       .post(`${repoPath}/check-runs`)
-      .reply(201, { id: 9 })
-      .patch(`${repoPath}/check-runs/9`)
-      .reply(200, {});
+      .reply(201, { id: 9 });
     const out = await deliver(octokit, { host });
     expect(out.review?.conclusion).toBe("success");
-    expect(calls).toHaveLength(6);
+    expect(calls).toHaveLength(5);
   });
 
   it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
@@ -221,13 +218,11 @@ describe("deliverEdits through the GitHub host", () => {
       .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
       .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
       .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
-      .reply(201, { id: 778 })
-      .patch(`${repoPath}/check-runs/778`)
-      .reply(200, {});
+      .reply(201, { id: 778 });
 
     const out = await deliver(octokit);
     expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
-    expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead });
+    expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead, status: "completed" });
     expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
     expect(calls.filter((c) => c.startsWith("PATCH") && c.includes("/git/refs"))).toEqual([]);
   });
@@ -252,9 +247,7 @@ describe("deliverEdits through the GitHub host", () => {
     const sent: { pr?: any } = {};
     mockOpenPullRequest({ number: 35, html_url: PR_URL, head: { sha: COMMIT } }, sent)
       .post(`${repoPath}/check-runs`)
-      .reply(201, { id: 1 })
-      .patch(`${repoPath}/check-runs/1`)
-      .reply(200, {});
+      .reply(201, { id: 1 });
     const config = parseConfig({ pull_request: { draft: false, link_keyword: "Closes" } });
     await deliver(octokit, { config });
     expect(sent.pr.draft).toBe(false);

@@ -6,6 +6,7 @@ import { TestOctokit } from "../../fixtures/github.js";
 import type { RunResult } from "../../../src/agent/index.js";
 import { createGitHubHost, type GitHubHost } from "../../../src/host/github/host.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
+import type { PacerTimers } from "../../../src/host/github/progress.js";
 import { clearSnapshotCache } from "../../../src/snapshot/index.js";
 import type { AppliedEdit, Task } from "../../../src/types.js";
 
@@ -173,4 +174,30 @@ export function resetGitHubFakes(): string[] {
   nock.cleanAll();
   clearSnapshotCache();
   return pending;
+}
+
+/** A clock the test moves by hand: `advance(ms)` runs every timer due by then, in order. */
+export function manualClock(): PacerTimers & { advance(ms: number): void; pending(): number } {
+  let now = 0;
+  let next = 0;
+  const timers = new Map<number, { at: number; run: () => void }>();
+  return {
+    setTimeout(run, ms) {
+      const id = next++;
+      timers.set(id, { at: now + ms, run });
+      return id;
+    },
+    clearTimeout(handle) {
+      timers.delete(handle as number);
+    },
+    advance(ms) {
+      now += ms;
+      for (const [id, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (t.at > now) continue;
+        timers.delete(id);
+        t.run();
+      }
+    },
+    pending: () => timers.size,
+  };
 }

@@ -2,10 +2,11 @@ import { structuredPatch } from "diff";
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/config/schema.js";
-import { runReviewCheck } from "../../../src/host/github/review-check.js";
+import { publishReviewCheck, runReviewCheck } from "../../../src/host/github/review-check.js";
 import { createReviewClaims } from "../../../src/host/github/review-claims.js";
 import { reviewPullRequest } from "../../../src/host/github/review-handler.js";
 import { encodeRunRecord } from "../../../src/review/index.js";
+import type { ReviewReport } from "../../../src/types.js";
 import {
   API,
   BASE_SHA,
@@ -100,6 +101,75 @@ describe("runReviewCheck", () => {
     expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(update.output.summary).toContain("could not run");
     expect(update.output.summary).toContain("404");
+  });
+});
+
+/** A failing review of `n` findings on notes.txt, one line each. */
+function reviewOf(n: number): ReviewReport {
+  const findings = Array.from({ length: n }, (_, i) => ({
+    rule: "edit_policy" as const,
+    level: "failure" as const,
+    path: "notes.txt",
+    start_line: i + 1,
+    end_line: i + 1,
+    message: `line ${i + 1} was removed`,
+  }));
+  return { conclusion: "failure", title: "edit policy failed", summary: "removed lines", findings, rulesChecked: [] };
+}
+
+describe("publishReviewCheck (the run's own pull request, reviewed before its commit existed)", () => {
+  const target = { owner: OWNER, repo: REPO, headSha: HEAD_SHA, prNumber: 9, prUrl: PR_URL, externalId: "run-7" };
+
+  it("creates the check run already concluded in ONE request when its annotations fit in one (≤50)", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    let created: any;
+    nock(API)
+      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+      .reply(201, { id: 11 });
+    expect(await publishReviewCheck(octokit, target, reviewOf(50))).toBe(11);
+    expect(calls).toEqual(["POST /repos/{owner}/{repo}/check-runs"]);
+    expect(created).toMatchObject({
+      name: "groundfix/review",
+      head_sha: HEAD_SHA,
+      status: "completed",
+      conclusion: "failure",
+      details_url: PR_URL,
+      external_id: "run-7",
+      output: { title: "edit policy failed" },
+    });
+    expect(created.output.annotations).toHaveLength(50);
+    expect(created.completed_at).toEqual(expect.any(String));
+  });
+
+  it("120 annotations: created concluded with the first 50, then one PATCH per further batch (50, 20)", async () => {
+    const octokit = testOctokit();
+    let created: any;
+    const updates: any[] = [];
+    nock(API)
+      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+      .reply(201, { id: 12 })
+      .patch(`${repoPath}/check-runs/12`, (b) => (updates.push(b), true))
+      .times(2)
+      .reply(200, {});
+    await publishReviewCheck(octokit, target, reviewOf(120));
+    expect(created).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect([created, ...updates].map((u) => u.output.annotations.length)).toEqual([50, 50, 20]);
+    expect(updates.every((u) => u.status === undefined && u.conclusion === undefined)).toBe(true);
+    expect(updates[1].output.title).toBe(created.output.title);
+    expect(updates[0].output.annotations[0].start_line).toBe(51);
+  });
+
+  it("a refused create throws stage `create`; a refused later batch throws stage `annotations` (the run stays concluded)", async () => {
+    const octokit = testOctokit();
+    nock(API).post(`${repoPath}/check-runs`).reply(403, { message: "Resource not accessible by integration" });
+    await expect(publishReviewCheck(octokit, target, reviewOf(1))).rejects.toMatchObject({ stage: "create" });
+    nock(API)
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 13 })
+      .patch(`${repoPath}/check-runs/13`)
+      .reply(422, { message: "Validation Failed" });
+    await expect(publishReviewCheck(octokit, target, reviewOf(60))).rejects.toMatchObject({ stage: "annotations" });
   });
 });
 

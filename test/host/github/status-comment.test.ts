@@ -1,8 +1,9 @@
 import nock from "nock";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { STATUS_MARKER } from "../../../src/host/github/render.js";
 import { createStatusCommentIds, upsertStatusComment } from "../../../src/host/github/status-comment.js";
-import { API, OWNER, recordCalls, REPO, resetGitHubFakes, testOctokit } from "./helpers.js";
+import type { RunReport } from "../../../src/pipeline/types.js";
+import { API, githubHost, manualClock, OWNER, recordCalls, REPO, resetGitHubFakes, testOctokit } from "./helpers.js";
 
 const comments = `/repos/${OWNER}/${REPO}/issues/12/comments`;
 beforeAll(() => nock.disableNetConnect());
@@ -76,5 +77,127 @@ describe("upsertStatusComment", () => {
     await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { commentIds })).rejects.toMatchObject({
       status: 502,
     });
+  });
+});
+
+describe("the app's own login is looked up only when a comment could be its own", () => {
+  const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
+
+  it("an issue without a bot's marker comment costs no login lookup; the created comment's author is learned", async () => {
+    let lookups = 0;
+    let learned: string | undefined;
+    const botLogin = {
+      get: async () => (lookups++, "groundfix[bot]"),
+      learn: (login: string) => void (learned = login),
+    };
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [{ id: 1, body: `a human quoting ${STATUS_MARKER}`, user: { login: "ann", type: "User" } }])
+      .post(comments)
+      .reply(201, { id: 70, html_url: "u70", user: { login: "groundfix[bot]", type: "Bot" } });
+    expect((await upsertStatusComment(testOctokit(), { ...target, body: "done" }, { botLogin })).id).toBe(70);
+    expect(lookups).toBe(0);
+    expect(learned).toBe("groundfix[bot]");
+  });
+
+  it("a bot's marker comment: the login is looked up, and only the app's own comment is edited", async () => {
+    let lookups = 0;
+    const botLogin = { get: async () => (lookups++, "groundfix[bot]") };
+    let edited: any;
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [
+        { id: 3, body: `${STATUS_MARKER}\nforged`, user: { login: "mallory-app[bot]", type: "Bot" } },
+        { id: 4, body: `${STATUS_MARKER}\nold`, user: { login: "GroundFix[bot]", type: "Bot" } },
+      ])
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/4`, (b) => ((edited = b), true))
+      .reply(200, { id: 4, html_url: "u4" });
+    expect((await upsertStatusComment(testOctokit(), { ...target, body: "new" }, { botLogin })).id).toBe(4);
+    expect(lookups).toBe(1);
+    expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
+  });
+
+  it("when the login cannot be read, another bot's marker comment is never edited: a new comment is created", async () => {
+    const botLogin = { get: async () => undefined };
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [{ id: 4, body: `${STATUS_MARKER}\nold`, user: { login: "groundfix[bot]", type: "Bot" } }])
+      .post(comments)
+      .reply(201, { id: 71, html_url: "u71" });
+    expect((await upsertStatusComment(testOctokit(), { ...target, body: "new" }, { botLogin })).id).toBe(71);
+  });
+});
+
+describe("the GitHub host's status comment through a run's stages", () => {
+  const request = {
+    task: {
+      source: "issue" as const,
+      key: "acme/shop#issue-12",
+      title: "t",
+      body: "b",
+      repo: { owner: OWNER, name: REPO },
+    },
+    mode: "run" as const,
+    statusIssue: 12,
+    branchSuffix: "issue-12",
+  };
+  const stage = (name: string) => ({ kind: "stage" as const, request, stage: name });
+  const refused: RunReport = {
+    host: "github",
+    runId: "r",
+    status: "refused",
+    request,
+    note: "model not allowed",
+    written: {},
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("fast stages write nothing; the final status is the one write (a lookup and a create)", async () => {
+    const octokit = testOctokit();
+    const calls = recordCalls(octokit);
+    const clock = manualClock();
+    let created: any;
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [])
+      .post(comments, (b) => ((created = b), true))
+      .reply(201, { id: 80, html_url: "u80" });
+    const host = githubHost(octokit, { timers: clock, progressAfterMs: 10_000, commentIds: createStatusCommentIds() });
+    await host.postStatus(stage("starting"));
+    clock.advance(4_000);
+    await host.postStatus(stage("investigating"));
+    clock.advance(9_000);
+    await settle();
+    expect(calls).toEqual([]);
+    await host.postStatus({ kind: "done", report: refused });
+    expect(calls.map((c) => c.split(" ")[0])).toEqual(["GET", "POST"]);
+    expect(created.body).toContain("model not allowed");
+  });
+
+  it("a slow stage is shown once it has lasted progressAfterMs; the final status then edits the same comment", async () => {
+    const octokit = testOctokit();
+    const clock = manualClock();
+    const bodies: string[] = [];
+    nock(API)
+      .get(comments)
+      .query(true)
+      .reply(200, [])
+      .post(comments, (b) => (bodies.push(b.body), true))
+      .reply(201, { id: 81, html_url: "u81" })
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/81`, (b) => (bodies.push(b.body), true))
+      .reply(200, { id: 81, html_url: "u81" });
+    const host = githubHost(octokit, { timers: clock, progressAfterMs: 10_000, commentIds: createStatusCommentIds() });
+    await host.postStatus(stage("investigating"));
+    clock.advance(10_000);
+    await vi.waitFor(() => expect(bodies).toHaveLength(1)); // written in the background while the stage goes on
+    expect(bodies[0]).toContain("is working on this: investigating");
+    await host.postStatus({ kind: "done", report: refused });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toContain("model not allowed");
+    expect(bodies[1]).not.toContain("is working on this");
   });
 });
