@@ -57,14 +57,34 @@ function isPrivateKey(pem: string): boolean {
 }
 
 /**
- * The first problem with the GitHub App's settings that would make Probot fail with a stack, as one line naming the
- * variable, or null. Read as Probot's `@probot/get-private-key` reads them: PRIVATE_KEY (PEM, `\n`-escaped or
- * base64) wins over PRIVATE_KEY_PATH (relative to the working directory); APP_ID is required with
- * NODE_ENV=production (otherwise Probot starts its setup flow instead).
+ * The first problem with the GitHub App's settings that would make Probot fail with a stack, or run unsafely, as one
+ * line naming the variable, or null. Read as Probot's `@probot/get-private-key` reads them: PRIVATE_KEY (PEM,
+ * `\n`-escaped or base64) wins over PRIVATE_KEY_PATH (relative to the working directory). Without APP_ID outside
+ * production Probot starts its setup flow instead, which is allowed; but once the App is configured (APP_ID set, or
+ * NODE_ENV=production):
+ * - APP_ID must be the App's numeric id;
+ * - WEBHOOK_SECRET must be set and not Probot's public fallback `development`: without it Probot verifies every
+ *   delivery against that well-known secret, so anyone could post a forged webhook (GitHub signs each delivery with
+ *   the App's secret in `X-Hub-Signature-256`: GitHub Docs, "Validating webhook deliveries");
+ * - in production a private key must be given (PRIVATE_KEY or PRIVATE_KEY_PATH).
  */
 export function appSettingsProblem(env: NodeJS.ProcessEnv, cwd = process.cwd()): string | null {
-  if (env.NODE_ENV === "production" && !env.APP_ID?.trim()) {
+  const production = env.NODE_ENV === "production";
+  const appId = env.APP_ID?.trim();
+  if (production && !appId) {
     return "APP_ID is not set (NODE_ENV=production needs the GitHub App's id)";
+  }
+  if (!appId) return null;
+  if (!/^\d+$/.test(appId)) return `APP_ID must be the GitHub App's numeric id (got "${appId.slice(0, 40)}")`;
+  const secret = env.WEBHOOK_SECRET?.trim();
+  if (!secret) {
+    return "WEBHOOK_SECRET is not set (without it forged webhooks would be accepted; use the App's webhook secret)";
+  }
+  if (secret === "development") {
+    return "WEBHOOK_SECRET is \"development\", Probot's public default; use the App's own webhook secret";
+  }
+  if (production && !env.PRIVATE_KEY && !env.PRIVATE_KEY_PATH) {
+    return "PRIVATE_KEY or PRIVATE_KEY_PATH is not set (NODE_ENV=production needs the GitHub App's private key)";
   }
   if (env.PRIVATE_KEY) {
     let key = env.PRIVATE_KEY;
@@ -108,9 +128,10 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  * stops taking webhooks and jobs, waits for the running jobs, then resolves 0; when Redis is unreachable by then it
  * says so in one line and stops without waiting (BullMQ's close would wait forever).
  *
- * @returns the exit code when the process should stop: 1 at once (one line on stderr) when the operator
- *   environment is invalid or Redis is configured but unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`);
- *   2 with one line for a GitHub App setting Probot cannot use ({@link appSettingsProblem}) or a PORT in use
+ * @returns the exit code when the process should stop: 1 at once (one line on stderr) when Redis is configured but
+ *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`); 2 with one line for a setting that cannot
+ *   work: an invalid operator environment (`groundfix cannot start: …`, as the CLI says it), a GitHub App setting
+ *   ({@link appSettingsProblem}) or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
 export async function serve(args: string[], io: ServeIO): Promise<number> {
@@ -123,7 +144,7 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
   const start = checkOperatorStart(io.env);
   if (!start.ok) {
     io.stderr.write(`${start.line}\n`);
-    return 1;
+    return 2;
   }
   const problem = appSettingsProblem(io.env);
   if (problem) {
