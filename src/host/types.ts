@@ -10,7 +10,10 @@ export interface BranchCommit {
   author: string;
   /** The first line of the commit message (untrusted text). */
   subject: string;
-  /** True when the message carries groundfix's `Groundfix-Run:` trailer (`pipeline/record.ts`). */
+  /**
+   * True when groundfix made it: the `Groundfix-Run:` trailer AND the host's proof of who made it (`isOwnCommit` in
+   * `pipeline/record.ts`: the app's verified bot commit on GitHub, groundfix's committer identity locally).
+   */
   ours: boolean;
 }
 
@@ -29,9 +32,11 @@ export type HeldReason = "other_base" | "other_edits" | "other_commits";
  *   `ownEarlier` when no `force` was asked: the GitHub host replaces a branch that holds only groundfix's own earlier
  *   commits and has no open pull request (its pull request was merged, e.g. squash-merged with the branch kept, or
  *   closed), so nothing anyone else wrote is dropped.
+ * A GitHub delivery with `insteadOf` went to another branch name than asked, because the one asked holds commits
+ * groundfix did not make (a retry never force-pushes over them).
  */
 export type Delivery =
-  | { kind: "created" | "reused" | "fast_forwarded"; branch: string; headSha: string }
+  | { kind: "created" | "reused" | "fast_forwarded"; branch: string; headSha: string; insteadOf?: HeldBranch }
   | {
       kind: "held";
       branch: string;
@@ -51,7 +56,18 @@ export type Delivery =
       commits: BranchCommit[];
       count: number;
       ownEarlier?: true;
+      insteadOf?: HeldBranch;
     };
+
+/**
+ * The branch a retry was meant for, left as it is because it holds commits groundfix did not make (GitHub): the run
+ * went to another branch name (`Delivery.branch`). `commits` as in a `held` delivery (at most 10 named, `count` in all).
+ */
+export interface HeldBranch {
+  branch: string;
+  commits: BranchCommit[];
+  count: number;
+}
 
 /** The input of {@link Host.deliver}. */
 export interface DeliverInput {
@@ -60,7 +76,10 @@ export interface DeliverInput {
   /** The commit message (`pipeline/record.ts` `commitMessage`, with the `Groundfix-Run:` trailer). */
   message: string;
   files: ChangedFile[];
-  /** Replace a branch that holds something else (`/groundfix retry`, `groundfix fix --force`). */
+  /**
+   * Replace a branch that holds something else: `groundfix fix --force` locally (the dropped commits are named and
+   * stay in the reflog); `/groundfix retry` on GitHub, which replaces only groundfix's own commits (see `insteadOf`).
+   */
   force?: boolean;
 }
 

@@ -64,16 +64,31 @@ export function commitMessage(task: Task, result: RunResult, config: GroundfixCo
   return redact(lines.join("\n"));
 }
 
-/** True when a commit message carries the {@link RUN_TRAILER} line (how both hosts tell groundfix's commits). */
+/**
+ * True when a commit message carries the {@link RUN_TRAILER} line. The trailer alone proves nothing (anyone can
+ * write it into a commit message): a commit is groundfix's own only when its host also proves who made it
+ * ({@link isOwnCommit}).
+ */
 export function isGroundfixMessage(message: string): boolean {
   return new RegExp(`^${RUN_TRAILER}: \\S+$`, "m").test(message);
 }
 
 /**
- * Why an existing branch head is not this run's commit, the same on every host: `other_commits` unless the head is
- * one groundfix commit (one parent, the {@link RUN_TRAILER}); then `other_edits` on this base, else `other_base`.
+ * True when a commit is groundfix's own, on every host: it carries the {@link RUN_TRAILER} AND the host proved that
+ * groundfix made it (`madeByGroundfix`). GitHub: the app's bot login is the commit's author and committer and
+ * GitHub verified its signature (GitHub signs a commit an app creates through the API without a custom author or
+ * committer: "About commit signature verification", GitHub Docs); locally: the committer is the identity groundfix
+ * writes (`host/local/commit.ts`). Only an own commit may ever be replaced without `force`.
  */
-export function heldReason(head: { parents: readonly string[]; message: string }, baseSha: string): HeldReason {
-  if (head.parents.length !== 1 || !isGroundfixMessage(head.message)) return "other_commits";
+export function isOwnCommit(commit: { message: string; madeByGroundfix: boolean }): boolean {
+  return commit.madeByGroundfix && isGroundfixMessage(commit.message);
+}
+
+/**
+ * Why an existing branch head is not this run's commit, the same on every host: `other_commits` unless the head is
+ * one groundfix commit (one parent, {@link isOwnCommit}: `ours`); then `other_edits` on this base, else `other_base`.
+ */
+export function heldReason(head: { parents: readonly string[]; ours: boolean }, baseSha: string): HeldReason {
+  if (head.parents.length !== 1 || !head.ours) return "other_commits";
   return head.parents[0] === baseSha ? "other_edits" : "other_base";
 }

@@ -142,7 +142,8 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
   });
   report.delivery = delivery;
   if (delivery.kind === "held") return "held";
-  if (delivery.kind !== "reused") report.written.pushed = { branch, headSha: delivery.headSha };
+  report.branch = delivery.branch; // another name when a retry's branch holds commits groundfix did not make
+  if (delivery.kind !== "reused") report.written.pushed = { branch: delivery.branch, headSha: delivery.headSha };
   report.record = runRecord(runId, base.sha, result.edits, delivery.headSha);
   review = { ...review, summary: review.summary.replace(`\`${UNCOMMITTED}\``, `\`${short(delivery.headSha)}\``) };
   report.review = review;
@@ -150,7 +151,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
   let pr;
   try {
     pr = await host.openPullRequest({
-      branch,
+      branch: delivery.branch,
       baseRef: base.ref,
       delivery,
       task,
@@ -160,7 +161,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
     });
   } catch (error) {
     if (delivery.kind === "created") {
-      await host.deleteBranch(branch).catch(() => undefined);
+      await host.deleteBranch(delivery.branch).catch(() => undefined);
       delete report.written.pushed;
     }
     throw error;

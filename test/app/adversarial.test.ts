@@ -52,7 +52,7 @@ describe("a groundfix branch that already holds someone else's commit", () => {
     const status = statusBody()[0]!;
     expect(status).toContain(`already holds commits groundfix did not make: \`${foreign.slice(0, 7)}\` by \`mallory\``);
     expect(status).toContain("Nothing was written to it and no pull request was opened");
-    expect(status).toContain("`/groundfix retry` to replace the branch");
+    expect(status).toContain("`/groundfix retry` to commit on a new branch name instead");
   });
 
   it("with an open PR whose head a human pushed onto: the PR is left as it is and linked", async () => {
@@ -70,18 +70,19 @@ describe("a groundfix branch that already holds someone else's commit", () => {
     expect(status).toContain(`Its open pull request #${pr.number} (${pr.html_url}) was left as it is.`);
   });
 
-  it("/groundfix retry replaces it and the status comment names the dropped commit and the head it was", async () => {
+  it("/groundfix retry never force-pushes over it: it commits on a new branch name and names the commit that holds it", async () => {
     app = await startApp();
     app.fake.state.refs.set(BRANCH, app.fake.baseSha);
     const foreign = app.fake.push(BRANCH, { "NOTES.md": "human work\n" });
     await app.receive("issue_comment", command("/groundfix retry"));
     const { state } = app.fake;
-    expect(state.refs.get(BRANCH)).not.toBe(foreign);
-    expect(state.pulls).toHaveLength(1);
+    expect(state.refs.get(BRANCH)).toBe(foreign);
+    expect(state.pulls.map((p) => p.head)).toEqual([`${BRANCH}-2`]);
     const status = statusBody()[0]!;
     expect(status).toContain(
-      `replaced the branch \`${BRANCH}\` (was ${foreign}), dropping \`${foreign.slice(0, 7)}\` by \`mallory\` including commits groundfix did not make`,
+      `The branch \`${BRANCH}\` holds commits groundfix did not make: \`${foreign.slice(0, 7)}\` by \`mallory\`. groundfix never force-pushes over them`,
     );
+    expect(status).not.toContain("dropping");
   });
 });
 

@@ -196,23 +196,6 @@ describe("a labeled issue", () => {
 });
 
 describe("failures end with a status comment and no pull request", () => {
-  it("an archived repository: one status comment naming the state, no reaction, no model run, no retry suggested", async () => {
-    app = await startApp();
-    const payload = labeledIssue();
-    payload.repository.archived = true;
-    await app.receive("issues", payload);
-    const { state } = app.fake;
-    expect(state.reactions).toEqual([]);
-    expect(state.pulls).toEqual([]);
-    const routes = state.calls.map((c) => c.route);
-    expect(routes).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
-    expect(routes.filter((r) => r.startsWith("POST /repos/{o}/{r}/git/"))).toEqual([]);
-    expect(statusComments()).toHaveLength(1);
-    const body = statusComments()[0]!.body;
-    expect(body).toContain("this repository is archived");
-    expect(body).not.toContain("retry");
-  });
-
   it.each([
     ["404 (no such branch yet)", 404],
     ['409 "Git Repository is empty."', 409],

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import nock from "nock";
 import { Probot } from "probot";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
+import type { RunRequest } from "../../src/events/types.js";
 import { createApp } from "../../src/index.js";
 import { createQueue } from "../../src/queue/index.js";
 import { createGitHubFake, type FakeRepoOptions } from "../fixtures/github-fake.js";
@@ -79,4 +80,21 @@ export function labeledIssue(label = "groundfix", body = CRASH_BODY): Record<str
   p.issue.title = "Checkout crashes with TypeError";
   p.issue.body = body;
   return p;
+}
+
+/** The run request of a label on issue #1 of the shop (`labeledIssue`), with the status on `statusIssue`. */
+export function issueRequest(statusIssue: number | null = 1): RunRequest {
+  return {
+    task: {
+      source: "issue",
+      key: `${OWNER}/${REPO}#issue-1`,
+      title: "Checkout crashes with TypeError",
+      body: CRASH_BODY,
+      repo: { owner: OWNER, name: REPO },
+      number: 1,
+    },
+    mode: "run",
+    statusIssue,
+    branchSuffix: "issue-1",
+  };
 }

@@ -17,24 +17,12 @@ import { isGroundfixMessage } from "../../src/pipeline/record.js";
 import { runPipeline } from "../../src/pipeline/run.js";
 import type { RunReport } from "../../src/pipeline/types.js";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
-import { CRASH_BODY, OWNER, REPO, SHOP_FILES } from "../app/harness.js";
+import { issueRequest, OWNER, REPO, SHOP_FILES } from "../app/harness.js";
 import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
 import { TestOctokit } from "../fixtures/github.js";
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
-const request: RunRequest = {
-  task: {
-    source: "issue",
-    key: `${OWNER}/${REPO}#issue-1`,
-    title: "Checkout crashes with TypeError",
-    body: CRASH_BODY,
-    repo: { owner: OWNER, name: REPO },
-    number: 1,
-  },
-  mode: "run",
-  statusIssue: null,
-  branchSuffix: "issue-1",
-};
+const request: RunRequest = issueRequest(null);
 const BRANCH = "groundfix/issue-1";
 const silent = { info() {}, warn() {}, error() {} };
 const run = (host: Parameters<typeof runPipeline>[0]) =>
@@ -113,7 +101,7 @@ describe("one task through both hosts", () => {
     ]);
   });
 
-  it("recognises groundfix's own earlier commit the same way on both hosts: by its trailer, not by who pushed it", async () => {
+  it("recognises groundfix's own earlier commit the same way on both hosts: its trailer and who made it", async () => {
     clearSnapshotCache();
     const repo = makeRepo(SHOP_FILES);
     const first = await run(createLocalHost(repo.dir));
@@ -121,14 +109,10 @@ describe("one task through both hosts", () => {
     sh(repo.dir, "commit", "-q", "--allow-empty", "-m", "later");
     const local = await run(createLocalHost(repo.dir));
 
-    nock.disableNetConnect();
-    fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES });
-    const octokit = new TestOctokit({ auth: "token" }) as unknown as Octokit;
-    const host = () =>
-      createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: silent, config: defaultConfig() });
-    await run(host());
+    fake = startFake();
+    await run(githubHost());
     fake.push("master", { "README.md": "later\n" });
-    const github = await run(host());
+    const github = await run(githubHost());
 
     for (const report of [local, github]) {
       expect(report.status).toBe("held");
@@ -136,4 +120,54 @@ describe("one task through both hosts", () => {
     }
     expect(local.delivery!.headSha).toBe(first.delivery!.headSha);
   });
+
+  it("a human commit that forges the trailer is not groundfix's on either host, and is never force-pushed over", async () => {
+    clearSnapshotCache();
+    const forged = "groundfix: looks like a run\n\nGroundfix-Run: forged-by-mallory";
+    // Locally: the attacker's commit on the base, with the trailer, committed under their own identity.
+    const repo = makeRepo(SHOP_FILES);
+    const tree = sh(repo.dir, "rev-parse", "HEAD^{tree}");
+    const theirs = sh(repo.dir, "commit-tree", tree, "-p", repo.base, "-m", forged);
+    sh(repo.dir, "update-ref", `refs/heads/${BRANCH}`, theirs);
+    const local = await run(createLocalHost(repo.dir));
+    expect(sh(repo.dir, "rev-parse", BRANCH)).toBe(theirs);
+
+    // On GitHub: the same commit by mallory, who even set the author to the app's bot e-mail (GitHub then shows the
+    // bot's login) — but GitHub did not verify it as the app's. No pull request is open (as after a squash merge).
+    fake = startFake();
+    fake.state.refs.set(BRANCH, fake.baseSha);
+    const pushed = fake.push(BRANCH, { "README.md": "mine\n" }, "groundfix[bot]", forged);
+    const github = await run(githubHost());
+    expect(fake.state.refs.get(BRANCH)).toBe(pushed);
+    expect(fake.state.calls.filter((c) => c.method === "PATCH" && c.route.includes("/git/refs/"))).toEqual([]);
+
+    for (const report of [local, github]) {
+      expect(report.status).toBe("held");
+      expect(report.delivery).toMatchObject({ kind: "held", why: "other_commits", commits: [{ ours: false }] });
+    }
+    expect(fake.state.pulls).toEqual([]);
+
+    // A retry (`/groundfix retry`) on GitHub commits on another branch name and still leaves the attacker's alone.
+    const retried = await runPipeline(githubHost(), {
+      request: { ...request, mode: "retry" },
+      runId: "run-retry",
+      model: () => createModel("heuristic", { env: {} }),
+    });
+    expect(retried.status).toBe("pull_request");
+    expect(retried.delivery).toMatchObject({ branch: `${BRANCH}-2`, insteadOf: { branch: BRANCH, count: 1 } });
+    expect(fake.state.refs.get(BRANCH)).toBe(pushed);
+    expect(fake.state.pulls.map((p) => p.head)).toEqual([`${BRANCH}-2`]);
+  });
 });
+
+function startFake(): GitHubFake {
+  nock.disableNetConnect();
+  return createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES });
+}
+
+/** A GitHub host on the fake, as the App builds it: it knows the app's bot login (`GET /app` in the App). */
+function githubHost() {
+  const octokit = new TestOctokit({ auth: "token" }) as unknown as Octokit;
+  const repo = { owner: OWNER, name: REPO };
+  return createGitHubHost({ octokit, repo, log: silent, config: defaultConfig(), botLogin: "groundfix[bot]" });
+}

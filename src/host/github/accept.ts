@@ -36,8 +36,9 @@ export interface AcceptHooks {
  *    comment and nothing else; a refused sender is logged, and a refused human's command (`hooks.reply`) gets one
  *    reply per issue per process (bots never);
  * 3. the `eyes` reaction (`hooks.react`; a failure is logged) and the queued `run` job (JSON, {@link RunJobPayload}):
- *    the status comment for an unreadable or invalid config, else the pipeline. An archived repository
- *    (`repository.archived`) gets no reaction and no run, only the status comment that says so. Returns without awaiting the run.
+ *    the status comment for an unreadable or invalid config, else the pipeline. Returns without awaiting the run.
+ * An archived repository (`repository.archived`) is logged and left before step 2: GitHub refuses every write to it
+ * (403 "Repository was archived so is read-only."), so there is no reaction, no reply, no comment and no run.
  */
 export function createAccept(
   deps: AcceptDeps,
@@ -62,6 +63,10 @@ export function createAccept(
         ...(rerun ? { rerun } : {}),
         payload: data,
       });
+    if (payload.repository?.archived) {
+      // Read-only: GitHub refuses every write to it, comments and reactions included. Logged; nothing is posted.
+      return void log.warn({ id: context.id, key: request.task.key }, "groundfix: repository is archived; not run");
+    }
     if (context.name !== "code_scanning_alert") {
       const sender = payload.sender;
       if (!sender?.login)
@@ -91,12 +96,6 @@ export function createAccept(
           );
         return;
       }
-    }
-    if (payload.repository?.archived) {
-      // Read-only: no reaction, no model run, one status comment that says why.
-      log.info({ id: context.id, key: request.task.key }, "groundfix: repository is archived; not run");
-      await job({ type: "repository_state", request, state: "archived" });
-      return;
     }
     if (hooks.react) await hooks.react().catch((e: unknown) => log.warn({ err: e }, "could not add the eyes reaction"));
     const baseBranch = payload.repository?.default_branch;

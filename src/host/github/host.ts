@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import type { GroundfixConfig } from "../../config/schema.js";
 import { cachedSnapshot, snapshotFromTar } from "../../snapshot/index.js";
 import type { FilePatch, Snapshot } from "../../types.js";
-import type { Host, PullRequestRef } from "../types.js";
-import { commitFiles, deleteBranch } from "./commit.js";
+import type { Delivery, Host, PullRequestRef } from "../types.js";
+import { deleteBranch, pointBranch, replaceBranch, writeCommit } from "./commit.js";
 import { compareCommits, type Comparison } from "./compare.js";
 import { pullRequestTitle } from "../../pipeline/record.js";
 import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
@@ -18,6 +18,14 @@ import { createStatusPacer, type PacerTimers } from "./progress.js";
 import type { RunStatus } from "../../pipeline/types.js";
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
+
+/** How many other branch names (`<branch>-2` … `-5`) a retry tries when its branch holds others' commits. */
+const RETRY_BRANCHES = 4;
+
+/** A held branch whose commits beyond the base are all groundfix's own (all listed, each `ours`). */
+function ownOnly(held: Delivery & { kind: "held" }): boolean {
+  return held.why !== "other_commits" && held.count === held.commits.length && held.commits.every((c) => c.ours);
+}
 
 /** Logger subset (Probot's pino logger fits). */
 export interface HostLogger {
@@ -81,9 +89,12 @@ interface OpenPullRequest {
  * - `loadSnapshot(sha)`: ONE `GET /repos/{o}/{r}/tarball/{sha}` (GitHub answers 302 to codeload; fetch follows it),
  *   streamed into `snapshotFromTar` with the `owner-repo-sha/` folder stripped, reused under `owner/repo@sha`.
  * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
- * - `deliver`: the Git Data API, see {@link commitFiles}; a branch it would hold that carries only groundfix's own
- *   earlier commits and has no open pull request (merged, e.g. squashed with the branch kept, or closed) is replaced
- *   (`replaced` with `ownEarlier`); `deleteBranch`: `DELETE git/refs/heads/{b}`.
+ * - `deliver`: the Git Data API, see {@link writeCommit} and {@link pointBranch}; a branch it would hold that carries
+ *   only groundfix's own earlier commits (the trailer and the app's verified authorship) is replaced when no pull
+ *   request is open from it (merged, e.g. squashed with the branch kept, or closed: `replaced` with `ownEarlier`) or
+ *   on a retry (`force`). `force` never replaces commits groundfix did not make: the retry goes to `<branch>-2`
+ *   (up to `-5`, `insteadOf` names the held branch and its commits), else the delivery is `held`.
+ *   `deleteBranch`: `DELETE git/refs/heads/{b}`.
  * - `openPullRequest`: the open PR from the branch (`GET pulls?head=owner:branch&state=open`, not asked for a branch
  *   this call created), else `POST pulls` (`draft` from config, title and body from the run, the body with the run
  *   record); never a second PR for a branch. An existing PR keeps its body when the branch was reused (its record
@@ -181,20 +192,30 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     async deliver(input) {
-      const delivery = await commitFiles(octokit, repo, input, trees.get(input.baseSha));
+      const made = await writeCommit(octokit, repo, input, trees.get(input.baseSha));
+      const owner = options.botLogin ? { botLogin: options.botLogin } : {};
+      const point = (branch: string) => pointBranch(octokit, repo, { branch, baseSha: input.baseSha, ...made }, owner);
+      const delivery = await point(input.branch);
       if (delivery.kind !== "held") return delivery;
       const open = await openFrom(input.branch);
-      if (open) return { ...delivery, pullRequest: { number: open.number, url: open.html_url } };
-      // Only groundfix's own earlier commits (all of them listed, each with the trailer) and no open pull request:
-      // the earlier PR was merged (a squash merge keeps none of the branch's commits) or closed, so a new run
-      // replaces the branch and opens a new PR; nothing anyone else wrote is dropped.
-      const ownOnly =
-        delivery.why !== "other_commits" &&
-        delivery.count === delivery.commits.length &&
-        delivery.commits.every((c) => c.ours);
-      if (!ownOnly) return delivery;
-      const replaced = await commitFiles(octokit, repo, { ...input, force: true }, trees.get(input.baseSha));
-      return replaced.kind === "replaced" ? { ...replaced, ownEarlier: true } : replaced;
+      // Only groundfix's own earlier commits (all of them listed, each its own by the trailer AND GitHub's proof that
+      // the app made it): a retry replaces them; so does a new run when no pull request is open (the earlier PR was
+      // merged, e.g. squashed, or closed). Nothing anyone else wrote is dropped.
+      if (ownOnly(delivery) && (input.force || !open)) {
+        const replaced = await replaceBranch(octokit, repo, delivery, made.headSha);
+        return input.force ? replaced : { ...replaced, ownEarlier: true };
+      }
+      const held = open ? { ...delivery, pullRequest: { number: open.number, url: open.html_url } } : delivery;
+      if (!input.force || delivery.why !== "other_commits") return held;
+      // A retry on a branch holding commits groundfix did not make never force-pushes over them: it commits on
+      // `<branch>-2` (…`-5`) instead, reusing one that holds only an earlier retry's own commit.
+      const insteadOf = { branch: input.branch, commits: delivery.commits, count: delivery.count };
+      for (let n = 2; n <= 1 + RETRY_BRANCHES; n++) {
+        const moved = await point(`${input.branch}-${n}`);
+        if (moved.kind !== "held") return { ...moved, insteadOf };
+        if (ownOnly(moved)) return { ...(await replaceBranch(octokit, repo, moved, made.headSha)), insteadOf };
+      }
+      return held;
     },
 
     deleteBranch(branch) {

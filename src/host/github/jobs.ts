@@ -15,7 +15,7 @@ import type { Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
 import { issueBullets } from "./status.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { repositoryStateBody, type RepositoryState } from "./repository-state.js";
+import { isArchivedRefusal, repositoryStateBody, type RepositoryState } from "./repository-state.js";
 import { reviewOnEvent } from "./review-handler.js";
 import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
 
@@ -52,7 +52,8 @@ export interface JobDeps {
  * The worker side of the App: turn one {@link JobData} into its work with a fresh installation Octokit and ONE
  * GitHub host per job. `run` jobs run the pipeline (`pipeline/run.ts`) or post the status comment their trigger
  * asked for; `review` jobs review a pull request head (`review-handler.ts`). A run never throws for run trouble (it
- * ends with a status comment); the processor throws only when that comment itself cannot be posted.
+ * ends with a status comment); the processor throws only when that comment itself cannot be posted. An archived
+ * repository refuses every write: such a job posts nothing and ends without throwing (no retry can help).
  */
 export function createJobProcessor(deps: JobDeps): JobProcessor {
   return async (job: JobData) => {
@@ -86,6 +87,11 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       claimReview: deps.claimReview,
       commentIds: deps.commentIds,
     });
+    if (data.type === "repository_state" && data.state === "archived") {
+      // GitHub refuses every write to an archived repository, comments included: log it, post nothing, no retry.
+      deps.log.warn({ key: data.request.task.key }, "groundfix: the repository is archived (read-only); not run");
+      return;
+    }
     if (data.type !== "run") {
       const body =
         data.type === "config_error"
@@ -100,15 +106,23 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       await upsertStatusComment(octokit, target, options);
       return;
     }
-    const report = await runPipeline(host, {
-      request: data.request,
-      ...(data.baseBranch ? { baseRef: data.baseBranch } : {}),
-      runId: randomUUID(),
-      model(config) {
-        const spec = selectModelSpec(deps.operator, config);
-        return spec.ok ? createModel(spec.spec, { env: deps.env }) : { refused: spec.message };
-      },
-    });
+    let report: RunReport;
+    try {
+      report = await runPipeline(host, {
+        request: data.request,
+        ...(data.baseBranch ? { baseRef: data.baseBranch } : {}),
+        runId: randomUUID(),
+        model(config) {
+          const spec = selectModelSpec(deps.operator, config);
+          return spec.ok ? createModel(spec.spec, { env: deps.env }) : { refused: spec.message };
+        },
+      });
+    } catch (error) {
+      // Archived after the webhook was sent: its final status cannot be posted either. A retry cannot help.
+      if (!isArchivedRefusal(error)) throw error;
+      deps.log.warn({ key: data.request.task.key }, "groundfix: the repository was archived during the run; stopped");
+      return;
+    }
     logReport(deps.log, report);
   };
 }

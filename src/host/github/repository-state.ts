@@ -1,9 +1,10 @@
+import { httpStatus } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
 
 /**
  * A repository state in which no run can produce a pull request, whatever is retried:
  * - `archived`: the webhook payload's `repository.archived` is true; GitHub makes an archived repository read-only
- *   (no branch, no commit, no pull request can be written), so no model runs;
+ *   (no branch, no commit, no pull request, no comment can be written), so no model runs and nothing is posted;
  * - `empty`: the default branch has no commit, so there is no base to pin. GitHub answers `GET branches/{branch}`
  *   with 404 and the Git Data API with 409 "Git Repository is empty." in a repository without a commit.
  */
@@ -18,6 +19,16 @@ export class RepositoryStateError extends Error {
     super(`the repository is ${state}`);
     this.name = "RepositoryStateError";
   }
+}
+
+/**
+ * True for GitHub's refusal of a write to an archived repository: 403 "Repository was archived so is read-only."
+ * (every write is refused, issue comments included). Nothing a retry does can change it until the repository is
+ * unarchived, so a job that meets it ends without a retry.
+ */
+export function isArchivedRefusal(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return httpStatus(error) === 403 && /archived/i.test(message);
 }
 
 /**

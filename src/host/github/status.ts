@@ -1,4 +1,4 @@
-import type { Delivery, BranchCommit } from "../types.js";
+import type { BranchCommit, Delivery, HeldBranch } from "../types.js";
 import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
 import { capText, escapeUntrusted, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
@@ -41,6 +41,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   const pullRequest = { number: pr.number, url: pr.url ?? "", reused: pr.existing };
   const check = report.reviewCheck;
   const notes = [
+    delivery?.insteadOf ? insteadOfNote(delivery.insteadOf, delivery.branch) : "",
     delivery?.kind === "replaced" ? replacedNote(delivery) : "",
     check && check.stage !== "create" ? reviewNote(check) : "",
   ];
@@ -75,7 +76,17 @@ function heldNote(held: Delivery & { kind: "held" }): string {
   const pr = held.pullRequest
     ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.`
     : "";
-  return `${what}. Nothing was written to it and no pull request was opened.${pr} Comment \`/groundfix retry\` to replace the branch with this run's commit (the commits listed are dropped from it), or delete the branch and run again.`;
+  const retry = foreign.length
+    ? "Comment `/groundfix retry` to commit on a new branch name instead (groundfix never force-pushes over commits it did not make), or delete the branch and run again."
+    : "Comment `/groundfix retry` to replace groundfix's earlier commit with this run's, or delete the branch and run again.";
+  return `${what}. Nothing was written to it and no pull request was opened.${pr} ${retry}`;
+}
+
+/** Why a retry committed on another branch name: the one it was meant for holds commits groundfix did not make. */
+function insteadOfNote(held: HeldBranch, branch: string): string {
+  const foreign = held.commits.filter((c) => !c.ours);
+  const more = held.count - held.commits.length; // beyond those named: not known to be groundfix's
+  return `The branch \`${held.branch}\` holds commits groundfix did not make: ${commitList(foreign, foreign.length + more)}. groundfix never force-pushes over them, so they were left as they are and this retry committed on \`${branch}\` instead.`;
 }
 
 /** What `/groundfix retry` dropped when it replaced a branch. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { heldReason } from "../../pipeline/record.js";
+import { heldReason, isOwnCommit } from "../../pipeline/record.js";
 import type { ChangedFile } from "../../types.js";
 import type { BranchCommit, DeliverInput, Delivery } from "../types.js";
 import { LocalInputError } from "./errors.js";
@@ -10,7 +10,11 @@ import { git, gitText, GitError } from "./git.js";
 /** The file modes a commit made by groundfix may write: regular and executable files (git's octal modes). */
 const WRITABLE_MODES = new Set(["100644", "100755"]);
 
-/** Identity used for the commit when the repository and environment define none (`user.name`/`user.email`). */
+/**
+ * groundfix's own git identity: always the committer of the commits it writes (how a later run tells them from
+ * anyone else's, with the `Groundfix-Run:` trailer), and the author too when the repository and environment define
+ * no `user.name`/`user.email`.
+ */
 export const FALLBACK_IDENTITY = { name: "groundfix", email: "groundfix@users.noreply.local" } as const;
 
 /**
@@ -58,7 +62,10 @@ export async function branchHead(repoDir: string, branch: string): Promise<strin
   }
 }
 
-/** Environment that gives commit-tree an author/committer when the repository has no `user.name`/`user.email`. */
+/**
+ * Environment for commit-tree: the committer is always {@link FALLBACK_IDENTITY} (groundfix made the commit); the
+ * author is the repository's or environment's identity, else that same identity.
+ */
 async function identityEnv(repoDir: string): Promise<Record<string, string>> {
   const get = async (key: string) => {
     try {
@@ -67,56 +74,69 @@ async function identityEnv(repoDir: string): Promise<Record<string, string>> {
       return "";
     }
   };
-  const env: Record<string, string> = {};
-  if (!process.env.GIT_AUTHOR_NAME && !process.env.GIT_COMMITTER_NAME && !(await get("user.name"))) {
-    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
-  }
-  if (
-    !process.env.GIT_AUTHOR_EMAIL &&
-    !process.env.GIT_COMMITTER_EMAIL &&
-    !process.env.EMAIL &&
-    !(await get("user.email"))
-  ) {
-    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
-  }
+  const env: Record<string, string> = {
+    GIT_COMMITTER_NAME: FALLBACK_IDENTITY.name,
+    GIT_COMMITTER_EMAIL: FALLBACK_IDENTITY.email,
+  };
+  if (!process.env.GIT_AUTHOR_NAME && !(await get("user.name"))) env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
+  if (!process.env.GIT_AUTHOR_EMAIL && !process.env.EMAIL && !(await get("user.email")))
+    env.GIT_AUTHOR_EMAIL = FALLBACK_IDENTITY.email;
   return env;
 }
 
 /** Most commits named in a `held` or `replaced` delivery. */
 const MAX_NAMED = 10;
 
-/** Parents and message of a commit (`git cat-file commit`). */
-async function readCommit(repoDir: string, sha: string): Promise<{ parents: string[]; tree: string; message: string }> {
+/** A commit's parents, tree, author name, committer email and message (`git cat-file commit`, raw headers). */
+interface RawCommit {
+  parents: string[];
+  tree: string;
+  author: string;
+  committerEmail: string;
+  message: string;
+}
+
+/** Read one commit's headers and message (`git cat-file commit`): no format string a message could break out of. */
+async function readCommit(repoDir: string, sha: string): Promise<RawCommit> {
   const raw = await gitText(repoDir, ["cat-file", "commit", sha]);
   const end = raw.indexOf("\n\n");
   const headers = (end < 0 ? raw : raw.slice(0, end)).split("\n");
   const field = (name: string) => headers.filter((h) => h.startsWith(`${name} `)).map((h) => h.slice(name.length + 1));
-  return { parents: field("parent"), tree: field("tree")[0] ?? "", message: end < 0 ? "" : raw.slice(end + 2) };
+  // `author Name <email> 1700000000 +0000`
+  const identity = (line: string | undefined) => /^(.*?) <([^>]*)>/.exec(line ?? "") ?? ["", "", ""];
+  return {
+    parents: field("parent"),
+    tree: field("tree")[0] ?? "",
+    author: identity(field("author")[0])[1]!,
+    committerEmail: identity(field("committer")[0])[2]!,
+    message: end < 0 ? "" : raw.slice(end + 2),
+  };
 }
 
-/** The commits reachable from `tip` but not from `base` (newest first, at most 10 named) and how many in all. */
+/**
+ * The commits reachable from `tip` but not from `base` (newest first, at most 10 named) and how many in all. A commit
+ * is `ours` when it carries the run trailer and its committer is {@link FALLBACK_IDENTITY} (`isOwnCommit`).
+ */
 async function commitsOnlyIn(
   repoDir: string,
   tip: string,
   base: string,
 ): Promise<{ commits: BranchCommit[]; count: number }> {
   const count = Number(await gitText(repoDir, ["rev-list", "--count", tip, "--not", base]));
-  const log = await gitText(repoDir, [
-    "log",
-    `--max-count=${MAX_NAMED}`,
-    "--format=%H%x00%an%x00%s%x00%(trailers:key=Groundfix-Run,valueonly)%x01",
-    tip,
-    "--not",
-    base,
-  ]);
-  const commits = log
-    .split("\x01")
-    .map((row) => row.replace(/^\n/, ""))
-    .filter((row) => row !== "")
-    .map((row) => {
-      const [sha = "", author = "", subject = "", trailer = ""] = row.split("\x00");
-      return { sha, author, subject, ours: trailer.trim() !== "" };
+  const shas = (await gitText(repoDir, ["rev-list", `--max-count=${MAX_NAMED}`, tip, "--not", base]))
+    .split("\n")
+    .filter(Boolean);
+  const commits: BranchCommit[] = [];
+  for (const sha of shas) {
+    const c = await readCommit(repoDir, sha);
+    const madeByGroundfix = c.committerEmail.toLowerCase() === FALLBACK_IDENTITY.email;
+    commits.push({
+      sha,
+      author: c.author,
+      subject: (c.message.split("\n")[0] ?? "").trim(),
+      ours: isOwnCommit({ message: c.message, madeByGroundfix }),
     });
+  }
   return { commits, count };
 }
 
@@ -163,7 +183,10 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
         branch,
         headSha: existing,
         headParent: old.parents[0] ?? null,
-        why: heldReason(old, base),
+        why: heldReason(
+          { parents: old.parents, ours: beyond.commits[0]?.sha === existing && beyond.commits[0].ours },
+          base,
+        ),
         ...beyond,
       };
     if (beyond.count > 0) {

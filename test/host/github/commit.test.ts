@@ -8,6 +8,18 @@ const files = [
   { path: "bin/run.sh", content: "#!/bin/sh\necho edited\n", mode: "100755" },
 ];
 const repoPath = `/repos/${OWNER}/${REPO}`;
+const BOT = "groundfix[bot]";
+const TRAILER = "Groundfix-Run: run-1";
+
+/** A commit of a compare answer as GitHub lists the app's own: its trailer, the bot as author and committer, verified. */
+function ownCommit(sha: string, subject: string) {
+  return {
+    sha,
+    commit: { author: { name: BOT }, message: `${subject}\n\n${TRAILER}`, verification: { verified: true } },
+    author: { login: BOT },
+    committer: { login: BOT },
+  };
+}
 const refExists = {
   message: "Reference already exists",
   documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference",
@@ -58,7 +70,7 @@ function mockExistingBranch(
     scope.get(`${repoPath}/compare/${BASE_SHA}...${head}`).query(true).reply(200, headCommit.compare);
 }
 
-describe("commitFiles through the Git Data API", () => {
+describe("the GitHub host's delivery through the Git Data API", () => {
   it("writes one tree with base_tree and inline content (modes kept), one commit on the base, one ref", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
@@ -162,29 +174,78 @@ describe("commitFiles through the Git Data API", () => {
     expect(patch).toEqual({ sha: "9".repeat(40), force: false });
   });
 
-  it("with force, replaces a branch holding other commits and reports the head it was and the commits dropped", async () => {
+  it("with force, replaces a branch holding only groundfix's own earlier commit (trailer, the app's verified bot commit)", async () => {
     const octokit = testOctokit();
     let patch: any;
     const old = "8".repeat(40);
-    const compare = {
-      ahead_by: 1,
-      commits: [{ sha: old, commit: { author: { name: "Ann" }, message: "an older edit" }, author: null }],
-      files: [],
-    };
+    const compare = { ahead_by: 1, commits: [ownCommit(old, "an older run")], files: [] };
     mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
+    nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []);
     nock(API)
       .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
       .reply(200, { object: { sha: "9".repeat(40) } });
 
-    const host = githubHost(octokit);
+    const host = githubHost(octokit, { botLogin: BOT });
     const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
     expect(out).toMatchObject({
       kind: "replaced",
       headSha: "9".repeat(40),
       previousSha: old,
-      commits: [{ sha: old, author: "Ann", ours: false }],
+      commits: [{ sha: old, author: BOT, ours: true }],
     });
     expect(patch).toEqual({ sha: "9".repeat(40), force: true });
+  });
+
+  it.each([
+    [
+      "someone's commit",
+      { sha: "8".repeat(40), commit: { author: { name: "Ann" }, message: "an older edit" }, author: null },
+    ],
+    ["a forged trailer", { ...ownCommit("8".repeat(40), "x"), author: { login: "mallory" } }],
+    [
+      "a forged trailer under the bot's login, unverified",
+      { ...ownCommit("8".repeat(40), "x"), commit: { message: `x\n\n${TRAILER}` } },
+    ],
+    [
+      "the app's verified commit without the trailer",
+      { ...ownCommit("8".repeat(40), "x"), commit: { message: "x", verification: { verified: true } } },
+    ],
+  ])(
+    "with force, never force-pushes over %s: it commits on `<branch>-2` and names what holds the branch",
+    async (_, held) => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      const compare = { ahead_by: 1, commits: [held], files: [] };
+      mockExistingBranch(held.sha, "9".repeat(40), { tree: "7".repeat(40), parent: BASE_SHA, compare });
+      let alternative: any;
+      nock(API)
+        .get(`${repoPath}/pulls`)
+        .query(true)
+        .reply(200, [])
+        .post(`${repoPath}/git/refs`, (b) => ((alternative = b), true))
+        .reply(201, {});
+
+      const host = githubHost(octokit, { botLogin: BOT });
+      const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+      expect(out).toMatchObject({
+        kind: "created",
+        branch: `${BRANCH}-2`,
+        headSha: "9".repeat(40),
+        insteadOf: { branch: BRANCH, count: 1, commits: [{ sha: held.sha, ours: false }] },
+      });
+      expect(alternative).toEqual({ ref: `refs/heads/${BRANCH}-2`, sha: "9".repeat(40) });
+      expect(calls.filter((c) => c.startsWith("PATCH") || c.startsWith("DELETE"))).toEqual([]);
+    },
+  );
+
+  it("without the app's login (GET /app failed) no commit counts as its own, so nothing is replaced", async () => {
+    const octokit = testOctokit();
+    const old = "8".repeat(40);
+    const compare = { ahead_by: 1, commits: [ownCommit(old, "an older run")], files: [] };
+    mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
+    nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []);
+    const out = await githubHost(octokit).deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+    expect(out).toMatchObject({ kind: "held", why: "other_commits", commits: [{ ours: false }] });
   });
 
   it("a 502 on the commit step rethrows and creates no branch", async () => {

@@ -1,0 +1,145 @@
+/**
+ * Situations a real installation meets, each through the faked GitHub: a retry on a branch someone else committed
+ * to, an archived repository, a run that died half-way, `POST /pulls` answered 5xx after GitHub created the pull
+ * request, the installation token lost mid-run. Some drive the whole app (`startApp`), others one queued `run` job
+ * (`createJobProcessor`, as a worker runs it, attempt by attempt).
+ */
+import nock from "nock";
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/schema.js";
+import { loadOperatorEnv } from "../../src/config/env.js";
+import type { RunRequest } from "../../src/events/types.js";
+import { createJobProcessor } from "../../src/host/github/jobs.js";
+import type { Octokit } from "../../src/host/github/octokit.js";
+import { createReviewClaims } from "../../src/host/github/review-claims.js";
+import { createStatusCommentIds } from "../../src/host/github/status-comment.js";
+import type { JobData } from "../../src/queue/types.js";
+import { clearSnapshotCache } from "../../src/snapshot/index.js";
+import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
+import { TestOctokit, webhookExample } from "../fixtures/github.js";
+import { CRASH_BODY, issueRequest, labeledIssue, OWNER, REPO, SHOP_FILES, startApp } from "./harness.js";
+
+const BRANCH = "groundfix/issue-1";
+const MARKER = "<!-- groundfix:status -->";
+
+let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let fake: GitHubFake | undefined;
+afterEach(() => {
+  app?.stop();
+  app = undefined;
+  fake?.stop();
+  fake = undefined;
+  nock.enableNetConnect();
+});
+
+let comments = 0;
+
+/** A new `/groundfix retry` comment on issue #1 (each call another comment, as on GitHub). */
+function retryComment(): Record<string, any> {
+  const payload = webhookExample("issue_comment", "created");
+  payload.comment.id += ++comments;
+  payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
+  payload.comment.body = "/groundfix retry";
+  return payload;
+}
+
+const statusOf = (f: GitHubFake) => f.state.comments.filter((c) => c.body.includes(MARKER));
+
+const request: RunRequest = issueRequest(1);
+
+/** The faked GitHub alone (no Probot): for tests that run one queued job through {@link worker}. */
+function startFake(): GitHubFake {
+  nock.disableNetConnect();
+  clearSnapshotCache();
+  fake = createGitHubFake({ owner: OWNER, name: REPO, defaultBranch: "master", files: SHOP_FILES });
+  return fake;
+}
+
+/**
+ * The worker side of the App for one process: `createJobProcessor` with an installation Octokit per attempt (a
+ * token Octokit with the app's retry and throttling plugins), the app's bot login, and a `run` job for `request`.
+ */
+function worker() {
+  const silent = { info() {}, warn() {}, error() {} };
+  const processor = createJobProcessor({
+    auth: async () => new TestOctokit({ auth: "ghs_fake" }) as unknown as Octokit,
+    log: silent,
+    operator: loadOperatorEnv({}),
+    env: {},
+    botLogin: { get: async () => "groundfix[bot]" },
+    claimReview: createReviewClaims(),
+    commentIds: createStatusCommentIds(),
+  });
+  const job: JobData = {
+    kind: "run",
+    key: request.task.key,
+    installationId: 1,
+    payload: { type: "run", request, config: defaultConfig(), baseBranch: "master" },
+  };
+  return {
+    attempt: (number: number, final = false) => processor(job, { number, final }),
+  };
+}
+
+describe("/groundfix retry never force-pushes over commits groundfix did not make", () => {
+  it("a branch someone committed to: the retry names the commits that hold it and commits on a new branch name", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const theirs = app.fake.push(BRANCH, { "notes.md": "my follow-up\n" }, "mallory");
+    state.pulls[0]!.state = "closed";
+    await app.receive("issue_comment", retryComment());
+
+    expect(state.refs.get(BRANCH)).toBe(theirs); // never force-pushed
+    const forced = state.calls.filter((c) => c.method === "PATCH" && c.route.includes("/git/refs/") && c.body.force);
+    expect(forced).toEqual([]);
+    expect(state.pulls.map((p) => [p.head, p.state])).toEqual([
+      [BRANCH, "closed"],
+      [`${BRANCH}-2`, "open"],
+    ]);
+    expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: state.refs.get(`${BRANCH}-2`), status: "completed" });
+    const status = statusOf(app.fake)[0]!.body;
+    expect(status).toContain(`holds commits groundfix did not make: \`${theirs.slice(0, 7)}\` by \`mallory\`.`);
+    expect(status).toContain(`committed on \`${BRANCH}-2\` instead`);
+    expect(status).toContain(`Opened pull request [#${state.pulls[1]!.number}]`);
+  });
+
+  it("a second retry reuses the new branch name (groundfix's own commit there) instead of taking a third", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    app.fake.push(BRANCH, { "notes.md": "my follow-up\n" }, "mallory");
+    await app.receive("issue_comment", retryComment());
+    app.fake.push("master", { "README.md": "# shop\n" }, "Codertocat"); // the default branch moves on
+    await app.receive("issue_comment", retryComment());
+    const { state } = app.fake;
+    expect([...state.refs.keys()].filter((r) => r.startsWith("groundfix/")).sort()).toEqual([BRANCH, `${BRANCH}-2`]);
+    const commits = state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/git/commits");
+    expect(commits.at(-1)!.body.parents).toEqual([state.refs.get("master")]);
+    expect(state.pulls.filter((p) => p.state === "open").map((p) => p.head)).toEqual([BRANCH, `${BRANCH}-2`]);
+  });
+});
+
+describe("an archived repository refuses every write (403 “Repository was archived so is read-only.”)", () => {
+  it("archived in the payload: nothing is tried — no reaction, no comment, no model run — and the job ends", async () => {
+    app = await startApp();
+    app.fake.state.archived = true;
+    const payload = labeledIssue();
+    payload.repository.archived = true;
+    await app.receive("issues", payload);
+    const { state } = app.fake;
+    expect(state.calls.filter((c) => c.method !== "GET" && !c.route.includes("access_tokens"))).toEqual([]);
+    expect(state.calls.map((c) => c.route)).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
+    expect(state.comments).toEqual([]);
+  });
+
+  it("archived during the run: the job ends without an error (no retry loop) and without a pull request", async () => {
+    const f = startFake();
+    f.state.archived = true; // the payload said not archived; GitHub refuses the writes
+    const run = worker();
+    await expect(run.attempt(1)).resolves.toBeUndefined();
+    expect(f.state.pulls).toEqual([]);
+    expect(f.state.comments).toEqual([]);
+    const refused = f.state.calls.filter((c) => c.method !== "GET");
+    expect(refused.length).toBeLessThanOrEqual(8); // each stage tried once, nothing repeated
+  });
+});
