@@ -28,7 +28,7 @@ import { costOf } from "./models/pricing.js";
 import type { Message, Model, ToolCall } from "./models/types.js";
 import type { Transcript } from "./models/transcript.js";
 import { decideOutcome } from "./outcome.js";
-import { firstUserMessage, NO_TOOL_NUDGE, systemPrompt } from "./prompt.js";
+import { firstUserMessage, NO_TOOL_NUDGE, problemCutNote, systemPrompt } from "./prompt.js";
 import { toolCallsFromText } from "./text-calls.js";
 import { agentToolSpecs } from "./tool-specs.js";
 import { firstLine, truncate, truncateDeep, type Trace, type TraceStep, type TraceToolCall } from "./trace.js";
@@ -96,7 +96,13 @@ export interface RunResult {
   diagnosis: Diagnosis | null;
   edits: AppliedEdit[];
   files: ChangedFile[];
-  gates: { rejections: GateRejection[]; observations_stripped: number; input_removed: InputRemoved };
+  /** What the gates refused or removed; `input_cut`: characters of the problem text not shown (present when > 0). */
+  gates: {
+    rejections: GateRejection[];
+    observations_stripped: number;
+    input_removed: InputRemoved;
+    input_cut?: number;
+  };
   /** Reported tokens (estimated, chars / 4, when the model reported none), with cache tokens and cost when known. */
   usage: Usage;
   /** The token budget of the run and whether it could be enforced (not when the model reported no usage). */
@@ -153,6 +159,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   const rejections: GateRejection[] = [];
   const steps: TraceStep[] = [];
   const notes: string[] = [];
+  if (first.cut > 0) notes.push(problemCutNote(first.cut));
   const transcript: Transcript = { turns: [] };
   const usage: Usage = { model_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0 };
   const cache = { read: 0, write: 0 };
@@ -590,6 +597,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       rejections: rejections.map((r) => ({ ...r, message: redact(r.message) })),
       observations_stripped: stripped,
       input_removed: first.removed,
+      ...(first.cut > 0 ? { input_cut: first.cut } : {}),
     },
     usage,
     budget: {

@@ -64,6 +64,19 @@ export function systemPrompt(config: GroundfixConfig): string {
 }
 
 /**
+ * The most characters of problem text a model is shown: 65,536, GitHub's own limit for an issue body, so an issue
+ * from GitHub is never cut; a local issue file or an alert may be longer.
+ */
+export const MAX_PROBLEM_CHARS = 65_536;
+/** The one-line note for a run whose problem text was cut by `cut` characters (trace notes, the CLI's notes). */
+export function problemCutNote(cut: number): string {
+  return `the problem text was cut to its first ${MAX_PROBLEM_CHARS} characters; ${cut} more were not shown to the model`;
+}
+
+/** The most characters of a problem title a model is shown (a title is one line; a longer one is cut). */
+const MAX_TITLE_CHARS = 1_024;
+
+/**
  * The first user message, exactly:
  * ```
  * Problem title: <title>
@@ -76,18 +89,29 @@ export function systemPrompt(config: GroundfixConfig): string {
  * Title and body go through input hygiene; `<problem>` tags inside the body are neutralised so the data cannot
  * close its own envelope.
  *
- * @returns the message and what hygiene removed.
+ * A body longer than {@link MAX_PROBLEM_CHARS} is cut at the last line break before it, and the cut is said inside
+ * the envelope, so a pasted 5 MB log cannot spend the token budget on one message.
+ *
+ * @returns the message, what hygiene removed, and how many characters of the body were cut (0 when none).
  */
-export function firstUserMessage(task: Task): { content: string; removed: InputRemoved } {
-  const title = sanitizeProblemText(task.title);
+export function firstUserMessage(task: Task): { content: string; removed: InputRemoved; cut: number } {
+  const title = sanitizeProblemText(task.title.slice(0, MAX_TITLE_CHARS));
   const body = sanitizeProblemText(task.body);
+  let text = body.text;
+  let cut = 0;
+  if (text.length > MAX_PROBLEM_CHARS) {
+    const end = text.lastIndexOf("\n", MAX_PROBLEM_CHARS);
+    const keep = end > MAX_PROBLEM_CHARS / 2 ? end : MAX_PROBLEM_CHARS;
+    cut = text.length - keep;
+    text = `${text.slice(0, keep)}\n[groundfix cut the problem text here: ${cut} more characters were not shown]`;
+  }
   const lines = [
     `Problem title: ${neutralizeEnvelope(title.text.replace(/\s*[\r\n]+\s*/g, " ").trim())}`,
     `Source: ${task.source}`,
   ];
   if (task.location) lines.push(`Alert location: ${task.location.path}:${task.location.startLine}`);
-  lines.push("<problem>", neutralizeEnvelope(body.text), "</problem>");
-  return { content: lines.join("\n"), removed: addRemoved(title.removed, body.removed) };
+  lines.push("<problem>", neutralizeEnvelope(text), "</problem>");
+  return { content: lines.join("\n"), removed: addRemoved(title.removed, body.removed), cut };
 }
 
 /** The user message sent after a turn without a tool call (the turn still counts as a step). */

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { basename, resolve } from "node:path";
 import type { RunResult } from "../agent/index.js";
 import { createModel } from "../agent/models/index.js";
+import { problemCutNote } from "../agent/prompt.js";
 import { createLocalHost } from "../host/local/index.js";
+import { gitText } from "../host/local/git.js";
 import type { BranchCommit } from "../host/types.js";
 import { runPipeline } from "../pipeline/run.js";
 import type { RunReport } from "../pipeline/types.js";
@@ -94,7 +96,26 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
     onStep: progress,
   });
   if (run.status === "error") throw run.error;
-  return fixReportOf(run, modelSpec);
+  const report = fixReportOf(run, modelSpec);
+  const dirty = await uncommittedNote(options.repoDir, options.ref ?? "HEAD", run.base!.sha);
+  if (dirty) report.notes.push(dirty);
+  return report;
+}
+
+/**
+ * A note when the run read `HEAD` while the working tree holds changes that are not committed (tracked files
+ * changed, or files not yet added): the snapshot is the commit, so those changes were not seen. Null otherwise, and
+ * for another `--ref` or a bare repository (no working tree).
+ */
+async function uncommittedNote(repoDir: string, ref: string, sha: string): Promise<string | null> {
+  if (ref !== "HEAD") return null;
+  const status = await gitText(repoDir, ["status", "--porcelain", "-z"]).catch(() => "");
+  const count = status.split("\0").filter((entry) => /^(?:[ MADRCU?]{2}) /.test(entry)).length;
+  if (count === 0) return null;
+  return (
+    `the working tree has ${count} uncommitted change(s); this run read the commit ${sha.slice(0, 12)} (HEAD) ` +
+    `only: commit them to include them`
+  );
 }
 
 /** The CLI's view of a local run (what `fix --json` and the readable report show). */
@@ -102,6 +123,7 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
   const { delivery } = run;
   const result = run.result!;
   const notes = runNotes(run.config?.model, requested, run.model!);
+  if (result.gates.input_cut) notes.push(problemCutNote(result.gates.input_cut));
   const warnings: string[] = [];
   let deliveryNote: string | null = null;
   let delivered: FixReport["delivery"] = null;

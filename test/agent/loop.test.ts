@@ -52,6 +52,30 @@ describe("runAgent", () => {
     expect(again.transcript).toEqual(first.transcript);
   });
 
+  it("cuts a 5 MB issue body to GitHub's 65,536-character issue limit before the model sees it, and says so", async () => {
+    const model = spy(createReplayModel({ turns: [] }));
+    const line = "at Object.<anonymous> (/srv/app/node_modules/pkg/lib/x.js:1:1)\n";
+    const body = `TypeError: boom\n${line.repeat(Math.ceil((5 * 1024 * 1024) / line.length))}`;
+    const result = await runAgent({ task: task({ body }), snapshot: await snapshot(), model, config: config() });
+    const user = model.seen[0]![1]!.content as string;
+    expect(user.length).toBeLessThan(66_000);
+    expect(user).toContain("TypeError: boom");
+    expect(user).toMatch(/\n\[groundfix cut the problem text here: \d+ more characters were not shown\]\n<\/problem>$/);
+    const cut = Number(/here: (\d+) more/.exec(user)![1]);
+    expect(user.length - user.indexOf("<problem>\n") + cut).toBeGreaterThan(body.length);
+    expect(result.trace.notes).toContainEqual(
+      expect.stringMatching(/^the problem text was cut to its first 65536 characters/),
+    );
+  });
+
+  it("does not cut, or note a cut, for a body within the limit", async () => {
+    const model = spy(createReplayModel({ turns: [] }));
+    const body = "x".repeat(65_536);
+    const result = await runAgent({ task: task({ body }), snapshot: await snapshot(), model, config: config() });
+    expect(model.seen[0]![1]!.content).toContain(`<problem>\n${body}\n</problem>`);
+    expect(result.trace.notes ?? []).not.toContainEqual(expect.stringMatching(/problem text was cut/));
+  });
+
   it("gives the model the system prompt and exactly the contract's first user message, after input hygiene", async () => {
     const model = spy(createReplayModel({ turns: [] }));
     const result = await runAgent({

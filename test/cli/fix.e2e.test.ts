@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, demoRepo, EXAMPLES, git } from "./helpers.js";
@@ -20,9 +21,12 @@ describe("groundfix fix (built CLI, end to end)", () => {
     };
 
     const r = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
-    expect(r.stderr).toBe(""); // stderr is not a TTY: no progress
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
+    // stderr is not a TTY: no progress; only the note that the two uncommitted changes were not read.
+    const dirty = `the working tree has 2 uncommitted change(s); this run read the commit ${base.slice(0, 12)} (HEAD) only: commit them to include them`;
+    expect(doc.notes).toEqual([dirty]);
+    expect(r.stderr).toBe(`groundfix: note: ${dirty}\n`);
     expect(Object.keys(doc)).toEqual(
       expect.arrayContaining(["status", "base_sha", "branch", "diagnosis", "edits", "review", "gates", "usage"]),
     );
@@ -204,6 +208,37 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(over.stderr).toBe(`groundfix: warning: ${overDoc.warnings[0]}\n`);
     expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
     expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);
+  });
+
+  it("reads a 5 MB issue file but shows the model only its first 65,536 characters, and notes the cut", () => {
+    const { dir } = demoRepo();
+    const big = join(mkdtempSync(join(tmpdir(), "gf-big-")), "issue.md");
+    const issue = readFileSync(ISSUE, "utf8");
+    writeFileSync(big, `${issue}\n${"log line: request served in 3 ms\n".repeat(160_000)}`);
+    const r = cli(["fix", "--repo", dir, "--issue", big, "--json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.notes).toContainEqual(
+      expect.stringMatching(/^the problem text was cut to its first 65536 characters; \d+ more were not shown/),
+    );
+    expect(doc.diagnosis.affected_file).toBe("models/ValidationLog.js"); // the trace at the top was still read
+  });
+
+  it("names the commit it read an invalid config at, so a fix left uncommitted is not a mystery", () => {
+    const { dir } = demoRepo();
+    mkdirSync(join(dir, ".github"));
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_requst: 0.9\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "config with a typo");
+    const sha = git(dir, "rev-parse", "HEAD");
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.9\n"); // fixed, not committed
+    const r = cli(["fix", "--repo", dir, "--issue", ISSUE]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `groundfix: invalid .github/groundfix.yml at ${sha.slice(0, 12)} (as committed; uncommitted edits are not read): ` +
+        "thresholds.pull_requst: unknown key\n",
+    );
+    expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
   });
 
   it("shows control characters from file content escaped in the report and exact in --json; notes an unused config model:", () => {

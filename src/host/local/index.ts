@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { CONFIG_PATH, configFromText } from "../../config/load.js";
+import { ConfigError } from "../../config/schema.js";
 import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
 // and the Python grammar. The CLI imports this host eagerly to answer a bad --repo/--ref before the pipeline loads.
@@ -75,7 +76,15 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
       return cachedSnapshot(`local:${top}@${commit}`, () => snapshotFromGit(top, commit));
     },
     async readConfig(sha) {
-      return configFromText((await host.loadSnapshot(sha)).read(CONFIG_PATH));
+      const text = (await host.loadSnapshot(sha)).read(CONFIG_PATH);
+      try {
+        return configFromText(text);
+      } catch (error) {
+        // Say which commit was read: a fix made in the working tree but not committed is not seen.
+        if (!(error instanceof ConfigError)) throw error;
+        const at = (await resolveCommit(sha)).slice(0, 12);
+        throw new ConfigError(error.issues, `${CONFIG_PATH} at ${at} (as committed; uncommitted edits are not read)`);
+      }
     },
     async deliver(input) {
       await topLevel();
