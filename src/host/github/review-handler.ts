@@ -119,8 +119,10 @@ export interface ReviewEventInput {
 }
 
 /**
- * The queued job of a review webhook: read the config, decide ONCE whether the event is for a groundfix branch
- * ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run of our own check is
+ * The queued job of a review webhook: unless the event re-requests the check, claim its head SHA first, so the
+ * webhooks the app's own pull request causes (`pull_request.opened`, `check_suite.requested` on a head the delivery
+ * claimed) cost no GitHub call, not even the config read; then read the config, decide ONCE whether the event is
+ * for a groundfix branch ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run of our own check is
  * accepted on any branch and other events are matched against the default prefix, and the check run fails closed
  * with the reason), then {@link reviewPullRequest} with one GitHub host. Never throws: a check run GitHub refuses to
  * write is logged and returned as `error`.
@@ -128,11 +130,14 @@ export interface ReviewEventInput {
 export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEventResult> {
   const { octokit, log, event } = input;
   try {
+    if (!event.rerequested && !(await input.claimReview(event.owner, event.repo, event.headSha)))
+      return { status: "skipped", reason: `${event.headSha} already reviewed or claimed` };
+    const held: ReviewClaims = async () => true; // this job holds the head's claim now
     const config = reviewConfigOf(await input.config());
     const request = reviewRequestFor(event, "problem" in config ? null : config.pull_request.branch_prefix);
     if (!request) return { status: "skipped", reason: "not a groundfix pull request" };
     const host = createGitHubHost({ octokit, repo: { owner: event.owner, name: event.repo }, log });
-    const done = await reviewPullRequest(host, request, config, input.claimReview, event.prBody);
+    const done = await reviewPullRequest(host, request, config, held, event.prBody);
     log.info({ pr: request.prNumber, status: done.status }, "groundfix review job finished");
     return done;
   } catch (error) {
