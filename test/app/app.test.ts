@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookExample } from "../fixtures/github.js";
-import { CRASH_BODY, labeledIssue, OWNER, REPO, SHOP_FILES, startApp } from "./harness.js";
+import { CRASH_BODY, labeledIssue, OWNER, pullRequestWebhook, REPO, SHOP_FILES, startApp } from "./harness.js";
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 afterEach(() => {
@@ -429,11 +429,7 @@ describe("acknowledging and reviewing", () => {
     const pushed = app.fake.push("groundfix/issue-1", {
       "src/cart.js": SHOP_FILES["src/cart.js"].replace("  return sum;", "  // checked by hand\n  return sum;"),
     });
-    const payload = webhookExample("pull_request", "synchronize");
-    payload.number = pr.number;
-    Object.assign(payload.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
-    payload.pull_request.head = { ...payload.pull_request.head, ref: "groundfix/issue-1", sha: pushed };
-    payload.pull_request.base = { ...payload.pull_request.base, ref: "master", sha: app.fake.baseSha };
+    const payload = pullRequestWebhook("synchronize", pr, { ref: "groundfix/issue-1", sha: pushed }, app.fake.baseSha);
     await app.receive("pull_request", payload);
     const runs = app.fake.state.checkRuns.filter((r) => r.head_sha === pushed);
     expect(runs).toHaveLength(1);

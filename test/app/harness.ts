@@ -98,3 +98,21 @@ export function issueRequest(statusIssue: number | null = 1): RunRequest {
     branchSuffix: "issue-1",
   };
 }
+
+/**
+ * `pull_request.<action>` from the examples for the fake's pull request `pr`, its head `ref` at `headSha` and its base
+ * `master` at `baseSha` (the body is the PR's, so a groundfix PR carries its run record).
+ */
+export function pullRequestWebhook(
+  action: string,
+  pr: { number: number; html_url: string; body: string },
+  head: { ref: string; sha: string },
+  baseSha: string,
+): Record<string, any> {
+  const payload = webhookExample("pull_request", action);
+  payload.number = pr.number;
+  Object.assign(payload.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
+  payload.pull_request.head = { ...payload.pull_request.head, ...head };
+  payload.pull_request.base = { ...payload.pull_request.base, ref: "master", sha: baseSha };
+  return payload;
+}

@@ -5,8 +5,7 @@
  * the same calls route by route.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { webhookExample } from "../fixtures/github.js";
-import { CRASH_BODY, labeledIssue, startApp } from "./harness.js";
+import { CRASH_BODY, labeledIssue, pullRequestWebhook, startApp } from "./harness.js";
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 afterEach(() => {
@@ -80,11 +79,7 @@ describe("REST calls of one run", () => {
     const pr = app.fake.state.pulls[0]!;
     const head = app.fake.state.refs.get("groundfix/issue-1")!;
     const after = routes().length;
-    const opened = webhookExample("pull_request", "opened");
-    opened.number = pr.number;
-    Object.assign(opened.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
-    opened.pull_request.head = { ...opened.pull_request.head, ref: "groundfix/issue-1", sha: head };
-    opened.pull_request.base = { ...opened.pull_request.base, ref: "master", sha: app.fake.baseSha };
+    const opened = pullRequestWebhook("opened", pr, { ref: "groundfix/issue-1", sha: head }, app.fake.baseSha);
     await app.receive("pull_request", opened);
     expect(routes().slice(after)).toEqual([]); // no config read, no check-run lookup, no second check run
     expect(app.fake.state.checkRuns).toHaveLength(1);

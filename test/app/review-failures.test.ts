@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookExample } from "../fixtures/github.js";
-import { labeledIssue, SHOP_FILES, startApp } from "./harness.js";
+import { labeledIssue, pullRequestWebhook, SHOP_FILES, startApp } from "./harness.js";
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 afterEach(() => {
@@ -29,12 +29,7 @@ async function prWithHumanPush() {
 }
 
 function synchronize(pr: { number: number; html_url: string; body: string }, head: string): Record<string, any> {
-  const payload = webhookExample("pull_request", "synchronize");
-  payload.number = pr.number;
-  Object.assign(payload.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
-  payload.pull_request.head = { ...payload.pull_request.head, ref: BRANCH, sha: head };
-  payload.pull_request.base = { ...payload.pull_request.base, ref: "master", sha: app!.fake.baseSha };
-  return payload;
+  return pullRequestWebhook("synchronize", pr, { ref: BRANCH, sha: head }, app!.fake.baseSha);
 }
 
 /** `check_suite.requested` / `check_run.rerequested` on the fake's repository, with the PR in `pull_requests`. */
