@@ -1,3 +1,4 @@
+import { splitLines } from "./lines.js";
 import { mapStrings } from "./map-strings.js";
 
 /**
@@ -185,6 +186,94 @@ export function redactSecrets(text: string): { text: string; count: number } {
 /** {@link redactSecrets}'s text only: the form every call site that sends text out of the snapshot uses. */
 export function redact(text: string): string {
   return redactSecrets(text).text;
+}
+
+/** True for the characters `\s` matches in a JavaScript regular expression (ECMA-262 WhiteSpace and LineTerminator). */
+function isSpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * True when no match of a {@link SECRET_PATTERNS} entry can hold the line break at `nl` (`text[nl]` is "\n"), for a
+ * text without a private key block. Only two patterns can match a line break at all, the AWS secret access key and
+ * the credential assignment, and only inside their `\s{0,4}` before or after the `:`/`=`: so a break whose run of
+ * white space is next to neither a `:` nor an `=` is never inside a match.
+ */
+function breakIsOutsideSecrets(text: string, nl: number): boolean {
+  let a = nl;
+  while (a > 0 && isSpace(text.charCodeAt(a - 1))) a--;
+  let b = nl + 1;
+  while (b < text.length && isSpace(text.charCodeAt(b))) b++;
+  const before = a > 0 ? text.charCodeAt(a - 1) : -1;
+  const after = b < text.length ? text.charCodeAt(b) : -1;
+  return before !== 58 && before !== 61 && after !== 58 && after !== 61; // ":" and "="
+}
+
+/**
+ * Lines of {@link redact}`(text)` without redacting the whole text: for each of `lineNumbers` (1-based), that line as
+ * `splitLines` cuts it (no line break, a "\r" before "\n" dropped; "" past the last line), in the order given.
+ *
+ * Each run of wanted lines is redacted together with the lines around it up to line breaks no secret can hold (see
+ * `breakIsOutsideSecrets`); every pattern matches from such a break exactly as in the whole text, so each line is
+ * the same as the whole text's redaction gives. A text with a private key block (a secret of any number of lines) is
+ * redacted whole. Cost: the wanted lines and their neighbours, plus one `indexOf` walk over the line breaks before
+ * the last wanted line.
+ */
+export function redactLines(text: string, lineNumbers: readonly number[]): string[] {
+  if (lineNumbers.length === 0) return [];
+  if (text.includes("PRIVATE KEY")) {
+    const all = splitLines(redact(text));
+    return lineNumbers.map((n) => all[n - 1] ?? "");
+  }
+  const wanted = [...new Set(lineNumbers)].filter((n) => Number.isInteger(n) && n >= 1).sort((x, y) => x - y);
+  const found = new Map<number, string>();
+  const lineEnd = (start: number) => {
+    const nl = text.indexOf("\n", start);
+    return nl === -1 ? text.length : nl;
+  };
+  let line = 1;
+  let start = 0; // offset of line `line`
+  let i = 0; // the next wanted line not yet found
+  while (i < wanted.length) {
+    for (; line < (wanted[i] as number) && start < text.length; line++) start = lineEnd(start) + 1;
+    if (start >= text.length) break; // past the last line
+    // The window: back to a break no secret holds, forward over the wanted lines that follow, to such a break.
+    let from = start;
+    let fromLine = line;
+    while (from > 0 && !breakIsOutsideSecrets(text, from - 1)) {
+      from = from >= 2 ? text.lastIndexOf("\n", from - 2) + 1 : 0;
+      fromLine--;
+    }
+    let to = lineEnd(start);
+    let toLine = line;
+    for (let j = i; ;) {
+      while (j + 1 < wanted.length && (wanted[j + 1] as number) <= toLine) j++;
+      if (to >= text.length) break;
+      if (wanted[j + 1] !== toLine + 1 && breakIsOutsideSecrets(text, to)) break;
+      to = lineEnd(to + 1);
+      toLine++;
+    }
+    const lines = redact(text.slice(from, to)).split("\n");
+    for (; i < wanted.length && (wanted[i] as number) <= toLine; i++) {
+      const got = lines[(wanted[i] as number) - fromLine] ?? "";
+      found.set(wanted[i] as number, got.endsWith("\r") ? got.slice(0, -1) : got);
+    }
+    line = toLine + 1;
+    start = to + 1;
+  }
+  return lineNumbers.map((n) => found.get(n) ?? "");
 }
 
 /**

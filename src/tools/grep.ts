@@ -5,7 +5,7 @@ import type { ToolDefinition } from "./types.js";
 import { compileGlob } from "./list-files.js";
 import { splitLines } from "../grounding/lines.js";
 import { clipLine, finish } from "./output.js";
-import { servedText } from "./serve.js";
+import { servedLines } from "./serve.js";
 import { requiredLiterals } from "./regex-literals.js";
 import { rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
@@ -53,7 +53,7 @@ export interface GrepHit {
  * Search every text file of a snapshot line by line. Literal matching uses `indexOf` (lower-cased on both sides when
  * case-insensitive); regex matching uses re2js, whose run time is linear in the input (RE2 semantics), so patterns
  * from a model or from issue text cannot backtrack catastrophically. Secret files (`isSecretPath`) are skipped, and
- * lines are matched in the served text (`servedText`: secrets redacted), so a secret is never a hit.
+ * lines are matched in the served text (`servedLines`: secrets redacted), so a secret is never a hit.
  *
  * @returns up to `maxHits` hits in path order, the total number of matching lines and files, and how many secret
  *   files were skipped. @throws Error with RE2's reason for an invalid regex.
@@ -106,8 +106,8 @@ export function grepSnapshot(
     // Literals are looked for in the raw text when ASCII (nothing decoded); only files holding one go further.
     if (literals !== null ? !literals.some((l) => raw.includes(l)) : !fileTest(raw)) continue;
     // Lines are matched and quoted from the served text (secrets redacted): a pattern that matches only a secret
-    // finds nothing, so hit counts cannot spell out a secret. The served text (redaction runs every secret pattern
-    // over the whole file) is made only for files with a line matching the text as read; it has the same lines.
+    // finds nothing, so hit counts cannot spell out a secret. Only the lines matching the text as read are redacted
+    // (`servedLines`: each as the whole served text has it), and only in files that have such a line.
     const content = asciiLiterals ? (snapshot.read(path) as string) : raw;
     const matching: number[] = [];
     const test = (line: string, number: number) => {
@@ -116,10 +116,11 @@ export function grepSnapshot(
     if (literals !== null) forCandidateLines(content, literals, test);
     else splitLines(content).forEach((line, i) => test(line, i + 1));
     if (matching.length === 0) continue;
-    const served = splitLines(servedText(snapshot, path) ?? "");
+    const served = servedLines(snapshot, path, matching) ?? [];
     let inFile = 0;
-    for (const number of matching) {
-      const line = served[number - 1] ?? "";
+    for (let m = 0; m < matching.length; m++) {
+      const number = matching[m] as number;
+      const line = served[m] ?? "";
       if (!lineTest(line)) continue;
       inFile++;
       if (hits.length < query.maxHits) hits.push({ path, line: number, text: line });

@@ -1,5 +1,5 @@
 import { mapStrings } from "../grounding/map-strings.js";
-import { isSecretPath, redact, redactQuoted } from "../grounding/secrets.js";
+import { isSecretPath, redact, redactLines, redactQuoted } from "../grounding/secrets.js";
 import type { Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { formatBytes, shortSha } from "./output.js";
@@ -27,6 +27,23 @@ export function servedText(snapshot: { read(path: string): string | undefined },
   if (cache === undefined) served.set(snapshot, (cache = new Map()));
   cache.set(path, text);
   return text;
+}
+
+/**
+ * Lines of {@link servedText} (1-based `lineNumbers`, in the order given; "" past the last line) without redacting
+ * the whole file: `redactLines` over the snapshot content, each line the same as the whole served text has. For a
+ * tool that shows a few lines of many files (grep hits); nothing is cached.
+ * @returns `undefined` where `snapshot.read` has no text
+ */
+export function servedLines(
+  snapshot: { read(path: string): string | undefined },
+  path: string,
+  lineNumbers: readonly number[],
+): string[] | undefined {
+  const whole = served.get(snapshot)?.get(path);
+  if (whole !== undefined) return redactLines(whole, lineNumbers);
+  const content = snapshot.read(path);
+  return content === undefined ? undefined : redactLines(content, lineNumbers);
 }
 
 /**

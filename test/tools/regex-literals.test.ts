@@ -127,3 +127,25 @@ describe("grep with a literal prefilter", () => {
     expect(found.total).toBe(1);
   });
 });
+
+describe("grep redacts the lines it shows as the whole file's redaction does", () => {
+  const files = {
+    "a.js":
+      'const a = 1;\nconst password =\n  "hunter2hunter2"; // the value\nconst k = `\n' +
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END RSA PRIVATE KEY-----\n`;\n",
+  };
+  const snapshot = { paths: ["a.js"], read: (p: string) => files[p as "a.js"] };
+
+  it("shows a value whose name is on the line above as redacted, and finds no secret by its text", () => {
+    const value = grepSnapshot(snapshot, { pattern: "the value", maxHits: 5 });
+    expect(value.hits).toEqual([{ path: "a.js", line: 3, text: '  "[redacted]"; // the value' }]);
+    expect(grepSnapshot(snapshot, { pattern: "hunter2", maxHits: 5 }).total).toBe(0);
+    expect(grepSnapshot(snapshot, { pattern: "h(u|x)nter2", regex: true, maxHits: 5 }).total).toBe(0);
+  });
+
+  it("finds no line of a private key block by its text, with or without the literal prefilter", () => {
+    expect(grepSnapshot(snapshot, { pattern: "MIIEow", maxHits: 5 }).total).toBe(0);
+    expect(grepSnapshot(snapshot, { pattern: "MIIE[o]w", regex: true, maxHits: 5 }).total).toBe(0);
+    expect(grepSnapshot(snapshot, { pattern: "miieow", caseSensitive: false, maxHits: 5 }).total).toBe(0);
+  });
+});
