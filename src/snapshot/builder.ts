@@ -49,7 +49,9 @@ export function rawText(snapshot: Pick<Snapshot, "read">, path: string): string 
  * per character: an ASCII file is its own text; any other is decoded from UTF-8 on `read` (the last few decoded, up
  * to {@link DECODED_CACHE_CHARS} characters, are kept). Decoded up front, a file with one character past U+00FF
  * would take two bytes per character: on a 109 MB tree of JavaScript sources a third of the characters are in such
- * files, and the strings took 152 MB of heap instead of 109 MB.
+ * files, and the strings took 152 MB of heap instead of 109 MB. Files added together ({@link addFiles}, from
+ * `snapshotFromGit`) share one string per run of git output: Node makes a string of a large buffer an external string
+ * (outside the garbage-collected heap), so the heap stays small and collections stay cheap.
  */
 export class SnapshotBuilder {
   private readonly entries = new Map<string, SnapshotEntry>();
@@ -75,26 +77,69 @@ export class SnapshotBuilder {
 
   /** Record a regular file. `bytes` is its content, or `null` when it was not read (see {@link wantsContent}). */
   addFile(path: string, mode: string, size: number, bytes: Uint8Array | null): void {
-    if (!this.admit(path)) return;
+    const text = this.accept(path, mode, size, bytes);
+    if (text !== null) this.keep(path, text, text.toString("latin1"));
+  }
+
+  /**
+   * Record files whose contents are ranges `[start, end)` of one buffer (a run of `git cat-file --batch` output), in
+   * order: regular files (git mode 100644 or 100755) and symbolic links (mode 120000, the range is the target). When
+   * text files make up most of the buffer (three quarters or more), the buffer becomes one string and each file's
+   * text a slice of it: V8 keeps a slice as a reference into its parent, so the files cost one allocation instead of
+   * one each, and the garbage collector moves one large string instead of thousands of small ones. Otherwise
+   * (binary files in between) each text file is a string of its own, so no binary byte is kept.
+   */
+  addFiles(buffer: Buffer, files: readonly { path: string; mode: string; start: number; end: number }[]): void {
+    const texts: { path: string; start: number; end: number; bytes: Buffer }[] = [];
+    let textBytes = 0;
+    for (const f of files) {
+      if (f.mode === "120000") {
+        this.addSymlink(f.path, buffer.toString("utf8", f.start, f.end));
+        continue;
+      }
+      const text = this.accept(f.path, f.mode, f.end - f.start, buffer.subarray(f.start, f.end));
+      if (text === null) continue;
+      texts.push({ path: f.path, start: f.start, end: f.end, bytes: text });
+      textBytes += f.end - f.start;
+    }
+    const whole = textBytes * 4 >= buffer.length * 3 ? buffer.toString("latin1") : null;
+    for (const t of texts)
+      this.keep(
+        t.path,
+        t.bytes,
+        whole !== null ? whole.slice(t.start, t.end) : buffer.toString("latin1", t.start, t.end),
+      );
+  }
+
+  /**
+   * Record the entry of a regular file under the caps and classify it.
+   * @returns its bytes when it is a text file to keep (UTF-8 without NUL bytes, not an LFS pointer), else `null`.
+   */
+  private accept(path: string, mode: string, size: number, bytes: Uint8Array | null): Buffer | null {
+    if (!this.admit(path)) return null;
     if (size > this.limits.maxFileBytes) {
       this.entries.set(path, { path, kind: "too_large", size, mode });
-      return;
+      return null;
     }
     if (bytes === null || this.loadedBytes + size > this.limits.maxTotalBytes) {
       this.leftOut.push({ path, reason: `total size cap (${formatMB(this.limits.maxTotalBytes)}) reached` });
-      return;
+      return null;
     }
     this.loadedBytes += size;
     // Text: UTF-8 without NUL bytes (validated without decoding: isUtf8 and isAscii run natively).
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const isText = !buf.includes(0) && (isAscii(buf) || isUtf8(buf));
     let kind: EntryKind = isText ? "text" : "binary";
-    const raw = isText ? buf.toString("latin1") : "";
-    if (isText && size <= LFS_MAX_BYTES && raw.startsWith(LFS_HEADER)) kind = "lfs_pointer";
+    if (isText && size <= LFS_MAX_BYTES && buf.toString("latin1", 0, LFS_HEADER.length) === LFS_HEADER)
+      kind = "lfs_pointer";
     this.entries.set(path, { path, kind, size, mode });
-    if (kind !== "text") return;
+    return kind === "text" ? buf : null;
+  }
+
+  /** Keep the text of a text file: `raw` is the Latin-1 string of its `bytes` (see {@link rawText}). */
+  private keep(path: string, bytes: Buffer, raw: string): void {
     this.contents.set(path, raw);
-    if (!isAscii(buf)) this.encoded.add(path);
+    if (!isAscii(bytes)) this.encoded.add(path);
   }
 
   /** Record a submodule (a gitlink, git mode 160000), as a tree listing shows it. */

@@ -56,14 +56,26 @@ function parseTree(out: Buffer): TreeEntry[] {
   return entries;
 }
 
+/** Bytes of `git cat-file --batch` output handed on at once (a run of whole blobs; a blob larger than this is one run). */
+const RUN_BYTES = 4 * 1024 * 1024;
+
+/** Where one blob's bytes are in a run of `git cat-file --batch` output: its index in the ids asked for, `[start, end)`. */
+interface BlobRange {
+  index: number;
+  start: number;
+  end: number;
+}
+
 /**
  * Read blobs with one `git cat-file --batch` process: ids go in on stdin, `<oid> blob <size>\n<bytes>\n` come back
- * in the same order; `onBlob` gets each blob's bytes. Raw object contents: no `.gitattributes` conversion at all.
+ * in the same order. The output is handed on in runs of whole blobs of about {@link RUN_BYTES}: `onRun(run, blobs)`
+ * gets one buffer (the output's bytes, headers included) and where each blob's bytes are in it, so a caller can
+ * decode a run once. Raw object contents: no `.gitattributes` conversion at all.
  */
 async function catBlobs(
   repoDir: string,
   oids: readonly string[],
-  onBlob: (index: number, bytes: Buffer) => void,
+  onRun: (run: Buffer, blobs: readonly BlobRange[]) => void,
 ): Promise<void> {
   if (oids.length === 0) return;
   const child = spawn("git", ["-C", repoDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
@@ -78,29 +90,54 @@ async function catBlobs(
   });
   child.stdin.on("error", () => undefined);
   child.stdin.end(oids.join("\n") + "\n");
-  let pending: Buffer = Buffer.alloc(0);
+  // The current run: the chunks read since it started (`length` bytes) and the blobs complete in them.
+  let chunks: Buffer[] = [];
+  let length = 0;
+  let blobs: BlobRange[] = [];
   let index = 0;
+  let header = ""; // the part of a header line read so far
   let need = -1; // bytes of the current blob still to come (plus its newline), or -1 while reading a header
+  let start = 0; // offset in the run of the current blob's first byte
+  let size = 0;
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (;;) {
+    let base = length; // offset in the run of chunk[0]
+    chunks.push(chunk);
+    length += chunk.length;
+    let at = 0;
+    while (at < chunk.length) {
       if (need === -1) {
-        const eol = pending.indexOf(10);
+        const eol = chunk.indexOf(10, at);
+        header += chunk.toString("latin1", at, eol === -1 ? chunk.length : eol);
         if (eol === -1) break;
-        const header = pending.toString("utf8", 0, eol);
+        at = eol + 1;
         const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
         if (!m) throw new Error(`git cat-file ${header}`);
-        need = Number(m[2]) + 1;
-        pending = pending.subarray(eol + 1);
+        header = "";
+        size = Number(m[2]);
+        need = size + 1;
+        start = base + at;
+        continue;
       }
-      if (pending.length < need) break;
-      onBlob(index++, pending.subarray(0, need - 1));
-      pending = pending.subarray(need);
+      const take = Math.min(need, chunk.length - at);
+      need -= take;
+      at += take;
+      if (need > 0) break;
       need = -1;
+      blobs.push({ index: index++, start, end: start + size });
+      if (base + at < RUN_BYTES) continue;
+      // A run is complete: hand it on, and start the next one with the rest of this chunk.
+      chunks[chunks.length - 1] = chunk.subarray(0, at);
+      onRun(Buffer.concat(chunks, base + at), blobs);
+      chunks = [chunk.subarray(at)];
+      length = chunk.length - at;
+      base = -at;
+      blobs = [];
     }
   }
+  if (blobs.length > 0) onRun(Buffer.concat(chunks, length), blobs);
   const code = await exited;
-  if (code !== 0 || index !== oids.length) throw new Error(stderr.trim() || `git cat-file exited with ${code}`);
+  if (code !== 0 || index !== oids.length || need !== -1)
+    throw new Error(stderr.trim() || `git cat-file exited with ${code}`);
 }
 
 /**
@@ -144,10 +181,12 @@ export async function snapshotFromGit(
     await catBlobs(
       repoDir,
       wanted.map((e) => e.oid),
-      (i, bytes) => {
-        const e = wanted[i]!;
-        if (e.mode === "120000") builder.addSymlink(e.path, bytes.toString("utf8"));
-        else builder.addFile(e.path, e.mode === "100755" ? "100755" : "100644", bytes.length, bytes);
+      (run, blobs) => {
+        const files = blobs.map(({ index, start, end }) => {
+          const { path, mode } = wanted[index]!;
+          return { path, mode: mode === "120000" || mode === "100755" ? mode : "100644", start, end };
+        });
+        builder.addFiles(run, files);
       },
     );
   } catch (err) {
