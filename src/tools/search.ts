@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { rankFiles, searchTokens, type SearchHit } from "./search-index.js";
-import { servedText } from "./serve.js";
+import { servedWords } from "./serve.js";
 import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import { fileSymbols, formatSymbol, withinBudget, type SymbolSite } from "./symbol-index.js";
 
@@ -161,9 +161,13 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     const hits: SearchHit[] = [];
     for (const r of results) {
       if (hits.length >= max) break;
-      const served = (servedText(snapshot, r.id) ?? "").toLowerCase();
       const path = r.id.toLowerCase();
-      const kept = Object.entries(r.match).filter(([term]) => served.includes(term) || path.includes(term));
+      const inText = servedWords(
+        snapshot,
+        r.id,
+        Object.keys(r.match).filter((term) => !path.includes(term)),
+      );
+      const kept = Object.entries(r.match).filter(([term]) => path.includes(term) || inText.has(term));
       if (kept.length > 0) hits.push({ ...r, match: Object.fromEntries(kept) });
     }
     // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then

@@ -46,6 +46,50 @@ export function servedLines(
   return content === undefined ? undefined : redactLines(content, lineNumbers);
 }
 
+/** How many lines holding a word {@link servedWords} redacts at a time while looking for one the redaction keeps. */
+const WORD_LINES_BATCH = 8;
+
+/**
+ * Which of `words` (lower-case, no line breaks) the {@link servedText} of `path` holds, ignoring case, without
+ * redacting or lower-casing the whole file: the lines where the content holds a word are redacted
+ * (`redactLines`, the same lines as the served text has), a few at a time, until one still holds it. A word that is
+ * only inside a secret is not held; one that appears only through the `[redacted]` marker is not held either.
+ * @returns the words held, a subset of `words`; empty where `snapshot.read` has no text
+ */
+export function servedWords(
+  snapshot: { read(path: string): string | undefined },
+  path: string,
+  words: readonly string[],
+): Set<string> {
+  const held = new Set<string>();
+  const content = served.get(snapshot)?.get(path) ?? snapshot.read(path);
+  if (content === undefined) return held;
+  for (const word of new Set(words)) {
+    if (word === "") continue;
+    const re = new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
+    const heldIn = (lines: number[]) => redactLines(content, lines).some((l) => l.toLowerCase().includes(word));
+    let line = 1;
+    let counted = 0; // offset up to which line breaks are counted into `line`
+    let batch: number[] = [];
+    let found = false;
+    for (let m = re.exec(content); m !== null; m = re.exec(content)) {
+      for (let nl = content.indexOf("\n", counted); nl !== -1 && nl < m.index; nl = content.indexOf("\n", nl + 1)) {
+        line++;
+        counted = nl + 1;
+      }
+      batch.push(line);
+      // The rest of this line adds nothing: go on from its end.
+      const end = content.indexOf("\n", m.index);
+      re.lastIndex = end === -1 ? content.length : end;
+      if (batch.length < WORD_LINES_BATCH) continue;
+      if ((found = heldIn(batch))) break;
+      batch = [];
+    }
+    if (found || (batch.length > 0 && heldIn(batch))) held.add(word);
+  }
+  return held;
+}
+
 /**
  * For a path the snapshot's total caps left out (it exists at the commit, but is not loaded): the sentence that says
  * so — never "no such file". `null` for any other path.
