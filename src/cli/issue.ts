@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { readFailure } from "../agent/models/replay.js";
 import { UsageError } from "./errors.js";
 import { isBlankText } from "./terminal.js";
 
@@ -41,6 +40,7 @@ export async function readIssueText(file: string, stdin: NodeJS.ReadableStream =
       bytes = await readFile(file);
     }
   } catch (error) {
+    const { readFailure } = await import("../agent/models/replay.js"); // only on this path: it loads zod
     throw new UsageError(`cannot read issue file ${file}: ${readFailure(error)}`);
   }
   const where = file === "-" ? "the issue text on stdin" : `issue file ${file}`;

@@ -1,7 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
-import { CONFIG_PATH, configFromText } from "../../config/load.js";
-import { ConfigError } from "../../config/schema.js";
-import { cachedSnapshot, snapshotFromGit } from "../../snapshot/index.js";
+import { cachedSnapshot } from "../../snapshot/cache.js";
+import { snapshotFromGit } from "../../snapshot/git.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
 // and the Python grammar. The CLI imports this host eagerly to answer a bad --repo/--ref before the pipeline loads.
 import { parseUnifiedDiff } from "../../review/diff-parse.js";
@@ -76,6 +75,11 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
       return cachedSnapshot(`local:${top}@${commit}`, () => snapshotFromGit(top, commit));
     },
     async readConfig(sha) {
+      // Loaded here, not at the top: the CLI imports this host before the pipeline (yaml and zod load with it).
+      const [{ CONFIG_PATH, configFromText }, { ConfigError }] = await Promise.all([
+        import("../../config/load.js"),
+        import("../../config/schema.js"),
+      ]);
       const text = (await host.loadSnapshot(sha)).read(CONFIG_PATH);
       try {
         return configFromText(text);
