@@ -52,6 +52,8 @@ export interface FixReport {
    * --force to replace it` (nothing written), or `replaced branch X (was SHA)` with `--force`; else null.
    */
   deliveryNote: string | null;
+  /** The existing branch left untouched when `status` is `held` (name and head), else null. */
+  held: { branch: string; headSha: string } | null;
   /** The review rules on the edits, whenever they ran (a `pr_ready` outcome: delivered, held or failed). */
   review: ReviewReport | null;
   /** One-line notes for the user (config `model:` not used by the CLI, what a replay is). */
@@ -157,6 +159,7 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
     result,
     delivery: delivered,
     deliveryNote,
+    held: delivery?.kind === "held" ? { branch: delivery.branch, headSha: delivery.headSha } : null,
     review: run.review ?? null,
     notes,
     warnings,

@@ -7,7 +7,8 @@ Usage:
   groundfix serve [--role web]         run the GitHub App (webhooks and jobs; --role web: webhooks only)
   groundfix worker                     run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
 
-Run "groundfix <command> --help" for the options of a command.
+Run "groundfix <command> --help" (or "groundfix help <command>") for the options of a command;
+"groundfix --version" prints the version.
 Exit codes: 0 the run completed (whatever its outcome), 1 internal error (or, with review --exit-code,
 a failing review), 2 bad input.
 `;

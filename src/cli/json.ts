@@ -10,7 +10,8 @@ import type { FixReport } from "./fix.js";
  * name the branch holding this run's commit, null unless the outcome was `pr_ready` and the commit is on the
  * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
  * was not the plain case (it exists with other content and was left untouched — then `status` is `held` and
- * `branch`, `head_sha` are null — or `--force` replaced it), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
+ * `branch`, `head_sha` are null, `held_branch` names the branch and `reason` repeats the line — or `--force` replaced
+ * it), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
  * on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is the agent's
  * one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
@@ -23,6 +24,7 @@ export interface FixJson {
   head_sha: string | null;
   branch_reused: boolean;
   delivery: string | null;
+  held_branch: string | null;
   model: string;
   diagnosis: {
     summary: string;
@@ -73,12 +75,13 @@ export function fixToJson(report: FixReport): FixJson {
   const d = result.diagnosis;
   return {
     status: report.status,
-    reason: result.reason,
+    reason: report.status === "held" ? report.deliveryNote : result.reason,
     base_sha: report.baseSha,
     branch: report.delivery?.branch ?? null,
     head_sha: report.delivery?.headSha ?? null,
     branch_reused: report.delivery?.reused ?? false,
     delivery: report.deliveryNote,
+    held_branch: report.held?.branch ?? null,
     model: report.model,
     diagnosis: d
       ? {

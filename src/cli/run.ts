@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, readFileSync } from "node:fs";
 import { access, realpath, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -171,6 +171,12 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   return v["exit-code"] && run.review.conclusion === "failure" ? EXIT.reviewFailed : EXIT.ok;
 }
 
+/** The `version` of groundfix's own package.json (two folders up from this module, in `src/` and in `dist/` alike). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+  return pkg.version ?? "unknown";
+}
+
 /** Errors that are the user's input, not a bug (by class name, so the modules that define them load lazily). */
 const INPUT_ERRORS = new Set(["UsageError", "LocalInputError", "ModelSpecError", "ConfigError", "RepoConfigError"]);
 
@@ -198,8 +204,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       case "worker":
         if (rest.includes("--help") || rest.includes("-h")) return (void io.stdout.write(SERVE_HELP), EXIT.ok);
         return await (await import("./serve.js")).serve(["--role", "worker", ...rest], io);
+      case "help": {
+        // `groundfix help fix` = `groundfix fix --help`.
+        const topic = { fix: FIX_HELP, review: REVIEW_HELP, serve: SERVE_HELP, worker: SERVE_HELP }[rest[0] ?? ""];
+        if (rest[0] !== undefined && topic === undefined)
+          throw new UsageError(
+            `help: unknown command ${JSON.stringify(rest[0])} (commands: fix, review, serve, worker)`,
+          );
+        io.stdout.write(topic ?? MAIN_HELP);
+        return EXIT.ok;
+      }
+      case "--version":
+      case "-V":
+      case "version":
+        io.stdout.write(`groundfix ${packageVersion()}\n`);
+        return EXIT.ok;
       case undefined:
-      case "help":
       case "--help":
       case "-h":
         io.stdout.write(MAIN_HELP);

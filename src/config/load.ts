@@ -8,7 +8,8 @@ export const CONFIG_PATH = ".github/groundfix.yml";
 
 /** The one message for a config file whose YAML does not parse: `(file): invalid YAML: <the parser's first line>`. */
 function invalidYaml(error: unknown): string {
-  return `(file): invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`;
+  // The yaml package ends its first line with ":" before a code frame; without the frame the colon dangles.
+  return `(file): invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error)).replace(/:\s*$/, "")}`;
 }
 
 /**

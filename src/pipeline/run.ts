@@ -71,9 +71,8 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
 
     await stage("investigating", `model ${model.spec}, reading code at ${base.sha.slice(0, 12)}`);
     const runConfig = request.mode === "approve" ? approvedConfig(config) : config;
-    const onProgress = input.onStep
-      ? (e: { step: number; message: string }) => input.onStep!(`step ${e.step}: ${e.message}`)
-      : undefined;
+    // The agent's progress messages already start with "step N:".
+    const onProgress = input.onStep ? (e: { step: number; message: string }) => input.onStep!(e.message) : undefined;
     const result = await runAgent({ task, snapshot, model, config: runConfig, ...(onProgress ? { onProgress } : {}) });
     report.result = result;
     if (result.outcome !== "pr_ready" || result.files.length === 0) {

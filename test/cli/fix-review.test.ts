@@ -65,3 +65,24 @@ describe("groundfix fix and a failing review", () => {
     });
   });
 });
+
+describe("groundfix fix progress", () => {
+  it("says each step once: `step N: tool → status`, never `step N: step N:`", async () => {
+    const { dir } = makeRepo({ "src/cart.js": CART, "package.json": '{"name":"shop","version":"1.0.0"}\n' });
+    const lines: string[] = [];
+    await runFix({
+      repoDir: dir,
+      title: "Checkout crashes",
+      body: "TypeError in total()",
+      model: `replay:${replay()}`,
+      env: {},
+      onProgress: (line) => lines.push(line),
+    });
+    const steps = lines.filter((l) => /^step \d/.test(l));
+    expect(steps).toEqual([
+      "step 1: get_file_contents → ok",
+      "step 2: suggest_addition → ok",
+      "step 3: submit_answer → ok",
+    ]);
+  });
+});

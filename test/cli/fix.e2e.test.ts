@@ -150,7 +150,9 @@ describe("groundfix fix (built CLI, end to end)", () => {
       branch: null,
       head_sha: null,
       branch_reused: false,
+      held_branch: first.branch, // a script finds the branch it would have written without parsing `delivery`
     });
+    expect(movedDoc.reason).toBe(movedDoc.delivery);
     expect(movedDoc.review).toMatchObject({ conclusion: "success" }); // the review ran on the edits, before the branch
     expect(movedDoc.delivery).toBe(
       `branch ${first.branch} already exists at ${first.head_sha.slice(0, 12)} on another base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,

@@ -73,6 +73,7 @@ function report(): FixReport {
     } as unknown as FixReport["result"],
     delivery: null,
     deliveryNote: `branch groundfix/${HOSTILE} already exists at abc; left untouched; rerun with --force to replace it`,
+    held: null,
     review: review(`quoted ${HOSTILE}`),
     notes: [],
     warnings: [],

@@ -32,7 +32,7 @@ describe("loadRepoConfig", () => {
     }).catch((e) => e);
     expect(err).toBeInstanceOf(RepoConfigError);
     expect(err.issues).toEqual([
-      "(file): invalid YAML: Nested mappings are not allowed in compact mappings at line 1, column 8:",
+      "(file): invalid YAML: Nested mappings are not allowed in compact mappings at line 1, column 8",
     ]);
   });
 

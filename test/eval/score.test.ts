@@ -88,6 +88,7 @@ function run(before: string, after: string, over: Partial<FixJson> = {}, path = 
     head_sha: null,
     branch_reused: false,
     delivery: null,
+    held_branch: null,
     model: "heuristic",
     diagnosis: {
       summary: "",
