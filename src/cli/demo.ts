@@ -2,10 +2,12 @@
  * `npm run demo`: the main job on an example repository, with no credentials and no network.
  *
  * Copies `examples/demo-service` into a temporary git repository (one commit), then runs the same pipeline as
- * `groundfix fix` twice on the issue in `examples/demo-issue.md`: with the default `heuristic` model (expected: the
- * real file cited with a verified snippet, a grounded addition committed on a branch, the review passing), and with
- * the replay of a confabulating model (expected: each fabrication stopped by a gate, no branch). Exit code 1 when an
- * expectation does not hold, so the demo doubles as a smoke test.
+ * `groundfix fix` three times on the issue in `examples/demo-issue.md`: with the default `heuristic` model (expected:
+ * the real file cited with a verified snippet and a grounded addition that is comments only, so it stays below the
+ * pull-request threshold and nothing is committed); the same run approved as a maintainer's `/groundfix approve`
+ * would (expected: the addition committed on a branch, the review passing); and the replay of a confabulating model
+ * (expected: each fabrication stopped by a gate, no branch). Exit code 1 when an expectation does not hold, so the
+ * demo doubles as a smoke test.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";
@@ -115,18 +117,40 @@ async function main(): Promise<number> {
     "its snippet was verified verbatim in the file at the pinned commit",
     "expected a verified root-cause snippet",
   );
+  // The grounded addition is comments (the finding and the warning's fix options): it changes nothing at run time,
+  // so its confidence stays below the pull-request threshold and nothing is committed until a maintainer approves.
   expect(
-    good.result.outcome === "pr_ready" && good.delivery !== null && !good.delivery.reused,
-    `the grounded addition is one commit on ${good.delivery?.branch ?? "a branch"}; your working tree and current branch were not touched`,
-    `expected outcome pr_ready with a new branch; got ${good.result.outcome}${good.result.reason ? ` (${good.result.reason})` : ""}`,
-  );
-  expect(
-    good.review?.conclusion === "success",
-    "the review rules pass on the new commit",
-    `expected the review to pass; got ${good.review?.conclusion ?? "no review"}`,
+    good.result.outcome === "diagnosis_only" &&
+      good.result.edits.some((e) => e.path === REAL_FILE) &&
+      good.delivery === null,
+    `the grounded addition (comments only) applies to ${REAL_FILE} and stays below the pull-request threshold: proposed, not committed`,
+    `expected outcome diagnosis_only with a proposed edit of ${REAL_FILE} and no branch; got ${good.result.outcome}${good.result.reason ? ` (${good.result.reason})` : ""}`,
   );
 
-  say(section("2. A confabulating model (replay of a recorded transcript)", style));
+  say(section("2. The same run approved by a maintainer (on GitHub: /groundfix approve)", style));
+  say("The pull-request threshold drops to the comment threshold for this run; every gate and the review still apply.");
+  say();
+  const approved = await runFix({
+    repoDir: repo,
+    title: issue.title,
+    body: issue.body,
+    model: "heuristic",
+    approve: true,
+  });
+  say(renderFixReport(approved, style));
+  say();
+  expect(
+    approved.result.outcome === "pr_ready" && approved.delivery !== null && !approved.delivery.reused,
+    `the grounded addition is one commit on ${approved.delivery?.branch ?? "a branch"}; your working tree and current branch were not touched`,
+    `expected outcome pr_ready with a new branch; got ${approved.result.outcome}${approved.result.reason ? ` (${approved.result.reason})` : ""}`,
+  );
+  expect(
+    approved.review?.conclusion === "success",
+    "the review rules pass on the new commit",
+    `expected the review to pass; got ${approved.review?.conclusion ?? "no review"}`,
+  );
+
+  say(section("3. A confabulating model (replay of a recorded transcript)", style));
   say(`Same repository, same issue, --model replay:${TRANSCRIPT}. The model answers before reading any code,`);
   say("cites a decoy with an invented snippet, vouches for it in a self-written Observation block, and edits text");
   say("that was never in the file. Each fabrication and what stopped it:");
@@ -158,7 +182,7 @@ async function main(): Promise<number> {
   );
 
   say(section("Next", style));
-  say(`  git -C ${repo} show ${good.delivery?.branch ?? "HEAD"}     the commit groundfix made`);
+  say(`  git -C ${repo} show ${approved.delivery?.branch ?? "HEAD"}     the commit groundfix made`);
   say("  node dist/cli/main.js fix --repo <your checkout> --issue <file>     try it on your own code");
   say("  node dist/cli/main.js fix --help                                      every option");
   if (problems.length > 0) {

@@ -25,6 +25,11 @@ export interface FixOptions {
   model?: string;
   /** Move an existing `groundfix/<slug>` branch that holds something else to the new commit (see {@link runFix}). */
   force?: boolean;
+  /**
+   * Run as a maintainer's approval (the App's `/groundfix approve`): the pull-request threshold drops to the comment
+   * threshold for this run; every gate and the review still apply. Default false.
+   */
+  approve?: boolean;
   env?: NodeJS.ProcessEnv;
   onProgress?: (message: string) => void;
 }
@@ -88,7 +93,7 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   const run = await runPipeline(host, {
     request: {
       task: { source: "local", key: `local:${slug}`, title: options.title, body: options.body, repo },
-      mode: options.force ? "retry" : "run",
+      mode: options.approve ? "approve" : options.force ? "retry" : "run",
       statusIssue: null,
       branchSuffix: slug,
     },

@@ -191,7 +191,9 @@ describe("the clarifying addition is proportionate", () => {
       "startup warning",
       body,
     );
-    expect(result.outcome).toBe("pr_ready");
+    // comment-only: proposed, never a pull request on its own (below the 0.7 threshold), fix options or not
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.confidence).toBeLessThan(0.7);
     const lines = addedLines(result);
     expect(lines).toEqual([
       "// groundfix: `errors` is a reserved schema pathname (see the warning in the issue); the statement below declares it.",

@@ -432,3 +432,27 @@ export function insertionBefore(
     at--;
   return { line: at, statement: n, indent: indentOf(line) };
 }
+
+/**
+ * The indentation one block level adds in this file (Go: a tab): a tab when most indented lines read start with one,
+ * else the most frequent increase of leading spaces from a code line to the next (the smaller on a tie). Comment
+ * lines are left out: a block comment's ` * ` continuation is one space deeper than its `/**`, not a block level.
+ */
+export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguage | null, indent = ""): string {
+  if (lang === "go" || indent.startsWith("\t")) return "\t";
+  const code = [...lines.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([, t]) => t)
+    .filter((t) => t.trim() !== "" && !/^\s*(?:\*|\/\/|\/\*|#)/.test(t));
+  const indented = code.filter((t) => /^[ \t]/.test(t));
+  if (indented.length && indented.filter((t) => t.startsWith("\t")).length * 2 > indented.length) return "\t";
+  const counts = new Map<number, number>();
+  let prev: number | null = null;
+  for (const t of code) {
+    const w = /^ */.exec(t)?.[0].length ?? 0;
+    if (prev !== null && w > prev) counts.set(w - prev, (counts.get(w - prev) ?? 0) + 1);
+    prev = w;
+  }
+  const best = [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0]?.[0] ?? 0;
+  return " ".repeat(best || (lang === "javascript" || lang === "typescript" || lang === "ruby" ? 2 : 4));
+}

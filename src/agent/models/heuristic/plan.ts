@@ -15,6 +15,7 @@ import { baseName } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
   enclosingDefinition,
+  indentUnit,
   insertionBefore,
   languageOf,
   type CodeLanguage,
@@ -34,7 +35,7 @@ import {
   type FileWindow,
 } from "./results.js";
 import type { DefinitionSite } from "../../../tools/results.js";
-import { buildAddition, detectLogStyle, type AdditionShape, type GuardExit } from "./style.js";
+import { buildAddition, detectLogStyle, type AdditionShape, type FittedText, type GuardExit } from "./style.js";
 import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
 import {
   additionWording,
@@ -311,26 +312,10 @@ function checkFrameLine(
   return null;
 }
 
-/** The indentation one block level adds in this file: the smallest increase between lines read (Go: a tab). */
-function indentUnit(a: Analysis): string {
-  if (a.lang === "go" || a.ins?.indent.startsWith("\t")) return "\t";
-  let best = 0;
-  let prev: number | null = null;
-  for (const [, t] of [...a.window.lines.entries()].sort((x, y) => x[0] - y[0])) {
-    if (t.trim() === "") continue;
-    const w = /^ */.exec(t)?.[0].length ?? 0;
-    if (prev !== null && w > prev && (best === 0 || w - prev < best)) best = w - prev;
-    prev = w;
-  }
-  return " ".repeat(best || (a.lang === "javascript" || a.lang === "typescript" || a.lang === "ruby" ? 2 : 4));
-}
-
 /** What the clarifying addition is, in proportion to the problem (see `proportion.ts`), and how it reads. */
 interface AdditionDesign {
   kind: "guard" | "comment" | "log";
   lines: string[];
-  /** A comment with the fix options a declaration warning names (the one comment-only addition worth a PR). */
-  fixOptions?: boolean;
   /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
   what: string;
   plural?: boolean;
@@ -435,11 +420,12 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
       a.enc,
       a.enc ? get(a.enc.line) : null,
       imports,
+      a.targetLine === a.cand.line && !a.reanchor && !a.cand.compiled ? a.cand.frame?.column : undefined,
     );
     if (guard) {
       const style = detectLogStyle(content, lang, a.enc?.instance ?? false, "warn");
       const root = guard.receiver.replace(/^(?:this\.|self\.|@)/, "").split(".")[0] ?? "";
-      const unit = indentUnit(a);
+      const unit = indentUnit(a.window.lines, lang, a.ins.indent);
       const allman = lang === "csharp" && /^\s*\{\s*$/m.test(content);
       const signature = a.enc ? get(a.enc.line) : "";
       const exit = guardExit(a, lang, root, signature, content);
@@ -462,7 +448,8 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
         lang,
         indent: a.ins.indent,
         style,
-        note: wording.note,
+        // The guard is about the crash, not about a declaration the problem quotes nearby.
+        note: additionWording({ ...wordingInput(a, problem, fn), decl: null }).note,
         shape,
         message: { head: where, text: `${guard.message}${expected ? `; expected ${expected}` : ""}`, tail: "" },
         values: exit.kind === "throw" ? contextValues(a.enc, statement, lang, [root]) : [],
@@ -474,61 +461,33 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
       return { kind: "guard", lines, what, output: "" };
     }
   }
+  const comment = (what: string, fix?: FittedText): AdditionDesign => ({
+    kind: "comment",
+    lines: buildAddition({
+      lang,
+      indent: a.ins!.indent,
+      style: { receiver: "", method: "", form: "args" },
+      note: wording.note,
+      message: wording.message,
+      values: [],
+      shape: fix ? { kind: "comment", fix } : { kind: "comment" },
+    }),
+    what,
+    output: "",
+  });
   // 2. module level (no enclosing function): a log line would run at every load, one more startup message: a comment.
-  if (a.enc?.kind !== "function" && !a.decl) {
-    const lines = buildAddition({
-      lang,
-      indent: a.ins.indent,
-      style: { receiver: "", method: "", form: "args" },
-      note: wording.note,
-      message: wording.message,
-      values: [],
-      shape: { kind: "comment" },
-    });
-    return {
-      kind: "comment",
-      lines,
-      what: "a comment naming the problem (module level: no log line that would run at every load)",
-      output: "",
-    };
-  }
+  if (a.enc?.kind !== "function" && !a.decl)
+    return comment("a comment naming the problem (module level: no log line that would run at every load)");
   // 3. a warning about a name the file declares, no crash: comments only (the finding and the fix options).
-  if (a.decl && !crash && /\bwarn/i.test(a.decl.message ?? message0 ?? "")) {
-    const fix = fixOptions(a.decl.id, a.decl.message ?? message0);
-    const lines = buildAddition({
-      lang,
-      indent: a.ins.indent,
-      style: { receiver: "", method: "", form: "args" },
-      note: wording.note,
-      message: wording.message,
-      values: [],
-      shape: { kind: "comment", fix: { head: "", text: fix, tail: "." } },
+  if (a.decl && !crash && /\bwarn/i.test(a.decl.message ?? message0 ?? ""))
+    return comment("a comment with the finding and the fix options (no runtime change)", {
+      head: "",
+      text: fixOptions(a.decl.id, a.decl.message ?? message0),
+      tail: ".",
     });
-    return {
-      kind: "comment",
-      lines,
-      what: "a comment with the finding and the fix options (no runtime change)",
-      output: "",
-      fixOptions: true,
-    };
-  }
   // 4. otherwise: a comment naming the finding. An unconditional log line would only restate the error (the throw
   // below already says it) on every call: no runtime change without a cause to guard against.
-  const lines = buildAddition({
-    lang,
-    indent: a.ins.indent,
-    style: { receiver: "", method: "", form: "args" },
-    note: wording.note,
-    message: wording.message,
-    values: [],
-    shape: { kind: "comment" },
-  });
-  return {
-    kind: "comment",
-    lines,
-    what: "a comment naming the problem (no log line: it would only restate the error)",
-    output: "",
-  };
+  return comment("a comment naming the problem (no log line: it would only restate the error)");
 }
 
 /** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
@@ -824,9 +783,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const snippetRejections = texts.filter((t) => /root_cause_snippet/.test(t)).length;
   const agree = located.identifierFile === chosen.path;
   const design = applied ? designAddition(a, problem) : null;
-  // A comment changes nothing at run time: it is no pull request on its own (below the threshold), except the
-  // finding at a declaration a warning names, with the fix options the warning itself gives.
-  const commentCap = design?.kind === "comment" && !design.fixOptions ? COMMENT_ONLY_CAP : 1;
+  // A comment changes nothing at run time: it is no pull request on its own (below the threshold), also when it
+  // names the fix options a warning gives (a maintainer applies them).
+  const commentCap = design?.kind === "comment" ? COMMENT_ONLY_CAP : 1;
   const conf = round(Math.min(commentCap, baseConfidence(a, applied, agree)) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : holdingFunction(chosen.path, wholeFileText(a.window), affectedFunction, snippet);

@@ -168,6 +168,8 @@ export interface Guard {
  *
  * @param earlier the function's lines above the statement (signature included), to check the receiver is in scope
  * @param signature the enclosing function's definition line, or null at module level
+ * @param imports the names the file imports (a package qualifier is no receiver)
+ * @param column the 1-based column the frame printed for `frameLine`, when it applies to this line
  */
 export function guardFor(
   crash: Crash,
@@ -178,6 +180,7 @@ export function guardFor(
   enc: Enclosing | null,
   signature: string | null,
   imports: readonly string[],
+  column?: number,
 ): Guard | null {
   const code = codeOnly(frameLine, lang);
   const lead = String.raw`(?<![\w$.)\]])`;
@@ -191,7 +194,14 @@ export function guardFor(
     receiver = crash.receiver;
   else if (crash.access === "member" && crash.name) {
     const n = esc(crash.name);
-    const dotted = new RegExp(`${lead}(${EXPR})\\s*(?:&?\\.|\\?\\.)${n}(?![\\w$])`).exec(code);
+    // Several reads of the member on one line (`args.length > command.args.length`): the one the frame's column
+    // points at (V8 prints the column of the property read), else the first.
+    const reads = [...code.matchAll(new RegExp(`${lead}(${EXPR})\\s*(?:&?\\.|\\?\\.)(${n})(?![\\w$])`, "g"))];
+    const at = (m: RegExpExecArray) => (m.index ?? 0) + m[0].length - (m[2]?.length ?? 0) + 1;
+    const dotted =
+      column !== undefined && reads.length > 1
+        ? [...reads].sort((x, y) => Math.abs(at(x) - column) - Math.abs(at(y) - column))[0]
+        : reads[0];
     receiver = dotted?.[1] ?? new RegExp(`${lead}(${EXPR})\\[['"]${n}['"]\\]`).exec(frameLine)?.[1] ?? null;
   } else if (crash.access === "key" && crash.name) {
     const m = new RegExp(`${lead}(${EXPR})\\[\\s*['"]${esc(crash.name)}['"]\\s*\\]`).exec(frameLine);
