@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../../src/agent/index.js";
-import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import { indentUnit } from "../../../src/agent/models/heuristic/code.js";
-import type { Task } from "../../../src/types.js";
-import { buildSnapshot, config, SHA } from "../helpers.js";
-import { addedLines, syntaxErrors } from "./readable.js";
+import { addedLines, syntaxErrors, runHeuristic } from "./readable.js";
 
-const task = (title: string, body: string): Task => ({
-  source: "issue",
-  key: "acme/x#issue-12",
-  title,
-  body,
-  repo: { owner: "acme", name: "x" },
-  baseSha: SHA,
-});
-
-async function run(files: Record<string, string>, title: string, body: string) {
-  return runAgent({
-    task: task(title, body),
-    snapshot: await buildSnapshot(files),
-    model: createHeuristicModel(),
-    config: config(),
-  });
-}
+const run = runHeuristic;
 
 const lines = (text: string) => new Map(text.split("\n").map((t, i) => [i + 1, t] as const));
 

@@ -3,29 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../../src/agent/index.js";
-import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
-import type { Task } from "../../../src/types.js";
-import { buildSnapshot, config, SHA } from "../helpers.js";
-import { addedLines, expectReadable, syntaxErrors } from "./readable.js";
+import { addedLines, expectReadable, syntaxErrors, runHeuristic } from "./readable.js";
 
-const task = (title: string, body: string): Task => ({
-  source: "issue",
-  key: "acme/x#issue-9",
-  title,
-  body,
-  repo: { owner: "acme", name: "x" },
-  baseSha: SHA,
-});
-
-async function run(files: Record<string, string>, title: string, body: string) {
-  return runAgent({
-    task: task(title, body),
-    snapshot: await buildSnapshot(files),
-    model: createHeuristicModel(),
-    config: config(),
-  });
-}
+const run = runHeuristic;
 
 /** True when python3 parses `content` (skipped as true when no python3 is installed). */
 function pythonParses(content: string): boolean {

@@ -1,6 +1,8 @@
 import ts from "typescript";
 import { expect } from "vitest";
-import type { RunResult } from "../../../src/agent/index.js";
+import { runAgent, type RunResult } from "../../../src/agent/index.js";
+import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
+import { buildSnapshot, config, SHA } from "../helpers.js";
 
 /** The lines a run added (every diff line starting with "+", headers excluded). */
 export function addedLines(result: RunResult): string[] {
@@ -46,4 +48,21 @@ export function syntaxErrors(path: string, content: string): string[] {
     compilerOptions: { target: ts.ScriptTarget.ES2022 },
   });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+/** The default model on a snapshot of `files`, for an issue with `title` and `body` (default config). */
+export async function runHeuristic(files: Record<string, string>, title: string, body: string): Promise<RunResult> {
+  return runAgent({
+    task: {
+      source: "issue",
+      key: "acme/x#issue-9",
+      title,
+      body,
+      repo: { owner: "acme", name: "x" },
+      baseSha: SHA,
+    },
+    snapshot: await buildSnapshot(files),
+    model: createHeuristicModel(),
+    config: config(),
+  });
 }
