@@ -60,3 +60,126 @@ describe("the guard is written in the file's own indentation", () => {
     expect(syntaxErrors("cli.js", result.files[0]?.content ?? "")).toEqual([]);
   });
 });
+
+describe("Go: an error checked and not returned", () => {
+  const file = (block: string[], signature = "func create(c *Context) error {") =>
+    [
+      "package main",
+      "",
+      'import "github.com/pkg/errors"',
+      "",
+      signature,
+      "\tresp, err := api.Create(c.ID)",
+      "\tif err != nil {",
+      ...block,
+      "\t}",
+      "\trules = append(rules, resp.Result)",
+      "\treturn nil",
+      "}",
+      "",
+    ].join("\n");
+  const body = [
+    "panic: runtime error: invalid memory address or nil pointer dereference",
+    "",
+    "goroutine 1 [running]:",
+    "main.create(0xc000072f40)",
+    "\t/home/u/go/src/github.com/acme/tool/cmd/tool/create.go:10 +0x43e",
+  ].join("\n");
+
+  it("the block wraps the error and drops it: the missing return of that wrap, inside the block; a pull request", async () => {
+    const result = await run({ "cmd/tool/create.go": file(['\t\terrors.Wrap(err, "creating")']) }, "panic", body);
+    expect(addedLines(result).slice(1)).toEqual(['\t\treturn errors.Wrap(err, "creating")']);
+    expect(result.outcome).toBe("pr_ready");
+    const after = result.files[0]?.content ?? "";
+    expect(after).toContain('\t\terrors.Wrap(err, "creating")\n\t\t// groundfix:');
+  });
+
+  it("other results get their zero values; a block that only logs returns the error itself", async () => {
+    const result = await run(
+      {
+        "cmd/tool/create.go": file(
+          ['\t\tlog.Println("create failed", err)'],
+          "func create(c *Context) (int, *Rule, error) {",
+        ),
+      },
+      "panic",
+      body,
+    );
+    expect(addedLines(result).slice(1)).toEqual(["\t\treturn 0, nil, err"]);
+  });
+
+  it("a block that already leaves, or a struct result, is not this bug: no return is added", async () => {
+    const leaves = await run({ "cmd/tool/create.go": file(["\t\tlog.Fatal(err)"]) }, "panic", body);
+    expect(addedLines(leaves).some((l) => /return .*err/.test(l))).toBe(false);
+    const struct = await run(
+      { "cmd/tool/create.go": file(["\t\tlog.Println(err)"], "func create(c *Context) (Rule, error) {") },
+      "panic",
+      body,
+    );
+    expect(addedLines(struct).some((l) => /return .*err/.test(l))).toBe(false);
+  });
+});
+
+describe("Java: the guard needs the method around the frame line", () => {
+  it("a frame line far below the window's start: the lines above are read until the method's signature, and the guard leaves as the method's own guards do", async () => {
+    const filler = Array.from({ length: 360 }, (_, i) => `            int v${i} = ${i};`);
+    const java = [
+      "package org.acme;",
+      "",
+      "enum State {",
+      "    InBody {",
+      "        boolean process(Token t, Builder tb) {",
+      "            Token.StartTag startTag = t.asStartTag();",
+      "            String name = startTag.name();",
+      ...filler,
+      "            if (tb.form() != null)",
+      "                return false;",
+      '            if (startTag.attributes.hasKey("action")) {',
+      '                tb.form().attr("action", startTag.attributes.get("action"));',
+      "            }",
+      "            return true;",
+      "        }",
+      "    };",
+      "}",
+      "",
+    ].join("\n");
+    const line = java.split("\n").findIndex((l) => l.includes('hasKey("action")')) + 1;
+    const body = `java.lang.NullPointerException\n\tat org.acme.State$1.process(State.java:${line})`;
+    const result = await run({ "src/main/java/org/acme/State.java": java }, "NPE", body);
+    // startTag was dereferenced above (startTag.name()): only the missing part of the chain is checked
+    expect(addedLines(result).slice(1)).toEqual([
+      "            if (startTag.attributes == null) {",
+      "                return false;",
+      "            }",
+    ]);
+  });
+});
+
+describe("Python: a frame line inside a call's argument list", () => {
+  it("the guard goes before the statement the argument list belongs to, never between the arguments", async () => {
+    const py = [
+      "def from_request(request):",
+      "    url = request.url",
+      "    return Message(",
+      "        headers='\\n'.join(name",
+      "                          for name",
+      "                          in request.headers),",
+      "        body=request.body.data,",
+      "    )",
+      "",
+    ].join("\n");
+    const body = [
+      "Traceback (most recent call last):",
+      '  File "/usr/lib/python3/site-packages/pkg/message.py", line 7, in from_request',
+      "    body=request.body.data,",
+      "AttributeError: 'NoneType' object has no attribute 'data'",
+    ].join("\n");
+    const result = await run({ "pkg/message.py": py, "setup.py": "setup(name='pkg')\n" }, "crash", body);
+    const after = result.files[0]?.content ?? "";
+    expect(after.split("\n").slice(3, 6)).toEqual([
+      "    if request.body is None:",
+      "        raise ValueError(\"from_request(): request.body is None before reading 'data'\")",
+      "    return Message(",
+    ]);
+  });
+});

@@ -359,6 +359,31 @@ function opensDeclarationBody(code: string, lang: CodeLanguage): boolean {
 }
 
 /**
+ * Python: the line of the outermost bracket (`(`, `[`, `{`) still open at the start of `target`, found by scanning
+ * up to 30 lines above it right to left (string literals and comments blanked), or null when `target` is in no
+ * bracket. Inside a call's argument list (`body=request._enc_data,` in `return HTTPMessage(`) that is the line the
+ * statement starts on; no statement can go between the arguments.
+ */
+function bracketStart(lines: ReadonlyMap<number, string>, target: number): number | null {
+  let need = 0;
+  let start: number | null = null;
+  for (let p = target - 1; p >= Math.max(1, target - 30); p--) {
+    const t = lines.get(p);
+    if (t === undefined) break;
+    const code = codePart(t.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'), "python");
+    for (let i = code.length - 1; i >= 0; i--) {
+      const c = code[i] ?? "";
+      if (")]}".includes(c)) need++;
+      else if ("([{".includes(c)) {
+        if (need > 0) need--;
+        else start = p;
+      }
+    }
+  }
+  return start;
+}
+
+/**
  * A place to insert statements: before line `line`, with indentation `indent`. `statement` is the first line of the
  * statement that runs next (after any comment lines directly above it, which stay attached to it).
  */
@@ -382,6 +407,7 @@ export function insertionBefore(
 ): InsertionPoint | null {
   let n = target;
   if (lines.get(n) === undefined) return null;
+  if (lang === "python") n = bracketStart(lines, target) ?? n;
   while (n > 1) {
     let p = n - 1;
     while (p >= 1 && (lines.get(p) ?? "x").trim() === "") p--;
@@ -455,4 +481,58 @@ export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguag
   }
   const best = [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0]?.[0] ?? 0;
   return " ".repeat(best || (lang === "javascript" || lang === "typescript" || lang === "ruby" ? 2 : 4));
+}
+
+/**
+ * The result types of a Go function from its definition line (`func (c *T) run(a int) (n int, err error) {` →
+ * `["int", "error"]`; `… error {` → `["error"]`; no results → `[]`), or null when the line is not a one-line Go
+ * signature. Grouped named results (`(a, b int)`) give each name the type that follows it.
+ */
+export function goResults(signature: string): string[] | null {
+  const code = signature.replace(/\/\/.*$/, "").trim();
+  const m = /^func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\])?/.exec(code);
+  if (!m) return null;
+  let i = m[0].length;
+  if (code[i] !== "(") return null;
+  let depth = 0;
+  for (; i < code.length; i++) {
+    if (code[i] === "(") depth++;
+    else if (code[i] === ")" && --depth === 0) break;
+  }
+  if (i >= code.length) return null;
+  const rest = code
+    .slice(i + 1)
+    .replace(/\{\s*$/, "")
+    .trim();
+  if (rest === "") return [];
+  if (!rest.startsWith("(")) return [rest];
+  const parts = splitParams(rest.slice(1, rest.lastIndexOf(")")));
+  const types: (string | null)[] = parts.map((p) => {
+    const named = /^[A-Za-z_]\w*\s+(.+)$/.exec(p);
+    if (named && !/^(?:chan|func|map|interface|struct)\b/.test(p)) return named[1]!.trim();
+    return /^[A-Za-z_]\w*$/.test(p) && parts.some((q) => /\s/.test(q)) ? null : p; // a name grouped with the next type
+  });
+  for (let k = types.length - 2; k >= 0; k--) if (types[k] === null) types[k] = types[k + 1] ?? null;
+  return types.every((t): t is string => t !== null) ? types : null;
+}
+
+/** The zero value of a Go type as an expression (`nil`, `""`, `false`, `0`), or null for a struct or an unknown named type. */
+export function goZero(type: string): string | null {
+  const t = type.trim();
+  if (/^(?:\*|\[|map\[|chan\b|<-chan\b|func\b|interface\s*\{|any$|error$)/.test(t)) return "nil";
+  if (t === "string") return '""';
+  if (t === "bool") return "false";
+  if (/^(?:u?int(?:8|16|32|64)?|uintptr|byte|rune|float(?:32|64)|complex(?:64|128))$/.test(t)) return "0";
+  return null;
+}
+
+/**
+ * The values a Go function returns before its error (`return <these>, err`) when its last result is `error` and
+ * every other result has a known zero value; null otherwise (no error result, or a struct result).
+ */
+export function goErrorReturn(signature: string): string[] | null {
+  const results = goResults(signature);
+  if (!results || results[results.length - 1] !== "error") return null;
+  const zeros = results.slice(0, -1).map(goZero);
+  return zeros.every((z): z is string => z !== null) ? zeros : null;
 }

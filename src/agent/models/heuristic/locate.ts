@@ -81,10 +81,18 @@ export function messagePhrase(message: string | null): string | null {
   return head.length >= 20 && head.split(/\s+/).length >= 4 ? head : null;
 }
 
-/** Window arguments for reading a candidate: the whole file when the line is near the top, else around the line. */
-export function readArgs(c: Candidate): Record<string, unknown> {
+/**
+ * Window arguments for reading a candidate: the whole file when the line is near the top, else around the line —
+ * from the start of the frame's function when the discovery found it holding the line less than 350 lines above
+ * (the addition needs the signature: its parameters, its return type, its own early returns).
+ */
+export function readArgs(c: Candidate, steps: readonly Step[]): Record<string, unknown> {
   if (c.line === null || c.line <= 350) return { path: c.path };
-  return { path: c.path, start_line: Math.max(1, c.line - 150), end_line: c.line + 50 };
+  const line = c.line;
+  const site = sitesIn(steps, c.frame?.fn ?? null, c.path).find(
+    (s) => s.line <= line && (s.endLine ?? line) >= line && line - s.line < 350,
+  );
+  return { path: c.path, start_line: Math.max(1, Math.min(site?.line ?? line, line - 150)), end_line: line + 50 };
 }
 
 /** The repository's own package names, from the `describe_repo` answer ([] before it came). */
@@ -391,7 +399,7 @@ export function locate(
       const key = `${c.path}:${c.line}`;
       if (seen.has(key) || !has("get_file_contents")) continue;
       seen.add(key);
-      const args = readArgs(c);
+      const args = readArgs(c, steps);
       const res = resultOf(steps, "get_file_contents", args);
       if (res === undefined && canAsk) {
         return {

@@ -15,6 +15,8 @@ import { baseName } from "./frames.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
   enclosingDefinition,
+  goErrorReturn,
+  indentOf,
   indentUnit,
   insertionBefore,
   languageOf,
@@ -316,6 +318,8 @@ function checkFrameLine(
 interface AdditionDesign {
   kind: "guard" | "comment" | "log";
   lines: string[];
+  /** The line the lines go before, when it is not the insertion point of the frame's statement (`a.ins.line`). */
+  at?: number;
   /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
   what: string;
   plural?: boolean;
@@ -340,8 +344,8 @@ function functionBody(a: Analysis): string[] {
 /**
  * How the guard leaves (see `GuardExit`): `return <v>` when the function's own code shows that convention — a
  * predicate (`is…`/`has…`/`should…`/`can…`) that returns `false`, or an early guard of the function
- * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return fmt.Errorf` when the function returns only
- * `error`, else `panic`).
+ * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return <zero values>, fmt.Errorf(…)` when the
+ * function's last result is `error`, else `panic`).
  */
 function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: string, content: string): GuardExit {
   const body = functionBody(a);
@@ -362,12 +366,13 @@ function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: str
   if (value !== null && lang !== "go" && /^(?:false|False|null|None|nil|undefined|\[\]|\{\}|""|''|0|-1|)$/.test(value))
     return { kind: "return", value };
   const params = a.enc?.params ?? [];
+  const goReturn = lang === "go" ? goErrorReturn(signature) : null;
   return {
     kind: "throw",
     parameter: params.includes(root),
     ...(lang === "go"
       ? {
-          goError: /\)\s*error\s*\{\s*$/.test(signature),
+          ...(goReturn ? { goReturn } : {}),
           goFmt: /"fmt"/.test(content),
           goLog: /^\s*(?:import\s+)?"log"\s*$/m.test(content),
         }
@@ -387,6 +392,73 @@ function parameterDoc(a: Analysis, name: string): string | null {
   return null;
 }
 
+/** A Go statement that leaves the block (a return, a panic, a loop jump, an exit or fatal log of any logger). */
+const GO_LEAVES = /^\s*(?:return|panic|goto|break|continue|os\.Exit)\b|(?:Exit|Fatal|Panic|Abort|Die)\w*\s*\(/;
+
+/**
+ * The Go log-and-continue bug: the statement at the frame line reads `x.…` where `x, err := f()` was assigned just
+ * above, and the `if err != nil { … }` block between them does not leave (it only logs, or wraps the error and drops
+ * it), so the nil `x` is read and panics. The addition is the missing `return` at the end of that block: the block's
+ * own error expression when it is a single call on the error (`errors.Wrap(err, msg)`, `fmt.Errorf(…, err)`), else
+ * the error itself, after the zero values of the function's other results. Null when the code is not that shape
+ * or the function's results are not `(…, error)` with known zero values.
+ */
+function droppedGoError(a: Analysis, signature: string): AdditionDesign | null {
+  if (!a.ins || a.targetLine === null) return null;
+  const get = (n: number) => a.window.lines.get(n);
+  const prevCode = (n: number) => {
+    let p = n - 1;
+    while (p >= 1 && get(p) !== undefined && (get(p) ?? "").trim() === "") p--;
+    return get(p) === undefined ? null : p;
+  };
+  const close = prevCode(a.ins.line);
+  if (close === null || (get(close) ?? "").trim() !== "}" || indentOf(get(close) ?? "") !== a.ins.indent) return null;
+  let open = close - 1;
+  while (open >= 1 && get(open) !== undefined && indentOf(get(open) ?? "").length > a.ins.indent.length) open--;
+  const check = /^\s*if\s+(\w+)\s*!=\s*nil\s*\{\s*$/.exec(get(open) ?? "");
+  if (!check || indentOf(get(open) ?? "") !== a.ins.indent) return null;
+  const errVar = check[1] ?? "";
+  const body = Array.from({ length: close - open - 1 }, (_, i) => get(open + 1 + i) ?? "").filter(
+    (t) => t.trim() !== "" && !/^\s*\/\//.test(t),
+  );
+  if (body.length === 0 || body.some((t) => GO_LEAVES.test(t))) return null;
+  const assigned = prevCode(open);
+  const lhs =
+    /^\s*([\w\s,]+?)\s*:?=[^=]/
+      .exec(get(assigned ?? 0) ?? "")?.[1]
+      ?.split(",")
+      .map((x) => x.trim()) ?? [];
+  if (!lhs.includes(errVar)) return null;
+  const statement = Array.from(
+    { length: a.targetLine - a.ins.statement + 1 },
+    (_, i) => get(a.ins!.statement + i) ?? "",
+  )
+    .join("\n")
+    .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""');
+  const nilRead = lhs.find(
+    (x) => x !== errVar && x !== "_" && new RegExp(`(^|[^\\w.])${escapeRe(x)}\\s*\\.`).test(statement),
+  );
+  if (!nilRead) return null;
+  const zeros = goErrorReturn(signature);
+  if (!zeros) return null;
+  const wrap =
+    body.length === 1
+      ? /^\s*((?:[\w.]+\.)?(?:Wrap\w*|Errorf|With\w+|New\w*Error|Annotate\w*)\(.*\))\s*$/.exec(body[0] ?? "")
+      : null;
+  const returned = wrap && new RegExp(`\\b${escapeRe(errVar)}\\b`).test(wrap[1] ?? "") ? (wrap[1] ?? errVar) : errVar;
+  const indent = indentOf(body[0] ?? "") || `${a.ins.indent}\t`;
+  return {
+    kind: "guard",
+    at: close,
+    lines: [
+      `${indent}// groundfix: the error was not returned, so the nil ${nilRead} below was read (the panic in the issue).`,
+      `${indent}return ${[...zeros, returned].join(", ")}`,
+    ],
+    what: `the missing \`return\` of the \`${errVar}\` checked above (the block went on to read the nil \`${nilRead}\`)`,
+    output: "",
+  };
+}
+
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
 function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
@@ -404,6 +476,11 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
     crashOf(message0) ??
     (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
+  // 0. Go: a nil result read just after its error was checked and not returned: the missing return, in that block.
+  if (lang === "go" && crash && a.lineInFile && a.cand.evidence === "frame") {
+    const dropped = droppedGoError(a, get(a.enc?.line ?? 0));
+    if (dropped) return dropped;
+  }
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
@@ -499,26 +576,21 @@ function buildEdit(
   uniqueLine: boolean,
 ): Record<string, unknown> | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
+  const design = designAddition(a, problem);
+  if (!design) return null;
   const content = wholeFileText(a.window);
-  const through = a.ins.statement <= a.ins.line + 4 ? a.ins.statement : a.ins.line;
-  const anchor = chooseAnchor(
-    a.window,
-    a.ins.line,
-    content,
-    content === null && !uniqueLine ? extra + 2 : extra,
-    through,
-  );
+  const at = design.at ?? a.ins.line;
+  const through = design.at ? at : a.ins.statement <= a.ins.line + 4 ? a.ins.statement : a.ins.line;
+  const anchor = chooseAnchor(a.window, at, content, content === null && !uniqueLine ? extra + 2 : extra, through);
   if (!anchor) return null;
   const get = (n: number) => a.window.lines.get(n) ?? "";
   const before: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) before.push(get(n));
-  const design = designAddition(a, problem);
-  if (!design) return null;
   const addition = design.lines;
   const fn = a.enc?.kind === "function" ? a.enc.name : null;
   const after: string[] = [];
   for (let n = anchor.from; n <= anchor.to; n++) {
-    if (n === a.ins.line) after.push(...addition);
+    if (n === at) after.push(...addition);
     after.push(get(n));
   }
   const where = fn ? ` in ${fn}()` : "";
@@ -533,7 +605,7 @@ function buildEdit(
     path: a.cand.path,
     code_before: before.join("\n"),
     code_after: after.join("\n"),
-    rationale: `Clarifying addition before line ${a.ins.line}${where}, at ${because}: ${design.what}${design.output ? ` with the file's ${design.output}` : ""}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
+    rationale: `Clarifying addition before line ${at}${where}, at ${because}: ${design.what}${design.output ? ` with the file's ${design.output}` : ""}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
   };
 }
 
@@ -680,6 +752,23 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
 
   // 3. check
   const a = analyse(steps, chosen, problem);
+  // Go, Java, Kotlin and C# take a statement only inside a function: when the window read holds none around the
+  // line (its signature lies further up, e.g. a method the symbol index does not list), read up to 400 lines above.
+  const top = Math.min(...a.window.lines.keys());
+  if (
+    a.targetLine !== null &&
+    a.enc?.kind !== "function" &&
+    (a.lang === "go" || a.lang === "java" || a.lang === "kotlin" || a.lang === "csharp") &&
+    top > 1 &&
+    has("get_file_contents")
+  ) {
+    const above = { path: chosen.path, start_line: Math.max(1, top - 400), end_line: top - 1 };
+    if (resultOf(steps, "get_file_contents", above) === undefined && turns < MAX_TURNS)
+      return {
+        text: `Reading ${chosen.path} above line ${top} for the function that holds line ${a.targetLine}.`,
+        calls: [call("get_file_contents", above)],
+      };
+  }
   const checks: PlannedCall[] = [];
   const fnCandidates = [
     ...new Set(
@@ -808,7 +897,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (applied) {
     const what = design?.what ?? "a clarifying addition";
     sentences.push(
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${a.ins?.line ?? a.targetLine}.`,
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
     );
   } else if (editNote) sentences.push(editNote);
   const summary = oneLine(sentences.join(" "), 900);

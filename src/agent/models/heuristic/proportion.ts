@@ -117,13 +117,17 @@ function boundIn(statement: string, root: string): boolean {
  * `a?.b?.c == null`, Ruby `a&.b&.c.nil?`, Java `a == null || a.b == null || …`, Python `a is None or a.b is None …`
  * (so the guard itself never dereferences a missing value). `key`: the dict key of a Python KeyError.
  */
-function condition(lang: CodeLanguage, receiver: string, key: string | null): string {
+function condition(lang: CodeLanguage, receiver: string, key: string | null, readBefore: string): string {
   const parts = receiver.split(".");
   const head =
     /^(?:this|self)$/.test(parts[0] ?? "") && parts.length > 1
       ? `${parts.shift()}.${parts.shift()}`
       : (parts.shift() ?? "");
-  const prefixes = parts.reduce((acc, p) => [...acc, `${acc[acc.length - 1]}.${p}`], [head]);
+  const all = parts.reduce((acc, p) => [...acc, `${acc[acc.length - 1]}.${p}`], [head]);
+  // A prefix the function already dereferenced above (`startTag.name(…)` before `startTag.attributes.x`) is not
+  // missing here: only the rest of the chain is checked.
+  const derefed = (x: string) => new RegExp(`(^|[^\\w$.])${esc(x)}\\s*\\.[A-Za-z_$]`).test(readBefore);
+  const prefixes = all.filter((x, i) => i === all.length - 1 || !derefed(x));
   switch (lang) {
     case "python":
       return key !== null
@@ -239,7 +243,11 @@ export function guardFor(
       : crash.access === "iterate"
         ? " before the loop"
         : "";
-  return { receiver, condition: condition(lang, receiver, key), message: `${receiver} ${what}${use}` };
+  return {
+    receiver,
+    condition: condition(lang, receiver, key, codeOnly(earlier, lang)),
+    message: `${receiver} ${what}${use}`,
+  };
 }
 
 const SECRET_LIKE =

@@ -213,14 +213,14 @@ export type AdditionShape =
 /**
  * How a guard leaves when the value is missing: `throw` an error whose message names the value, the function and
  * the cheap context in scope (the language's usual error type: JS `TypeError`, Python `ValueError`/`KeyError`, Go
- * `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports them) or `return fmt.Errorf` in a function
- * returning only `error`, Java `IllegalArgumentException` for a
+ * `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports them) or `return …, fmt.Errorf` in a function
+ * whose last result is `error` (`goReturn`: the zero values returned before it), Java `IllegalArgumentException` for a
  * parameter else `IllegalStateException`, Kotlin the same without `new`, C# `ArgumentNullException`/
  * `InvalidOperationException`, Ruby `ArgumentError`); or `return` the value the function's own guards return
  * (`value` is that expression verbatim, "" for a bare return).
  */
 export type GuardExit =
-  | { kind: "throw"; parameter: boolean; goError?: boolean; goFmt?: boolean; goLog?: boolean }
+  | { kind: "throw"; parameter: boolean; goReturn?: string[]; goFmt?: boolean; goLog?: boolean }
   | { kind: "return"; value: string };
 
 /** Inputs of the clarifying addition. */
@@ -261,7 +261,7 @@ function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, val
       const verbs = values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
       const args = values.map((v) => `, ${v.expr}`).join("");
       const fmtLit = `${stringLiteral(message, lang, { printf: true }).slice(0, -1)}${verbs}"`;
-      if (exit.goError && exit.goFmt) return `return fmt.Errorf(${fmtLit}${args})`;
+      if (exit.goReturn && exit.goFmt) return `return ${[...exit.goReturn, `fmt.Errorf(${fmtLit}${args})`].join(", ")}`;
       if (exit.goFmt && values.length) return `panic(fmt.Sprintf(${fmtLit}${args}))`;
       if (exit.goLog && values.length) return `log.Panicf(${fmtLit}${args})`;
       return `panic(${stringLiteral(message, lang)})`;
