@@ -9,7 +9,7 @@ const CONFAB = join(EXAMPLES, "transcripts", "confabulating.json");
 
 describe("groundfix fix (built CLI, end to end)", () => {
   it("fixes the demo issue: JSON document, a branch whose only parent is the base, checkout untouched", () => {
-    const { dir, base } = demoRepo();
+    const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
     // A dirty working tree and a staged change must survive the run.
     writeFileSync(join(dir, "index.js"), "// my local edit\n");
     writeFileSync(join(dir, "README.md"), "# staged\n");
@@ -70,7 +70,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
   });
 
   it("prints a readable report with path:line citations and the diff", () => {
-    const { dir } = demoRepo();
+    const { dir } = demoRepo({ pullRequestAt: 0.6 });
     const r = cli(["fix", "--repo", dir, "--issue-text", readFileSync(ISSUE, "utf8")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Outcome\s+pr_ready/);
@@ -130,7 +130,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
   });
 
   it("reruns after the base moved or someone committed on the branch: the branch is left untouched and delivery says so; --force replaces it", () => {
-    const { dir, base } = demoRepo();
+    const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
     const run = (...extra: string[]) => cli(["fix", "--repo", dir, "--issue", ISSUE, "--json", ...extra]);
     const first = JSON.parse(run().stdout);
     expect(first).toMatchObject({ status: "pr_ready", branch_reused: false, delivery: null });

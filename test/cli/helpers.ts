@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,10 +15,16 @@ export function git(dir: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A temp git repository holding a copy of examples/demo-service in one commit on `main`. */
-export function demoRepo(): { dir: string; base: string } {
+/** A temp git repository holding a copy of examples/demo-service in one commit on `main` (with `pullRequestAt`: a `.github/groundfix.yml` setting `thresholds.pull_request`). */
+export function demoRepo(options: { pullRequestAt?: number } = {}): { dir: string; base: string } {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-cli-"));
   cpSync(join(EXAMPLES, "demo-service"), dir, { recursive: true });
+  if (options.pullRequestAt !== undefined) {
+    // The demo's addition is comments only (confidence 0.6, below the default pull-request threshold 0.7): a
+    // repository that takes such pull requests lowers the threshold in its config.
+    mkdirSync(join(dir, ".github"), { recursive: true });
+    writeFileSync(join(dir, ".github", "groundfix.yml"), `thresholds:\n  pull_request: ${options.pullRequestAt}\n`);
+  }
   git(dir, "init", "-q", "-b", "main");
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "initial");

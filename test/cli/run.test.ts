@@ -41,7 +41,7 @@ describe("runCli (in process)", () => {
   });
 
   it("writes progress to stderr only when it is a terminal, and keeps stdout one JSON document", async () => {
-    const { dir } = demoRepo();
+    const { dir } = demoRepo({ pullRequestAt: 0.6 });
     const io = fakeIO(true);
     const code = await runCli(["fix", "--repo", dir, "--issue", join(EXAMPLES, "demo-issue.md"), "--json"], io);
     expect(code).toBe(0);
