@@ -13,7 +13,7 @@ const UNSEEN =
  * to: a pull request title, a commit subject, a git trailer. Secrets are redacted (src/grounding/secrets.ts), the first
  * non-blank line is kept, unseen characters become nothing and whitespace runs one space, and `@name` mentions are
  * broken with a zero-width space (U+200B, after the unseen characters are gone) so posting notifies no one. Cut to
- * `max` characters with an ellipsis.
+ * `max` characters with an ellipsis, at a word boundary when one lies in the second half.
  */
 export function postedLine(text: string, max: number): string {
   const first =
@@ -21,6 +21,13 @@ export function postedLine(text: string, max: number): string {
       .split(/\r\n|\r|\n|\u2028|\u2029/)
       .find((l) => l.trim() !== "") ?? "";
   const clean = first.replace(UNSEEN, "").replace(/\s+/g, " ").trim();
-  const cut = clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+  const cut = clean.length <= max ? clean : `${cutAtWord(clean, max - 1)}…`;
   return cut.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u200b");
+}
+
+/** `text` cut to at most `max` characters, before the last space when that keeps more than half of them. */
+function cutAtWord(text: string, max: number): string {
+  const head = text.slice(0, max);
+  const space = head.lastIndexOf(" ", max);
+  return space > max / 2 ? head.slice(0, space).trimEnd() : head;
 }

@@ -15,11 +15,18 @@ export function editBaseLines(e: AppliedEdit): { start_line: number; end_line: n
 
 /**
  * The pull request title and commit subject: `groundfix: ` and the verified diagnosis' first line, else the task
- * title, through `postedLine` (secrets redacted, unseen characters dropped, mentions broken, 100 characters).
+ * title, through `postedLine` (secrets redacted, unseen characters dropped, mentions broken, 100 characters). Of a
+ * summary only its first sentence is used, so the subject ends where a thought ends rather than mid-word.
  */
 export function pullRequestTitle(task: Pick<Task, "title">, result: Pick<RunResult, "diagnosis">): string {
-  const summary = result.diagnosis ? postedLine(result.diagnosis.summary, 100) : "";
+  const summary = result.diagnosis ? postedLine(firstSentence(result.diagnosis.summary), 100) : "";
   return `groundfix: ${summary || postedLine(task.title, 100) || "a grounded change"}`;
+}
+
+/** The first sentence of `text` (up to `. `, `! ` or `? ` followed by a capital or a quote), or all of it. */
+function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+["'`(A-Z])/.exec(text);
+  return end && end.index >= 20 ? text.slice(0, end.index + 1) : text;
 }
 
 /**

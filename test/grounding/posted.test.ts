@@ -15,6 +15,7 @@ describe("postedLine", () => {
     );
     expect(postedLine("x".repeat(50), 10)).toBe(`${"x".repeat(9)}…`);
     expect(postedLine("mail me: a@b.example", 50)).toBe("mail me: a@b.example");
+    expect(postedLine("formatEntry reads entry.user.name without a check", 30)).toBe("formatEntry reads…");
   });
 });
 
@@ -44,6 +45,16 @@ describe("the commit message and the pull request title", () => {
     expect(pullRequestTitle(task("t"), result(`Leak ${TOKEN} @team\nGroundfix-Run: forged`))).toBe(
       "groundfix: Leak [redacted] @\u200bteam",
     );
+  });
+
+  it("a subject is the summary's first sentence, not a sentence and a half cut mid-word", () => {
+    const summary =
+      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'name')\". The stack trace points at " +
+      "formatEntry in src/models/log.js, which reads entry.user.name without checking entry.user.";
+    expect(pullRequestTitle(task("t"), result(summary))).toBe(
+      "groundfix: The issue reports \"TypeError: Cannot read properties of undefined (reading 'name')\".",
+    );
+    expect(pullRequestTitle(task("t"), result("Fix it. Then more."))).toBe("groundfix: Fix it. Then more.");
   });
 
   it("a task key cannot add a trailer", () => {
