@@ -55,10 +55,17 @@ export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   return lines.join("\n");
 }
 
-/** The gate rejections of a run: which gate stopped which call, and what the model was told (escaped). */
+/**
+ * The gate rejections of a run: which gate stopped a call at which step, and what the model was told (escaped). The
+ * message is addressed to the model ("REJECTED: … Copy the line(s) …"), so the header says whose words they are.
+ */
 export function renderRejections(rejections: readonly GateRejection[], style: Style): string {
   return terminalSafe(rejections.map((r) => ({ ...r })))
-    .map((r) => `  ${style.yellow(r.gate)} ${style.dim(`(step ${r.step})`)}\n${indent(r.message.trim(), "    ")}`)
+    .map(
+      (r) =>
+        `  ${style.yellow(r.gate)} ${style.dim(`(step ${r.step})`)} refused a call; the model was told:\n` +
+        indent(r.message.trim(), "    "),
+    )
     .join("\n");
 }
 

@@ -99,6 +99,11 @@ describe("the readable report shows untrusted text with control characters escap
     }
   });
 
+  it("says that a gate's rejection text was addressed to the model, not to the user", () => {
+    const text = renderFixReport(report(), plain);
+    expect(text).toMatch(/^ {2}claims \(step 1\) refused a call; the model was told:\n {4}not in the file: /m);
+  });
+
   it("escapes C0/C1 controls and bidi overrides but keeps newlines, tabs and other text; idempotent", () => {
     expect(escapeControls("a\tb\nc é ✓")).toBe("a\tb\nc é ✓");
     expect(escapeControls(HOSTILE)).toBe(ESCAPED);
