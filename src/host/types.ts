@@ -127,7 +127,11 @@ export interface Host {
   readConfig(sha: string): Promise<GroundfixConfig>;
   /** Write `files` as ONE commit whose only parent is the base on `branch` (one reuse rule, see {@link Delivery}). */
   deliver(input: DeliverInput): Promise<Delivery>;
-  /** Delete a branch this run created, when a later step failed (no branch without a pull request or a note). */
+  /**
+   * Delete a branch this run created, when a later step failed (no branch without a pull request or a note).
+   * @throws when it cannot, with a one-line reason; on GitHub also when a pull request is open from the branch, or
+   *   that cannot be checked (the head of an open pull request is never deleted).
+   */
   deleteBranch(branch: string): Promise<void>;
   /** Open the pull request for a delivered branch, or find the open one (locally: the branch is the result). */
   openPullRequest(input: PullRequestInput): Promise<PullRequestRef>;

@@ -103,8 +103,9 @@ export interface EditsToDeliver {
  * Steps 3 to 5 of {@link runPipeline} for a `pr_ready` result: review the edits in memory, deliver them on the
  * run's branch, open the pull request and publish the review check. Fills `report` (branch, message, record,
  * review, delivery, pull request, what was written) and returns the run's status.
- * @throws what the host throws while delivering or opening the pull request (a branch this call created is deleted
- *   first when opening the pull request fails).
+ * @throws what the host throws while delivering or opening the pull request. When opening it fails, a branch this
+ *   call created is deleted first (`host.deleteBranch`, which refuses the head of an open pull request); either way
+ *   `report.written` keeps what was pushed and `written.cleanup` what became of it.
  */
 export async function deliverEdits(host: Host, report: RunReport, edits: EditsToDeliver): Promise<RunReport["status"]> {
   const { task, result, snapshot, config, base } = edits;
@@ -159,9 +160,16 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
       config,
     });
   } catch (error) {
+    // A branch this run created and no pull request: undo it. The host refuses to delete the head of an open pull
+    // request (GitHub may have created one it answered 5xx for); what happened is kept for the status.
     if (delivery.kind === "created") {
-      await host.deleteBranch(delivery.branch).catch(() => undefined);
-      delete report.written.pushed;
+      try {
+        await host.deleteBranch(delivery.branch);
+        report.written.cleanup = { branch: delivery.branch, deleted: true };
+      } catch (cleanup) {
+        const why = (cleanup instanceof Error ? cleanup.message : String(cleanup)).split("\n")[0]!;
+        report.written.cleanup = { branch: delivery.branch, deleted: false, error: why };
+      }
     }
     throw error;
   }

@@ -29,6 +29,11 @@ export type RunStatusName = "pull_request" | "review_failed" | "held" | "comment
 export interface Written {
   pushed?: { branch: string; headSha: string };
   pullRequest?: { number: number; url: string | null };
+  /**
+   * The undoing of a branch this run created when its pull request could not be opened: `deleted`, or why not
+   * (`error`, one line; e.g. a pull request is open from it, or that could not be checked).
+   */
+  cleanup?: { branch: string; deleted: boolean; error?: string };
 }
 
 /**

@@ -143,3 +143,60 @@ describe("an archived repository refuses every write (403 “Repository was arch
     expect(refused.length).toBeLessThanOrEqual(8); // each stage tried once, nothing repeated
   });
 });
+
+describe("`POST /pulls` answered 5xx", () => {
+  const PULLS = "POST /repos/{o}/{r}/pulls";
+
+  it("after GitHub created the pull request: it is found by its head and used — one PR, its check, nothing deleted", async () => {
+    app = await startApp();
+    app.fake.state.failAfter.set(PULLS, 502);
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    expect(state.calls.filter((c) => c.route === PULLS)).toHaveLength(1); // never retried blindly
+    expect(state.pulls).toHaveLength(1);
+    expect(state.refs.get(BRANCH)).toBeDefined();
+    expect(state.calls.map((c) => c.route)).not.toContain("DELETE /repos/{o}/{r}/git/refs/heads/{branch}");
+    expect(state.checkRuns).toMatchObject([{ head_sha: state.refs.get(BRANCH), status: "completed" }]);
+    expect(statusOf(app.fake)[0]!.body).toContain(`Opened pull request [#${state.pulls[0]!.number}]`);
+  });
+
+  it("and no pull request exists: the branch it pushed is deleted, and the comment says so (not “Nothing was pushed”)", async () => {
+    app = await startApp();
+    app.fake.state.failures.set(PULLS, 502);
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    expect(state.refs.has(BRANCH)).toBe(false);
+    const body = statusOf(app.fake)[0]!.body;
+    expect(body).toContain(`GitHub server error (HTTP 502) on POST /repos/${OWNER}/${REPO}/pulls`);
+    expect(body).toMatch(
+      /Branch `groundfix\/issue-1` was pushed \(commit [0-9a-f]{12}\), but no pull request was opened/,
+    );
+    expect(body).toContain("the branch was deleted again");
+    expect(body).not.toContain("Nothing was pushed");
+  });
+
+  it("a cleanup that fails is said in the comment, and the branch stays", async () => {
+    app = await startApp();
+    app.fake.state.failures.set(PULLS, 502);
+    app.fake.state.failures.set("DELETE /repos/{o}/{r}/git/refs/heads/{branch}", 500);
+    await app.receive("issues", labeledIssue());
+    expect(app.fake.state.refs.has(BRANCH)).toBe(true);
+    const body = statusOf(app.fake)[0]!.body;
+    expect(body).toContain("the branch could not be cleaned up: deleting it failed (GitHub server error (HTTP 500)");
+    expect(body).not.toContain("Nothing was pushed");
+  });
+
+  it("when it cannot be checked whether a PR was opened, the branch is never deleted (it may be an open PR's head)", async () => {
+    app = await startApp();
+    app.fake.state.failAfter.set(PULLS, 502);
+    app.fake.state.failures.set("GET /repos/{o}/{r}/pulls", 502);
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    expect(state.pulls).toHaveLength(1); // GitHub did create it
+    expect(state.refs.has(BRANCH)).toBe(true);
+    expect(state.calls.map((c) => c.route)).not.toContain("DELETE /repos/{o}/{r}/git/refs/heads/{branch}");
+    const body = statusOf(app.fake)[0]!.body;
+    expect(body).toContain("whether a pull request is open from it could not be checked");
+    expect(body).not.toContain("Nothing was pushed");
+  });
+});

@@ -7,7 +7,15 @@ import { deleteBranch, pointBranch, replaceBranch, writeCommit } from "./commit.
 import { compareCommits, type Comparison } from "./compare.js";
 import { pullRequestTitle } from "../../pipeline/record.js";
 import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
-import { describeError, httpStatus, type Octokit, type RepoRef } from "./octokit.js";
+import {
+  describeError,
+  describeFailure,
+  httpStatus,
+  NO_RETRY,
+  RETRY_ONCE,
+  type Octokit,
+  type RepoRef,
+} from "./octokit.js";
 import { RepositoryStateError } from "./repository-state.js";
 import { renderPullRequestBody } from "./render.js";
 import { publishReviewCheck, ReviewCheckError } from "./review-check.js";
@@ -138,9 +146,39 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       log.warn({ err: error, key: status.request.task.key }, "could not update the status comment"),
     ...(options.timers ? { timers: options.timers } : {}),
   });
-  const openFrom = async (branch: string) =>
-    (await octokit.rest.pulls.list({ owner, repo: repo.name, head: `${owner}:${branch}`, state: "open", per_page: 1 }))
-      .data[0];
+  const openFrom = async (branch: string, request?: typeof RETRY_ONCE) =>
+    (
+      await octokit.rest.pulls.list({
+        owner,
+        repo: repo.name,
+        head: `${owner}:${branch}`,
+        state: "open",
+        per_page: 1,
+        ...(request ? { request } : {}),
+      })
+    ).data[0];
+
+  /**
+   * `POST pulls`, never retried blindly (a retry of a create GitHub did perform answers 422 "A pull request already
+   * exists"): when it fails, the open pull request from `branch` is looked up (`GET pulls?head=`, retried once on
+   * 5xx/429) and taken when there is one, since GitHub may have created it and still answered 5xx. Otherwise the
+   * create's own error is thrown.
+   */
+  const createOnce = async (branch: string, params: Parameters<Octokit["rest"]["pulls"]["create"]>[0] & object) => {
+    try {
+      return (await octokit.rest.pulls.create({ ...params, request: NO_RETRY })).data;
+    } catch (error) {
+      const landed = await openFrom(branch, RETRY_ONCE).catch(() => undefined);
+      if (landed) {
+        log.warn(
+          { branch, pr: landed.number, err: error },
+          "groundfix: POST pulls failed, but the pull request exists",
+        );
+        return landed;
+      }
+      throw error;
+    }
+  };
 
   const host: GitHubHost = {
     name: "github",
@@ -218,8 +256,22 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       return held;
     },
 
-    deleteBranch(branch) {
-      return deleteBranch(octokit, repo, branch);
+    async deleteBranch(branch) {
+      // Never the head of an open pull request: a `POST pulls` answered 5xx may still have created one.
+      let open;
+      try {
+        open = await openFrom(branch, RETRY_ONCE);
+      } catch (error) {
+        throw new Error(
+          `it was kept: whether a pull request is open from it could not be checked (${describeFailure(error)})`,
+        );
+      }
+      if (open) throw new Error(`it was kept: pull request #${open.number} (${open.html_url}) is open from it`);
+      try {
+        await deleteBranch(octokit, repo, branch);
+      } catch (error) {
+        throw new Error(`deleting it failed (${describeFailure(error)})`);
+      }
     },
 
     async openPullRequest(input): Promise<PullRequestRef> {
@@ -253,7 +305,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
         };
       } else {
         const text = body();
-        const { data } = await octokit.rest.pulls.create({
+        const data = await createOnce(branch, {
           owner,
           repo: repo.name,
           head: branch,
@@ -266,7 +318,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           number: data.number,
           url: data.html_url,
           headSha: data.head.sha,
-          body: text,
+          body: data.body ?? text,
           draft: data.draft ?? input.config.pull_request.draft,
           nodeId: data.node_id,
         };

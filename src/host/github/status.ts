@@ -56,7 +56,14 @@ function writtenSoFar(written: Written): string {
     return `Pull request #${written.pullRequest.number} (${written.pullRequest.url}) was already opened or updated${written.pushed ? ` with commit ${written.pushed.headSha.slice(0, 12)}` : ""}; look there, or comment \`/groundfix retry\` to run again.`;
   }
   if (written.pushed) {
-    return `Branch \`${written.pushed.branch}\` was already moved to commit ${written.pushed.headSha.slice(0, 12)}, but no pull request was opened for it; comment \`/groundfix retry\` to run again.`;
+    const { branch, headSha } = written.pushed;
+    const pushed = `Branch \`${branch}\` was pushed (commit ${headSha.slice(0, 12)})`;
+    const cleanup = written.cleanup?.branch === branch ? written.cleanup : undefined;
+    if (cleanup?.deleted)
+      return `${pushed}, but no pull request was opened for it, so the branch was deleted again: nothing is left of this run in the repository. Comment \`/groundfix retry\` to run again.`;
+    if (cleanup)
+      return `${pushed}, but no pull request was opened for it, and the branch could not be cleaned up: ${escapeUntrusted(cleanup.error ?? "unknown reason")}. Look at the branch and its pull requests, or comment \`/groundfix retry\` to run again (it reuses the branch).`;
+    return `Branch \`${branch}\` was already moved to commit ${headSha.slice(0, 12)}, but no pull request was opened for it; comment \`/groundfix retry\` to run again.`;
   }
   return "Nothing was pushed; comment `/groundfix retry` to run again.";
 }

@@ -236,6 +236,10 @@ describe("deliverEdits through the GitHub host", () => {
       .reply(201, {})
       .post(`${repoPath}/pulls`)
       .reply(502, { message: "Server Error" })
+      .get(`${repoPath}/pulls`)
+      .query(true)
+      .times(2) // did the create land? (no) — and, before deleting, is a pull request open from the branch? (no)
+      .reply(200, [])
       .delete(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
       .reply(204, () => ((deleted = true), ""));
     await expect(deliver(octokit)).rejects.toMatchObject({ status: 502 });
