@@ -9,7 +9,7 @@ import { createReplyOnce } from "./events/reply-once.js";
 import { reviewEventOf } from "./events/review-trigger.js";
 import { createAccept } from "./host/github/accept.js";
 import { createBotLogin } from "./host/github/app-login.js";
-import { createJobProcessor } from "./host/github/jobs.js";
+import { createGaveUp, createJobProcessor, type JobDeps } from "./host/github/jobs.js";
 import type { Octokit } from "./host/github/octokit.js";
 import { createReviewClaims } from "./host/github/review-claims.js";
 import { createStatusCommentIds } from "./host/github/status-comment.js";
@@ -99,7 +99,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const onEvent = createEventJob({ auth, accept, log: app.log });
       // Review claims live in Redis with the queue, so a PR's own webhooks reaching another process skip its review.
       const sharedClaims = (queue as { backend?: string }).backend === "redis";
-      const jobs = createJobProcessor({
+      const jobDeps: JobDeps = {
         auth,
         log: app.log,
         operator,
@@ -109,8 +109,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
           ? (o, r, sha) => queue.claimDelivery(`review-${o}/${r}@${sha}`.toLowerCase())
           : createReviewClaims(),
         commentIds: createStatusCommentIds(),
-      });
-      queue.process((job, attempt) => (job.kind === "event" ? onEvent(job) : jobs(job, attempt)));
+      };
+      const jobs = createJobProcessor(jobDeps);
+      const gaveUp = createGaveUp(jobDeps);
+      queue.process((job, attempt) => (job.kind === "event" ? onEvent(job) : jobs(job, attempt)), gaveUp);
     }
     if (role === "worker") return;
     app.on([...RUN_EVENTS], async (context) => {

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
+import type { EnqueueResult, GaveUp, JobData, JobProcessor, JobQueue } from "./types.js";
 
 export type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
 
@@ -13,8 +13,8 @@ export type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js"
  *   after the running one ends (further reruns meanwhile merge into that one).
  * - A webhook delivery id (`X-GitHub-Delivery`, the same on a manual redelivery) is claimed once; the ids seen are
  *   kept in a bounded LRU (`maxDeliveries`) so memory stays flat.
- * - A job's error is caught and logged (one attempt: a restart drops what is queued); the job itself is expected to
- *   have told the user (status comment).
+ * - A job's error is caught and logged (one attempt: a restart drops what is queued) and handed to `gaveUp`, which
+ *   leaves the final word (status comment) the job could not.
  */
 export interface InProcessQueue extends JobQueue {
   /** Jobs running now and waiting now. */
@@ -47,6 +47,7 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
   const after = new Map<string, JobData>();
   const deliveries = new LRUCache<string, true>({ max: Math.max(1, options.maxDeliveries ?? 5000) });
   let processor: JobProcessor | undefined;
+  let gaveUp: GaveUp | undefined;
   let idleWaiters: (() => void)[] = [];
   let closed = false;
 
@@ -71,8 +72,9 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
     running.add(job.key);
     void Promise.resolve()
       .then(() => run(job, { number: 1, final: true }))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         log.error({ err: error, key: job.key }, `groundfix job ${job.key} failed`);
+        await gaveUp?.(job, error).catch((e: unknown) => log.error({ err: e, key: job.key }, "gave-up hook failed"));
       })
       .finally(() => {
         running.delete(job.key);
@@ -118,8 +120,9 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
     async releaseDelivery(deliveryId) {
       deliveries.delete(deliveryId);
     },
-    process(run) {
+    process(run, onGaveUp) {
       processor = run;
+      gaveUp = onGaveUp;
       pump();
     },
     idle() {

@@ -20,7 +20,7 @@
 import { randomUUID } from "node:crypto";
 import { Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
+import type { EnqueueResult, GaveUp, JobData, JobProcessor, JobQueue } from "./types.js";
 
 /** Options of {@link createRedisQueue}; only `url` is required. */
 export interface RedisQueueOptions {
@@ -226,7 +226,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     async releaseDelivery(deliveryId) {
       await producer.del(deliveryKey(deliveryId));
     },
-    process(processor: JobProcessor) {
+    process(processor: JobProcessor, gaveUp?: GaveUp) {
       if (worker || closed) return;
       workerConnection = new Redis(options.url, { maxRetriesPerRequest: null });
       workerConnection.on("error", () => {});
@@ -246,12 +246,17 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
         },
       );
       worker.on("error", (error) => log.error({ err: error }, "groundfix: Redis worker error"));
-      worker.on("failed", (job, error) =>
+      worker.on("failed", (job, error) => {
         log.error(
           { err: error, key: job?.data.key, attempt: job?.attemptsMade },
           `groundfix job ${job?.data.key} failed`,
-        ),
-      );
+        );
+        // The last attempt threw: no retry follows, so leave the final word now.
+        if (job && gaveUp && job.attemptsMade >= (job.opts.attempts ?? 1))
+          void gaveUp(job.data, error).catch((e: unknown) =>
+            log.error({ err: e, key: job.data.key }, "gave-up hook failed"),
+          );
+      });
     },
     async idle() {
       for (;;) {

@@ -34,6 +34,9 @@ export type EnqueueResult = "queued" | "coalesced" | "queued_after_running" | "c
 /** Runs one job; a throw is a failed attempt (a durable queue may retry it). */
 export type JobProcessor = (job: JobData, attempt: { number: number; final: boolean }) => Promise<void>;
 
+/** Called when a job's last attempt threw: the job and that attempt's error. */
+export type GaveUp = (job: JobData, error: unknown) => Promise<void>;
+
 /** A queue both backends implement. Every method may reject when the backend (Redis) is unreachable. */
 export interface JobQueue {
   /** Accept `job` without running it now. */
@@ -45,8 +48,11 @@ export interface JobQueue {
   claimDelivery(deliveryId: string): Promise<boolean>;
   /** Forget a claim whose delivery could not be enqueued, so GitHub's redelivery of it is not taken for a copy. */
   releaseDelivery(deliveryId: string): Promise<void>;
-  /** Start running jobs in this process with `processor` (a web-only process never calls it). */
-  process(processor: JobProcessor): void;
+  /**
+   * Start running jobs in this process with `processor` (a web-only process never calls it). `gaveUp` is called
+   * once for a job whose last attempt threw (no further retry), to leave a final word; its own failure is logged.
+   */
+  process(processor: JobProcessor, gaveUp?: GaveUp): void;
   /** Resolves when nothing is waiting or running (tests). */
   idle(): Promise<void>;
   /** Stop taking jobs, wait for the running ones, release connections. */

@@ -7,6 +7,7 @@
 import nock from "nock";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
+import { reviewEventOf } from "../../src/events/review-trigger.js";
 import { loadOperatorEnv } from "../../src/config/env.js";
 import type { RunRequest } from "../../src/events/types.js";
 import { createJobProcessor } from "../../src/host/github/jobs.js";
@@ -78,6 +79,19 @@ function worker() {
   };
   return {
     attempt: (number: number, final = false) => processor(job, { number, final }),
+    /** An attempt of the `review` job of `pull_request.synchronize` for the open PR from `branch` at its head. */
+    review(f: GitHubFake, number: number, final = false) {
+      const pr = f.state.pulls.find((p) => p.head === BRANCH && p.state === "open")!;
+      const payload = webhookExample("pull_request", "synchronize");
+      payload.repository = labeledIssue().repository;
+      payload.number = pr.number;
+      Object.assign(payload.pull_request, { number: pr.number, html_url: pr.html_url, body: pr.body });
+      payload.pull_request.head = { ...payload.pull_request.head, ref: BRANCH, sha: f.state.refs.get(BRANCH) };
+      payload.pull_request.base = { ...payload.pull_request.base, ref: "master", sha: f.baseSha };
+      const event = reviewEventOf("pull_request", payload)!;
+      const review: JobData = { kind: "review", key: `review-${pr.number}`, installationId: 1, payload: { event } };
+      return processor(review, { number, final });
+    },
   };
 }
 
@@ -198,5 +212,73 @@ describe("`POST /pulls` answered 5xx", () => {
     const body = statusOf(app.fake)[0]!.body;
     expect(body).toContain("whether a pull request is open from it could not be checked");
     expect(body).not.toContain("Nothing was pushed");
+  });
+});
+
+describe("a run that dies half-way is recovered by the next attempt", () => {
+  it("the token is lost after the PR was opened: the attempt fails (so it is retried); the next one adds the check and the final status", async () => {
+    const f = startFake();
+    const run = worker();
+    f.state.loseTokenAt = "POST /repos/{o}/{r}/check-runs";
+    await expect(run.attempt(1)).rejects.toMatchObject({ status: 401 });
+    expect(f.state.pulls).toHaveLength(1);
+    expect(f.state.checkRuns).toEqual([]); // a PR without its check, and no status written: the job must not end here
+    f.state.tokenLost = false; // the next attempt gets a new installation token
+    f.state.loseTokenAt = null;
+    await run.attempt(2);
+    expect(f.state.pulls).toHaveLength(1);
+    expect(f.state.checkRuns).toMatchObject([{ head_sha: f.state.refs.get(BRANCH), status: "completed" }]);
+    expect(statusOf(f)).toHaveLength(1);
+    expect(statusOf(f)[0]!.body).toContain(`pull request [#${f.state.pulls[0]!.number}]`);
+  });
+
+  it("a review job that lost its token before concluding its check: the retry cancels that check and reviews the head again", async () => {
+    const f = startFake();
+    const run = worker();
+    await run.attempt(1);
+    f.push(BRANCH, { "notes.md": "a reviewer's note\n" }, "mallory"); // a human push: the PR head is reviewed
+    f.state.loseTokenAt = "PATCH /repos/{o}/{r}/check-runs/{n}";
+    await expect(run.review(f, 1)).rejects.toMatchObject({ stage: "conclude" });
+    const head = f.state.refs.get(BRANCH)!;
+    expect(f.state.checkRuns.filter((r) => r.head_sha === head)).toMatchObject([{ status: "in_progress" }]);
+    f.state.tokenLost = false;
+    f.state.loseTokenAt = null;
+    await run.review(f, 2);
+    const runs = f.state.checkRuns.filter((r) => r.head_sha === head);
+    expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+    expect(runs[0]!.conclusion).toBe("cancelled"); // never `neutral`: a required check would count it as passing
+    expect(runs[1]!.conclusion).not.toBe("cancelled"); // the head was reviewed again
+    expect(runs[1]!.output.title).not.toBe(runs[0]!.output.title);
+    expect(runs[0]!.output.summary).toContain("stopped before it concluded it");
+    expect(f.state.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
+  });
+
+  it("the last attempt of a review job that cannot conclude its check does not throw: it is logged", async () => {
+    const f = startFake();
+    const run = worker();
+    await run.attempt(1);
+    f.push(BRANCH, { "notes.md": "a reviewer's note\n" }, "mallory");
+    f.state.loseTokenAt = "PATCH /repos/{o}/{r}/check-runs/{n}";
+    await expect(run.review(f, 4, true)).resolves.toBeUndefined();
+  });
+
+  it("a job that fails on its last attempt gets a final status comment naming what exists (the in-process queue)", async () => {
+    app = await startApp();
+    const { state } = app.fake;
+    const real = state.failures;
+    // Neither the run's final status nor its failure status can be created (each tried twice, as createOnce does),
+    // so the job's only attempt throws; the gave-up comment after it can.
+    let creates = 0;
+    (state as { failures: { get(k: string): number | undefined } }).failures = {
+      get: (k) => (k === "POST /repos/{o}/{r}/issues/{n}/comments" && ++creates <= 4 ? 502 : real.get(k)),
+    };
+    await app.receive("issues", labeledIssue());
+    expect(state.pulls).toHaveLength(1);
+    const body = statusOf(app.fake)[0]!.body;
+    expect(body).toContain("**groundfix** stopped: this run failed on its last attempt");
+    expect(body).toContain(
+      `Pull request #${state.pulls[0]!.number} (${state.pulls[0]!.html_url}) is open from \`${BRANCH}\``,
+    );
+    expect(state.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
   });
 });

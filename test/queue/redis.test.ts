@@ -142,6 +142,25 @@ describe("Redis job queue", () => {
     ]);
   });
 
+  it("hands a job whose last attempt threw to `gaveUp` once, with that attempt's error (not after a retried one)", async () => {
+    const q = await replica(`t${n++}`, { attempts: 2 });
+    const gaveUp: [string, string][] = [];
+    let calls = 0;
+    q.process(
+      async (j) => {
+        calls++;
+        if (j.key === "doomed" || calls === 1) throw new Error(`attempt ${calls} of ${j.key}`);
+      },
+      async (j, error) => void gaveUp.push([j.key, (error as Error).message]),
+    );
+    await q.enqueue(job("recovers"));
+    await q.idle();
+    await q.enqueue(job("doomed"));
+    await q.idle();
+    for (let i = 0; i < 100 && gaveUp.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gaveUp).toEqual([["doomed", "attempt 4 of doomed"]]);
+  });
+
   it("keeps the key's next job from starting while a retry of it is in its backoff", async () => {
     const q = await replica(`t${n++}`, { attempts: 2, backoffMs: 300 });
     const runs: number[] = [];

@@ -8,15 +8,16 @@ import type { ReviewEvent } from "../../events/review-trigger.js";
 import type { RunRequest } from "../../events/types.js";
 import { runPipeline } from "../../pipeline/run.js";
 import type { RunReport } from "../../pipeline/types.js";
-import type { JobData, JobProcessor } from "../../queue/types.js";
+import type { GaveUp, JobData, JobProcessor } from "../../queue/types.js";
 import { createGitHubHost, type HostLogger } from "./host.js";
 import { escapeUntrusted } from "./markdown.js";
-import type { Octokit } from "./octokit.js";
+import { describeFailure, httpStatus, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
 import { issueBullets } from "./status.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { isArchivedRefusal, repositoryStateBody, type RepositoryState } from "./repository-state.js";
 import { reviewOnEvent } from "./review-handler.js";
+import { concludeStaleChecks } from "./review-check.js";
 import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
 
 /**
@@ -56,7 +57,7 @@ export interface JobDeps {
  * repository refuses every write: such a job posts nothing and ends without throwing (no retry can help).
  */
 export function createJobProcessor(deps: JobDeps): JobProcessor {
-  return async (job: JobData) => {
+  return async (job: JobData, attempt = { number: 1, final: true }) => {
     const octokit = await deps.auth(job.installationId);
     if (job.kind === "review") {
       const { event } = job.payload as ReviewJobPayload;
@@ -73,6 +74,7 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
         event,
         config: () => lookupConfig(context),
         claimReview: deps.claimReview,
+        attempt,
       });
       return;
     }
@@ -124,6 +126,48 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
       return;
     }
     logReport(deps.log, report);
+  };
+}
+
+/**
+ * The final word on a `run` job whose last attempt threw (the queue retries no more; `JobQueue.process`'s
+ * `gaveUp`): the status comment is edited to say the run stopped and why, and what exists of it — looked up, not
+ * assumed: `GET git/ref` of the run's branch and `GET pulls?head=` for its open pull request (so it never says
+ * "nothing was pushed" when something was) — and any `groundfix/review` check the attempts left in progress on the
+ * branch head is cancelled (`concludeStaleChecks`). Other jobs are logged only.
+ * @throws the `RequestError` of the comment write (the queue logs it).
+ */
+export function createGaveUp(deps: JobDeps): GaveUp {
+  return async (job, error) => {
+    const data = job.payload as RunJobPayload;
+    deps.log.error({ err: error, key: job.key }, "groundfix: the job failed on its last attempt");
+    if (job.kind !== "run" || data.type !== "run" || data.request.statusIssue === null) return;
+    const octokit = await deps.auth(job.installationId);
+    const { owner, name } = data.request.task.repo;
+    const branch = `${data.config.pull_request.branch_prefix}${data.request.branchSuffix}`;
+    let found: string;
+    try {
+      const head = await octokit.rest.git
+        .getRef({ owner, repo: name, ref: `heads/${branch}` })
+        .then(({ data: ref }) => ref.object.sha)
+        .catch((e: unknown) => (httpStatus(e) === 404 ? null : Promise.reject(e)));
+      const pr = head
+        ? (await octokit.rest.pulls.list({ owner, repo: name, head: `${owner}:${branch}`, state: "open", per_page: 1 }))
+            .data[0]
+        : undefined;
+      if (head) await concludeStaleChecks(octokit, { owner, repo: name, headSha: head }).catch(() => undefined);
+      const at = head ? ` (commit ${head.slice(0, 12)})` : "";
+      found = pr
+        ? `Pull request #${pr.number} (${pr.html_url}) is open from \`${branch}\`${at}: make sure its \`groundfix/review\` check has run before merging it.`
+        : head
+          ? `Branch \`${branch}\` holds commit ${head.slice(0, 12)}, but no pull request is open from it.`
+          : `There is no branch \`${branch}\`: nothing of this run is left in the repository.`;
+    } catch (lookup) {
+      found = `What it had written could not be checked (${escapeUntrusted(describeFailure(lookup))}).`;
+    }
+    const body = `${STATUS_MARKER}\n**groundfix** stopped: this run failed on its last attempt (${escapeUntrusted(describeFailure(error))}), so it is not retried again. ${found} Comment \`/groundfix retry\` to run again.`;
+    const target = { owner, repo: name, issueNumber: data.request.statusIssue, body };
+    await upsertStatusComment(octokit, target, { botLogin: deps.botLogin, commentIds: deps.commentIds });
   };
 }
 

@@ -163,6 +163,57 @@ export async function publishReviewCheck(octokit: Octokit, p: CheckTarget, repor
   return id;
 }
 
+/** The check-run text of one that a job left unfinished and a later attempt concluded. */
+const STALE_OUTPUT = {
+  title: "Stopped before it finished",
+  summary:
+    "The groundfix job that created this check stopped before it concluded it (its worker died or lost access to GitHub), so it is cancelled rather than left in progress. A later attempt took over: see the newest `groundfix/review` check on this commit, or re-run this check to review again.",
+};
+
+/**
+ * Conclude the `groundfix/review` check runs on `headSha` that an earlier attempt of the same job left unfinished:
+ * `GET commits/{sha}/check-runs?check_name=groundfix/review&filter=all`, then for each one not `completed` a
+ * `PATCH check-runs/{id}` to `completed` / `cancelled` (not `neutral`, which a required check counts as passing)
+ * with a summary that says the earlier run died. Only the app that created a check run may update it; a refused
+ * PATCH is skipped. Call it only where no other attempt can be running (a retry of a job, whose key admits one at a
+ * time): a check in progress there is a dead attempt's.
+ * @returns how many were concluded and how many were already completed. @throws the lookup's `RequestError`.
+ */
+export async function concludeStaleChecks(
+  octokit: Octokit,
+  p: { owner: string; repo: string; headSha: string },
+): Promise<{ concluded: number; completed: number }> {
+  const { data } = await octokit.rest.checks.listForRef({
+    owner: p.owner,
+    repo: p.repo,
+    ref: p.headSha,
+    check_name: REVIEW_CHECK_NAME,
+    filter: "all",
+    per_page: 100,
+    request: RETRY_ONCE,
+  });
+  let concluded = 0;
+  for (const run of data.check_runs.filter((r) => r.status !== "completed")) {
+    const done = await octokit.rest.checks
+      .update({
+        owner: p.owner,
+        repo: p.repo,
+        check_run_id: run.id,
+        status: "completed",
+        conclusion: "cancelled",
+        completed_at: new Date().toISOString(),
+        output: STALE_OUTPUT,
+        request: RETRY_ONCE,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (done) concluded++;
+  }
+  return { concluded, completed: data.check_runs.filter((r) => r.status === "completed").length };
+}
+
 /** The input of {@link runReviewCheck}. */
 export interface ReviewCheckInput extends CheckTarget {
   /** The pull request's base commit (or base branch tip); the review diffs from its merge base with the head. */

@@ -6,7 +6,7 @@ import type { ReviewReport } from "../../types.js";
 import { createGitHubHost, type GitHubHost, type HostLogger } from "./host.js";
 import { describeFailure } from "./octokit.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { evidenceFor, failReviewCheck, runReviewCheck } from "./review-check.js";
+import { concludeStaleChecks, evidenceFor, failReviewCheck, ReviewCheckError, runReviewCheck } from "./review-check.js";
 import { issueBullets } from "./status.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
@@ -52,7 +52,8 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
  * the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and
  * {@link runReviewCheck}. When `config` is a {@link ReviewConfigProblem} or `GET pulls/{n}` fails, the check run is
  * created already concluded `failure` with the reason ({@link failReviewCheck}): never a default-config review,
- * never a check left `in_progress`.
+ * never a check left `in_progress`. With `recover` (a retry of the job) the claim and the lookup are replaced by
+ * `concludeStaleChecks`: the earlier attempt's unfinished check is cancelled and the head reviewed again.
  * @throws `ReviewCheckError` when GitHub refuses the check-run writes even after one retry.
  */
 export async function reviewPullRequest(
@@ -61,10 +62,17 @@ export async function reviewPullRequest(
   config: GroundfixConfig | ReviewConfigProblem,
   claimReview: ReviewClaims,
   prBody?: string | null,
+  recover = false,
 ): Promise<ReviewEventResult> {
   const { octokit } = host;
   const { owner, repo, headSha } = request;
-  if (!request.rerequested) {
+  if (recover) {
+    // A retry: this job's earlier attempt claimed the head and may have left its check in progress. Conclude that
+    // one; when the attempt did finish a check before it died, the head is reviewed already.
+    const { completed } = await concludeStaleChecks(octokit, { owner, repo, headSha });
+    if (completed > 0 && !request.rerequested)
+      return { status: "skipped", reason: `${headSha} already has a concluded ${REVIEW_CHECK_NAME} check run` };
+  } else if (!request.rerequested) {
     if (!(await claimReview(owner, repo, headSha)))
       return { status: "skipped", reason: `${headSha} already reviewed by this process` };
     const existing = await octokit.rest.checks
@@ -116,6 +124,8 @@ export interface ReviewEventInput {
   config: () => Promise<ConfigLookup>;
   /** The process's review claims, shared with the delivery path. */
   claimReview: ReviewClaims;
+  /** The job's attempt: a retry recovers what the earlier attempt left; the last one no longer throws. */
+  attempt?: { number: number; final: boolean };
 }
 
 /**
@@ -124,23 +134,30 @@ export interface ReviewEventInput {
  * claimed) cost no GitHub call, not even the config read; then read the config, decide ONCE whether the event is
  * for a groundfix branch ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run of our own check is
  * accepted on any branch and other events are matched against the default prefix, and the check run fails closed
- * with the reason), then {@link reviewPullRequest} with one GitHub host. Never throws: a check run GitHub refuses to
- * write is logged and returned as `error`.
+ * with the reason), then {@link reviewPullRequest} with one GitHub host (on a retry, `recover`). A check run GitHub
+ * refuses to write is logged and returned as `error`; before the final attempt, a refused create or conclude is
+ * thrown instead, so the queue retries the job.
  */
 export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEventResult> {
   const { octokit, log, event } = input;
   try {
-    if (!event.rerequested && !(await input.claimReview(event.owner, event.repo, event.headSha)))
+    // A retry (attempt 2+) holds the claim its earlier attempt made; it recovers instead (`reviewPullRequest`).
+    const recover = (input.attempt?.number ?? 1) > 1;
+    if (!recover && !event.rerequested && !(await input.claimReview(event.owner, event.repo, event.headSha)))
       return { status: "skipped", reason: `${event.headSha} already reviewed or claimed` };
     const held: ReviewClaims = async () => true; // this job holds the head's claim now
     const config = reviewConfigOf(await input.config());
     const request = reviewRequestFor(event, "problem" in config ? null : config.pull_request.branch_prefix);
     if (!request) return { status: "skipped", reason: "not a groundfix pull request" };
     const host = createGitHubHost({ octokit, repo: { owner: event.owner, name: event.repo }, log });
-    const done = await reviewPullRequest(host, request, config, held, event.prBody);
+    const done = await reviewPullRequest(host, request, config, held, event.prBody, recover);
     log.info({ pr: request.prNumber, status: done.status }, "groundfix review job finished");
     return done;
   } catch (error) {
+    // A check run GitHub refused to create or to conclude (e.g. the token was lost): fail the attempt, so the queue
+    // retries it and the retry concludes what this one left in progress; the last attempt logs it.
+    const stage = error instanceof ReviewCheckError ? error.stage : undefined;
+    if ((stage === "create" || stage === "conclude") && input.attempt && !input.attempt.final) throw error;
     const reason = describeFailure(error);
     log.error({ err: error }, `groundfix review could not write its check run: ${reason}`);
     return { status: "error", reason };
