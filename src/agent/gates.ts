@@ -7,21 +7,34 @@ export interface CallRecord {
   status: ToolStatus;
   /** The tool reads the repository (`ToolDefinition.readsCode`); only these count for the floor. */
   readsCode: boolean;
-  /** The call answered `ok` but showed no code: a `grep_codebase` with 0 matches. It counts for the floor, never
-   * for the tool-name gate (nothing was read). */
+  /** The call answered `ok` but showed no code: a `grep_codebase` with 0 matches or a `search_codebase` that listed
+   * no file. It counts for the floor, never for the tool-name gate (nothing was read). */
   empty?: boolean;
 }
 
-/** True when `result` is a read that showed no code (a `grep_codebase` answering 0 matches); see `CallRecord.empty`. */
+/**
+ * True when `result` is a read that found nothing in the repository: a `grep_codebase` answering 0 matches, or a
+ * `search_codebase` that listed no file (also when it named symbols only: it shows no code either way); see
+ * `CallRecord.empty`.
+ */
 export function showedNoCode(result: ToolResult): boolean {
-  return result.status === "ok" && result.data?.tool === "grep_codebase" && result.data.total === 0;
+  if (result.status !== "ok") return false;
+  if (result.data?.tool === "grep_codebase") return result.data.total === 0;
+  if (result.data?.tool === "search_codebase") return result.data.files.length === 0;
+  return false;
+}
+
+/** How the rejection names an empty read of `tool`: `grep_codebase with 0 matches`, `search_codebase that listed no file`. */
+function emptyRead(tool: string): string {
+  return tool === "search_codebase" ? `${tool} that listed no file` : `${tool} with 0 matches`;
 }
 
 /**
  * The tool-name and count-floor gates, checked when `submit_answer` is called.
  *
  * 1. tool_name: at least one call to a tool of `config.agent.required_tools` answered `ok` (NOT_FOUND, invalid
- *    and rejected calls do not count, nor a `grep_codebase` that answered 0 matches: it read no code). An empty set
+ *    and rejected calls do not count, nor a `grep_codebase` that answered 0 matches or a `search_codebase` that listed
+ *    no file: they read no code). An empty set
  *    disables the gate.
  * 2. count_floor: at least `config.agent.min_tool_calls` calls of code-reading tools answered (`ok` or `not_found`)
  *    before the answer.
@@ -49,7 +62,7 @@ export function answerGate(
       const triedRequired = called.filter((n) => required.includes(n));
       const emptyOnly = triedRequired.filter((n) => calls.some((c) => c.name === n && c.status === "ok" && c.empty));
       why = triedRequired.length
-        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count${emptyOnly.length ? `, nor a ${emptyOnly.join(", ")} with 0 matches: it showed no code` : ""})`
+        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count${emptyOnly.length ? `, nor a ${emptyOnly.map(emptyRead).join(" or ")}: it showed no code` : ""})`
         : `you have called [${called.join(", ")}], which include none of them`;
     }
     const floorNote = floorOk ? "" : ` You also need at least ${floor} tool call(s); you have made ${answered.length}.`;

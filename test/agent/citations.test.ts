@@ -161,3 +161,34 @@ describe("a grep with zero hits is not having read code (replayed)", () => {
     expect(result.diagnosis?.affected_function).toBe("formatEntry");
   });
 });
+
+describe("a search with no hits is not having read code (replayed)", () => {
+  it("an answer after only an empty search_codebase is rejected by the tool-name gate, and says why; a search with hits then passes", async () => {
+    const model = createModel(`replay:${transcriptPath("k-empty-search-is-no-read.json")}`);
+    const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
+    const texts = result.trace.steps.flatMap((s) =>
+      s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
+    );
+    expect(texts[0]!.text).toMatch(/^No file or symbol matches/);
+    expect(result.gates.rejections.map((r) => r.gate)).toEqual(["tool_name"]);
+    expect(texts.find((t) => t.gate === "tool_name")!.text).toBe(
+      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [search_codebase], but search_codebase never answered successfully (a NOT_FOUND or rejected call does not count, nor a search_codebase that listed no file: it showed no code). Read the code, then call submit_answer again. (answer attempt 1 of 3)",
+    );
+    // The second search lists src/models/log.js: the same answer then passes the gate.
+    expect(texts[2]!.text).toContain("src/models/log.js");
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry" });
+  });
+
+  it("an empty search still counts toward the call floor (it was a call that answered)", async () => {
+    const model = createModel(`replay:${transcriptPath("k-empty-search-is-no-read.json")}`);
+    const result = await runAgent({
+      task: task(),
+      snapshot: snap,
+      model,
+      config: config({ agent: { required_tools: [], min_tool_calls: 1 } }),
+    });
+    // No tool-name gate and a floor of one: the empty search meets the floor, so the first answer passes.
+    expect(result.gates.rejections).toEqual([]);
+    expect(result.diagnosis?.affected_function).toBe("formatEntry");
+  });
+});
