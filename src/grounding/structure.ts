@@ -39,6 +39,12 @@ interface Adapter {
   alwaysReached(index: number): boolean;
   /** For a conditional statement: true when its condition is a constant (tests no value); undefined otherwise. */
   constantCondition(index: number): boolean | undefined;
+  /** True when the node at `index` is a decorator or modifier (`@Foo()`, `export`, `static`, Python's `@x`). */
+  modifies(index: number): boolean;
+  /** True when the node at `index` adds to what the module exports (`export {…}`, `export default`, `module.exports =`). */
+  exports(index: number): boolean;
+  /** The names the node at `index` declares in its parent's scope (a function, class, variable, member, key). */
+  declares(index: number): string[];
   dispose(): void;
 }
 
@@ -130,6 +136,11 @@ class Insertions {
       moved += this.to[k]! - this.from[k]!;
     }
     return moved;
+  }
+
+  /** True when `offset` of the text after lies in added text. */
+  inside(offset: number): boolean {
+    return this.touches(offset, offset + 1);
   }
 
   /** True when `[start, end)` of the text after overlaps an added range. */
@@ -224,6 +235,13 @@ export function structureLanguage(path: string): StructureLanguage | undefined {
  * - an existing node has a different parent (wrapped by an added `if`, joined onto an added line),
  * - an existing statement that ran is no longer reached (an added `return`, `throw`, `break`, an infinite loop),
  * - an added `if`/`while` tests a constant (`if (false)`, `while True`): a guard must test a value,
+ * - added text attaches to an existing declaration: an existing node now starts in added text (a decorator, `export`,
+ *   `export default`, `static`, `declare` put on its own line before it), or an added decorator or modifier sits on
+ *   an existing node (between its decorators and its keyword),
+ * - an added statement changes what the module exports (`export { x as y }`, `export … from`, `export default`,
+ *   `module.exports =`, `exports.x =`): an export can replace what an existing name means to importers,
+ * - an added declaration reuses a name an existing sibling declares (a second `function helper`, a second method or
+ *   object key `total`, a Python `def` of an existing name): the later one replaces the existing one,
  * - the file parsed before and does not parse after.
  * When `before` does not parse, only the offset-map check runs (its structure cannot be trusted). Node boundaries
  * compare modulo whitespace and added text, so a block that grows by an added statement is the same block.
@@ -338,7 +356,13 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     break;
   }
 
-  // 4. Reachability: a statement that ran before must still be reached after.
+  // 4. Attachment: added text may not become part of an existing declaration (decorators, modifiers, exports), nor
+  //    redeclare a name an existing sibling declares. A statement list (a Python block, a Go statement list) starts
+  //    at its first statement, so one that starts with an added guard is not attached to.
+  const attached = attachment(A, B, image, pre, ins, before, after);
+  if (attached) problems.push(attached);
+
+  // 5. Reachability: a statement that ran before must still be reached after.
   for (const [c, stmts] of b.containers) {
     const pc = pre[c]!;
     if (pc < 0 || !ins.touches(b.start[c]!, b.end[c]!)) continue;
@@ -356,6 +380,56 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     break;
   }
   return finish(problems, after);
+}
+
+/** The first attachment problem of {@link compare} step 4, or undefined. */
+function attachment(
+  A: Adapter,
+  B: Adapter,
+  image: Int32Array,
+  pre: Int32Array,
+  ins: Insertions,
+  before: string,
+  after: string,
+): { offset: number; message: string } | undefined {
+  const a = A.flat;
+  const b = B.flat;
+  for (let k = 1; k < a.kind.length; k++) {
+    const img = image[k]!;
+    if (a.containers.has(k) || !ins.inside(b.start[img]!)) continue;
+    return {
+      offset: b.start[img]!,
+      message: `the added line ${lineIn(after, b.start[img]!)} attaches to the existing ${A.kindName(a.kind[k]!)} at line ${lineIn(before, a.start[k]!)}: a decorator, modifier or export on existing code changes how it runs`,
+    };
+  }
+  for (let i = 1; i < b.kind.length; i++) {
+    if (pre[i]! >= 0) continue;
+    const parent = b.parent[i]!;
+    if (pre[parent]! >= 0 && B.modifies(i)) {
+      return {
+        offset: b.start[i]!,
+        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes the existing ${B.kindName(b.kind[parent]!)} at line ${lineIn(before, a.start[pre[parent]!]!)}: a decorator or modifier on existing code changes how it runs`,
+      };
+    }
+    if (B.exports(i)) {
+      return {
+        offset: b.start[i]!,
+        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes what the module exports, which can replace what an existing name means to its importers`,
+      };
+    }
+    const names = B.declares(i);
+    if (names.length === 0) continue;
+    for (let s = 1; s < b.kind.length; s++) {
+      if (b.parent[s] !== parent || pre[s]! < 0) continue;
+      const name = B.declares(s).find((n) => names.includes(n));
+      if (name === undefined) continue;
+      return {
+        offset: b.start[i]!,
+        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} declares ${JSON.stringify(name)}, which the existing ${B.kindName(b.kind[s]!)} at line ${lineIn(before, a.start[pre[s]!]!)} declares: the later one would replace it`,
+      };
+    }
+  }
+  return undefined;
 }
 
 function lineIn(text: string, offset: number): number {
@@ -519,13 +593,68 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
       if (ts.isForStatement(n) && n.condition) return constant(n.condition) !== undefined;
       return undefined;
     },
+    modifies: (i) => ts.isDecorator(nodes[i]!) || ts.isModifier(nodes[i]!),
+    exports: (i) => {
+      const n = nodes[i]!;
+      if (ts.isExportDeclaration(n) || ts.isExportAssignment(n)) return true;
+      if (!ts.isExpressionStatement(n) || !ts.isBinaryExpression(n.expression)) return false;
+      if (n.expression.operatorToken.kind !== K.EqualsToken) return false;
+      // `module.exports = …`, `module.exports.x = …`, `exports.x = …`: the target's leftmost names.
+      let target: TS.Expression = n.expression.left;
+      const names: string[] = [];
+      while (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) {
+        if (ts.isPropertyAccessExpression(target)) names.unshift(target.name.text);
+        target = target.expression;
+      }
+      if (!ts.isIdentifier(target)) return false;
+      return target.text === "exports" || (target.text === "module" && names[0] === "exports");
+    },
+    declares: (i) => tsDeclaredNames(ts, nodes[i]!),
     dispose: () => {},
   };
 }
 
-/** `IfStatement` → "if statement"; `ExpressionStatement` → "expression statement". */
+/** The names `node` declares in the scope of its parent: see `Adapter.declares`. */
+function tsDeclaredNames(ts: typeof TS, node: TS.Node): string[] {
+  const nameOf = (name: TS.Node | undefined): string[] => {
+    if (name === undefined) return [];
+    if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
+      return [name.text];
+    if (ts.isObjectBindingPattern(name) || ts.isArrayBindingPattern(name))
+      return name.elements.flatMap((e) => (ts.isBindingElement(e) ? nameOf(e.name) : []));
+    return [];
+  };
+  if (ts.isVariableStatement(node)) return node.declarationList.declarations.flatMap((d) => nameOf(d.name));
+  if (
+    ts.isFunctionDeclaration(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isEnumDeclaration(node) ||
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeAliasDeclaration(node) ||
+    ts.isModuleDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isPropertyDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node) ||
+    ts.isPropertyAssignment(node) ||
+    ts.isShorthandPropertyAssignment(node)
+  )
+    return nameOf(node.name);
+  return [];
+}
+
+/** SyntaxKind names by value without the `First…`/`Last…` range markers (`SyntaxKind[243]` is "FirstStatement"). */
+let kindNames: Map<number, string> | undefined;
+
+/** `IfStatement` → "if statement"; `VariableStatement` → "variable statement". */
 function tsKindName(ts: typeof TS, kind: number): string {
-  return (ts.SyntaxKind[kind] ?? "node")
+  if (kindNames === undefined) {
+    kindNames = new Map();
+    for (const [name, value] of Object.entries(ts.SyntaxKind))
+      if (typeof value === "number" && !/^(First|Last)[A-Z]/.test(name) && !kindNames.has(value))
+        kindNames.set(value, name);
+  }
+  return (kindNames.get(kind) ?? ts.SyntaxKind[kind] ?? "node")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .replace(/ keyword$/, "");
@@ -782,9 +911,23 @@ function sitterAdapter(
       const n = nodeAt(i);
       return n ? constant(n.childForFieldName("condition")) !== undefined : undefined;
     },
+    modifies: (i) => lang.types[flat.kind[i]!] === "decorator",
+    exports: () => false,
+    declares: (i) => {
+      // Python: a `def` or `class` (also decorated) binds its name in the enclosing block; a second one replaces it.
+      const type = lang.types[flat.kind[i]!] ?? "";
+      if (language !== "python" || !DEFINITIONS.has(type)) return [];
+      let n = nodeAt(i);
+      if (n?.type === "decorated_definition") n = n.childForFieldName("definition") ?? undefined;
+      const name = n?.childForFieldName("name")?.text;
+      return name ? [name] : [];
+    },
     dispose: () => tree.delete(),
   };
 }
+
+/** Python statements that bind a name: see `Adapter.declares`. */
+const DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
 
 /** The node of flat index `i`, found by its offsets and kind (for nodes that are not statements). */
 function descend(root: SitterNode, flat: Flat, i: number): SitterNode | undefined {

@@ -150,6 +150,186 @@ describe("Go", () => {
   });
 });
 
+/** A decorated TypeScript module: a class with a property and a method, a helper, a constant, a star re-export. */
+const DECORATED = [
+  'import { Injectable } from "./di";',
+  "",
+  "@Injectable()",
+  "export class Cart {",
+  "  items: number[] = [];",
+  "  total(): number {",
+  "    return this.items.length;",
+  "  }",
+  "}",
+  "",
+  "function helper(x: number) {",
+  "  return x + 1;",
+  "}",
+  "",
+  "const limit = 3;",
+  'export * from "./real";',
+  "",
+].join("\n");
+
+describe("JS/TS: an addition may not attach to or replace an existing declaration", () => {
+  test.each([
+    [
+      "a decorator before an already decorated class",
+      2,
+      "@Deprecated()\n",
+      3,
+      /attaches to the existing class declaration at line 3/,
+    ],
+    [
+      "a decorator between the existing decorator and the class",
+      3,
+      "@Sealed\n",
+      4,
+      /added decorator at line 4 changes the existing class declaration/,
+    ],
+    ["a decorator before an existing method", 5, "  @Memoize()\n", 6, /attaches to the existing method declaration/],
+    ["a decorator before an existing property", 4, "  @Input()\n", 5, /attaches to the existing property declaration/],
+    [
+      "an `export` line before an existing function",
+      10,
+      "export\n",
+      11,
+      /attaches to the existing function declaration/,
+    ],
+    [
+      "an `export default` line before an existing function",
+      10,
+      "export default\n",
+      11,
+      /attaches to the existing function declaration/,
+    ],
+    ["a `static` line before an existing method", 5, "  static\n", 6, /attaches to the existing method declaration/],
+    [
+      "an `export` line before an existing const",
+      14,
+      "export\n",
+      15,
+      /attaches to the existing variable statement at line 15/,
+    ],
+    [
+      "`export { helper as real }` shadowing the star re-export",
+      16,
+      "export { helper as real };\n",
+      17,
+      /changes what the module exports/,
+    ],
+    [
+      "`export { fake as x } from` shadowing the star re-export",
+      16,
+      'export { fake as Cart } from "./fake";\n',
+      17,
+      /changes what the module exports/,
+    ],
+    ["`export default` of a new value", 16, "export default helper;\n", 17, /changes what the module exports/],
+    ["`module.exports =` replacing the exports", 16, "module.exports = {};\n", 17, /changes what the module exports/],
+    ["`exports.total =` replacing one export", 16, "exports.total = () => 0;\n", 17, /changes what the module exports/],
+    [
+      "a second `function helper` (the later declaration wins)",
+      13,
+      "function helper(x: number) {\n  return 0;\n}\n",
+      14,
+      /declares "helper", which the existing function declaration at line 11 declares/,
+    ],
+    [
+      "a second method `total` (the later member wins)",
+      8,
+      "  total(): number {\n    return 0;\n  }\n",
+      9,
+      /declares "total", which the existing method declaration at line 6/,
+    ],
+    ["a `var limit` redeclaring the constant's name", 15, "var limit = 0;\n", 16, /declares "limit"/],
+  ])("%s is refused", (_name, at, lines, line, message) => {
+    const problems = add("src/cart.ts", DECORATED, at, lines)!;
+    expect(problems[0]).toEqual({ line, message: expect.stringMatching(message) });
+  });
+
+  test("a duplicate key added to an existing object literal is refused (the later key wins)", () => {
+    const before = "const handlers = {\n  save: persist,\n  load: fetchAll,\n};\n";
+    expect(add("a.js", before, 3, "  save: () => {},\n")![0]!.message).toMatch(/declares "save"/);
+  });
+
+  test.each([
+    ["a guard at the top of a decorated method", 6, '    if (!this.items) throw new Error("items must be set");\n'],
+    ["a guard at the top of a function", 11, '  if (!Number.isFinite(x)) throw new TypeError("x must be a number");\n'],
+    ["a new const of a new name", 15, "const ceiling = limit * 2;\n"],
+    ["an import of a new name", 1, 'import { assert } from "./assert";\n'],
+    ["a comment above the decorated class", 2, "// Cart keeps the items of one order.\n"],
+  ])("%s passes", (_name, at, lines) => {
+    expect(add("src/cart.ts", DECORATED, at, lines)).toEqual([]);
+  });
+});
+
+const PY_DECORATED = [
+  "import functools",
+  "",
+  "@functools.cache",
+  "def total(items):",
+  "    return sum(items)",
+  "",
+  "def helper(x):",
+  "    return x",
+  "",
+  "class Cart:",
+  "    def size(self):",
+  "        return 1",
+  "",
+].join("\n");
+
+describe("Python: an addition may not attach to or replace an existing definition", () => {
+  test.each([
+    [
+      "a decorator before an existing def",
+      6,
+      "@functools.cache\n",
+      /the existing function definition at line 7 would sit inside the added decorated definition/,
+    ],
+    [
+      "a decorator before an already decorated def",
+      2,
+      "@trace\n",
+      /attaches to the existing decorated definition at line 3/,
+    ],
+    [
+      "a decorator between the existing decorator and the def",
+      3,
+      "@trace\n",
+      /added decorator at line 4 changes the existing decorated definition/,
+    ],
+    [
+      "@staticmethod before an existing method",
+      10,
+      "    @staticmethod\n",
+      /would sit inside the added decorated definition/,
+    ],
+    [
+      "a second def helper (the later one wins)",
+      8,
+      "def helper(x):\n    return 0\n",
+      /declares "helper", which the existing function definition at line 7 declares/,
+    ],
+    ["a second method size", 12, "    def size(self):\n        return 0\n", /declares "size"/],
+  ])("%s is refused", (_name, at, lines, message) => {
+    expect(add("app.py", PY_DECORATED, at, lines)![0]!.message).toMatch(message);
+  });
+
+  test.each([
+    [
+      "a guard at the top of a decorated def",
+      4,
+      '    if items is None:\n        raise ValueError("items must be given")\n',
+    ],
+    ["a guard at the top of a method", 11, "        assert self is not None\n"],
+    ["a new def of a new name", 9, "def clamp(x):\n    return max(x, 0)\n\n"],
+  ])("%s passes", (_name, at, lines) => {
+    expect(add("app.py", PY_DECORATED, at, lines)).toEqual([]);
+  });
+});
+
 describe("hidden characters in added text", () => {
   test.each([
     ["a lone CR", "  // note\r evil();"],

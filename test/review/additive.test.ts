@@ -72,6 +72,58 @@ describe("edit_policy: added lines that disable existing code fail the review", 
   });
 
   test.each([
+    [
+      "a TS decorator put on an existing class",
+      "src/c.ts",
+      "class Cart {\n  total() {\n    return 1;\n  }\n}\n",
+      "@Frozen()\nclass Cart {\n  total() {\n    return 1;\n  }\n}\n",
+      1,
+      /attaches to the existing class declaration/,
+    ],
+    [
+      "an `export default` line before an existing function",
+      "src/h.js",
+      JS.replace("export ", ""),
+      "export default\n" + JS.replace("export ", ""),
+      1,
+      /attaches to the existing function declaration/,
+    ],
+    [
+      "an added re-export",
+      "src/h.js",
+      JS,
+      JS + 'export { load as handle2 } from "./other";\n',
+      6,
+      /changes what the module exports/,
+    ],
+    [
+      "a Python decorator put on an existing def",
+      "app/v.py",
+      PY,
+      "@login_exempt\n" + PY,
+      2,
+      /inside the added decorated definition/,
+    ],
+    [
+      "a Python def that replaces an existing one",
+      "app/v.py",
+      PY,
+      PY + "\ndef view(request):\n    return None\n",
+      6,
+      /declares "view"/,
+    ],
+  ])("%s", (_name, path, before, after, line, message) => {
+    const { report, found } = policy({ [path]: before }, { [path]: after });
+    expect(found[0]).toMatchObject({
+      path,
+      level: "failure",
+      start_line: line,
+      message: expect.stringMatching(message),
+    });
+    expect(report.conclusion).toBe("failure");
+  });
+
+  test.each([
     ["a lone CR", "  // ok\r audit(null);\n"],
     ["U+2028", "  // ok\u2028audit(null);\n"],
     ["U+2029", "  // ok\u2029audit(null);\n"],

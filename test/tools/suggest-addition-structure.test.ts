@@ -57,6 +57,50 @@ describe("suggest_addition refuses additions that disable existing code", () => 
   });
 });
 
+describe("suggest_addition refuses additions that attach to or replace existing declarations", () => {
+  test.each([
+    [
+      "app/views.py",
+      "def view(request):\n",
+      "@csrf_exempt\ndef view(request):\n",
+      /inside the added decorated definition/,
+    ],
+    [
+      "src/handler.js",
+      "function handle(req, res, next) {\n",
+      "export default\nfunction handle(req, res, next) {\n",
+      /attaches to the existing function declaration/,
+    ],
+    [
+      "src/handler.js",
+      "module.exports = { handle };\n",
+      "module.exports = { handle };\nexports.handle = () => {};\n",
+      /changes what the module exports/,
+    ],
+    [
+      "src/handler.js",
+      "module.exports = { handle };\n",
+      "function handle() {}\nmodule.exports = { handle };\n",
+      /declares "handle"/,
+    ],
+  ] as const)("%s: %j", async (path, code_before, code_after, message) => {
+    const ctx = await makeContext(FILES);
+    ctx.reads.record({ path, startLine: 1, endLine: 50 });
+    const session = createEditSession();
+    const args = { path, code_before, code_after, rationale: "r" };
+    await prepareSuggestAddition(args);
+    const out = runSuggestAddition(args, {
+      snapshot: ctx.snapshot,
+      reads: ctx.reads,
+      config: defaultConfig(),
+      session,
+    });
+    expect(out.result.status).toBe("rejected");
+    expect(out.result.text).toMatch(message);
+    expect(session.edits).toEqual([]);
+  });
+});
+
 describe("suggest_addition keeps the product's own kind of fix", () => {
   test.each([
     ["src/handler.js", "  const user = load(req);\n", "  if (!user) throw new Error(`no user for ${req.url}`);\n"],
