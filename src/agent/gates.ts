@@ -41,17 +41,24 @@ function emptyRead(tool: string): string {
  *
  * When both are unmet the tool-name gate is named: reading code is what matters.
  *
+ * An answer that claims no code (no affected file, function or snippet: the model says it needs information) may
+ * follow a search or grep that found nothing: it looked, and it cites nothing it did not see.
+ *
  * @param calls the calls made so far in the run, in order, excluding `submit_answer`
+ * @param claimsCode whether the answer names an affected file, function or snippet (default true)
  * @returns null when the answer may go on to the claims check, else the gate and the message the model sees
  */
 export function answerGate(
   calls: readonly CallRecord[],
   config: GroundfixConfig,
+  claimsCode = true,
 ): { gate: GateName; message: string } | null {
   const required = config.agent.required_tools as readonly string[];
   const answered = calls.filter((c) => c.readsCode && (c.status === "ok" || c.status === "not_found"));
   const called = [...new Set(calls.map((c) => c.name))];
-  const readOk = required.length === 0 || calls.some((c) => c.status === "ok" && !c.empty && required.includes(c.name));
+  const readOk =
+    required.length === 0 ||
+    calls.some((c) => c.status === "ok" && (!c.empty || !claimsCode) && required.includes(c.name));
   const floor = config.agent.min_tool_calls;
   const floorOk = answered.length >= floor;
   if (!readOk) {

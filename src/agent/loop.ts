@@ -477,7 +477,10 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const max = config.agent.max_answer_attempts;
     const last = attempts >= max;
     const attemptNote = ` (answer attempt ${attempts} of ${max})`;
-    const gated = answerGate(calls, config);
+    const claimsCode = [parsed.data.affected_file, parsed.data.affected_function, parsed.data.root_cause_snippet].some(
+      (v) => v !== null && v !== undefined && v !== "",
+    );
+    const gated = answerGate(calls, config, claimsCode);
     if (gated) {
       if (last) {
         end = fail(

@@ -41,4 +41,19 @@ describe("answerGate (tool-name gate and count floor)", () => {
   it("is open with an empty required set and a zero floor", () => {
     expect(answerGate([], config({ agent: { required_tools: [], min_tool_calls: 0 } }))).toBeNull();
   });
+
+  it("an empty search or grep never lets an answer that names code through; one that names nothing may follow it", () => {
+    const empty = [
+      { ...call("search_codebase"), empty: true },
+      { ...call("grep_codebase"), empty: true },
+    ];
+    expect(answerGate(empty, config())!.gate).toBe("tool_name");
+    expect(answerGate(empty, config(), true)!.message).toContain(
+      "nor a search_codebase that listed no file or grep_codebase with 0 matches: it showed no code",
+    );
+    // A needs-information answer (no file, function or snippet): the model looked, and cites nothing.
+    expect(answerGate(empty, config(), false)).toBeNull();
+    // …but not without having looked at all.
+    expect(answerGate([call("list_files")], config(), false)!.gate).toBe("tool_name");
+  });
 });
