@@ -142,6 +142,16 @@ export class SnapshotBuilder {
     if (!isAscii(bytes)) this.encoded.add(path);
   }
 
+  /** True when `path` is recorded already (a file of any kind, a symlink or a submodule). */
+  has(path: string): boolean {
+    return this.entries.has(path);
+  }
+
+  /** List `path` in `stats.leftOut` with `reason` (a file known to exist whose content could not be had). */
+  leaveOut(path: string, reason: string): void {
+    this.leftOut.push({ path, reason });
+  }
+
   /** Record a submodule (a gitlink, git mode 160000), as a tree listing shows it. */
   addSubmodule(path: string): void {
     if (this.entries.has(path) || !this.admit(path)) return;

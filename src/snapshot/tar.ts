@@ -14,6 +14,16 @@ export interface TarSnapshotOptions {
   /** Drop the first path segment of every entry: GitHub tarballs put everything under `owner-repo-sha/`. */
   stripTopFolder?: boolean;
   limits?: Partial<SnapshotLimits>;
+  /** Swap entries of the archive for the committed files (used by `exactSnapshot` of exact.ts). */
+  amend?: TarAmend;
+}
+
+/** How a caller corrects an archive that may not hold every file as committed (see `exactSnapshot`). */
+export interface TarAmend {
+  /** Called for each regular file with its bytes (null when it is not read: over the caps); false leaves it out. */
+  keep(path: string, bytes: Uint8Array | null, size: number): boolean;
+  /** Called after the last entry, before the snapshot is frozen: add what was left out or missing. */
+  complete(builder: SnapshotBuilder): Promise<void>;
 }
 
 /**
@@ -55,7 +65,7 @@ export async function snapshotFromTar(
       const size = header.size ?? 0;
       const mode = ((header.mode ?? 0o644) & 0o111) !== 0 ? "100755" : "100644";
       if (!builder.wantsContent(size)) {
-        builder.addFile(path, mode, size, null);
+        if (options.amend?.keep(path, null, size) ?? true) builder.addFile(path, mode, size, null);
         skip();
         return;
       }
@@ -63,7 +73,8 @@ export async function snapshotFromTar(
       entry.on("data", (chunk: Buffer) => chunks.push(chunk));
       entry.on("end", () => {
         try {
-          builder.addFile(path, mode, size, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+          const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+          if (options.amend?.keep(path, bytes, size) ?? true) builder.addFile(path, mode, size, bytes);
           next();
         } catch (err) {
           next(err as Error);
@@ -82,6 +93,7 @@ export async function snapshotFromTar(
   }
   // An empty body (a 200 with no bytes) or an archive of nothing is never a commit's tree: fail, so nothing is cached.
   if (entries === 0) throw new Error(`cannot read the tar archive of ${options.sha}: it has no files`);
+  await options.amend?.complete(builder);
   return builder.finish(options.sha);
 }
 

@@ -1,6 +1,5 @@
-import { Readable } from "node:stream";
 import type { GroundfixConfig } from "../../config/schema.js";
-import { cachedSnapshot, snapshotFromTar } from "../../snapshot/index.js";
+import { cachedSnapshot } from "../../snapshot/index.js";
 import type { FilePatch, Snapshot } from "../../types.js";
 import type { Delivery, Host, PullRequestRef } from "../types.js";
 import { deleteBranch, pointBranch, replaceBranch, writeCommit } from "./commit.js";
@@ -19,6 +18,7 @@ import {
 import { RepositoryStateError } from "./repository-state.js";
 import { renderPullRequestBody } from "./render.js";
 import { publishReviewCheck, ReviewCheckError } from "./review-check.js";
+import { loadGitHubSnapshot } from "./snapshot.js";
 import type { ReviewClaims } from "./review-claims.js";
 import { statusCommentBody } from "./status.js";
 import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
@@ -94,8 +94,8 @@ interface OpenPullRequest {
  * live as long as the run):
  * - `resolveBase(ref?)`: without `ref`, the default branch (`GET /repos/{o}/{r}`) then `GET branches/{branch}` (which
  *   also gives the base tree for the commit); a full 40-hex SHA is returned as is (no call).
- * - `loadSnapshot(sha)`: ONE `GET /repos/{o}/{r}/tarball/{sha}` (GitHub answers 302 to codeload; fetch follows it),
- *   streamed into `snapshotFromTar` with the `owner-repo-sha/` folder stripped, reused under `owner/repo@sha`.
+ * - `loadSnapshot(sha)`: the tarball and the recursive tree listing of the commit, the blobs `.gitattributes` kept
+ *   out of the tarball or rewrote in it read one by one ({@link loadGitHubSnapshot}), reused under `owner/repo@sha`.
  * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
  * - `deliver`: the Git Data API, see {@link writeCommit} and {@link pointBranch}; a branch it would hold that carries
  *   only groundfix's own earlier commits (the trailer and the app's verified authorship) is replaced when no pull
@@ -207,20 +207,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     loadSnapshot(sha: string): Promise<Snapshot> {
-      return cachedSnapshot(`${owner}/${repo.name}@${sha}`, async () => {
-        const response = await octokit.request("GET /repos/{owner}/{repo}/tarball/{ref}", {
-          owner,
-          repo: repo.name,
-          ref: sha,
-          request: { parseSuccessResponseBody: false },
-        });
-        const body = response.data as unknown;
-        const source =
-          body instanceof ArrayBuffer
-            ? new Uint8Array(body)
-            : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
-        return snapshotFromTar(source, { sha, stripTopFolder: true });
-      });
+      return cachedSnapshot(`${owner}/${repo.name}@${sha}`, () => loadGitHubSnapshot(octokit, repo, sha));
     },
 
     async readConfig() {

@@ -77,7 +77,7 @@ describe("GitHub host diff and base", () => {
     expect(calls).toEqual(["GET /repos/{owner}/{repo}/branches/{branch}"]);
   });
 
-  it("reads the snapshot of a commit from one tarball and reuses it for the same SHA", async () => {
+  it("reads the snapshot of a commit from one tarball and its tree listing, and reuses it for the same SHA", async () => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     serveTarball(
@@ -89,6 +89,10 @@ describe("GitHub host diff and base", () => {
     expect(snap.read("src/a.js")).toBe("a\n");
     expect(snap.entry("bin/x")?.mode).toBe("100755");
     expect(await githubHost(octokit).loadSnapshot(BASE_SHA)).toBe(snap);
-    expect(calls).toEqual(["GET /repos/{owner}/{repo}/tarball/{ref}"]);
+    // No .gitattributes in the listing: the tarball is the commit, no blob is fetched.
+    expect(calls.sort()).toEqual([
+      "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+      "GET /repos/{owner}/{repo}/tarball/{ref}",
+    ]);
   });
 });

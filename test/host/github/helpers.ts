@@ -6,8 +6,12 @@ import { TestOctokit } from "../../fixtures/github.js";
 import type { RunResult } from "../../../src/agent/index.js";
 import { createGitHubHost, type GitHubHost } from "../../../src/host/github/host.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
+<<<<<<< HEAD
 import type { PacerTimers } from "../../../src/host/github/progress.js";
 import { clearSnapshotCache } from "../../../src/snapshot/index.js";
+=======
+import { clearSnapshotCache, gitBlobSha } from "../../../src/snapshot/index.js";
+>>>>>>> 90bbc66 (snapshot: a GitHub snapshot is the commit byte for byte — the tarball (git archive, which applies .gitattributes) is read together with the recursive tree listing; when the listing holds a .gitattributes, every file is checked by its blob id and what the tarball hid (export-ignore, also a self-hiding .gitattributes, root or nested) or rewrote (export-subst, ident, eol, working-tree-encoding) is read as a blob (Git Data API, at most 200 per snapshot, the rest listed as left out). One extra call per snapshot; no blob call without attributes. The fake GitHub makes attributed tarballs with the real git archive and serves trees and blobs; tests: each attribute, an App run that edits an attributed file touches no other byte, a hidden .github/groundfix.yml is read)
 import type { AppliedEdit, Task } from "../../../src/types.js";
 
 export const API = "https://api.github.com";
@@ -27,8 +31,20 @@ export function testOctokit(options: { plugins?: boolean } = {}): Octokit {
   return new Octo({ auth: { token: "test-token" } }) as Octokit;
 }
 
+/** The files each {@link tarball} was made of, by its bytes: {@link serveTarball} lists them as the commit's tree. */
+const tarballFiles = new WeakMap<Buffer, Record<string, string | { content: string; mode: number }>>();
+
 /** A gzipped tarball shaped like GitHub's: everything under `acme-shop-<sha7>/`. */
 export async function tarball(
+  sha: string,
+  files: Record<string, string | { content: string; mode: number }>,
+): Promise<Buffer> {
+  const bytes = await packTarball(sha, files);
+  tarballFiles.set(bytes, files);
+  return bytes;
+}
+
+async function packTarball(
   sha: string,
   files: Record<string, string | { content: string; mode: number }>,
 ): Promise<Buffer> {
@@ -45,8 +61,20 @@ export async function tarball(
   return gzipSync(Buffer.concat(chunks));
 }
 
-/** Serve a tarball the way GitHub does: 302 from the API to codeload, then the bytes. */
+/**
+ * Serve a tarball the way GitHub does: 302 from the API to codeload, then the bytes; and the commit's recursive tree
+ * listing (`GET git/trees/{sha}?recursive=1`), which the host asks for alongside: the files the tarball was made of
+ * ({@link tarball}), as committed.
+ */
 export function serveTarball(sha: string, bytes: Buffer): void {
+  const files = tarballFiles.get(bytes) ?? {};
+  const tree = Object.entries(files).map(([path, f]) => {
+    const { content, mode } = typeof f === "string" ? { content: f, mode: 0o644 } : f;
+    const blob = Buffer.from(content);
+    const gitMode = (mode & 0o111) !== 0 ? "100755" : "100644";
+    return { path, mode: gitMode, type: "blob", sha: gitBlobSha(blob), size: blob.length };
+  });
+  nock(API).get(`/repos/${OWNER}/${REPO}/git/trees/${sha}`).query(true).reply(200, { sha, truncated: false, tree });
   nock(API)
     .get(`/repos/${OWNER}/${REPO}/tarball/${sha}`)
     .reply(302, "", { location: `https://codeload.github.com/${OWNER}/${REPO}/legacy.tar.gz/${sha}` });
