@@ -147,6 +147,16 @@ export class SnapshotBuilder {
     return this.entries.has(path);
   }
 
+  /** Forget what was recorded at `path` (its entry, text and the bytes it counted), to record it again. */
+  remove(path: string): void {
+    const e = this.entries.get(path);
+    if (e === undefined) return;
+    this.entries.delete(path);
+    if (e.kind === "text" || e.kind === "binary" || e.kind === "lfs_pointer") this.loadedBytes -= e.size;
+    this.contents.delete(path);
+    this.encoded.delete(path);
+  }
+
   /** List `path` in `stats.leftOut` with `reason` (a file known to exist whose content could not be had). */
   leaveOut(path: string, reason: string): void {
     this.leftOut.push({ path, reason });

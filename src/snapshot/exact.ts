@@ -22,12 +22,14 @@ export interface TreeListing {
   entries: readonly TreeListingEntry[];
 }
 
-/** Where {@link exactSnapshot} reads a commit from: its archive, its tree listing, and single blobs by id. */
+/** Where {@link exactSnapshot} reads a commit from: its archive, its tree id, its tree listing, and blobs by id. */
 export interface CommitSource {
-  /** The archive of the commit (GitHub's tarball), already requested; only consumed once the listing is known. */
+  /** The archive of the commit (GitHub's tarball), already requested. */
   tarball: Promise<NodeJS.ReadableStream | Uint8Array>;
-  /** The recursive tree listing of the same commit. */
-  tree: Promise<TreeListing>;
+  /** The id of the commit's root tree when known (GitHub's `GET branches/{b}` answers it); else the listing is read. */
+  treeSha?: string;
+  /** The recursive tree listing of the commit; asked only when the archive is not the commit. */
+  tree(): Promise<TreeListing>;
   /** The bytes of one blob exactly as committed (GitHub: `GET git/blobs/{sha}`, base64). */
   blob(sha: string): Promise<Uint8Array>;
 }
@@ -42,60 +44,93 @@ export function gitBlobSha(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
+/** One file of a tree as {@link gitTreeSha} takes it: its path, git mode (100644, 100755, 120000) and blob id. */
+export interface TreeFile {
+  path: string;
+  mode: string;
+  oid: string;
+}
+
+/**
+ * The git object id of the root tree holding `files` (folders are implied by the paths): each tree object is the
+ * entries `<mode> <name>\0<20-byte id>` in git's order (a folder sorts as its name followed by "/"), folders with
+ * mode 40000, hashed as `tree <size>\0<entries>` (git's object format, `git mktree`).
+ */
+export function gitTreeSha(files: Iterable<TreeFile>): string {
+  interface Folder {
+    files: Map<string, { mode: string; oid: string }>;
+    folders: Map<string, Folder>;
+  }
+  const root: Folder = { files: new Map(), folders: new Map() };
+  for (const f of files) {
+    const parts = f.path.split("/");
+    let at = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = at.folders.get(part);
+      if (next === undefined) at.folders.set(part, (next = { files: new Map(), folders: new Map() }));
+      at = next;
+    }
+    at.files.set(parts[parts.length - 1]!, { mode: f.mode, oid: f.oid });
+  }
+  const hash = (folder: Folder): string => {
+    const entries: { key: string; name: string; mode: string; oid: string }[] = [];
+    for (const [name, f] of folder.files) entries.push({ key: name, name, mode: f.mode, oid: f.oid });
+    for (const [name, sub] of folder.folders) entries.push({ key: `${name}/`, name, mode: "40000", oid: hash(sub) });
+    entries.sort((x, y) => Buffer.compare(Buffer.from(x.key), Buffer.from(y.key)));
+    const body = Buffer.concat(
+      entries.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, "hex")]),
+    );
+    return createHash("sha1").update(`tree ${body.length}\0`).update(body).digest("hex");
+  };
+  return hash(root);
+}
+
 /**
  * The snapshot of a commit with every file exactly as committed, from an archive that may not be: `git archive`
  * (and GitHub's tarball, made by it) applies the commit's `.gitattributes` — `export-ignore` leaves files out (a
  * `.gitattributes` can hide itself), `export-subst` and `ident` rewrite contents, `text`/`eol`/`crlf` and
  * `working-tree-encoding` convert them (git's gitattributes(5), "Creating an archive" and "Checking-out").
  *
- * No `.gitattributes` anywhere in the tree listing: nothing can differ, and the archive is read as it is. Otherwise
- * every regular file the archive holds is checked against the listing by its blob id ({@link gitBlobSha}; a file
- * too large to read, by its size), and each file that differs, and each file, symlink or submodule of the listing
- * the archive lacks, is taken from the listing: its blob fetched (`source.blob`, at most {@link MAX_BLOB_FETCHES}
+ * Every entry of the archive is hashed as git would ({@link gitBlobSha}; files too large to keep are hashed as they
+ * stream past) and the root tree id is computed from them ({@link gitTreeSha}). When it equals `source.treeSha`, the
+ * archive is the commit and nothing more is asked. Otherwise (or when the tree id is unknown, or the archive holds a
+ * submodule, whose commit id an archive does not carry) the tree listing is read, and each file the archive lacks
+ * or holds with another blob id is taken from it: its blob fetched (`source.blob`, at most {@link MAX_BLOB_FETCHES}
  * per snapshot, the rest listed in `stats.leftOut`), or recorded as too large from the listing's size. Which
  * attribute did it does not matter: the blob ids are the commit. When the listing is truncated, files hidden beyond
  * it cannot be known; `stats.leftOut` says so.
  *
- * Cost: the listing and the archive are one request each; blobs are fetched only for files the archive does not
- * hold as committed. Binary files the archive holds at their committed size are kept as they are (their bytes are
- * never served nor committed).
+ * Cost: one SHA-1 pass over the archive's bytes; no request beyond the archive for a commit it renders exactly,
+ * else the listing and one request per file to fetch.
  *
- * @throws what the listing, the archive or a blob fetch throws, and `snapshotFromTar`'s errors.
+ * @throws what the archive, the listing or a blob fetch throws, and `snapshotFromTar`'s errors.
  */
 export async function exactSnapshot(
   source: CommitSource,
   options: Omit<TarSnapshotOptions, "amend">,
 ): Promise<Snapshot> {
-  let tree: TreeListing;
-  try {
-    tree = await source.tree;
-  } catch (error) {
-    // The archive was requested too: release its connection.
-    source.tarball.then(release, () => undefined);
-    throw error;
-  }
-  const archive = await source.tarball;
-  if (!tree.entries.some((e) => e.type === "blob" && isAttributesFile(e.path))) {
-    return snapshotFromTar(archive, options);
-  }
-  const listed = new Map<string, TreeListingEntry>();
-  for (const e of tree.entries) if (e.type === "blob" || e.type === "commit") listed.set(e.path, e);
-  const differs = new Set<string>();
-  return snapshotFromTar(archive, {
+  const seen = new Map<string, TreeFile>();
+  const record = (path: string, mode: string, oid: string) => seen.set(path, { path, mode, oid });
+  return snapshotFromTar(await source.tarball, {
     ...options,
     amend: {
-      keep(path, bytes, size) {
-        const entry = listed.get(path);
-        if (entry === undefined || entry.type !== "blob") return true;
-        const same = bytes === null ? size === entry.size : gitBlobSha(bytes) === entry.sha;
-        if (!same) differs.add(path);
-        return same;
+      file: (path, mode, bytes) => record(path, mode, gitBlobSha(bytes)),
+      unread(path, mode, size) {
+        const hash = createHash("sha1").update(`blob ${size}\0`);
+        return (chunk) => (chunk === null ? record(path, mode, hash.digest("hex")) : hash.update(chunk));
       },
+      symlink: (path, target) => record(path, "120000", gitBlobSha(Buffer.from(target, "utf8"))),
       async complete(builder) {
+        const submodules = builder.has(".gitmodules");
+        if (source.treeSha !== undefined && !submodules && gitTreeSha(seen.values()) === source.treeSha) return;
+        const tree = await source.tree();
         const wanted: TreeListingEntry[] = [];
-        for (const e of listed.values()) {
+        for (const e of tree.entries) {
           if (e.type === "commit") builder.addSubmodule(e.path);
-          else if (differs.has(e.path) || !builder.has(e.path)) wanted.push(e);
+          else if (e.type === "blob" && seen.get(e.path)?.oid !== e.sha) {
+            builder.remove(e.path);
+            wanted.push(e);
+          }
         }
         await addCommitted(builder, wanted, source.blob);
         if (tree.truncated)
@@ -141,15 +176,4 @@ async function addCommitted(
     if (e.mode === "120000") builder.addSymlink(e.path, Buffer.from(bytes).toString("utf8"));
     else builder.addFile(e.path, e.mode === "100755" ? "100755" : "100644", bytes.length, bytes);
   });
-}
-
-/** True for a `.gitattributes` file at any depth. */
-function isAttributesFile(path: string): boolean {
-  return path === ".gitattributes" || path.endsWith("/.gitattributes");
-}
-
-/** Let go of an archive that will not be read (a stream is destroyed, so its connection is released). */
-function release(archive: NodeJS.ReadableStream | Uint8Array): void {
-  const stream = archive as { destroy?: () => void };
-  if (typeof stream.destroy === "function") stream.destroy();
 }

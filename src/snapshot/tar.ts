@@ -18,11 +18,15 @@ export interface TarSnapshotOptions {
   amend?: TarAmend;
 }
 
-/** How a caller corrects an archive that may not hold every file as committed (see `exactSnapshot`). */
+/** How a caller checks and corrects an archive that may not hold every file as committed (see `exactSnapshot`). */
 export interface TarAmend {
-  /** Called for each regular file with its bytes (null when it is not read: over the caps); false leaves it out. */
-  keep(path: string, bytes: Uint8Array | null, size: number): boolean;
-  /** Called after the last entry, before the snapshot is frozen: add what was left out or missing. */
+  /** Called for each regular file the snapshot reads, with its git mode and bytes. */
+  file(path: string, mode: string, bytes: Uint8Array): void;
+  /** Called for each regular file it does not read (over the caps): the returned sink gets its chunks, then null. */
+  unread(path: string, mode: string, size: number): (chunk: Buffer | null) => void;
+  /** Called for each symlink with its target. */
+  symlink(path: string, target: string): void;
+  /** Called after the last entry, before the snapshot is frozen: replace or add what the archive did not hold. */
   complete(builder: SnapshotBuilder): Promise<void>;
 }
 
@@ -58,15 +62,24 @@ export async function snapshotFromTar(
         entry.resume();
       };
       if (path === null || (type !== "file" && type !== "contiguous-file")) {
-        if (path !== null && type === "symlink") builder.addSymlink(path, header.linkname ?? "");
+        if (path !== null && type === "symlink") {
+          builder.addSymlink(path, header.linkname ?? "");
+          options.amend?.symlink(path, header.linkname ?? "");
+        }
         skip();
         return;
       }
       const size = header.size ?? 0;
       const mode = ((header.mode ?? 0o644) & 0o111) !== 0 ? "100755" : "100644";
       if (!builder.wantsContent(size)) {
-        if (options.amend?.keep(path, null, size) ?? true) builder.addFile(path, mode, size, null);
-        skip();
+        builder.addFile(path, mode, size, null);
+        const sink = options.amend?.unread(path, mode, size);
+        if (sink === undefined) return skip();
+        entry.on("data", (chunk: Buffer) => sink(chunk));
+        entry.on("end", () => {
+          sink(null);
+          next();
+        });
         return;
       }
       const chunks: Buffer[] = [];
@@ -74,7 +87,8 @@ export async function snapshotFromTar(
       entry.on("end", () => {
         try {
           const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-          if (options.amend?.keep(path, bytes, size) ?? true) builder.addFile(path, mode, size, bytes);
+          builder.addFile(path, mode, size, bytes);
+          options.amend?.file(path, mode, bytes);
           next();
         } catch (err) {
           next(err as Error);

@@ -2,10 +2,8 @@
  * Fail closed: an edit the agent applied is never delivered when the run then fails or its claims stay unverified.
  * Replay models play the attacker that edits first and answers badly (or never).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { answer, EDIT, READ, transcript } from "../fixtures/fail-closed-calls.js";
 import { labeledIssue, startApp } from "./harness.js";
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
@@ -13,33 +11,6 @@ afterEach(() => {
   app?.stop();
   app = undefined;
 });
-
-const READ = { name: "get_file_contents", arguments: { path: "src/cart.js" } };
-const EDIT = {
-  name: "suggest_addition",
-  arguments: {
-    path: "src/cart.js",
-    code_before: "  for (const item of items) {\n",
-    code_after: "  for (const item of items) {\n    if (!item) throw new TypeError('total: an item is undefined');\n",
-    rationale: "Name the undefined item.",
-  },
-};
-const answer = (snippet: string) => ({
-  name: "submit_answer",
-  arguments: {
-    summary: "total reads price of an undefined item.",
-    affected_file: "src/cart.js",
-    affected_function: "total",
-    root_cause_snippet: snippet,
-    confidence: 0.99,
-  },
-});
-
-function transcript(turns: unknown[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), "groundfix-failclosed-")), "t.json");
-  writeFileSync(file, JSON.stringify({ turns }));
-  return `replay:${file}`;
-}
 
 const writes = () => app!.fake.state.calls.filter((c) => c.method !== "GET").map((c) => c.route);
 

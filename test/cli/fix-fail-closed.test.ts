@@ -3,44 +3,14 @@
  * fails, or when its answer's claims stay unverified. Replay models play the attacker that edits first and answers
  * badly (or never); the repository is a temporary git checkout.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFix } from "../../src/cli/fix.js";
 import { fixToJson } from "../../src/cli/json.js";
+import { answer, EDIT, READ, transcript } from "../fixtures/fail-closed-calls.js";
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
 const CART =
   "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
-
-const READ = { name: "get_file_contents", arguments: { path: "src/cart.js" } };
-const EDIT = {
-  name: "suggest_addition",
-  arguments: {
-    path: "src/cart.js",
-    code_before: "  for (const item of items) {\n",
-    code_after: "  for (const item of items) {\n    if (!item) throw new TypeError('total: an item is undefined');\n",
-    rationale: "Name the undefined item.",
-  },
-};
-const answer = (snippet: string) => ({
-  name: "submit_answer",
-  arguments: {
-    summary: "total reads price of an undefined item.",
-    affected_file: "src/cart.js",
-    affected_function: "total",
-    root_cause_snippet: snippet,
-    confidence: 0.99,
-  },
-});
-
-/** A replay model file of one call per turn. */
-function replay(calls: unknown[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), "groundfix-failclosed-")), "t.json");
-  writeFileSync(file, JSON.stringify({ turns: calls.map((call) => ({ tool_calls: [call] })) }));
-  return `replay:${file}`;
-}
 
 async function fix(calls: unknown[], config?: string) {
   const files: Record<string, string> = { "src/cart.js": CART, "package.json": '{"name":"shop","version":"1.0.0"}\n' };
@@ -50,7 +20,7 @@ async function fix(calls: unknown[], config?: string) {
     repoDir: dir,
     title: "Checkout crashes",
     body: "TypeError: Cannot read properties of undefined (reading 'price')\n    at total (src/cart.js:4:16)",
-    model: replay(calls),
+    model: transcript(calls.map((call) => ({ tool_calls: [call] }))),
     env: {},
   });
   return { report, branches: sh(dir, "for-each-ref", "--format=%(refname)", "refs/heads/groundfix/") };

@@ -1,7 +1,8 @@
 /**
  * The snapshot is the commit, byte for byte, on GitHub too: GitHub's tarball is `git archive`, which applies the
- * commit's .gitattributes (the fake makes it with the real git). The host reads the tree listing alongside and takes
- * every file the tarball hides or rewrites as a blob; a repository without .gitattributes costs no blob call. Then
+ * commit's .gitattributes (the fake makes it with the real git). The host computes the tarball's tree id; when it is
+ * not the commit's, it reads the tree listing and takes every file the tarball hides or rewrites as a blob. A tarball
+ * that is the commit costs no call beyond it. Then
  * the App, driven end to end, edits an attributed file: the commit changes its added lines and no other byte.
  */
 import nock from "nock";
@@ -9,7 +10,14 @@ import { diffLines } from "diff";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubHost } from "../../src/host/github/host.js";
 import type { Octokit } from "../../src/host/github/octokit.js";
-import { clearSnapshotCache, MAX_BLOB_FETCHES } from "../../src/snapshot/index.js";
+import {
+  clearSnapshotCache,
+  exactSnapshot,
+  gitBlobSha,
+  gitTreeSha,
+  MAX_BLOB_FETCHES,
+  snapshotFromTar,
+} from "../../src/snapshot/index.js";
 import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
 import { TestOctokit } from "../fixtures/github.js";
 import { CRASH_BODY, labeledIssue, SHOP_FILES, startApp } from "../app/harness.js";
@@ -48,7 +56,7 @@ afterEach(() => {
 function hostOf(files: Record<string, string>) {
   nock.disableNetConnect();
   clearSnapshotCache();
-  fake = createGitHubFake({ owner: "acme", name: "demo", files });
+  fake = createGitHubFake({ owner: "acme", name: "demo", files: files as Record<string, string> });
   const octokit = new TestOctokit({ auth: { token: "test-token" } }) as Octokit;
   const host = createGitHubHost({ octokit, repo: { owner: "acme", name: "demo" }, log: console });
   return { host, fake };
@@ -57,12 +65,18 @@ function hostOf(files: Record<string, string>) {
 describe("a GitHub snapshot holds every file of the commit as committed", () => {
   it("files the tarball hides (also a .gitattributes that hides itself, at the root and nested) are there", async () => {
     const { host, fake } = hostOf(FILES);
-    const snapshot = await host.loadSnapshot(fake.baseSha);
+    const base = await host.resolveBase("main");
+    const snapshot = await host.loadSnapshot(base.sha);
     expect([...snapshot.paths].sort()).toEqual(Object.keys(FILES).sort());
     for (const [path, content] of Object.entries(FILES)) expect(snapshot.read(path), path).toBe(content);
-    // Hidden: the config, hidden.js and both .gitattributes; rewritten: subst.js, ident.js, crlf.js, utf16.txt.
-    const blobs = fake.state.calls.filter((c) => c.route === "GET /repos/{o}/{r}/git/blobs/{sha}");
-    expect(blobs).toHaveLength(9);
+    // The tarball's tree id differs from the commit's: the listing, then one blob per file hidden (the config,
+    // hidden.js, lib/internal.js and both .gitattributes) or rewritten (subst.js, ident.js, crlf.js, utf16.txt).
+    expect(fake.countByRoute()).toEqual({
+      "GET /repos/{o}/{r}/branches/{branch}": 1,
+      "GET /repos/{o}/{r}/tarball/{sha}": 1,
+      "GET /repos/{o}/{r}/git/trees/{sha}": 1,
+      "GET /repos/{o}/{r}/git/blobs/{sha}": 9,
+    });
     expect(fake.state.unhandled).toEqual([]);
     expect(snapshot.stats.leftOut).toEqual([]);
   });
@@ -70,7 +84,6 @@ describe("a GitHub snapshot holds every file of the commit as committed", () => 
   it("the fake's tarball really is git archive's rendering (what the snapshot must not be)", async () => {
     const { fake } = hostOf(FILES);
     const octokit = new TestOctokit({ auth: { token: "test-token" } }) as Octokit;
-    const { snapshotFromTar } = await import("../../src/snapshot/index.js");
     const { data } = await octokit.request("GET /repos/{owner}/{repo}/tarball/{ref}", {
       owner: "acme",
       repo: "demo",
@@ -89,22 +102,38 @@ describe("a GitHub snapshot holds every file of the commit as committed", () => 
     expect(archived.entry("utf16.txt")?.kind).toBe("binary");
   });
 
-  it("a repository without .gitattributes costs the tarball and the tree listing, no blob", async () => {
-    const { host, fake } = hostOf({ "src/a.js": "a\r\n", "README.md": "# x\n" });
-    const snapshot = await host.loadSnapshot(fake.baseSha);
+  it("a tarball that is the commit costs no call beyond it: its tree id matches the branch's", async () => {
+    const big = "x".repeat(3 * 1024 * 1024) + "\n"; // over the 2 MB cap: hashed as it streams past, not kept
+    const files = { "src/a.js": "a\r\n", "README.md": "# x\n", "data/big.txt": big, "bin/run": "#!/bin/sh\n" };
+    const { host, fake } = hostOf(files);
+    const base = await host.resolveBase("main");
+    const snapshot = await host.loadSnapshot(base.sha);
     expect(snapshot.read("src/a.js")).toBe("a\r\n");
+    expect(snapshot.entry("data/big.txt")).toMatchObject({ kind: "too_large", size: big.length });
+    expect(fake.countByRoute()).toEqual({
+      "GET /repos/{o}/{r}/branches/{branch}": 1,
+      "GET /repos/{o}/{r}/tarball/{sha}": 1,
+    });
+  });
+
+  it("harmless attributes (text=auto, linguist) cost nothing either: the tarball's tree id is the commit's", async () => {
+    const files = { ".gitattributes": "* text=auto\n*.md linguist-documentation\n", "src/a.js": "a\n" };
+    const { host, fake } = hostOf(files);
+    const snapshot = await host.loadSnapshot((await host.resolveBase("main")).sha);
+    expect(snapshot.read(".gitattributes")).toBe(files[".gitattributes"]);
+    expect(Object.keys(fake.countByRoute()).sort()).toEqual([
+      "GET /repos/{o}/{r}/branches/{branch}",
+      "GET /repos/{o}/{r}/tarball/{sha}",
+    ]);
+  });
+
+  it("a commit whose tree id is not known (a SHA from a webhook) is checked against its listing", async () => {
+    const { host, fake } = hostOf({ "src/a.js": "a\n" });
+    await host.loadSnapshot(fake.baseSha);
     expect(fake.countByRoute()).toEqual({
       "GET /repos/{o}/{r}/tarball/{sha}": 1,
       "GET /repos/{o}/{r}/git/trees/{sha}": 1,
     });
-  });
-
-  it("harmless attributes (text=auto, linguist) cost no blob either: every file is checked by its blob id", async () => {
-    const files = { ".gitattributes": "* text=auto\n*.md linguist-documentation\n", "src/a.js": "a\n" };
-    const { host, fake } = hostOf(files);
-    const snapshot = await host.loadSnapshot(fake.baseSha);
-    expect(snapshot.read(".gitattributes")).toBe(files[".gitattributes"]);
-    expect(fake.countByRoute()["GET /repos/{o}/{r}/git/blobs/{sha}"]).toBeUndefined();
   });
 
   it(`more than ${MAX_BLOB_FETCHES} hidden files: the rest are listed as left out, with the reason`, async () => {
@@ -158,5 +187,63 @@ describe("the App edits an attributed file without touching any other byte", () 
     } finally {
       app.stop();
     }
+  });
+});
+
+describe("gitTreeSha is git's tree id", () => {
+  it("equals git write-tree for nested folders, names git orders by bytes, an executable and a symlink", async () => {
+    const { makeGitRepo } = await import("./build-repo.js");
+    const { execFileSync } = await import("node:child_process");
+    const files = {
+      "a.b": "1\n",
+      "a/x.js": "2\n",
+      "a-b": "3\n",
+      a0: "4\n",
+      "a/b/c/d.txt": "5\n",
+      "Z.md": "6\n",
+      "bin/run": { content: "#!/bin/sh\n", executable: true },
+      link: { symlink: "a/x.js" },
+      "ü.txt": "7\n",
+    };
+    const { dir, sha } = makeGitRepo(files);
+    const tree = execFileSync("git", ["-C", dir, "rev-parse", `${sha}^{tree}`], { encoding: "utf8" }).trim();
+    const listing = execFileSync("git", ["-C", dir, "ls-tree", "-r", "-z", sha], { encoding: "utf8" })
+      .split("\0")
+      .filter(Boolean)
+      .map((line) => {
+        const [meta, path] = line.split("\t") as [string, string];
+        const [mode, , oid] = meta.split(" ") as [string, string, string];
+        return { path, mode, oid };
+      });
+    expect(gitTreeSha(listing)).toBe(tree);
+    // …and the blob ids are git's too.
+    expect(listing.find((f) => f.path === "a.b")!.oid).toBe(gitBlobSha(Buffer.from("1\n")));
+  });
+
+  it("git archive of a commit without attributes matches its tree id: no listing, no blob is asked", async () => {
+    const { makeGitRepo } = await import("./build-repo.js");
+    const { execFileSync } = await import("node:child_process");
+    const big = "y".repeat(3 * 1024 * 1024); // over the cap: hashed while it streams past
+    const { dir, sha } = makeGitRepo({
+      "src/a.js": "a\n",
+      "data/big.txt": big,
+      "bin/run": { content: "#!/bin/sh\n", executable: true },
+      link: { symlink: "src/a.js" },
+    });
+    const treeSha = execFileSync("git", ["-C", dir, "rev-parse", `${sha}^{tree}`], { encoding: "utf8" }).trim();
+    const archive = execFileSync("git", ["-C", dir, "archive", "--format=tar", sha], { maxBuffer: 64 * 1024 * 1024 });
+    const asked: string[] = [];
+    const snapshot = await exactSnapshot(
+      {
+        tarball: Promise.resolve(new Uint8Array(archive)),
+        treeSha,
+        tree: () => (asked.push("tree"), Promise.reject(new Error("not asked"))),
+        blob: (id) => (asked.push(id), Promise.reject(new Error("not asked"))),
+      },
+      { sha },
+    );
+    expect(asked).toEqual([]);
+    expect(snapshot.entry("data/big.txt")).toMatchObject({ kind: "too_large" });
+    expect(snapshot.entry("link")).toMatchObject({ kind: "symlink", target: "src/a.js" });
   });
 });

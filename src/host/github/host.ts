@@ -94,8 +94,9 @@ interface OpenPullRequest {
  * live as long as the run):
  * - `resolveBase(ref?)`: without `ref`, the default branch (`GET /repos/{o}/{r}`) then `GET branches/{branch}` (which
  *   also gives the base tree for the commit); a full 40-hex SHA is returned as is (no call).
- * - `loadSnapshot(sha)`: the tarball and the recursive tree listing of the commit, the blobs `.gitattributes` kept
- *   out of the tarball or rewrote in it read one by one ({@link loadGitHubSnapshot}), reused under `owner/repo@sha`.
+ * - `loadSnapshot(sha)`: the tarball of the commit, checked against its tree id (known from `resolveBase`); where
+ *   `.gitattributes` kept files out of it or rewrote them, the tree listing and those blobs
+ *   ({@link loadGitHubSnapshot}); reused under `owner/repo@sha`.
  * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
  * - `deliver`: the Git Data API, see {@link writeCommit} and {@link pointBranch}; a branch it would hold that carries
  *   only groundfix's own earlier commits (the trailer and the app's verified authorship) is replaced when no pull
@@ -207,7 +208,9 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
     },
 
     loadSnapshot(sha: string): Promise<Snapshot> {
-      return cachedSnapshot(`${owner}/${repo.name}@${sha}`, () => loadGitHubSnapshot(octokit, repo, sha));
+      return cachedSnapshot(`${owner}/${repo.name}@${sha}`, () =>
+        loadGitHubSnapshot(octokit, repo, sha, trees.get(sha)),
+      );
     },
 
     async readConfig() {

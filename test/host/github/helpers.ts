@@ -6,12 +6,8 @@ import { TestOctokit } from "../../fixtures/github.js";
 import type { RunResult } from "../../../src/agent/index.js";
 import { createGitHubHost, type GitHubHost } from "../../../src/host/github/host.js";
 import type { Octokit } from "../../../src/host/github/octokit.js";
-<<<<<<< HEAD
 import type { PacerTimers } from "../../../src/host/github/progress.js";
-import { clearSnapshotCache } from "../../../src/snapshot/index.js";
-=======
 import { clearSnapshotCache, gitBlobSha } from "../../../src/snapshot/index.js";
->>>>>>> 90bbc66 (snapshot: a GitHub snapshot is the commit byte for byte — the tarball (git archive, which applies .gitattributes) is read together with the recursive tree listing; when the listing holds a .gitattributes, every file is checked by its blob id and what the tarball hid (export-ignore, also a self-hiding .gitattributes, root or nested) or rewrote (export-subst, ident, eol, working-tree-encoding) is read as a blob (Git Data API, at most 200 per snapshot, the rest listed as left out). One extra call per snapshot; no blob call without attributes. The fake GitHub makes attributed tarballs with the real git archive and serves trees and blobs; tests: each attribute, an App run that edits an attributed file touches no other byte, a hidden .github/groundfix.yml is read)
 import type { AppliedEdit, Task } from "../../../src/types.js";
 
 export const API = "https://api.github.com";
