@@ -183,3 +183,59 @@ describe("Python: a frame line inside a call's argument list", () => {
     ]);
   });
 });
+
+describe("a value of the wrong kind, no cause found: a clearer error where it is raised, proposed below the threshold", () => {
+  it("Python `'T' object has no attribute`: a hasattr guard raising TypeError; `'T' object is not iterable`: an __iter__ guard", async () => {
+    const py = ["def total(order):", "    rows = list(order.lines)", "    return order.amount + len(rows)", ""].join(
+      "\n",
+    );
+    const attr = await run(
+      { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
+      "crash",
+      [
+        "Traceback (most recent call last):",
+        '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 3, in total',
+        "    return order.amount + len(rows)",
+        "AttributeError: 'Invoice' object has no attribute 'amount'",
+      ].join("\n"),
+    );
+    expect(addedLines(attr).slice(1, 3)).toEqual([
+      '    if not hasattr(order, "amount"):',
+      "        raise TypeError(\"total(): order has no attribute 'amount': it is not the object this code expects\")",
+    ]);
+    expect(attr.outcome).toBe("diagnosis_only");
+    expect(attr.diagnosis?.confidence).toBeLessThan(0.7);
+    const iter = await run(
+      { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
+      "crash",
+      [
+        "Traceback (most recent call last):",
+        '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 2, in total',
+        "    rows = list(order.lines)",
+        "TypeError: 'int' object is not iterable",
+      ].join("\n"),
+    );
+    expect(addedLines(iter).slice(1, 2)).toEqual(['    if not hasattr(order.lines, "__iter__"):']);
+    // a missing value stays the guard of a crash: 'NoneType' is no mismatch
+    expect(addedLines(iter).join("\n")).not.toMatch(/NoneType/);
+  });
+
+  it("JavaScript `x.y is not a function`: a typeof guard before the call; a call bound by the statement is left alone", async () => {
+    const js = [
+      "function help(usage) {",
+      "  const text = usage.epilog.replace(/x/g, 'y');",
+      "  return text;",
+      "}",
+      "",
+    ].join("\n");
+    const result = await run(
+      { "lib/usage.js": js, "package.json": '{"name":"tool"}\n' },
+      "crash",
+      "TypeError: usage.epilog.replace is not a function\n    at help (/usr/lib/node_modules/tool/lib/usage.js:2:31)",
+    );
+    const added = addedLines(result);
+    expect(added[1]).toBe('  if (typeof usage?.epilog?.replace !== "function") {');
+    expect(syntaxErrors("lib/usage.js", result.files[0]?.content ?? "")).toEqual([]);
+    expect(result.outcome).toBe("diagnosis_only");
+  });
+});

@@ -38,7 +38,7 @@ import {
 } from "./results.js";
 import type { DefinitionSite } from "../../../tools/results.js";
 import { buildAddition, detectLogStyle, type AdditionShape, type FittedText, type GuardExit } from "./style.js";
-import { contextValues, crashOf, fixOptions, guardFor } from "./proportion.js";
+import { cheapContext, clearerGuard, contextValues, crashOf, fixOptions, guardFor, mismatchOf } from "./proportion.js";
 import {
   additionWording,
   diagnosisSentences,
@@ -69,6 +69,8 @@ const MAX_TURNS = 24;
 const MAX_EDIT_ATTEMPTS = 3;
 /** Highest confidence of an answer whose addition is only a comment: below the pull-request threshold (0.7). */
 const COMMENT_ONLY_CAP = 0.6;
+/** Highest confidence of a clearer error for a value of the wrong kind: no cause was found, so no pull request. */
+const CLEARER_CAP = 0.65;
 
 /** The first line (in the window) containing one of `words` as a whole word, or null. */
 function lineWith(lines: ReadonlyMap<number, string>, words: readonly string[]): number | null {
@@ -318,6 +320,8 @@ function checkFrameLine(
 interface AdditionDesign {
   kind: "guard" | "comment" | "log";
   lines: string[];
+  /** A clearer error for a value of the wrong kind, no cause found: a proposal, below the pull-request threshold. */
+  clearer?: boolean;
   /** The line the lines go before, when it is not the insertion point of the frame's statement (`a.ins.line`). */
   at?: number;
   /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
@@ -536,6 +540,55 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
           ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${guard.receiver}\` is missing, as the function's own guards do`
           : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
       return { kind: "guard", lines, what, output: "" };
+    }
+  }
+  // 1b. a value of the wrong kind at the frame line, no cause found: a clearer error just before it is raised (a
+  // proposal: below the pull-request threshold, see CLEARER_CAP).
+  const mismatch = crash ? null : mismatchOf(message0);
+  if (
+    mismatch &&
+    a.lineInFile &&
+    a.cand.evidence === "frame" &&
+    a.enc?.kind === "function" &&
+    (lang === "python" || lang === "javascript" || lang === "typescript")
+  ) {
+    const top = a.enc.line;
+    const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
+    const guard = clearerGuard(mismatch, lang, get(a.targetLine), statement, earlier, a.enc);
+    if (guard) {
+      const root = guard.receiver.replace(/^(?:this\.|self\.)/, "").split(".")[0] ?? "";
+      const typeOf = lang === "python" && root ? cheapContext(root, lang) : null;
+      const lines = buildAddition({
+        lang,
+        indent: a.ins.indent,
+        style: { receiver: "", method: "", form: "args" },
+        note: wording.note,
+        shape:
+          lang === "python"
+            ? {
+                kind: "guard",
+                open: [`if ${guard.condition}:`],
+                close: [],
+                inner: indentUnit(a.window.lines, lang, a.ins.indent),
+                exit: { kind: "throw", parameter: false, wrongType: true },
+              }
+            : {
+                kind: "guard",
+                open: [`if (${guard.condition}) {`],
+                close: ["}"],
+                inner: indentUnit(a.window.lines, lang, a.ins.indent),
+                exit: { kind: "throw", parameter: false, wrongType: true },
+              },
+        message: { head: where, text: guard.message, tail: "" },
+        values: typeOf?.type ? [typeOf] : [],
+      });
+      return {
+        kind: "guard",
+        lines,
+        clearer: true,
+        what: `a clearer error when \`${guard.receiver}\` is not what the code expects (no cause was found)`,
+        output: "",
+      };
     }
   }
   const comment = (what: string, fix?: FittedText): AdditionDesign => ({
@@ -874,7 +927,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const design = applied ? designAddition(a, problem) : null;
   // A comment changes nothing at run time: it is no pull request on its own (below the threshold), also when it
   // names the fix options a warning gives (a maintainer applies them).
-  const commentCap = design?.kind === "comment" ? COMMENT_ONLY_CAP : 1;
+  const commentCap = design?.kind === "comment" ? COMMENT_ONLY_CAP : design?.clearer ? CLEARER_CAP : 1;
   const conf = round(Math.min(commentCap, baseConfidence(a, applied, agree)) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : holdingFunction(chosen.path, wholeFileText(a.window), affectedFunction, snippet);

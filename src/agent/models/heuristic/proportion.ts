@@ -325,3 +325,95 @@ export function fixOptions(id: string, message: string | null): string {
     ? `Fix options: rename \`${id}\` (and its uses), or ${quoted.charAt(0).toLowerCase()}${quoted.slice(1)}`
     : `Fix: rename \`${id}\` here and where it is used`;
 }
+
+/**
+ * What an error about a value of the wrong kind says (not a missing one): CPython's `'T' object has no attribute
+ * 'x'` and `'T' object is not iterable` for a `T` other than NoneType, and V8's `a.b is not a function`. Groundfix
+ * finds no cause for these; the addition it can ground is a clearer error at the place it is raised.
+ */
+export interface Mismatch {
+  /** `attribute`: `name` is missing on the value; `iterable`: the value cannot be iterated; `function`: `name` is not callable. */
+  kind: "attribute" | "iterable" | "function";
+  /** The attribute or member, or null for `iterable`. */
+  name: string | null;
+  /** The type the runtime printed (`Request`, `int`), or null. */
+  type: string | null;
+  /** For `function`: the expression the message printed before `.name` (`this`, `epilog`), or null. */
+  receiver: string | null;
+}
+
+/** The {@link Mismatch} a message reports, or null (a missing value is {@link crashOf}'s). */
+export function mismatchOf(message: string | null): Mismatch | null {
+  if (!message) return null;
+  let m: RegExpExecArray | null;
+  if ((m = /'(\w+)' object has no attribute '(\w+)'/.exec(message)) && m[1] !== "NoneType")
+    return { kind: "attribute", name: m[2] ?? null, type: m[1] ?? null, receiver: null };
+  if ((m = /'(\w+)' object is not iterable/.exec(message)) && m[1] !== "NoneType")
+    return { kind: "iterable", name: null, type: m[1] ?? null, receiver: null };
+  if (
+    (m = /TypeError:\s*((?:this|[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*)\.([A-Za-z_$][\w$]*) is not a function/.exec(
+      message,
+    ))
+  )
+    return { kind: "function", name: m[2] ?? null, type: null, receiver: m[1] ?? null };
+  return null;
+}
+
+/**
+ * The clearer-error guard for a {@link Mismatch} on the frame line (Python and JavaScript/TypeScript only):
+ * Python `not hasattr(x, "name")` before reading `x.name`, `not hasattr(x, "__iter__")` before iterating `x`
+ * (`for … in x`, `list(x)`/`tuple(x)`/`set(x)`/`sorted(x)`, `*x`); JS `typeof x.name !== "function"` before calling
+ * it. The receiver must be in scope as for {@link guardFor} (seen earlier in the function, not bound by the
+ * statement). Null when no such receiver is on the line.
+ */
+export function clearerGuard(
+  mismatch: Mismatch,
+  lang: CodeLanguage,
+  frameLine: string,
+  statement: string,
+  earlier: string,
+  enc: Enclosing | null,
+): Guard | null {
+  const code = codeOnly(frameLine, lang);
+  const lead = String.raw`(?<![\w$.)\]])`;
+  const js = lang === "javascript" || lang === "typescript";
+  let receiver: string | null = null;
+  if (mismatch.kind === "attribute" && lang === "python" && mismatch.name)
+    receiver = new RegExp(`${lead}(${EXPR})\\.${esc(mismatch.name)}(?![\\w$])`).exec(code)?.[1] ?? null;
+  else if (mismatch.kind === "iterable" && lang === "python")
+    receiver =
+      new RegExp(`\\bin\\s+(${EXPR})\\s*:?\\s*$`).exec(code.trimEnd())?.[1] ??
+      new RegExp(
+        `\\b(?:list|tuple|set|sorted|iter|enumerate|zip|izip_longest|zip_longest)\\(\\s*\\*?(${EXPR})\\s*[,)]`,
+      ).exec(code)?.[1] ??
+      new RegExp(`[(,]\\s*\\*(${EXPR})\\s*[,)]`).exec(code)?.[1] ??
+      null;
+  else if (mismatch.kind === "function" && js && mismatch.name && mismatch.receiver) {
+    const call = new RegExp(`${lead}(${esc(mismatch.receiver)})\\.${esc(mismatch.name)}\\s*\\(`).exec(code);
+    receiver = call?.[1] ?? null;
+  }
+  if (!receiver) return null;
+  const root = receiver.replace(/^(?:this\.|self\.)/, "").split(".")[0] ?? "";
+  const instance = /^(?:this|self)(?:\.|$)/.test(receiver);
+  if (instance ? !enc?.instance : boundIn(codeOnly(statement, lang), root)) return null;
+  if (!instance && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang))) return null;
+  if (mismatch.kind === "function") {
+    const member = `${receiver}.${mismatch.name}`;
+    return {
+      receiver,
+      condition: `typeof ${receiver === "this" ? "this" : receiver.split(".").join("?.")}?.${mismatch.name} !== "function"`,
+      message: `${member} is not a function: ${receiver} is not the object this code expects`,
+    };
+  }
+  if (mismatch.kind === "attribute")
+    return {
+      receiver,
+      condition: `not hasattr(${receiver}, ${JSON.stringify(mismatch.name)})`,
+      message: `${receiver} has no attribute '${mismatch.name}': it is not the object this code expects`,
+    };
+  return {
+    receiver,
+    condition: `not hasattr(${receiver}, "__iter__")`,
+    message: `${receiver} must be iterable`,
+  };
+}

@@ -212,7 +212,8 @@ export type AdditionShape =
 
 /**
  * How a guard leaves when the value is missing: `throw` an error whose message names the value, the function and
- * the cheap context in scope (the language's usual error type: JS `TypeError`, Python `ValueError`/`KeyError`, Go
+ * the cheap context in scope (the language's usual error type: JS `TypeError`, Python `ValueError` (`TypeError` for a
+ * value of the wrong kind: `wrongType`), Go
  * `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports them) or `return …, fmt.Errorf` in a function
  * whose last result is `error` (`goReturn`: the zero values returned before it), Java `IllegalArgumentException` for a
  * parameter else `IllegalStateException`, Kotlin the same without `new`, C# `ArgumentNullException`/
@@ -220,7 +221,7 @@ export type AdditionShape =
  * (`value` is that expression verbatim, "" for a bare return).
  */
 export type GuardExit =
-  | { kind: "throw"; parameter: boolean; goReturn?: string[]; goFmt?: boolean; goLog?: boolean }
+  | { kind: "throw"; parameter: boolean; goReturn?: string[]; goFmt?: boolean; goLog?: boolean; wrongType?: boolean }
   | { kind: "return"; value: string };
 
 /** Inputs of the clarifying addition. */
@@ -252,10 +253,11 @@ function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, val
       return `throw new TypeError(\`${templateText(message)}${ctx ? ` (${ctx})` : ""}\`);`;
     }
     case "python": {
-      if (!values.length) return `raise ValueError(${stringLiteral(message, lang)})`;
+      const error = exit.wrongType ? "TypeError" : "ValueError";
+      if (!values.length) return `raise ${error}(${stringLiteral(message, lang)})`;
       const brace = (t: string) => t.replace(/[{}]/g, (c) => c + c);
       const ctx = values.map((v) => `${brace(v.label)}={${v.expr}${v.type ? "" : "!r"}}`).join(", ");
-      return `raise ValueError(f${stringLiteral(`${brace(message)} (`, lang).slice(0, -1)}${ctx})")`;
+      return `raise ${error}(f${stringLiteral(`${brace(message)} (`, lang).slice(0, -1)}${ctx})")`;
     }
     case "go": {
       const verbs = values.map((v) => ` ${v.label}=${v.type ? "%T" : "%v"}`).join("");
