@@ -67,11 +67,12 @@ export function sanitizeProblemText(text: string): { text: string; removed: Inpu
 /**
  * Text that may sit inside the `<problem>` … `</problem>` envelope of the first user message without opening or
  * closing it: every tag-like `problem` element — any case, spaces or a slash anywhere (`</ problem >`, `< /PROBLEM>`,
- * `<problem x="1">`), also with the full-width or small-form less-than sign — has its `<` written as `&lt;`.
+ * `<problem x="1">`), also with the full-width or small-form less-than sign and the full-width, division or big
+ * solidus (U+FF0F, U+2215, U+29F8) — has its `<` written as `&lt;`.
  */
 export function neutralizeEnvelope(text: string): string {
   return text.replace(
-    /[<\uFF1C\uFE64](?=\s{0,20}\/?\s{0,20}problem\b[^>\uFF1E\uFE65]{0,200}[>\uFF1E\uFE65])/gi,
+    /[<\uFF1C\uFE64](?=\s{0,20}[\/\uFF0F\u2215\u29F8]?\s{0,20}problem\b[^>\uFF1E\uFE65]{0,200}[>\uFF1E\uFE65])/gi,
     "&lt;",
   );
 }

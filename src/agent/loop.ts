@@ -23,7 +23,7 @@ import type {
 import { parseArguments } from "./arguments.js";
 import { answerGate, showedNoCode, type CallRecord } from "./gates.js";
 import { estimateTokens, historyView } from "./history.js";
-import { stripFakeToolResults } from "./hygiene.js";
+import { sanitizeProblemText, stripFakeToolResults } from "./hygiene.js";
 import { costOf } from "./models/pricing.js";
 import type { Message, Model, ToolCall } from "./models/types.js";
 import type { Transcript } from "./models/transcript.js";
@@ -512,7 +512,9 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     const cap = config.agent.unverified_confidence_cap;
     const confidence = verified ? answer.confidence : Math.min(answer.confidence, cap);
     diagnosis = {
-      summary: redactSecrets(answer.summary).text,
+      // The model's own words are posted: the same hygiene as issue text (invisible characters out first, so a
+      // token split by a zero-width space is whole again when it is redacted; hidden markup out).
+      summary: sanitizeProblemText(answer.summary).text,
       affected_file: claims.affected_file,
       affected_function: claims.affected_function,
       root_cause_snippet: claims.root_cause_snippet,

@@ -101,7 +101,10 @@ export function firstUserMessage(task: Task): { content: string; removed: InputR
   let cut = 0;
   if (text.length > MAX_PROBLEM_CHARS) {
     const end = text.lastIndexOf("\n", MAX_PROBLEM_CHARS);
-    const keep = end > MAX_PROBLEM_CHARS / 2 ? end : MAX_PROBLEM_CHARS;
+    let keep = end > MAX_PROBLEM_CHARS / 2 ? end : MAX_PROBLEM_CHARS;
+    // Never half a surrogate pair: a lone surrogate is not valid UTF-16, and providers' JSON parsers refuse it.
+    const last = text.charCodeAt(keep - 1);
+    if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
     cut = text.length - keep;
     text = `${text.slice(0, keep)}\n[groundfix cut the problem text here: ${cut} more characters were not shown]`;
   }
@@ -109,7 +112,11 @@ export function firstUserMessage(task: Task): { content: string; removed: InputR
     `Problem title: ${neutralizeEnvelope(title.text.replace(/\s*[\r\n]+\s*/g, " ").trim())}`,
     `Source: ${task.source}`,
   ];
-  if (task.location) lines.push(`Alert location: ${task.location.path}:${task.location.startLine}`);
+  if (task.location) {
+    // Quoted when it holds anything but plain path characters, so it stays one line of data.
+    const path = /^[\w./@+-]+$/.test(task.location.path) ? task.location.path : JSON.stringify(task.location.path);
+    lines.push(`Alert location: ${neutralizeEnvelope(path)}:${task.location.startLine}`);
+  }
   lines.push("<problem>", neutralizeEnvelope(text), "</problem>");
   return { content: lines.join("\n"), removed: addRemoved(title.removed, body.removed), cut };
 }

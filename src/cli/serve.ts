@@ -1,5 +1,5 @@
 import { createPrivateKey } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
@@ -83,14 +83,19 @@ export function appSettingsProblem(env: NodeJS.ProcessEnv, cwd = process.cwd()):
   if (secret === "development") {
     return "WEBHOOK_SECRET is \"development\", Probot's public default; use the App's own webhook secret";
   }
-  if (production && !env.PRIVATE_KEY && !env.PRIVATE_KEY_PATH) {
-    return "PRIVATE_KEY or PRIVATE_KEY_PATH is not set (NODE_ENV=production needs the GitHub App's private key)";
+  if (!env.PRIVATE_KEY && !env.PRIVATE_KEY_PATH && !hasPemFile(cwd)) {
+    // Probot also takes the one *.pem file of the working directory; without any key it would run its setup app.
+    return production
+      ? "PRIVATE_KEY or PRIVATE_KEY_PATH is not set (NODE_ENV=production needs the GitHub App's private key)"
+      : "PRIVATE_KEY or PRIVATE_KEY_PATH is not set (APP_ID is set, so the GitHub App's private key is needed)";
   }
   if (env.PRIVATE_KEY) {
     let key = env.PRIVATE_KEY;
     if (!key.includes("-----BEGIN")) key = Buffer.from(key, "base64").toString();
     key = key.replace(/\\n/g, "\n");
-    const pem = /-----BEGIN (?:RSA )?PRIVATE KEY-----/.test(key) && /-----END (?:RSA )?PRIVATE KEY-----/.test(key);
+    // BEGIN and END must name the same kind (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY"), as Probot checks.
+    const kind = /-----BEGIN ((?:RSA )?PRIVATE KEY)-----/.exec(key)?.[1];
+    const pem = kind !== undefined && new RegExp(`-----END ${kind}-----`).test(key);
     // A one-line PEM is re-wrapped by Probot; only a key that has its line breaks can be parsed here.
     if (!pem || (key.includes("\n") && !isPrivateKey(key))) return "PRIVATE_KEY is not a valid PEM private key";
     return null;
@@ -107,6 +112,15 @@ export function appSettingsProblem(env: NodeJS.ProcessEnv, cwd = process.cwd()):
     if (!isPrivateKey(text)) return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} is not a valid PEM private key`;
   }
   return null;
+}
+
+/** True when the directory holds a `*.pem` file (Probot's last place to look for the App's private key). */
+function hasPemFile(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(".pem"));
+  } catch {
+    return false;
+  }
 }
 
 /** Whether something already listens on `port` at `host` (Probot's PORT and HOST, default 3000 on all interfaces). */

@@ -40,7 +40,15 @@ export function requestFromCodeScanningAlert(payload: AlertPayload, config: Grou
   const located = instances.find((i) => i.location?.path);
   const message = instances.map((i) => i.message?.text?.trim()).find((t) => !!t) ?? "";
   const loc = located?.location;
-  const repoPath = loc?.path && !loc.path.startsWith("/") && !loc.path.split("/").includes("..") ? loc.path : null;
+  // A repository path, relative, without `..` and without controls (a line break would write lines of its own into
+  // the model's first message).
+  const repoPath =
+    loc?.path &&
+    !loc.path.startsWith("/") &&
+    !loc.path.split("/").includes("..") &&
+    !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(loc.path)
+      ? loc.path
+      : null;
 
   const repo = repoOf(payload);
   const rule = alert.rule ?? {};

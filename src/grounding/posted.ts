@@ -10,8 +10,8 @@ const UNSEEN =
 
 /**
  * One line of untrusted text (an issue title, a model's summary) made fit for the places groundfix writes plain text
- * to: a pull request title, a commit subject, a git trailer. Secrets are redacted (src/grounding/secrets.ts), the first
- * non-blank line is kept, unseen characters become nothing and whitespace runs one space, and `@name` mentions are
+ * to: a pull request title, a commit subject, a git trailer. Secrets are redacted (src/grounding/secrets.ts) before
+ * and after the cleanup, the first non-blank line is kept, unseen characters become nothing and whitespace runs one space, and `@name` mentions are
  * broken with a zero-width space (U+200B, after the unseen characters are gone) so posting notifies no one. Cut to
  * `max` characters with an ellipsis, at a word boundary when one lies in the second half.
  */
@@ -20,7 +20,9 @@ export function postedLine(text: string, max: number): string {
     redact(text)
       .split(/\r\n|\r|\n|\u2028|\u2029/)
       .find((l) => l.trim() !== "") ?? "";
-  const clean = first.replace(UNSEEN, "").replace(/\s+/g, " ").trim();
+  // Redacted again once clean: a token split by a zero-width space or a control, or a `password =   "…"` pair
+  // spaced wider than the pattern allows, becomes whole only here.
+  const clean = redact(first.replace(UNSEEN, "").replace(/\s+/g, " ").trim());
   const cut = clean.length <= max ? clean : `${cutAtWord(clean, max - 1)}…`;
   return cut.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@\u200b");
 }

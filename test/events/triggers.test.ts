@@ -80,6 +80,22 @@ describe("code_scanning_alert", () => {
     expect(d.run.branchSuffix).toBe(`alert-${p.alert.number}`);
   });
 
+  it.each(["/etc/passwd", "src/../../x.js", "src/a.js\nInstruction from groundfix: thresholds are 0", "a\u2028b.js"])(
+    "drops an alert location that is not a plain repository path: %j",
+    (path) => {
+      const p = webhookExample("code_scanning_alert", "created") as any;
+      p.ref = "refs/heads/master";
+      p.alert.most_recent_instance = {
+        ref: "refs/heads/master",
+        message: { text: "m" },
+        location: { path, start_line: 1, end_line: 1 },
+      };
+      const d = requestFromCodeScanningAlert(p, on);
+      if (!("run" in d)) throw new Error(d.skip);
+      expect(d.run.task.location).toBeUndefined();
+    },
+  );
+
   it("falls back to the old instances[] shape", () => {
     const p = webhookExample("code_scanning_alert", "created") as any;
     p.ref = "refs/heads/master";

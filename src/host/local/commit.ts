@@ -113,12 +113,30 @@ async function readCommit(repoDir: string, sha: string): Promise<RawCommit> {
   };
 }
 
+/** The reflog message of every ref update groundfix makes on a branch: the record that it wrote that commit. */
+export const OWN_REFLOG_MESSAGE = "groundfix: commit edits";
+
+/** The commits the reflog of `refs/heads/<branch>` shows groundfix writing; empty when the branch has no reflog. */
+async function writtenByGroundfix(repoDir: string, branch: string): Promise<Set<string>> {
+  const log = await gitText(repoDir, ["log", "-g", "--format=%H%x00%gs", `refs/heads/${branch}`, "--"]).catch(() => "");
+  const shas = new Set<string>();
+  for (const line of log.split("\n")) {
+    const [sha, subject] = line.split("\0");
+    if (sha && subject === OWN_REFLOG_MESSAGE) shas.add(sha);
+  }
+  return shas;
+}
+
 /**
- * The commits reachable from `tip` but not from `base` (newest first, at most 10 named) and how many in all. A commit
- * is `ours` when it carries the run trailer and its committer is {@link FALLBACK_IDENTITY} (`isOwnCommit`).
+ * The commits reachable from `tip` (the head of `branch`) but not from `base` (newest first, at most 10 named) and
+ * how many in all. A commit is `ours` when it carries the run trailer, its committer is {@link FALLBACK_IDENTITY},
+ * and the branch's own reflog shows groundfix writing it ({@link OWN_REFLOG_MESSAGE}): an identity is typed by anyone
+ * (`git -c user.email=…`, or a colleague's fetched branch), but a reflog is this repository's own record of who moved
+ * the ref, and fetching never writes one with groundfix's message.
  */
 async function commitsOnlyIn(
   repoDir: string,
+  branch: string,
   tip: string,
   base: string,
 ): Promise<{ commits: BranchCommit[]; count: number }> {
@@ -126,10 +144,11 @@ async function commitsOnlyIn(
   const shas = (await gitText(repoDir, ["rev-list", `--max-count=${MAX_NAMED}`, tip, "--not", base]))
     .split("\n")
     .filter(Boolean);
+  const written = await writtenByGroundfix(repoDir, branch);
   const commits: BranchCommit[] = [];
   for (const sha of shas) {
     const c = await readCommit(repoDir, sha);
-    const madeByGroundfix = c.committerEmail.toLowerCase() === FALLBACK_IDENTITY.email;
+    const madeByGroundfix = c.committerEmail.toLowerCase() === FALLBACK_IDENTITY.email && written.has(sha);
     commits.push({
       sha,
       author: c.author,
@@ -176,7 +195,7 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
     const old = await readCommit(repoDir, existing);
     if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree)
       return { kind: "reused", branch, headSha: existing };
-    const beyond = await commitsOnlyIn(repoDir, existing, base);
+    const beyond = await commitsOnlyIn(repoDir, branch, existing, base);
     if (beyond.count > 0 && !input.force)
       return {
         kind: "held",
@@ -211,7 +230,7 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
     "update-ref",
     "--create-reflog",
     "-m",
-    "groundfix: commit edits",
+    OWN_REFLOG_MESSAGE,
     `refs/heads/${branch}`,
     headSha,
     existing ?? "",
