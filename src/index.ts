@@ -95,7 +95,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       (await openQueue({ redisUrl: env.GROUNDFIX_REDIS_URL, concurrency: operator.concurrency, log: app.log }));
     if (role !== "web") {
       const auth = async (installationId: number) => (await app.auth(installationId)) as unknown as Octokit;
-      const accept = createAccept({ queue, replyOnce: createReplyOnce() });
+      // One reply per issue to a refused command, across every process sharing the queue (30 days).
+      const replyOnce = createReplyOnce((key) => queue.claimOnce(`reply-${key}`, 30 * 24 * 3600));
+      const accept = createAccept({ queue, replyOnce });
       const onEvent = createEventJob({ auth, accept, log: app.log });
       // Review claims live in Redis with the queue, so a PR's own webhooks reaching another process skip its review.
       const sharedClaims = (queue as { backend?: string }).backend === "redis";

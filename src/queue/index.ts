@@ -46,6 +46,7 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
   const running = new Set<string>();
   const after = new Map<string, JobData>();
   const deliveries = new LRUCache<string, true>({ max: Math.max(1, options.maxDeliveries ?? 5000) });
+  const once = new LRUCache<string, true>({ max: 5000 });
   let processor: JobProcessor | undefined;
   let gaveUp: GaveUp | undefined;
   let idleWaiters: (() => void)[] = [];
@@ -115,6 +116,11 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
     async claimDelivery(deliveryId) {
       if (deliveries.has(deliveryId)) return false;
       deliveries.set(deliveryId, true);
+      return true;
+    },
+    async claimOnce(key) {
+      if (once.has(key)) return false;
+      once.set(key, true);
       return true;
     },
     async releaseDelivery(deliveryId) {

@@ -223,6 +223,9 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     async claimDelivery(deliveryId) {
       return (await producer.set(deliveryKey(deliveryId), "claimed", "EX", pendingTtl, "NX")) === "OK";
     },
+    async claimOnce(key, ttlSeconds) {
+      return (await producer.set(`${prefix}:${queueName}:once:${key}`, "1", "EX", ttlSeconds, "NX")) === "OK";
+    },
     async releaseDelivery(deliveryId) {
       await producer.del(deliveryKey(deliveryId));
     },

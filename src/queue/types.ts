@@ -46,6 +46,11 @@ export interface JobQueue {
    * same id, also after its run finished, within the retention window), so a copy is dropped before any API call.
    */
   claimDelivery(deliveryId: string): Promise<boolean>;
+  /**
+   * Claim `key` once for `ttlSeconds` across every process sharing the queue: true the first time, false after (the
+   * in-process queue: this process, at most 5,000 keys). For one-time acts such as the reply to a refused command.
+   */
+  claimOnce(key: string, ttlSeconds: number): Promise<boolean>;
   /** Forget a claim whose delivery could not be enqueued, so GitHub's redelivery of it is not taken for a copy. */
   releaseDelivery(deliveryId: string): Promise<void>;
   /**

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/index.js";
 import { createRedisQueue, type RedisJobQueue } from "../../src/queue/redis.js";
 import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
-import { TestOctokit, testPrivateKey } from "../fixtures/github.js";
+import { TestOctokit, testPrivateKey, webhookExample } from "../fixtures/github.js";
 import { freePort, startRedis, type TestRedis } from "../queue/redis-server.js";
 import { startGitHubBridge } from "./github-bridge.js";
 import { labeledIssue, OWNER, REPO, SHOP_FILES } from "./harness.js";
@@ -104,6 +104,25 @@ describe("two app processes sharing one Redis", () => {
     await a.queue.idle();
     expectOneRun();
     expect(fake.state.reactions).toHaveLength(1);
+  });
+
+  it("a refused command gets one reply per issue across replicas, not one per process", async () => {
+    startFake();
+    fake.state.roles.Codertocat = "read";
+    const prefix = `app${n++}`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    const command = (id: number) => {
+      const payload = webhookExample("issue_comment", "created");
+      payload.comment = { ...payload.comment, id, body: "/groundfix retry" };
+      return payload;
+    };
+    expect(await deliver(a.url, command(1), undefined, "issue_comment")).toBe(200);
+    await a.queue.idle();
+    expect(await deliver(b.url, command(2), undefined, "issue_comment")).toBe(200);
+    await b.queue.idle();
+    expect(fake.state.comments.map((c) => c.body)).toEqual([
+      "groundfix: @Codertocat has read access; trigger_permission is write, so this command was ignored.",
+    ]);
   });
 
   it("answers 503 while Redis is away, with nothing written; GitHub's redelivery then runs once", async () => {
