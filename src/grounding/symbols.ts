@@ -81,6 +81,9 @@ interface Found {
 interface Open {
   def: SymbolDef;
   depthBefore: number;
+  /** Parenthesis depth where the declaration starts: a `{` inside its parameter list (`f(o: { a?: string }) {`, a
+   * destructured parameter) is a type or pattern, not the body. */
+  parensBefore: number;
   opened: boolean;
   linesWaited: number;
   isContainer: boolean;
@@ -275,6 +278,7 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
   const state = { inBlock: false };
   const open: Open[] = [];
   let depth = 0;
+  let parens = 0;
   let goBlock: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
@@ -307,15 +311,26 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
       for (let k = open.length - 1; k >= 0; k--)
         if (!open[k]?.opened && (open[k]?.depthBefore ?? 0) >= depth) open.splice(k, 1);
       if (lang === "go" && !code.includes("{")) def.endLine = lineNo;
-      else open.push({ def, depthBefore: depth, opened: false, linesWaited: 0, isContainer: found.opens === true });
+      else
+        open.push({
+          def,
+          depthBefore: depth,
+          parensBefore: parens,
+          opened: false,
+          linesWaited: 0,
+          isContainer: found.opens === true,
+        });
     }
-    // Most lines have no brace at all: skip the character loop for them.
-    const braces = code.includes("{") || code.includes("}");
-    for (let c = 0; braces && c < code.length; c++) {
+    // Lines without a brace or parenthesis skip the character loop.
+    const scan = code.includes("{") || code.includes("}") || code.includes("(") || code.includes(")");
+    for (let c = 0; scan && c < code.length; c++) {
       const ch = code[c];
-      if (ch === "{") {
+      if (ch === "(") parens++;
+      else if (ch === ")") parens = Math.max(0, parens - 1);
+      else if (ch === "{") {
         depth++;
-        for (const o of open) if (!o.opened && depth === o.depthBefore + 1) o.opened = true;
+        for (const o of open)
+          if (!o.opened && depth === o.depthBefore + 1 && parens === o.parensBefore) o.opened = true;
       } else if (ch === "}") {
         depth = Math.max(0, depth - 1);
         for (let k = open.length - 1; k >= 0; k--) {

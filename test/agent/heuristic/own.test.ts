@@ -1,27 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { runAgent, type RunResult } from "../../../src/agent/index.js";
-import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
 import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
 import { mapInstalledFrame, ownByLabel, sourceCandidates } from "../../../src/agent/models/heuristic/own.js";
 import { ownPackages, type OwnPackage } from "../../../src/tools/manifests.js";
-import type { Task } from "../../../src/types.js";
-import { buildSnapshot, config, SHA } from "../helpers.js";
+import { runHeuristic } from "./run.js";
 
-const task = (title: string, body: string): Task => ({
-  source: "issue",
-  key: "acme/x#issue-3",
-  title,
-  body,
-  repo: { owner: "acme", name: "x" },
-  baseSha: SHA,
-});
-const run = async (files: Record<string, string>, title: string, body: string): Promise<RunResult> =>
-  runAgent({
-    task: task(title, body),
-    snapshot: await buildSnapshot(files),
-    model: createHeuristicModel(),
-    config: config(),
-  });
+const run = runHeuristic;
 const own = (files: Record<string, string>) => ownPackages(Object.keys(files), (p) => files[p]);
 const frameOf = (line: string) => {
   const f = parseStackFrames(line)[0];

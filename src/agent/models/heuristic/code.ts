@@ -250,7 +250,7 @@ export function definitionOn(
         return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
       if (
         (m =
-          /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(
+          /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(#?\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(
             codePart(line, lang),
           ))
       ) {

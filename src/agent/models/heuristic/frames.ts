@@ -50,7 +50,7 @@ const KNOWN_PREFIXES: readonly RegExp[] = [
   /^app\//,
   /^code\//,
   /^src\/app\/(?=.*\/)/, // only when more folders follow
-  /^go\/src\/[^/]+\/[^/]+\/[^/]+\//, // GOPATH: go/src/github.com/owner/repo/
+  /^(?:[^/]+\/)*?go\/src\/[^/]+\.[^/]+\/[^/]+\/[^/]+\//, // GOPATH, wherever it lives: …/go/src/github.com/owner/repo/
   /^(?:home|Users)\/[^/]+\/(?:(?:src|code|projects|work|dev|git|repos)\/)?[^/]+\//, // a developer's checkout
 ];
 
@@ -83,6 +83,7 @@ export function cleanFramePath(raw: string): string {
   let p = raw.trim();
   p = p.replace(/^webpack:\/\/[^/]*\//, "/").replace(/^webpack-internal:\/\/\/(?:\([^)]*\)\/)?/, "/");
   p = p.replace(/^file:\/\//, "").replace(/^\/@fs\//, "/");
+  p = p.replace(/^\[PROJECT_ROOT\](?=[/\\])/, ""); // Airbrake/Errbit/Honeybadger print the application root so
   p = p.replace(/[?#].*$/, "");
   p = p.replace(/\\/g, "/");
   p = p.replace(/^\/?[A-Za-z]:\//, "/");
@@ -120,9 +121,13 @@ export function sharedTailLength(a: readonly string[], b: readonly string[]): nu
 }
 
 const LIBRARY_PATH =
-  /(?:^|[/\\])(?:node_modules|bower_components|site-packages|dist-packages|vendor[/\\]bundle|gems|\.cargo|pkg[/\\]mod)(?:[/\\]|$)|^node:|^internal[/\\]|^<|^\[|(?:^|[/\\])lib[/\\](?:python\d[\d.]*|ruby)[/\\]|^\/usr\/(?:local\/)?(?:lib|go)\/|(?:^|\/)go\/src\/(?:runtime|net|internal|reflect|sync|syscall|testing)\/|^\/opt\/hostedtoolcache\//;
+  /(?:^|[/\\])(?:node_modules|bower_components|site-packages|dist-packages|vendor[/\\]bundle|gems|\.cargo|pkg[/\\]mod)(?:[/\\]|$)|^node:|^internal[/\\]|^<|^\[(?!PROJECT_ROOT\])|(?:^|[/\\])lib[/\\](?:python\d[\d.]*|ruby)[/\\]|^\/usr\/(?:local\/)?(?:lib|go)\/|(?:^|\/)go\/src\/(?:runtime|net|internal|reflect|sync|syscall|testing)\/|^\/opt\/hostedtoolcache\/|^[A-Za-z][\w.-]*-\d+(?:\.\d+)+[\w.]*[/\\]lib[/\\]/;
 
-/** True when a path printed in a frame belongs to a dependency or the runtime rather than the repository. */
+/**
+ * True when a path printed in a frame belongs to a dependency or the runtime rather than the repository: package
+ * folders (`node_modules/`, `site-packages/`, `gems/`, Go's `pkg/mod/`), the runtime's own paths, and a path that
+ * starts at a gem's folder (`actionview-4.2.9/lib/…`, as error trackers print gem frames).
+ */
 export function isLibraryPath(path: string): boolean {
   return LIBRARY_PATH.test(path.trim());
 }
@@ -141,7 +146,7 @@ function jsFunctionName(label: string | undefined): string | null {
   if (s.includes("<anonymous>") || s === "") return null;
   const last = s.split(".").pop() ?? s;
   s = last.replace(/^<|>$/g, "");
-  return /^[A-Za-z_$][\w$]*$/.test(s) ? s : null;
+  return /^#?[A-Za-z_$][\w$]*$/.test(s) ? s : null; // `#printOperation`: a private method, named as it is declared
 }
 
 /** `block (2 levels) in Foo#bar` → `bar`; `<main>` → null. */
@@ -184,6 +189,27 @@ const RE_JAVA = /^\s*at\s+([\w$.\/<>]+)\(([^():]+\.(?:java|kt|scala|groovy)):(\d
 const RE_JS = /^\s*at\s+(.+)$/;
 const RE_PYTHON = /^\s*File "(.+?)", line (\d+)(?:, in (.+?))?\s*$/;
 const RE_RUBY = /^\s*(?:from\s+)?(.+?\.(?:rb|rake|erb|ru|gemspec)):(\d+):in [`'](.+?)'/;
+/** A Ruby frame inside a sentence (a title that quotes the top frame: `… (from gems/x-1.0/lib/x.rb:3:in 'm')`). */
+const RE_RUBY_INLINE = /(?:^|[\s(])(?:from\s+)?([^\s(`'"]+\.(?:rb|rake|erb|ru|gemspec)):(\d+):in [`'](.+?)'/;
+/**
+ * A line that is only a location, as error trackers and terse reports print frames: `path.ext:12`, `path.ext:12:5`,
+ * optionally followed by the function (`→ file`, `-> file`, ` in file`, `:in 'file'`) or Go's `+0x1d`.
+ */
+const RE_LOCATION =
+  /^\s*(?:from\s+)?(\S+\.(js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|rb|java|kt|cs)):(\d+)(?::(\d+))?(?:\s+\+0x[0-9a-f]+|\s*(?:→|->|\bin\b|:in)\s*[`']?((?:(?:block|rescue|ensure)(?: \(\d+ levels\))? in )?[\w$#.:<>?!]+?)'?)?\s*$/;
+const LOCATION_LANGUAGE: Record<string, FrameLanguage> = {
+  py: "python",
+  go: "go",
+  rb: "ruby",
+  java: "java",
+  kt: "java",
+  cs: "csharp",
+};
+/**
+ * A V8 frame after a log prefix (`🦋  error     at f (path:1:2)`, `npm ERR!     at …`, `[12:00:01] ERROR   at …`): the
+ * `at` must follow whitespace and end in a location, so prose such as "fails at startup" is not a frame.
+ */
+const RE_JS_PREFIXED = /^[^(]{1,60}?\sat\s+(\S.*\(\S+:\d+(?::\d+)?\)|\S+:\d+(?::\d+)?)\s*$/;
 /** The function of a Go trace line `pkg.(*T).m(args)`: everything before the argument list (matched from the end). */
 function goCallLabel(line: string): string {
   if (!line.endsWith(")")) return "";
@@ -199,6 +225,11 @@ function goCallLabel(line: string): string {
   return "";
 }
 const RE_GO_LOC = /^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
+
+/** A line without the Markdown quote (`>`) or table (`|`) markers a paste put before it; indentation is kept. */
+function withoutMarkers(line: string): string {
+  return line.replace(/^\s*(?:[>|](?=\s|$)\s*)+/, "  ");
+}
 
 /** Parse the location part of a V8 frame: `path:line:col` or `path:line`. */
 function jsLocation(text: string): { path: string; line: number; column?: number } | null {
@@ -272,7 +303,8 @@ export function parseStackFrames(text: string): StackFrame[] {
   };
 
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
+    // Markdown quotes and pasted tables put `>` or `|` before a trace's lines: the frame is what follows them.
+    const line = withoutMarkers(lines[i] ?? "");
     if (/^\s*Caused by:/.test(line)) {
       causedBy = true;
       breakBlock();
@@ -321,6 +353,7 @@ export function parseStackFrames(text: string): StackFrame[] {
       continue;
     }
     m = RE_RUBY.exec(line);
+    if (m && /\s/.test(m[1] ?? "")) m = RE_RUBY_INLINE.exec(line);
     if (m) {
       push(frame(m[1] ?? "", Number(m[2]), rubyFunctionName(m[3] ?? ""), "ruby"), false);
       continue;
@@ -349,7 +382,26 @@ export function parseStackFrames(text: string): StackFrame[] {
       goCreatedBy = true;
       continue;
     }
-    m = RE_JS.exec(line);
+    m = RE_LOCATION.exec(line);
+    if (m) {
+      const ext = m[2] ?? "";
+      const language = LOCATION_LANGUAGE[ext] ?? "javascript";
+      const label = language === "go" ? goCallLabel(withoutMarkers(lines[i - 1] ?? "").trim()) : "";
+      const named =
+        language === "ruby"
+          ? (rubyFunctionName(m[5] ?? "") ?? "")
+          : (m[5]?.replace(/^#/, "").replace(/[?!]$/, "") ?? "");
+      const fn = label ? goFunctionName(label) : /^[A-Za-z_$][\w$]*[?!=]?$/.test(named) ? named : null;
+      push(
+        frame(m[1] ?? "", Number(m[3]), fn, language, {
+          ...(m[4] ? { column: Number(m[4]) } : {}),
+          ...(label ? { label } : {}),
+        }),
+        language === "python",
+      );
+      continue;
+    }
+    m = RE_JS.exec(line) ?? RE_JS_PREFIXED.exec(line);
     if (m) {
       const { fn, loc } = parseJsFrame(m[1] ?? "");
       if (loc && /\.[A-Za-z]{1,5}$/.test(loc.path.replace(/[?#].*$/, ""))) {

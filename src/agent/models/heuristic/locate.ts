@@ -23,12 +23,12 @@ import {
   type StackFrame,
 } from "./frames.js";
 import { callKey, dataOf, resultOf, type Step } from "./history.js";
-import { languageOf } from "./code.js";
+import { definitionOn, enclosingDefinition, languageOf } from "./code.js";
 import { oneLine, type ProblemFacts } from "./problem.js";
-import { definitionSites, grepHits, listedPaths, searchFiles } from "./results.js";
+import { definitionSites, grepHits, knownLines, listedPaths, searchFiles, type FileWindow } from "./results.js";
 import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
 import { crashOf } from "./proportion.js";
-import { escapeRe } from "./wording.js";
+import { escapeRe, wholeWord } from "./wording.js";
 import type { OwnPackage } from "../../../tools/manifests.js";
 import type { DefinitionSite } from "../../../tools/results.js";
 
@@ -56,11 +56,23 @@ export interface Candidate {
   tied?: boolean;
   /** A compiled-output frame mapped to its source: the function's definition lines there (frame line numbers do not apply). */
   compiled?: { start: number; end: number | null };
+  /** The inner frame this caller was chosen over: it only relayed a value that arrived missing or wrong. */
+  relayedFrom?: { frame: StackFrame; path: string; why: RelayReason };
 }
+
+/** Why an inner frame is looked past (see {@link relayReason}). */
+export type RelayReason = "parameter" | "destructured" | "validator" | "passes";
 
 /** Test files, specs, mocks and fixtures: they never win a tie and are left out of fallbacks. */
 export const TEST_PATH =
   /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
+
+/**
+ * Files that are not where a maintainer fixes a bug: generated or minified bundles, vendored third-party folders,
+ * docs and examples, dev scripts. They rank last among fallbacks and never stand for an installed copy's source.
+ */
+export const LAST_RESORT =
+  /(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|docs?|examples?|scripts|benchmarks?|dist|build|out)\/|\.min\.[a-z]+$|[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$/;
 
 export const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
@@ -123,18 +135,28 @@ function ownFrames(problem: ProblemFacts, own: readonly OwnPackage[]): FrameRef[
   return out.slice(0, 6);
 }
 
-/** A `list_files` glob matching exactly `paths` (a brace list); paths holding glob characters are left out. */
-function exactGlob(paths: readonly string[]): string | null {
-  const safe = paths.filter((p) => !/[{}[\](),*?!]/.test(p));
-  if (!safe.length) return null;
-  return safe.length === 1 ? (safe[0] as string) : `{${safe.join(",")}}`;
+/** The longest glob one `list_files` call takes is 1000 characters; brace lists are cut below that. */
+const MAX_GLOB = 900;
+
+/**
+ * `list_files` globs matching exactly `paths` (brace lists of at most {@link MAX_GLOB} characters each, in order);
+ * paths holding glob characters are left out.
+ */
+function exactGlobs(paths: readonly string[]): string[] {
+  const safe = paths.filter((p) => !/[{}[\](),*?!]/.test(p) && p.length < MAX_GLOB);
+  const groups: string[][] = [];
+  for (const p of safe) {
+    const last = groups[groups.length - 1];
+    if (last && last.join(",").length + p.length + 3 <= MAX_GLOB) last.push(p);
+    else groups.push([p]);
+  }
+  return groups.map((g) => (g.length === 1 ? (g[0] as string) : `{${g.join(",")}}`));
 }
 
-/** The `list_files` arguments that show which of a mapped frame's candidate paths exist. */
-function mappedListArgs(ref: FrameRef): Record<string, unknown> | null {
-  if (!ref.mapped) return null;
-  const glob = exactGlob(sourceCandidates(ref.mapped.path, ref.mapped.pkg.root));
-  return glob ? { glob } : null;
+/** The `list_files` calls that show which of a mapped frame's candidate paths exist ([] for other frames). */
+function mappedListArgs(ref: FrameRef): Record<string, unknown>[] {
+  if (!ref.mapped) return [];
+  return exactGlobs(sourceCandidates(ref.mapped.path, ref.mapped.pkg.root)).map((glob) => ({ glob }));
 }
 
 /** Definition sites of the frame's function in `path` (from the discovery `verify_symbol_in_repo`), [] when unknown. */
@@ -146,24 +168,51 @@ export function sitesIn(steps: readonly Step[], fn: string | null, path: string)
 /**
  * The candidate for a frame under an installed copy of an own package: the first of its source candidates that is a
  * file (the mapped path itself first). A file other than the mapped path is the source of build output: the frame's
- * line number belongs to the compiled file, so the line is searched inside the frame's function there. Null when
- * no candidate exists (yet).
+ * line number belongs to the compiled file, so the line is searched inside the frame's function there. Build output
+ * is often one bundle made from several sources (`dist/index.cjs` from `src/index.ts` and `src/utils.ts`): when the
+ * frame names a function that the same-named source does not define, or no source of that name exists, the
+ * package's source file that defines the function is the frame's file ({@link definingSource}). Null when nothing
+ * fits (yet).
  */
 function resolveMapped(steps: readonly Step[], ref: FrameRef): Candidate | null {
-  const args = mappedListArgs(ref);
-  const listed = args ? listedPaths(steps, args) : null;
-  if (!ref.mapped || !listed) return null;
+  const answers = mappedListArgs(ref).map((args) => listedPaths(steps, args));
+  if (!ref.mapped || !answers.length || answers.some((a) => a === null)) return null;
+  const listed = answers.flatMap((a) => a ?? []);
   const path = sourceCandidates(ref.mapped.path, ref.mapped.pkg.root).find((p) => listed.includes(p));
-  if (!path) return null;
   if (path === ref.mapped.path) return { path, line: ref.frame.line, evidence: "frame", frame: ref.frame };
-  const site = sitesIn(steps, ref.frame.fn, path)[0];
+  const site = path ? sitesIn(steps, ref.frame.fn, path)[0] : undefined;
+  const elsewhere = site ? null : definingSource(steps, ref.frame.fn, ref.mapped.pkg.root);
+  const at = site ? { path: path as string, site } : elsewhere;
+  if (!at) return path ? { path, line: null, evidence: "frame", frame: ref.frame } : null;
   return {
-    path,
-    line: site?.line ?? null,
+    path: at.path,
+    line: at.site.line,
     evidence: "frame",
     frame: ref.frame,
-    ...(site ? { compiled: { start: site.line, end: site.endLine } } : {}),
+    compiled: { start: at.site.line, end: at.site.endLine },
   };
+}
+
+/**
+ * The one source file under the package folder `root` that defines `fn` (from the discovery `verify_symbol_in_repo`
+ * answer), with its definition site: tests, build output, vendored code and docs are left out; null when no file or
+ * more than one defines it.
+ */
+function definingSource(
+  steps: readonly Step[],
+  fn: string | null,
+  root: string,
+): { path: string; site: DefinitionSite } | null {
+  if (!fn) return null;
+  const sites = (definitionSites(steps, { name: fn }) ?? []).filter(
+    (s) =>
+      (root === "" || s.path.startsWith(`${root}/`)) &&
+      !TEST_PATH.test(s.path) &&
+      !isCompiledOutputPath(s.path.slice(root === "" ? 0 : root.length + 1)) &&
+      !LAST_RESORT.test(s.path),
+  );
+  const files = [...new Set(sites.map((s) => s.path))];
+  return files.length === 1 && sites[0] ? { path: files[0] as string, site: sites[0] } : null;
 }
 
 /**
@@ -227,13 +276,28 @@ function resolveCompiled(steps: readonly Step[], frame: StackFrame): Candidate |
   };
 }
 
+/**
+ * The quoted identifiers whose declarations are looked for (the first three): not the member a crash on a missing
+ * value reads (`reading 'target'`, `Cannot destructure property 'x'`, `undefined method 'split' for nil`) — the value
+ * that was missing is the problem, and a key or field of that name elsewhere is no declaration of it. (A missing
+ * dictionary key is still looked for: it may be declared.)
+ */
+export function declaredIds(problem: ProblemFacts): string[] {
+  const missing = missingMember(problem.errorMessages[0] ?? problem.title);
+  const member =
+    missing && (missing.destructured || crashOf(problem.errorMessages[0] ?? problem.title)?.access === "member")
+      ? missing.name
+      : null;
+  return problem.identifiers.filter((id) => id !== member).slice(0, 3);
+}
+
 /** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
 export function declarationHits(
   steps: readonly Step[],
   problem: ProblemFacts,
 ): { id: string; rank: number; path: string; line: number; text: string }[] {
   const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
-  problem.identifiers.slice(0, 3).forEach((id, rank) => {
+  declaredIds(problem).forEach((id, rank) => {
     const res = grepHits(steps, { pattern: declarationPattern(id), regex: true, max_results: 50 });
     for (const hit of res?.hits ?? []) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
   });
@@ -246,7 +310,7 @@ function identifierCandidates(
   problem: ProblemFacts,
   framePaths: ReadonlySet<string>,
 ): Candidate[] {
-  const ids = problem.identifiers.slice(0, 3);
+  const ids = declaredIds(problem);
   const files = new Map<string, { score: number; line: number; identifier: string }>();
   const counted = new Set<string>();
   for (const hit of declarationHits(steps, problem)) {
@@ -300,8 +364,7 @@ export function locate(
   if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
   for (const r of refs) {
     // An installed copy of an own package: which of the mapped path and its source candidates exist.
-    const mappedArgs = mappedListArgs(r);
-    if (mappedArgs && has("list_files")) discovery.push(call("list_files", mappedArgs));
+    if (has("list_files")) for (const args of mappedListArgs(r)) discovery.push(call("list_files", args));
     // Compiled output in a checkout (dist/, build/, lib/, out/): look for the source by stem.
     const src = r.mapped ? null : compiledSource(r.frame.rawPath);
     if (src && has("list_files")) discovery.push(call("list_files", { glob: src.glob }));
@@ -309,7 +372,7 @@ export function locate(
     if (r.frame.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: r.frame.fn }));
   }
   if (has("grep_codebase"))
-    for (const id of problem.identifiers.slice(0, 3))
+    for (const id of declaredIds(problem))
       discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
   const firstCalls = pending(
     discovery.filter(
@@ -359,6 +422,9 @@ export function locate(
       framePaths.add(hit.path);
     }
   }
+  const relayed = relayOutward(steps, frameCands, problem, canAsk && has("get_file_contents"));
+  if (relayed && "calls" in relayed) return relayed;
+  if (relayed) frameCands.splice(0, frameCands.length, ...relayed);
   const declaresNear = (c: Candidate) =>
     decls.some((h) => h.path === c.path && c.line !== null && h.line >= c.line - 5 && h.line <= c.line + 40);
   cands.push(...frameCands.filter(declaresNear), ...frameCands.filter((c) => !declaresNear(c)));
@@ -448,4 +514,171 @@ export function locate(
     if (picked && "calls" in picked) return picked;
   }
   return { chosen: picked, tried, identifierFile: idCands[0]?.path ?? null };
+}
+
+const VALIDATOR = /^(?:assert|validate|check|ensure|require|verify|expect|invariant|must)(?:[A-Z_]|$)/;
+
+/** The member a crash on a missing value names, and whether it was destructured (`Cannot destructure property 'x'`). */
+function missingMember(message: string | null): { name: string | null; destructured: boolean } | null {
+  const d = message ? /Cannot destructure property ['"]([\w$]+)['"] of ['"]?(?:undefined|null)/.exec(message) : null;
+  if (d?.[1]) return { name: d[1], destructured: true };
+  const crash = crashOf(message);
+  return crash ? { name: crash.name, destructured: false } : null;
+}
+
+/** The text of a signature from its definition line to the line that opens the body (at most 15 lines). */
+function signatureText(lines: ReadonlyMap<number, string>, start: number): string {
+  const out: string[] = [];
+  for (let n = start; n < start + 15 && lines.has(n); n++) {
+    const t = lines.get(n) ?? "";
+    out.push(t);
+    if (/(?:\)|=>)\s*(?::[^{]*)?\{\s*$|\)\s*:\s*$|\)\s*$/.test(t) && n > start) break;
+    if (n === start && /\{\s*$|:\s*$/.test(t) && !/\(\s*\{?\s*$/.test(t)) break;
+  }
+  return out.join("\n");
+}
+
+/**
+ * Why the frame of candidate `c` only relays the value that went wrong, so that its caller is where the value came
+ * from, or null when it does not: `destructured` — the crash destructures a parameter (`function f({ x })` called
+ * with undefined); `parameter` — the crash reads a member of a parameter the function never assigned before the
+ * line; `validator` — an assert/validate/check helper that throws about its argument; `passes` — a dependency
+ * crashed (the frames inside the trace are third-party) on a parameter this frame passed on unchanged.
+ *
+ * @param frames all frames of the trace, innermost first (to see whether third-party frames come before this one).
+ */
+export function relayReason(
+  w: FileWindow,
+  c: Candidate,
+  problem: ProblemFacts,
+  frames: readonly StackFrame[],
+): RelayReason | null {
+  const lang = languageOf(c.path);
+  const frame = c.frame;
+  if (!lang || !frame) return null;
+  const missing = missingMember(problem.errorMessages[0] ?? null);
+  const start = c.compiled?.start ?? null;
+  let line = c.compiled ? null : c.line;
+  if (line === null && start !== null && missing?.name) {
+    const reads = new RegExp(`(?:\\.|\\?\\.)${escapeRe(missing.name)}(?![\\w$])`);
+    for (let n = start + 1; n <= (c.compiled?.end ?? start + 40) && line === null; n++)
+      if (reads.test(w.lines.get(n) ?? "")) line = n;
+  }
+  const at = line ?? (start !== null ? start + 1 : -1);
+  const own = definitionOn(w.lines.get(at) ?? "", lang); // the frame line is the definition line itself
+  const enc =
+    own?.kind === "function"
+      ? { name: own.name, kind: own.kind, line: at, params: own.params, instance: own.method }
+      : enclosingDefinition(w.lines, at, lang);
+  if (!enc || enc.kind !== "function") return null;
+  if (missing?.destructured && missing.name) {
+    const sig = signatureText(w.lines, enc.line);
+    if (new RegExp(`[({,]\\s*\\{[^}]*\\b${escapeRe(missing.name)}\\b`).test(sig)) return "destructured";
+  }
+  if (line === null) return null;
+  const text = w.lines.get(line) ?? "";
+  const assignedBefore = (name: string) => {
+    const re = new RegExp(`(?:^|[^\\w$.])${escapeRe(name)}\\s*(?:[-+*/|&?]{0,2}=(?!=)|:=)`);
+    for (let n = enc.line + 1; n < line; n++) if (re.test(w.lines.get(n) ?? "")) return true;
+    return false;
+  };
+  const param = (name: string | null | undefined) =>
+    name !== null && name !== undefined && enc.params.includes(name) && !assignedBefore(name);
+  if (missing) {
+    const receiver =
+      crashOf(problem.errorMessages[0] ?? null)?.receiver ??
+      (missing.name
+        ? new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.|\\[['"])${escapeRe(missing.name)}(?![\\w$])`).exec(text)?.[1]
+        : null);
+    if (param(receiver)) return "parameter";
+  }
+  const thrown = /^\s*(?:throw\b|raise\b|panic\(|fail\b)|\b(?:throw|raise)\s/.test(text);
+  if (frame.fn && VALIDATOR.test(frame.fn) && thrown && enc.params.some((p) => wholeWord(p).test(text)))
+    return "validator";
+  const index = frames.indexOf(frame);
+  // the frames inside this one are third-party, or the trace starts in the runtime (`at f (node:internal/…)`, which
+  // is no file frame)
+  const runtimeFirst = /^\s*at\s+(?:\S+\s+\()?(?:node:|internal\/)/.test(
+    problem.body.split("\n").find((l) => /^\s*at\s/.test(l)) ?? "",
+  );
+  const dependencyCrashed =
+    (index > 0 && frames.slice(0, index).every((f) => f.library)) || (index === 0 && runtimeFirst);
+  if (dependencyCrashed && enc.params.some((p) => new RegExp(`[(,]\\s*${escapeRe(p)}\\s*[,)]`).test(text) && param(p)))
+    return "passes";
+  return null;
+}
+
+/**
+ * True when the frame line of candidate `c` passes one of its function's parameters on unchanged, as an argument of
+ * the call it makes (`total = compute_total(cart)` in `def checkout(cart)`): the frame did not produce the value
+ * either. False for compiled-output candidates (no frame line) and when the parameter is assigned before the line.
+ */
+export function passesOwnParameter(w: FileWindow, c: Candidate): boolean {
+  const lang = languageOf(c.path);
+  const line = c.compiled ? null : c.line;
+  if (!lang || line === null) return false;
+  const text = w.lines.get(line) ?? "";
+  const enc = enclosingDefinition(w.lines, line, lang);
+  if (!enc || enc.kind !== "function") return false;
+  return enc.params.some((p) => {
+    if (!new RegExp(`[(,]\\s*${escapeRe(p)}\\s*[,)]`).test(text)) return false;
+    const assigned = new RegExp(`(?:^|[^\\w$.])${escapeRe(p)}\\s*(?:[-+*/|&?]{0,2}=(?!=)|:=)`);
+    for (let n = enc.line + 1; n < line; n++) if (assigned.test(w.lines.get(n) ?? "")) return false;
+    return true;
+  });
+}
+
+/**
+ * Rule: look past relaying frames. When the innermost own frame only relays a value that was already missing or wrong
+ * (see {@link relayReason}), the cause is where the value was produced: the nearest caller outward — each the direct
+ * caller of the one before (the next frame of the trace), own code, in another function — that does not itself pass
+ * its own parameter on ({@link passesOwnParameter}). That caller becomes the first candidate (marked `relayedFrom`).
+ * When every own caller only passes the value on (it came from outside the repository), the innermost frame stays:
+ * that is where it can be checked. Returns a read to make first, the reordered candidates, or null (no change).
+ */
+function relayOutward(
+  steps: readonly Step[],
+  cands: readonly Candidate[],
+  problem: ProblemFacts,
+  canRead: boolean,
+): Plan | Candidate[] | null {
+  const read = (c: Candidate): Plan | null => {
+    const args = readArgs(c);
+    if (resultOf(steps, "get_file_contents", args) !== undefined || !canRead) return null;
+    return {
+      text: `Reading ${c.path} to see whether the frame only passes on a value it was given.`,
+      calls: [call("get_file_contents", args)],
+    };
+  };
+  let relayedFrom: Candidate["relayedFrom"] | undefined;
+  for (let k = 0; k < 3; k++) {
+    const inner = cands[k];
+    const outer = cands[k + 1];
+    if (!inner?.frame || !outer?.frame) return null;
+    const i = problem.frames.indexOf(inner.frame);
+    if (problem.frames[i + 1] !== outer.frame) return null; // not its direct caller: a third-party frame lies between
+    if (k === 0) {
+      const pending = read(inner);
+      if (pending) return pending;
+      if (resultOf(steps, "get_file_contents", readArgs(inner)) === undefined) return null;
+      const why = relayReason(knownLines(steps, inner.path), inner, problem, problem.frames);
+      if (!why) return null;
+      relayedFrom = { frame: inner.frame, path: inner.path, why };
+    }
+    const site = inner.frame.fn ? sitesIn(steps, inner.frame.fn, inner.path)[0] : undefined;
+    const sameFunction =
+      outer.path === inner.path &&
+      (outer.frame.fn === inner.frame.fn ||
+        (site !== undefined &&
+          outer.line !== null &&
+          outer.line >= site.line &&
+          outer.line <= (site.endLine ?? site.line)));
+    if (sameFunction) return null;
+    const pending = read(outer);
+    if (pending) return pending;
+    if (passesOwnParameter(knownLines(steps, outer.path), outer)) continue; // the caller relays it too
+    if (!relayedFrom) return null;
+    return [{ ...outer, relayedFrom }, ...cands.slice(0, k + 1), ...cands.slice(k + 2)];
+  }
+  return null;
 }

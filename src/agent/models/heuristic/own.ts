@@ -67,17 +67,16 @@ export function mapInstalledFrame(frame: StackFrame, own: readonly OwnPackage[])
     }
     return null;
   }
+  // `gems/<name>-<version>/…`, or a path that starts at the gem's folder (error trackers print gem frames so)
   const gems = segs.lastIndexOf("gems");
-  if (gems >= 0) {
-    const dir = segs[gems + 1] ?? "";
-    const pkg =
-      own.find(
-        (p) => p.kind === "gem" && new RegExp(`^${p.name.replace(/[.]/g, "\\.")}-(?:\\d|[0-9a-f]{7,}$)`).test(dir),
-      ) ?? null;
-    const rest = segs.slice(gems + 2);
-    return pkg && rest.length ? { path: join(pkg.root, rest), pkg } : null;
-  }
-  return null;
+  const at = gems >= 0 ? gems + 1 : 0;
+  const dir = segs[at] ?? "";
+  const pkg =
+    own.find(
+      (p) => p.kind === "gem" && new RegExp(`^${p.name.replace(/[.]/g, "\\.")}-(?:\\d|[0-9a-f]{7,}$)`).test(dir),
+    ) ?? null;
+  const rest = segs.slice(at + 1);
+  return pkg && rest.length ? { path: join(pkg.root, rest), pkg } : null;
 }
 
 /**

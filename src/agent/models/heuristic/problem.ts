@@ -93,6 +93,9 @@ export function headlineOf(text: string, max = 120): string {
   return cutAtWord(s, max);
 }
 
+/** The end of a line of code rather than of a message: a list item, an opened block or call, a statement. */
+const CODE_END = /(?:[,{(;[]|=>)\s*$/;
+
 /**
  * Error and warning messages of `text`, one line each, in order of appearance, without duplicates:
  * exception first lines (`TypeError: …`, `java.lang.IllegalStateException: …`, `ValueError: …`, `NoMethodError`),
@@ -106,7 +109,14 @@ export function extractErrorMessages(text: string): string[] {
     if (v.length >= 3 && !out.includes(v)) out.push(v);
   };
   for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
-    const line = raw.trim().replace(/^[>*-]\s+/, "");
+    // quote, list and table markers, and a tool's log prefix (`🦋  error TypeError: …`, `npm ERR! Error: …`)
+    const line = raw
+      .trim()
+      .replace(/^(?:[>*|-]\s+)+/, "")
+      .replace(
+        /^(?:[^\w\s(\[]{1,4}\s+)?(?:npm ERR!|error|ERR!|err)\s+(?=(?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception)\b)/,
+        "",
+      );
     if (line === "" || /^at\s/.test(line) || /^File "/.test(line)) continue;
     const ruby = /^\S+\.rb:\d+:in [`'][^']+':\s*(.+)$/.exec(line);
     if (ruby) {
@@ -118,7 +128,8 @@ export function extractErrorMessages(text: string): string[] {
         line,
       );
     if (exception) {
-      add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
+      // `OnUsageError: UsageError,` is a line of code (a struct field), not a message
+      if (!CODE_END.test(exception[2] ?? "")) add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
       continue;
     }
     const rails = /^([A-Z][\w:]*(?:Error|Exception))\s+\((.+)\):?$/.exec(line);
@@ -126,13 +137,41 @@ export function extractErrorMessages(text: string): string[] {
       add(`${rails[1]}: ${rails[2]}`);
       continue;
     }
+    // A capitalised word needs its colon (`Error: x`; "Error when trying to generate types:" is prose); a log level
+    // tag does not (`WARN x`). A line ending in `:` introduces what follows; one ending in `,`/`{` is code.
     const tagged =
-      /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:Error|Warning|ERROR|WARN(?:ING)?|FATAL|CRITICAL|panic|fatal error)\s*:?\s+(.+)$/.exec(
+      /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:(?:Error|Warning|panic|fatal error)\s*:|(?:ERROR|WARN(?:ING)?|FATAL|CRITICAL)\s*:?)\s+(.+)$/.exec(
         line,
       );
-    if (tagged) add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
+    if (tagged && !/:$/.test(tagged[1] ?? "") && !CODE_END.test(tagged[1] ?? ""))
+      add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
   }
   return out;
+}
+
+/** Names of runtime values and types an error message quotes (`of 'undefined'`, `'int' object`): never code names. */
+const RUNTIME_TYPES = new Set(
+  "undefined null None nil NoneType NilClass int str float bool bytes list dict tuple set object string number boolean bigint symbol function".split(
+    " ",
+  ),
+);
+
+/**
+ * The text quoted identifiers are read from: fenced code blocks (a reproduction's code, a shell session, a config)
+ * are left out — their quotes are the user's string values, not names of this repository's code — except the lines
+ * of a block that carry an error message.
+ */
+function proseAndMessages(text: string): string {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced || extractErrorMessages(line).length > 0) out.push(line);
+  }
+  return out.join("\n");
 }
 
 /**
@@ -144,8 +183,12 @@ export function extractQuotedIdentifiers(text: string): string[] {
   const backtick: string[] = [];
   const quoted: string[] = [];
   const keep = (list: string[], s: string | undefined) => {
-    const v = (s ?? "").trim();
-    if (v.length < 2 || !IDENT.test(v) || FILE_EXT.test(v)) return;
+    // a call as written (`CsvDataReader.get_FieldCount()`) names its function; `get_X`/`set_X` is C#'s accessor of X
+    const v = (s ?? "")
+      .trim()
+      .replace(/\(\)$/, "")
+      .replace(/(^|\.)[gs]et_(?=[A-Z])/, "$1");
+    if (v.length < 2 || !IDENT.test(v) || FILE_EXT.test(v) || RUNTIME_TYPES.has(v)) return;
     if (!backtick.includes(v) && !quoted.includes(v)) list.push(v);
   };
   for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) keep(backtick, m[1]);
@@ -185,14 +228,32 @@ function searchWordsOf(identifiers: string[], messages: string[], title: string)
 }
 
 /**
+ * The messages with the primary one first: the exception line next to the frames (the line just before a trace's
+ * first frame, or just after a Python traceback's last), not a log line printed before it. Order otherwise kept.
+ */
+function primaryFirst(text: string, messages: string[]): string[] {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const isFrame = (i: number) => i >= 0 && i < lines.length && parseStackFrames(lines[i] ?? "").length > 0;
+  const near = (i: number) =>
+    isFrame(i + 1) || (/^\s*(?:[>|]\s*)*\S/.test(lines[i] ?? "") && [1, 2, 3].some((d) => isFrame(i - d)));
+  const primary = messages.filter((m) =>
+    lines.some((l, i) => oneLine(l, 400).includes(m.replace(/^.*?:\s/, "").slice(0, 60)) && near(i)),
+  );
+  return [...primary, ...messages.filter((m) => !primary.includes(m))];
+}
+
+/**
  * Parse the task message into {@link ProblemFacts}. Title, error messages and identifiers come from the title
  * and the body; frames only from the body. Never throws; unknown formats give empty lists.
  */
 export function parseProblem(content: string): ProblemFacts {
   const { title, source, alert, body } = splitTask(content);
-  const frames = parseStackFrames(body);
-  const errorMessages = extractErrorMessages(body);
-  const identifiers = extractQuotedIdentifiers(`${title}\n${body}`);
+  // A title may quote the top frame (`NoMethodError … (from gems/x-1.0/lib/x.rb:3:in 'm')`): used when the body has none.
+  const bodyFrames = parseStackFrames(body);
+  const frames = bodyFrames.length ? bodyFrames : parseStackFrames(title);
+  const errorMessages = primaryFirst(body, extractErrorMessages(body));
+  for (const m of extractErrorMessages(title)) if (!errorMessages.includes(m)) errorMessages.push(m);
+  const identifiers = extractQuotedIdentifiers(proseAndMessages(`${title}\n${body}`));
   const paths = extractMentionedPaths(`${title}\n${body}`);
   return {
     title,

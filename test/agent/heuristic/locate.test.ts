@@ -1,0 +1,441 @@
+import { describe, expect, it } from "vitest";
+import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
+import { parseProblem } from "../../../src/agent/models/heuristic/problem.js";
+import { runHeuristic } from "./run.js";
+
+const run = runHeuristic;
+const problem = (title: string, body: string) =>
+  parseProblem(`Problem title: ${title}\nSource: issue\n<problem>\n${body}\n</problem>`);
+
+describe("frames as reports paste them", () => {
+  it("a traceback pasted inside a table or a quote: the `|` and `>` markers are not part of the frame", () => {
+    const frames = parseStackFrames(
+      [
+        "  | Traceback (most recent call last):",
+        '  | File "fuzz.py", line 37, in TestOneInput',
+        '  | File "pkg/__init__.py", line 1362, in _normalize',
+        '> File "pkg/core.py", line 9, in run',
+      ].join("\n"),
+    );
+    expect(frames.map((f) => `${f.path}:${f.line} ${f.fn}`)).toEqual([
+      "pkg/core.py:9 run",
+      "pkg/__init__.py:1362 _normalize",
+      "fuzz.py:37 TestOneInput",
+    ]);
+  });
+
+  it("V8 frames after a log prefix are frames; prose with `at` is not", () => {
+    const frames = parseStackFrames(
+      [
+        "🦋  error TypeError: Cannot destructure property 'packageJson' of 'undefined' as it is undefined.",
+        "🦋  error     at Object.shouldSkip (/home/b/p/node_modules/@acme/skip/dist/skip.cjs.js:6:3)",
+        "npm ERR!     at run (/srv/app/index.js:3:1)",
+        "It fails at startup (see the log above) and at shutdown.",
+        "the error is at line 3:4 of the file",
+      ].join("\n"),
+    );
+    expect(frames.map((f) => `${f.fn} ${f.line}`)).toEqual(["shouldSkip 6", "run 3"]);
+  });
+
+  it("a line that is only a location is a frame: Go module cache, an error tracker's `[PROJECT_ROOT]/…:18→ file`", () => {
+    const go = parseStackFrames("Then panic:\n\n/go/pkg/mod/github.com/acme/cli/v2@v2.25.7/help.go:419 \n")[0];
+    expect(go).toMatchObject({ language: "go", line: 419, library: true });
+    const rb = parseStackFrames(
+      [
+        "[PROJECT_ROOT]/decorators/line_decorator.rb:18→ file",
+        "[PROJECT_ROOT]/decorators/line_decorator.rb:5→ in_app?",
+        "actionview-4.2.9/lib/action_view/template.rb:145→ block in render",
+        "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3→ call",
+      ].join("\n"),
+    );
+    expect(rb.map((f) => `${f.path}:${f.line} ${f.fn} ${f.library ? "lib" : "own"}`)).toEqual([
+      "decorators/line_decorator.rb:18 file own",
+      "decorators/line_decorator.rb:5 in_app? own",
+      "actionview-4.2.9/lib/action_view/template.rb:145 render lib",
+      "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3 call lib",
+    ]);
+    // prose that merely names a file is no frame
+    expect(parseStackFrames("See lib/a.rb for details, and lib/b.rb:12 too.")).toEqual([]);
+  });
+
+  it("a title that quotes the top frame gives the frame when the body has none", () => {
+    const p = problem(
+      "NoMethodError: undefined method `split' for nil:NilClass (from gems/acme-2.0.11/lib/acme/notice.rb:365:in `extract_source')",
+      "I'm getting this in a Rails 4.1 app.",
+    );
+    expect(p.frames.map((f) => `${f.path}:${f.line} ${f.fn}`)).toEqual([
+      "gems/acme-2.0.11/lib/acme/notice.rb:365 extract_source",
+    ]);
+    expect(p.errorMessages[0]).toMatch(/^NoMethodError: undefined method `split'/);
+  });
+
+  it("a GOPATH checkout under any folder maps by the path after go/src/<host>/<owner>/<repo>/; another repository's file does not", async () => {
+    const files = {
+      "command.go": [
+        "package cobra",
+        "",
+        "type Command struct{ Run func() }",
+        "",
+        "func (c *Command) execute() {",
+        "\tc.Run()",
+        "}",
+        "",
+      ].join("\n"),
+    };
+    const body = [
+      "panic: runtime error: invalid memory address or nil pointer dereference",
+      "",
+      "goroutine 16 [running]:",
+      "github.com/acme/cobra.(*Command).execute(0xd55ca0)",
+      "    /tmp/go/src/github.com/acme/cobra/command.go:6 +0x177",
+      "main.main()",
+      "    /tmp/go/src/github.com/acme/hugo/main.go:24 +0x30",
+    ].join("\n");
+    const result = await run(files, "nil Run panics", body);
+    expect(result.diagnosis).toMatchObject({ affected_file: "command.go", affected_function: "execute" });
+    expect(result.diagnosis?.citations[0]?.start_line).toBe(6);
+  });
+});
+
+describe("the primary message and the names a report quotes", () => {
+  it("is the exception line next to the frames, not a log line or a prose line before it", () => {
+    const p = problem(
+      "Error",
+      [
+        "Error when trying to generate types:",
+        "```",
+        "WARN deprecated option",
+        "TypeError: Cannot read properties of undefined (reading 'target')",
+        "    at Resolver.resolve (/p/node_modules/acme/lib/resolver.js:438:32)",
+        "```",
+      ].join("\n"),
+    );
+    expect(p.errorMessages[0]).toBe("TypeError: Cannot read properties of undefined (reading 'target')");
+    expect(p.errorMessages).not.toContain("Error when trying to generate types:");
+  });
+
+  it("a line of code that looks like an exception is no message (`OnUsageError: UsageError,`)", () => {
+    const p = problem("usage", "```go\napp.Commands = []*cli.Command{{\n\tOnUsageError: UsageError,\n}}\n```");
+    expect(p.errorMessages).toEqual([]);
+  });
+
+  it("quotes inside a reproduction's code are the user's strings, not names; runtime type names are not names either", () => {
+    const p = problem(
+      "TypeError: 'int' object is not iterable",
+      [
+        "The `flagSet` of the context is nil.",
+        "```go",
+        'flag := ctx.String("flag")',
+        'err := app.Run([]string{"test", "--flag"})',
+        "```",
+        "TypeError: Cannot destructure property 'packageJson' of 'undefined' as it is undefined.",
+      ].join("\n"),
+    );
+    expect(p.identifiers).toEqual(["flagSet", "packageJson"]);
+  });
+
+  it("a quoted call names its function, and C#'s `get_X` is the property X", () => {
+    const p = problem("Empty file", "- `Acme.Reader.get_FieldCount()` is throwing `System.NullReferenceException`.");
+    expect(p.identifiers[0]).toBe("Acme.Reader.FieldCount");
+  });
+
+  it("the member a crash on a missing value names is not looked up as a declaration elsewhere", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "acme" }),
+      "src/git.ts": "export const push = async (branch: string) => {\n  return branch;\n};\n",
+      "src/changelog.ts": [
+        "export function group(lines: Record<string, string[]>, type: string, line: string) {",
+        "  lines[type].push(line);",
+        "}",
+        "",
+      ].join("\n"),
+    };
+    const result = await run(
+      files,
+      "Cannot read properties of undefined (reading 'push')",
+      "🦋  error TypeError: Cannot read properties of undefined (reading 'push')",
+    );
+    expect(result.diagnosis?.affected_file ?? null).not.toBe("src/git.ts");
+  });
+});
+
+describe("build output: the frame's function is found in the source", () => {
+  const utils = [
+    "export const dynamicImport = async (",
+    "  id: string,",
+    "  { format }: { format: string },",
+    ") => {",
+    "  const fn = format === 'esm' ? (f: string) => import(f) : createRequire(import.meta.url);",
+    "  return fn(id);",
+    "};",
+    "",
+  ].join("\n");
+  const index = [
+    "import { dynamicImport } from './utils';",
+    "",
+    "export async function extractResult(code: string) {",
+    "  return dynamicImport(code, { format: 'cjs' });",
+    "}",
+    "",
+  ].join("\n");
+  const body = [
+    "TypeError [ERR_INVALID_ARG_VALUE]: The argument 'filename' must be a file URL object. Received undefined",
+    "    at createRequire (node:internal/modules/cjs/loader:1224:11)",
+    "    at dynamicImport (/x/node_modules/bundle-req/dist/index.cjs:75:154)",
+    "    at extractResult (/x/node_modules/bundle-req/dist/index.cjs:190:21)",
+  ].join("\n");
+
+  it("a bundle made from several sources: dist/index.cjs's dynamicImport is src/utils.ts, not src/index.ts", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "bundle-req", main: "dist/index.cjs" }),
+      "src/index.ts": index,
+      "src/utils.ts": utils,
+      "test/utils.test.ts": "export const dynamicImport = () => null;\n",
+    };
+    const result = await run(files, "createRequire throws", body);
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/utils.ts", affected_function: "dynamicImport" });
+    expect(result.diagnosis?.citations[0]?.start_line).not.toBe(75); // never the bundle's line
+  });
+
+  it("a bundle named after its package (no source of that name): the package's file that defines the function", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+      "packages/skip/package.json": JSON.stringify({ name: "@acme/skip", main: "dist/acme-skip.cjs.js" }),
+      "packages/skip/src/index.ts": "export function shouldSkip(name: string) {\n  return name.startsWith('.');\n}\n",
+      "packages/other/src/index.ts": "export function other() {\n  return 1;\n}\n",
+    };
+    const result = await run(
+      files,
+      "crash",
+      [
+        "TypeError: Cannot read properties of undefined (reading 'startsWith')",
+        "    at shouldSkip (/h/p/node_modules/@acme/skip/dist/acme-skip.cjs.js:6:3)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({
+      affected_file: "packages/skip/src/index.ts",
+      affected_function: "shouldSkip",
+    });
+  });
+
+  it("two source files define the function: no guess between them (the same-named source stays)", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "bundle-req", main: "dist/index.cjs" }),
+      "src/index.ts": index,
+      "src/utils.ts": utils,
+      "src/legacy.ts": utils,
+    };
+    const result = await run(files, "createRequire throws", body);
+    expect(result.diagnosis?.affected_file).toBe("src/index.ts");
+  });
+});
+
+describe("relaying frames: the cause is where the value came from", () => {
+  const resolver = [
+    "class Resolver {",
+    "  resolve(element, file) {",
+    "    const target = element.target ?? element.type;",
+    "    return `${file}:${target}`;",
+    "  }",
+    "}",
+    "module.exports = { Resolver };",
+    "",
+  ].join("\n");
+  const visitor = [
+    "const { Resolver } = require('./resolver');",
+    "",
+    "class Visitor {",
+    "  printOperation(name, operation) {",
+    "    const file = name.toLowerCase();",
+    "    return new Resolver().resolve(operation.returns, file);",
+    "  }",
+    "}",
+    "module.exports = { Visitor };",
+    "",
+  ].join("\n");
+  const files = {
+    "package.json": JSON.stringify({ name: "typer" }),
+    "lib/resolver.js": resolver,
+    "lib/visitor.js": visitor,
+  };
+  const message = "TypeError: Cannot read properties of undefined (reading 'target')";
+
+  it("a crash on a member of a parameter the function never assigned: the direct caller passed it", async () => {
+    const result = await run(
+      files,
+      "crash",
+      [
+        message,
+        "    at Resolver.resolve (C:\\p\\node_modules\\typer\\lib\\resolver.js:3:28)",
+        "    at Visitor.printOperation (C:\\p\\node_modules\\typer\\lib\\visitor.js:6:29)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({ affected_file: "lib/visitor.js", affected_function: "printOperation" });
+    expect(result.diagnosis?.citations[0]?.start_line).toBe(6);
+  });
+
+  it("the caller is the user's code (a third-party or unmapped frame between): the library's own frame stays", async () => {
+    const result = await run(
+      files,
+      "crash",
+      [
+        message,
+        "    at Resolver.resolve (/p/node_modules/typer/lib/resolver.js:3:28)",
+        "    at main (/home/u/app/index.js:6:29)",
+        "    at Visitor.printOperation (/p/node_modules/typer/lib/visitor.js:6:29)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis?.affected_file).toBe("lib/resolver.js");
+  });
+
+  it("a parameter reassigned before the crash, or a local, is the function's own value: the frame stays", async () => {
+    const local = resolver.replace("    const target", "    element = file.parse();\n    const target");
+    const result = await run(
+      { ...files, "lib/resolver.js": local },
+      "crash",
+      [
+        message,
+        "    at Resolver.resolve (/p/node_modules/typer/lib/resolver.js:4:28)",
+        "    at Visitor.printOperation (/p/node_modules/typer/lib/visitor.js:6:29)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis?.affected_file).toBe("lib/resolver.js");
+  });
+
+  it("a recursive call (the caller is the same function): the frame stays", async () => {
+    const rule = [
+      "function hasMember(node) {",
+      "  switch (node.type) {",
+      "    case 'ObjectPattern':",
+      "      return node.properties.some(prop => {",
+      "        return hasMember(prop.argument);",
+      "      });",
+      "  }",
+      "  return false;",
+      "}",
+      "module.exports = { hasMember };",
+      "",
+    ].join("\n");
+    const result = await run(
+      { "package.json": JSON.stringify({ name: "lint" }), "lib/rule.js": rule },
+      "crash",
+      [
+        "TypeError: Cannot read properties of undefined (reading 'type')",
+        "    at hasMember (/home/c/src/lint/lib/rule.js:2:15)",
+        "    at /home/c/src/lint/lib/rule.js:5:16",
+        "    at Array.some (<anonymous>)",
+        "    at hasMember (/home/c/src/lint/lib/rule.js:4:30)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({ affected_file: "lib/rule.js", affected_function: "hasMember" });
+    expect(result.diagnosis?.citations[0]?.start_line).toBe(2);
+  });
+
+  it("a parameter destructured in the signature (`Cannot destructure property`): the caller", async () => {
+    const skip = [
+      "export function shouldSkip(",
+      "  { packageJson }: { packageJson: { name: string } },",
+      "  ignore: string[],",
+      ") {",
+      "  return ignore.includes(packageJson.name);",
+      "}",
+      "",
+    ].join("\n");
+    const plan = [
+      "import { shouldSkip } from './skip';",
+      "",
+      "export function relevant(names: string[], byName: Map<string, { packageJson: { name: string } }>) {",
+      "  return names.filter((n) => !shouldSkip(byName.get(n)!, []));",
+      "}",
+      "",
+    ].join("\n");
+    const result = await run(
+      { "package.json": JSON.stringify({ name: "plan" }), "src/skip.ts": skip, "src/plan.ts": plan },
+      "crash",
+      [
+        "TypeError: Cannot destructure property 'packageJson' of 'undefined' as it is undefined.",
+        "    at shouldSkip (/h/node_modules/plan/src/skip.ts:1:27)",
+        "    at relevant (/h/node_modules/plan/src/plan.ts:4:39)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/plan.ts", affected_function: "relevant" });
+  });
+
+  it("an assert helper that throws about its argument: the caller that passed the value", async () => {
+    const check = [
+      "def ensure_name(value):",
+      "    if not isinstance(value, str):",
+      "        raise TypeError(f'name must be a string, got {value!r}')",
+      "    return value",
+      "",
+    ].join("\n");
+    const app = [
+      "from pkg.check import ensure_name",
+      "",
+      "",
+      "def register(config):",
+      "    name = config.get('title')",
+      "    return ensure_name(name)",
+      "",
+    ].join("\n");
+    const result = await run(
+      {
+        "pyproject.toml": '[project]\nname = "pkg"\n',
+        "pkg/__init__.py": "",
+        "pkg/check.py": check,
+        "pkg/app.py": app,
+      },
+      "register fails",
+      [
+        "Traceback (most recent call last):",
+        '  File "/v/lib/python3.12/site-packages/pkg/app.py", line 6, in register',
+        "    return ensure_name(name)",
+        '  File "/v/lib/python3.12/site-packages/pkg/check.py", line 3, in ensure_name',
+        "    raise TypeError(f'name must be a string, got {value!r}')",
+        "TypeError: name must be a string, got None",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({ affected_file: "pkg/app.py", affected_function: "register" });
+  });
+
+  it("a dependency crashed on a parameter the own frame passed on unchanged: the caller produced it", async () => {
+    const util = "export function load(file: string) {\n  return createRequire(file);\n}\n";
+    const main =
+      "import { load } from './util';\n\nexport function start(opts: { file?: string }) {\n  return load(opts.file!);\n}\n";
+    const result = await run(
+      { "package.json": JSON.stringify({ name: "ld" }), "src/util.ts": util, "src/main.ts": main },
+      "crash",
+      [
+        "TypeError [ERR_INVALID_ARG_VALUE]: The argument 'filename' must be a file URL object. Received undefined",
+        "    at createRequire (node:internal/modules/cjs/loader:1224:11)",
+        "    at load (/srv/node_modules/ld/src/util.ts:2:10)",
+        "    at start (/srv/node_modules/ld/src/main.ts:4:10)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis).toMatchObject({ affected_file: "src/main.ts", affected_function: "start" });
+  });
+});
+
+describe("functions recognised in the forms a frame names them", () => {
+  it("a `{` inside a parameter list (an inline object type, a destructured parameter) is not the body", async () => {
+    const { extractSymbols } = await import("../../../src/grounding/symbols.js");
+    const text = [
+      "export function start(opts: { file?: string }) {",
+      "  return load(opts.file!);",
+      "}",
+      "export function skip(",
+      "  { packageJson }: Package,",
+      ") {",
+      "  return packageJson.private;",
+      "}",
+      "module.exports = defineStore({",
+      "  save: async (record) => {",
+      "    return record.id;",
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    const ends = extractSymbols("src/a.ts", text).map((s) => `${s.name} ${s.line}-${s.endLine}`);
+    expect(ends).toEqual(expect.arrayContaining(["start 1-3", "skip 4-8", "save 10-12"]));
+  });
+});
