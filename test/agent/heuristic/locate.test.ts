@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
 import { parseProblem } from "../../../src/agent/models/heuristic/problem.js";
-import { runHeuristic } from "./run.js";
+import { runHeuristic } from "./readable.js";
 
 const run = runHeuristic;
 const problem = (title: string, body: string) =>
@@ -54,6 +54,11 @@ describe("frames as reports paste them", () => {
       "actionview-4.2.9/lib/action_view/template.rb:145 render lib",
       "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3 call lib",
     ]);
+    // Node's location header above the message is the same frame as the full one below it: one frame, with its column
+    const node = parseStackFrames(
+      "/usr/lib/node_modules/x/cli.js:10\nTypeError: x\n    at Object.<anonymous> (/usr/lib/node_modules/x/cli.js:10:32)",
+    );
+    expect(node.map((f) => `${f.line}:${f.column}`)).toEqual(["10:32"]);
     // prose that merely names a file is no frame
     expect(parseStackFrames("See lib/a.rb for details, and lib/b.rb:12 too.")).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
 import { mapInstalledFrame, ownByLabel, sourceCandidates } from "../../../src/agent/models/heuristic/own.js";
 import { ownPackages, type OwnPackage } from "../../../src/tools/manifests.js";
-import { runHeuristic } from "./run.js";
+import { runHeuristic } from "./readable.js";
 
 const run = runHeuristic;
 const own = (files: Record<string, string>) => ownPackages(Object.keys(files), (p) => files[p]);

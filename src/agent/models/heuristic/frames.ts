@@ -291,6 +291,7 @@ export function parseStackFrames(text: string): StackFrame[] {
   let current: Block | null = null;
   let causedBy = false;
   let goCreatedBy = false;
+  const locationOnly = new Set<StackFrame>();
   const push = (f: StackFrame, innermostLast: boolean) => {
     if (!current || current.innermostLast !== innermostLast || current.frames[0]?.language !== f.language) {
       current = { frames: [], innermostLast, causedBy };
@@ -392,13 +393,12 @@ export function parseStackFrames(text: string): StackFrame[] {
           ? (rubyFunctionName(m[5] ?? "") ?? "")
           : (m[5]?.replace(/^#/, "").replace(/[?!]$/, "") ?? "");
       const fn = label ? goFunctionName(label) : /^[A-Za-z_$][\w$]*[?!=]?$/.test(named) ? named : null;
-      push(
-        frame(m[1] ?? "", Number(m[3]), fn, language, {
-          ...(m[4] ? { column: Number(m[4]) } : {}),
-          ...(label ? { label } : {}),
-        }),
-        language === "python",
-      );
+      const f = frame(m[1] ?? "", Number(m[3]), fn, language, {
+        ...(m[4] ? { column: Number(m[4]) } : {}),
+        ...(label ? { label } : {}),
+      });
+      locationOnly.add(f);
+      push(f, language === "python");
       continue;
     }
     m = RE_JS.exec(line) ?? RE_JS_PREFIXED.exec(line);
@@ -416,7 +416,11 @@ export function parseStackFrames(text: string): StackFrame[] {
   }
 
   const ordered = [...blocks.filter((b) => b.causedBy).reverse(), ...blocks.filter((b) => !b.causedBy)];
-  return ordered.flatMap((b) => (b.innermostLast ? [...b.frames].reverse() : b.frames));
+  const all = ordered.flatMap((b) => (b.innermostLast ? [...b.frames].reverse() : b.frames));
+  // Node prints the throwing line's location above the message (`/app/cli.js:10`): the full frame says it better
+  const fuller = (f: StackFrame) =>
+    all.some((g) => g !== f && !locationOnly.has(g) && g.rawPath === f.rawPath && g.line === f.line);
+  return all.filter((f) => !locationOnly.has(f) || !fuller(f));
 }
 
 /** Folders that hold compiled output (TypeScript `outDir`, bundlers, Babel): `dist/`, `build/`, `lib/`, `out/`. */

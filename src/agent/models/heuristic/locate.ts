@@ -643,7 +643,7 @@ function relayOutward(
   canRead: boolean,
 ): Plan | Candidate[] | null {
   const read = (c: Candidate): Plan | null => {
-    const args = readArgs(c);
+    const args = readArgs(c, steps);
     if (resultOf(steps, "get_file_contents", args) !== undefined || !canRead) return null;
     return {
       text: `Reading ${c.path} to see whether the frame only passes on a value it was given.`,
@@ -660,7 +660,7 @@ function relayOutward(
     if (k === 0) {
       const pending = read(inner);
       if (pending) return pending;
-      if (resultOf(steps, "get_file_contents", readArgs(inner)) === undefined) return null;
+      if (resultOf(steps, "get_file_contents", readArgs(inner, steps)) === undefined) return null;
       const why = relayReason(knownLines(steps, inner.path), inner, problem, problem.frames);
       if (!why) return null;
       relayedFrom = { frame: inner.frame, path: inner.path, why };
