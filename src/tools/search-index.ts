@@ -60,7 +60,8 @@ export function scanWords(
   const distinct = [...new Set(needles)].filter((n) => n !== "");
   const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
   if (alternatives.length === 0) return 0;
-  const re = new RegExp(alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|"), "gi");
+  // The rest of the word is matched by the expression itself (`[\w$]` is `isWordChar`): a hit ends at its word's end.
+  const re = new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
   const seen = new Set<string>();
   let scanned = 0;
   const { paths } = snapshot;
@@ -71,16 +72,13 @@ export function scanWords(
     if (content === undefined || isSecretPath(path)) continue;
     scanned++;
     seen.clear();
-    const n = content.length;
     re.lastIndex = 0;
     // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
-    // word characters ending at lastIndex, so the word around its last character is the word around the hit.
+    // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left.
     while (re.test(content)) {
-      let e = re.lastIndex;
+      const e = re.lastIndex;
       let s = e - 1;
       while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
-      while (e < n && isWordChar(content.charCodeAt(e))) e++;
-      re.lastIndex = e;
       if (e - s < 2 || e - s > MAX_WORD) continue;
       const word = content.slice(s, e);
       if (seen.has(word)) continue;

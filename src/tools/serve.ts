@@ -1,5 +1,5 @@
 import { mapStrings } from "../grounding/map-strings.js";
-import { isSecretPath, redact, redactLines, redactQuoted } from "../grounding/secrets.js";
+import { isSecretPath, redact, redactLines, redactQuoted, scanSecrets, type SecretSpan } from "../grounding/secrets.js";
 import type { Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { formatBytes, shortSha } from "./output.js";
@@ -46,14 +46,14 @@ export function servedLines(
   return content === undefined ? undefined : redactLines(content, lineNumbers);
 }
 
-/** How many lines holding a word {@link servedWords} redacts at a time while looking for one the redaction keeps. */
-const WORD_LINES_BATCH = 8;
+/** Per snapshot, the secrets of each file {@link servedWords} looked at: spans only, no text. */
+const secretSpans = new WeakMap<object, Map<string, readonly SecretSpan[]>>();
 
 /**
- * Which of `words` (lower-case, no line breaks) the {@link servedText} of `path` holds, ignoring case, without
- * redacting or lower-casing the whole file: the lines where the content holds a word are redacted
- * (`redactLines`, the same lines as the served text has), a few at a time, until one still holds it. A word that is
- * only inside a secret is not held; one that appears only through the `[redacted]` marker is not held either.
+ * Which of `words` (lower-case, no line breaks) the {@link servedText} of `path` holds, ignoring case, without making
+ * the served text: a word is held when the content holds it somewhere outside every secret (`scanSecrets`, the
+ * spans redaction replaces; kept per snapshot and path, a few numbers per file). A word that is only inside a
+ * secret is not held; one that appears only through the `[redacted]` marker is not held either.
  * @returns the words held, a subset of `words`; empty where `snapshot.read` has no text
  */
 export function servedWords(
@@ -62,30 +62,24 @@ export function servedWords(
   words: readonly string[],
 ): Set<string> {
   const held = new Set<string>();
-  const content = served.get(snapshot)?.get(path) ?? snapshot.read(path);
+  const content = snapshot.read(path);
   if (content === undefined) return held;
+  let perFile = secretSpans.get(snapshot);
+  if (perFile === undefined) secretSpans.set(snapshot, (perFile = new Map()));
+  let spans = perFile.get(path);
+  if (spans === undefined) perFile.set(path, (spans = scanSecrets(content)));
   for (const word of new Set(words)) {
     if (word === "") continue;
     const re = new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
-    const heldIn = (lines: number[]) => redactLines(content, lines).some((l) => l.toLowerCase().includes(word));
-    let line = 1;
-    let counted = 0; // offset up to which line breaks are counted into `line`
-    let batch: number[] = [];
-    let found = false;
+    let s = 0; // the first span that does not end before the match
     for (let m = re.exec(content); m !== null; m = re.exec(content)) {
-      for (let nl = content.indexOf("\n", counted); nl !== -1 && nl < m.index; nl = content.indexOf("\n", nl + 1)) {
-        line++;
-        counted = nl + 1;
+      const end = m.index + word.length;
+      while (s < spans.length && (spans[s] as SecretSpan).end <= m.index) s++;
+      if (s === spans.length || (spans[s] as SecretSpan).start >= end) {
+        held.add(word);
+        break;
       }
-      batch.push(line);
-      // The rest of this line adds nothing: go on from its end.
-      const end = content.indexOf("\n", m.index);
-      re.lastIndex = end === -1 ? content.length : end;
-      if (batch.length < WORD_LINES_BATCH) continue;
-      if ((found = heldIn(batch))) break;
-      batch = [];
     }
-    if (found || (batch.length > 0 && heldIn(batch))) held.add(word);
   }
   return held;
 }
