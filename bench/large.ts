@@ -134,6 +134,8 @@ function transcript(calls: { name: string; arguments: Record<string, unknown> }[
     arguments: {
       summary: "The module resolver reads a missing cache entry.",
       affected_file: "p0/typescript/lib/lib.d.ts",
+      affected_function: null,
+      root_cause_snippet: null,
       confidence: 0.3,
     },
   };
