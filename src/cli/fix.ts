@@ -42,9 +42,16 @@ export interface FixReport {
   model: string;
   /**
    * The outcome, or `review_failed` when the review rules failed the edits, or `held` when the outcome was
-   * `pr_ready` but the branch exists with other content and was left untouched (no branch written in either case).
+   * `pr_ready` but the branch exists with other content and was left untouched, or `outdated` / `already_fixed`
+   * when the base branch moved during the run and an edit no longer applies on its new head / the new head already
+   * holds the fix (no branch written in any of these cases; `deliveryNote` says why).
    */
-  status: RunResult["outcome"] | "review_failed" | "held";
+  status: RunResult["outcome"] | "review_failed" | "held" | "outdated" | "already_fixed";
+  /**
+   * Set when the base branch moved during the run: `from` the investigated commit, `to` its new head. With a
+   * delivery the edits were applied again on `to`, which is `baseSha` and the commit's parent.
+   */
+  baseMoved: { from: string; to: string } | null;
   result: RunResult;
   /**
    * Set when the outcome was `pr_ready` and the branch now holds this run's commit: its head, whether the branch
@@ -134,6 +141,16 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
   const warnings: string[] = [];
   let deliveryNote: string | null = null;
   let delivered: FixReport["delivery"] = null;
+  const moved = run.baseMoved;
+  if (moved) {
+    const head = `the base ${moved.ref} moved from ${moved.from.slice(0, 12)} to ${moved.to.slice(0, 12)} during the run`;
+    if (moved.kind === "moved")
+      notes.push(`${head}; every edit was applied again there (code_before found once) and the commit is based on it`);
+    else if (moved.kind === "already_fixed")
+      deliveryNote = `${head} and ${moved.to.slice(0, 12)} already holds this fix (${moved.present.map((p) => `${p.path}:${p.startLine}-${p.endLine}`).join(", ")}); nothing written`;
+    else
+      deliveryNote = `${head} and edit ${moved.edit} to ${moved.path} no longer applies there: ${moved.why}; nothing written; run again to investigate the new head`;
+  }
   if (delivery?.kind === "held") {
     const where = {
       other_commits: "with other commits",
@@ -160,7 +177,14 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
     baseSha: run.base!.sha,
     ref: run.base!.ref,
     model: run.model!,
-    status: run.status === "review_failed" || run.status === "held" ? run.status : result.outcome,
+    status:
+      run.status === "review_failed" ||
+      run.status === "held" ||
+      run.status === "outdated" ||
+      run.status === "already_fixed"
+        ? run.status
+        : result.outcome,
+    baseMoved: moved ? { from: moved.from, to: moved.to } : null,
     result,
     delivery: delivered,
     deliveryNote,

@@ -11,7 +11,9 @@ import type { FixReport } from "./fix.js";
  * branch (`branch_reused`: the branch already held exactly this commit). `delivery` is one line when the branch
  * was not the plain case (it exists with other content and was left untouched — then `status` is `held` and
  * `branch`, `head_sha` are null, `held_branch` names the branch and `reason` repeats the line — or `--force` replaced
- * it), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
+ * it; or, with `status` `outdated` / `already_fixed`, why nothing was written after the base branch moved), else
+ * null. `base_moved` is `{from, to}` when the base branch moved during the run (`base_sha` is then `to`, where the
+ * edits were applied again), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
  * on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is the agent's
  * one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
@@ -20,6 +22,7 @@ export interface FixJson {
   status: FixReport["status"];
   reason: string | null;
   base_sha: string;
+  base_moved: { from: string; to: string } | null;
   branch: string | null;
   head_sha: string | null;
   branch_reused: boolean;
@@ -77,6 +80,7 @@ export function fixToJson(report: FixReport): FixJson {
     status: report.status,
     reason: report.status === "held" ? report.deliveryNote : result.reason,
     base_sha: report.baseSha,
+    base_moved: report.baseMoved,
     branch: report.delivery?.branch ?? null,
     head_sha: report.delivery?.headSha ?? null,
     branch_reused: report.delivery?.reused ?? false,

@@ -81,7 +81,8 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   const out: string[] = [];
   out.push(outcomeLine(report, style));
   if (result.reason && result.outcome !== "pr_ready") out.push(`${label("Reason", style)}${result.reason}`);
-  out.push(`${label("Base", style)}${short(report.baseSha)} (${report.ref})`);
+  const moved = report.baseMoved ? `; moved from ${short(report.baseMoved.from)} during the run` : "";
+  out.push(`${label("Base", style)}${short(report.baseSha)} (${report.ref}${moved})`);
   out.push(`${label("Model", style)}${report.model}`);
 
   const d = result.diagnosis;

@@ -22,7 +22,8 @@ export type VerbatimRejection = "empty" | "no_change" | "binary" | "not_found" |
  *   only adds lines (`addition`) or removes/alters some (`modification`), and the unified `diff` (see `spanDiff`).
  * - not ok: `reason`, a model-facing `message` starting "REJECTED: " that says how to fix the call, and per reason:
  *   `nearest` (not_found: the closest real region and the named cause), `occurrences` (ambiguous: every start line),
- *   `lostLines` (not_additive: the text of each existing line the edit would remove or alter).
+ *   `lostLines` (not_additive: the text of each existing line the edit would remove or alter), `present` (not_found
+ *   or no_change: `code_after` is already in the file at these 1-based inclusive lines, i.e. the edit was applied).
  */
 export type VerbatimEditResult =
   | { ok: true; content: string; startLine: number; endLine: number; kind: "addition" | "modification"; diff: string }
@@ -33,6 +34,7 @@ export type VerbatimEditResult =
       nearest?: NearestRegion;
       occurrences?: number[];
       lostLines?: string[];
+      present?: { startLine: number; endLine: number };
     };
 
 /** Options of {@link applyVerbatimEdit}: `allow` defaults to "additions"; `path` names the file in messages and diff headers. */
@@ -84,6 +86,7 @@ export function applyVerbatimEdit(
         reason: "not_found",
         message: alreadyAppliedMessage(path, done.startLine, done.endLine, false),
         nearest,
+        present: { startLine: done.startLine, endLine: done.endLine },
       };
     }
     const nearest = nearestRegion(content, before);
@@ -104,6 +107,7 @@ export function applyVerbatimEdit(
       ok: false,
       reason: "no_change",
       message: alreadyAppliedMessage(path, around.startLine, around.endLine, true),
+      present: { startLine: around.startLine, endLine: around.endLine },
     };
   }
   const lost = lostLines(content, match.offset, match.length, inserted);

@@ -1,5 +1,6 @@
 import type { GroundfixConfig } from "../config/schema.js";
 import type { RunResult } from "../agent/index.js";
+import type { FreshBase } from "../pipeline/fresh-base.js";
 import type { RunStatus } from "../pipeline/types.js";
 import type { ChangedFile, FilePatch, ReviewReport, RunRecord, Snapshot, Task } from "../types.js";
 
@@ -83,6 +84,13 @@ export interface DeliverInput {
   force?: boolean;
 }
 
+/** A file as {@link Host.readFile} found it at a commit. */
+export interface HostFile {
+  content: string;
+  /** "100644" or "100755"; undefined when the host cannot tell (GitHub). */
+  mode?: string;
+}
+
 /** A delivered pull request, or locally the branch that stands for it (`number` 0, `url` null). */
 export interface PullRequestRef {
   number: number;
@@ -104,6 +112,11 @@ export interface PullRequestInput {
   /** The run record with `head_sha`, hidden in the body. */
   record: RunRecord;
   config: GroundfixConfig;
+  /**
+   * Set when the base branch moved during the run and the edits were applied again on its new head (`to`, which is
+   * `task.baseSha`); the diagnosis was verified at `from`, so its citations link there.
+   */
+  baseMoved?: FreshBase & { kind: "moved" };
 }
 
 /**
@@ -115,8 +128,19 @@ export interface PullRequestInput {
 export interface Host {
   /** `github` or `local`: the only field of a run that says where it ran. */
   readonly name: "github" | "local";
-  /** Resolve a ref (default: the default branch / HEAD) to the commit SHA the whole run pins. */
+  /**
+   * Resolve a ref (default: the default branch / HEAD) to the commit SHA the whole run pins. Asked again with the
+   * returned `ref` before committing (`pipeline/fresh-base.ts`), it reads that branch's head anew: on GitHub one
+   * `GET branches/{branch}`; a 40-hex SHA never moves (no call). Locally `HEAD` is resolved through the branch it
+   * names at the first call, so switching branches during a run does not move the base onto another branch.
+   */
   resolveBase(ref?: string): Promise<{ sha: string; ref: string }>;
+  /**
+   * The file `path` at commit `sha`, decoded as UTF-8 exactly as committed, with its git `mode` when the host knows
+   * it (locally always; GitHub's contents API does not report it). Null when `sha` has no regular text file there
+   * (deleted, a symlink, a submodule, a folder, not UTF-8). Read only for the files a run edits, when the base moved.
+   */
+  readFile(sha: string, path: string): Promise<HostFile | null>;
   /** Every text file of `sha`, from one tar stream. Reading the same SHA twice reuses the snapshot. */
   loadSnapshot(sha: string): Promise<Snapshot>;
   /**

@@ -1,9 +1,10 @@
 import { runAgent, type RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { Host } from "../host/types.js";
-import { reviewFiles } from "../review/commit.js";
+import { reviewFiles, snapshotWithFiles } from "../review/commit.js";
 import { short } from "../review/rules/grounded.js";
 import type { ReviewReport, Snapshot, Task } from "../types.js";
+import { freshBase } from "./fresh-base.js";
 import { commitMessage, runRecord } from "./record.js";
 import type { ReviewCheckFailure, RunInput, RunReport } from "./types.js";
 
@@ -30,7 +31,7 @@ function modeDetail(input: RunInput): string {
  * 2. the snapshot of the base (one archive), then the agent on it (`approve`: the pull-request threshold is lowered
  *    to the comment threshold; every gate still applies). An outcome other than `pr_ready` ends as `comment`;
  * 3. the review rules on the run's own edits, in memory (base snapshot + the edited files: no second archive). A
- *    failing review on the local host, or an edited file that does not parse on any host, ends as `review_failed`
+ *    failing review on the local host, or an edited file that does not parse on any host, ends as `reviewfailed`
  *    with NOTHING written; other failing rules on GitHub open the pull request with a failing `groundfix/review`
  *    check, so a person sees why;
  * 4. `host.deliver` on `<branch_prefix><branchSuffix>` with the one commit message and its `Groundfix-Run:` trailer
@@ -100,43 +101,63 @@ export interface EditsToDeliver {
 }
 
 /**
- * Steps 3 to 5 of {@link runPipeline} for a `pr_ready` result: review the edits in memory, deliver them on the
+ * Steps 3 to 5 of {@link runPipeline} for a `pr_ready` result: review the edits in memory, read the base branch's
+ * head again ({@link freshBase}: one host call, plus one read per edited file when it moved), deliver them on the
  * run's branch, open the pull request and publish the review check. Fills `report` (branch, message, record,
- * review, delivery, pull request, what was written) and returns the run's status.
+ * review, `baseMoved`, delivery, pull request, what was written) and returns the run's status.
  * @throws what the host throws while delivering or opening the pull request. When opening it fails, a branch this
  *   call created is deleted first (`host.deleteBranch`, which refuses the head of an open pull request); either way
  *   `report.written` keeps what was pushed and `written.cleanup` what became of it.
  */
 export async function deliverEdits(host: Host, report: RunReport, edits: EditsToDeliver): Promise<RunReport["status"]> {
-  const { task, result, snapshot, config, base } = edits;
+  let { task, result, snapshot, base } = edits;
+  const { config } = edits;
   const { request, runId } = report;
   const branch = `${config.pull_request.branch_prefix}${request.branchSuffix}`;
   report.branch = branch;
-  report.message = commitMessage(task, result, config, runId);
-  report.record = runRecord(runId, base.sha, result.edits);
-  let review = await reviewFiles({
-    base: snapshot,
-    files: result.files,
-    headLabel: UNCOMMITTED,
-    config,
-    record: report.record,
-  }).catch((error: unknown) => failedReview(error));
-  report.review = review;
-  // An edit that does not parse never reaches a branch, on either host; other failing rules stop a local run only
-  // (on GitHub the pull request is opened and its failing check says why).
-  const unparsable = review.findings.some((f) => f.rule === "syntax" && f.level === "failure");
-  if (review.conclusion === "failure" && (host.name === "local" || unparsable)) return "review_failed";
+  const stoppedByReview = async (): Promise<boolean> => {
+    report.message = commitMessage(task, result, config, runId);
+    report.record = runRecord(runId, base.sha, result.edits);
+    report.review = await reviewFiles({
+      base: snapshot,
+      files: result.files,
+      headLabel: UNCOMMITTED,
+      config,
+      record: report.record,
+    }).catch((error: unknown) => failedReview(error));
+    // An edit that does not parse never reaches a branch, on either host; other failing rules stop a local run only
+    // (on GitHub the pull request is opened and its failing check says why).
+    const unparsable = report.review.findings.some((f) => f.rule === "syntax" && f.level === "failure");
+    return report.review.conclusion === "failure" && (host.name === "local" || unparsable);
+  };
+  if (await stoppedByReview()) return "review_failed";
+
+  // A fresh base: the base branch may have moved while the agent ran. The edits are applied again on its new head
+  // (the same verbatim rule), and the commit, the review and the pull request are then based on that head.
+  const fresh = await freshBase(host, { base, edits: result.edits, files: result.files }, config);
+  if (fresh.kind !== "unmoved") {
+    report.baseMoved = fresh;
+    if (fresh.kind !== "moved") return fresh.kind;
+    base = { sha: fresh.to, ref: base.ref };
+    task = { ...task, baseSha: fresh.to };
+    result = { ...result, edits: fresh.edits, files: fresh.files };
+    snapshot = snapshotWithFiles(snapshot, fresh.baseFiles, fresh.to);
+    Object.assign(report, { base, task, result });
+    if (await stoppedByReview()) return "review_failed";
+  }
+  let review = report.review!;
+  const message = report.message!;
 
   await host.postStatus({
     kind: "stage",
     request,
     stage: "delivering",
-    detail: `committing ${result.files.length} file(s) on ${branch}`,
+    detail: `committing ${result.files.length} file(s) on ${branch}${report.baseMoved ? ` (the base moved to ${short(base.sha)}; the edits were applied again there)` : ""}`,
   });
   const delivery = await host.deliver({
     baseSha: base.sha,
     branch,
-    message: report.message,
+    message,
     files: result.files,
     force: request.mode === "retry",
   });
@@ -158,6 +179,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
       result,
       record: report.record,
       config,
+      ...(report.baseMoved?.kind === "moved" ? { baseMoved: report.baseMoved } : {}),
     });
   } catch (error) {
     // A branch this run created and no pull request: undo it. The host refuses to delete the head of an open pull

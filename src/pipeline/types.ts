@@ -2,6 +2,7 @@ import type { Model, RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { RunRequest } from "../events/types.js";
 import type { Delivery, PullRequestRef } from "../host/types.js";
+import type { FreshBase } from "./fresh-base.js";
 import type { ReviewReport, RunRecord, Task } from "../types.js";
 
 /** What one run of the pipeline is asked to do. */
@@ -21,9 +22,12 @@ export interface RunInput {
 /**
  * How a run ended: `pull_request` (delivered; locally the branch stands for it), `review_failed` (the review rules
  * failed the edits, locally nothing is written), `held` (the branch holds something else; nothing written),
- * `comment` (no edit to deliver: the outcome was not `pr_ready`), `refused` (model not allowed), `error`.
+ * `outdated` (the base branch moved during the run and an edit no longer applies on its new head; nothing written),
+ * `already_fixed` (the base branch moved and its new head already holds every edit; nothing written), `comment` (no
+ * edit to deliver: the outcome was not `pr_ready`), `refused` (model not allowed), `error`.
  */
-export type RunStatusName = "pull_request" | "review_failed" | "held" | "comment" | "refused" | "error";
+export type RunStatusName =
+  "pull_request" | "review_failed" | "held" | "outdated" | "already_fixed" | "comment" | "refused" | "error";
 
 /** What a failed run had already written (a pushed branch, an opened pull request), for its failure status. */
 export interface Written {
@@ -53,9 +57,18 @@ export interface RunReport {
   runId: string;
   status: RunStatusName;
   request: RunRequest;
-  /** The task with its pinned base (undefined when the run stopped before the base was resolved). */
+  /**
+   * The task with its base (undefined when the run stopped before the base was resolved): the commit the delivery
+   * is based on, which is the new head when the base moved (`baseMoved`).
+   */
   task?: Task;
   base?: { sha: string; ref: string };
+  /**
+   * Set when the base branch had moved off the investigated commit before committing (`pipeline/fresh-base.ts`):
+   * `from` → `to`, and whether the edits were applied again there (`moved`), are already there (`already_fixed`)
+   * or no longer apply (`outdated`). `result` then holds the edits as applied on `to`.
+   */
+  baseMoved?: Exclude<FreshBase, { kind: "unmoved" }>;
   config?: GroundfixConfig;
   /** The model spec that ran. */
   model?: string;

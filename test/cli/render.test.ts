@@ -47,6 +47,7 @@ function report(): FixReport {
     },
     baseSha: "a".repeat(40),
     ref: `v1${HOSTILE}`,
+    baseMoved: null,
     model: "heuristic",
     status: "pr_ready",
     result: {

@@ -84,6 +84,7 @@ function run(before: string, after: string, over: Partial<FixJson> = {}, path = 
     status: "diagnosis_only",
     reason: null,
     base_sha: base,
+    base_moved: null,
     branch: null,
     head_sha: null,
     branch_reused: false,

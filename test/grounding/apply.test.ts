@@ -147,7 +147,13 @@ describe("applyVerbatimEdit: rejections", () => {
       edit: { code_before: " \n\t ", code_after: "x" },
       reason: "empty",
     },
-    { name: "no-op edit", content: "a\nb\n", edit: { code_before: "a\n", code_after: "a\n" }, reason: "no_change" },
+    {
+      name: "no-op edit (nothing was applied before, so nothing is present)",
+      content: "a\nb\n",
+      edit: { code_before: "a\n", code_after: "a\n" },
+      reason: "no_change",
+      check: (r) => expect(r.present).toBeUndefined(),
+    },
     {
       name: "no-op in a CRLF file once line endings are applied",
       content: "a\r\nb\r\n",
@@ -224,6 +230,7 @@ describe("applyVerbatimEdit: rejections", () => {
         expect(r.nearest?.cause).toContain("code_after is already present");
         expect(r.nearest?.startLine).toBe(2);
         expect(r.message).toContain("already applied");
+        expect(r.present).toEqual({ startLine: 2, endLine: 2 });
       },
     },
     {
@@ -231,14 +238,20 @@ describe("applyVerbatimEdit: rejections", () => {
       content: "export x\n",
       edit: { code_before: "y", code_after: "x" },
       reason: "not_found",
-      check: (r) => expect(r.message).not.toContain("already"),
+      check: (r) => {
+        expect(r.message).not.toContain("already");
+        expect(r.present).toBeUndefined();
+      },
     },
     {
       name: "addition already applied (code_before still there inside code_after)",
       content: "open()\nlog('opened')\nclose()\n",
       edit: { code_before: "open()\n", code_after: "open()\nlog('opened')\n" },
       reason: "no_change",
-      check: (r) => expect(r.message).toContain("already present in x.js at lines 1-2"),
+      check: (r) => {
+        expect(r.message).toContain("already present in x.js at lines 1-2");
+        expect(r.present).toEqual({ startLine: 1, endLine: 2 });
+      },
     },
   ];
   it.each(cases)("$name", ({ content, edit, reason, check }) => {

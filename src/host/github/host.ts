@@ -1,5 +1,5 @@
 import type { GroundfixConfig } from "../../config/schema.js";
-import { cachedSnapshot } from "../../snapshot/index.js";
+import { cachedSnapshot, decodeText } from "../../snapshot/index.js";
 import type { FilePatch, Snapshot } from "../../types.js";
 import type { Delivery, Host, PullRequestRef } from "../types.js";
 import { deleteBranch, pointBranch, replaceBranch, writeCommit } from "./commit.js";
@@ -97,6 +97,9 @@ interface OpenPullRequest {
  * - `loadSnapshot(sha)`: the tarball of the commit, checked against its tree id (known from `resolveBase`); where
  *   `.gitattributes` kept files out of it or rewrote them, the tree listing and those blobs
  *   ({@link loadGitHubSnapshot}); reused under `owner/repo@sha`.
+ * - `readFile(sha, path)`: `GET contents/{path}?ref={sha}` (JSON, base64 up to 1 MB; above that once more with the
+ *   raw media type); null on 404 or for anything but a file (symlink, submodule, folder) or bytes that are not UTF-8.
+ *   GitHub's contents API reports no file mode, so `mode` stays undefined.
  * - `readConfig`: the config the trigger was decided with (Probot's `context.config` at the default branch).
  * - `deliver`: the Git Data API, see {@link writeCommit} and {@link pointBranch}; a branch it would hold that carries
  *   only groundfix's own earlier commits (the trailer and the app's verified authorship) is replaced when no pull
@@ -213,6 +216,34 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       );
     },
 
+    async readFile(sha, path) {
+      let data: unknown;
+      try {
+        ({ data } = await octokit.rest.repos.getContent({ owner, repo: repo.name, path, ref: sha }));
+      } catch (error) {
+        if (httpStatus(error) === 404) return null;
+        throw error;
+      }
+      const file = data as { type?: string; encoding?: string; content?: string; path?: string };
+      if (Array.isArray(data) || file.type !== "file" || file.path !== path) return null;
+      let bytes: Uint8Array;
+      if (file.encoding === "base64") bytes = Buffer.from(file.content ?? "", "base64");
+      else {
+        // Above 1 MB the JSON answer has no content (`encoding: "none"`); the raw media type serves up to 100 MB.
+        const raw = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
+          owner,
+          repo: repo.name,
+          path,
+          ref: sha,
+          mediaType: { format: "raw" },
+          request: { parseSuccessResponseBody: false },
+        });
+        bytes = new Uint8Array(await new Response(raw.data as unknown as ReadableStream).arrayBuffer());
+      }
+      const content = decodeText(bytes);
+      return content === null ? null : { content };
+    },
+
     async readConfig() {
       if (!options.config)
         throw new Error("the GitHub host was created without the config its trigger was decided with");
@@ -276,6 +307,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           baseSha: input.task.baseSha,
           linkKeyword: input.config.pull_request.link_keyword,
           record: input.record,
+          ...(input.baseMoved ? { baseMoved: input.baseMoved } : {}),
         });
       const existing = delivery.kind === "created" ? undefined : await openFrom(branch);
       let pr: OpenPullRequest & { headSha: string };

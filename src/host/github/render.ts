@@ -2,6 +2,7 @@ import type { RunResult } from "../../agent/index.js";
 import { renderTraceMarkdown } from "../../agent/index.js";
 import { githubWebUrl, permalink } from "../../grounding/index.js";
 import { encodeRunRecord } from "../../review/index.js";
+import type { FreshBase } from "../../pipeline/fresh-base.js";
 import type { AppliedEdit, Citation, RunRecord, Task } from "../../types.js";
 import { redact } from "../../grounding/secrets.js";
 import { capText, details, escapeInline, escapeUntrusted, fenced, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
@@ -9,12 +10,19 @@ import { capText, details, escapeInline, escapeUntrusted, fenced, GITHUB_BODY_LI
 /** The hidden marker that identifies groundfix's one status comment on an issue. */
 export const STATUS_MARKER = "<!-- groundfix:status -->";
 
-/** Where a rendered run points its links: the repository and the pinned base commit. */
+/**
+ * Where a rendered run points its links: the repository, the base commit (edits are anchored there) and the commit
+ * the diagnosis was verified at (`evidenceSha`; the base unless the base branch moved during the run).
+ */
 interface Site {
   owner: string;
   repo: string;
   baseSha: string;
+  evidenceSha?: string;
 }
+
+/** How the base branch moved during a run (`pipeline/fresh-base.ts`), as the status and the PR body show it. */
+export type MovedBase = Exclude<FreshBase, { kind: "unmoved" }>;
 
 /** A stage of a run that is still going. */
 export interface StatusStage {
@@ -32,6 +40,8 @@ export interface StatusOutcome {
   pullRequest?: { number: number; url: string; reused: boolean };
   /** Why there is no pull request (or anything else the reader must know), written by the caller. */
   note?: string;
+  /** Set when the base branch moved during the run: said under the delivery line, with links to both commits. */
+  baseMoved?: MovedBase;
 }
 
 const HEADLINES: Record<RunResult["outcome"], string> = {
@@ -41,11 +51,11 @@ const HEADLINES: Record<RunResult["outcome"], string> = {
   failed_closed: "stopped without a change",
 };
 
-function link(site: Site, path: string, start?: number, end?: number): string {
+function link(site: Site, path: string, start?: number, end?: number, sha = site.baseSha): string {
   const url = permalink({
     owner: site.owner,
     repo: site.repo,
-    sha: site.baseSha,
+    sha,
     path,
     startLine: start,
     endLine: end,
@@ -55,7 +65,32 @@ function link(site: Site, path: string, start?: number, end?: number): string {
 }
 
 function citationLine(site: Site, c: Citation): string {
-  return `- ${link(site, c.path, c.start_line, c.end_line)}`;
+  return `- ${link(site, c.path, c.start_line, c.end_line, site.evidenceSha)}`;
+}
+
+/** A link to a commit: its short SHA in code, to `WEB/OWNER/REPO/commit/SHA` (`githubWebUrl`: GitHub or GHE_HOST). */
+function commitLink(site: Site, sha: string): string {
+  return `[\`${sha.slice(0, 7)}\`](${githubWebUrl()}/${site.owner}/${site.repo}/commit/${sha})`;
+}
+
+/**
+ * What became of the edits when the base branch moved during the run, with links to both commits: applied again on
+ * the new head (this PR's base), already there, or no longer applying (and why).
+ */
+function renderBaseMoved(site: Site, moved: MovedBase): string {
+  const to = commitLink(site, moved.to);
+  const from = commitLink(site, moved.from);
+  const head = `The base branch \`${moved.ref.replace(/`/g, "")}\` moved from ${from} to ${to} while groundfix investigated.`;
+  if (moved.kind === "moved") {
+    return `${head} Every edit was applied again on ${to}, its \`code_before\` found there verbatim exactly once, and the change is based on ${to}; the diagnosis was verified at ${from} and links there.`;
+  }
+  if (moved.kind === "already_fixed") {
+    const where = moved.present
+      .map((p) => `edit ${p.edit} at ${link(site, p.path, p.startLine, p.endLine, moved.to)}`)
+      .join(", ");
+    return `${head} ${to} already holds this fix (${where}), so nothing was pushed and no pull request was opened.`;
+  }
+  return `${head} On ${to}, edit ${moved.edit} to ${link(site, moved.path, undefined, undefined, moved.to)} no longer applies: ${moved.why}. Nothing was pushed and no pull request was opened; comment \`/groundfix retry\` to investigate again on the new head.`;
 }
 
 /** The verified diagnosis: summary, affected file/function, root-cause snippet, citations, confidence. */
@@ -64,12 +99,16 @@ function renderDiagnosis(site: Site, result: RunResult): string {
   if (!d) return "";
   const out = ["#### Diagnosis", "", escapeUntrusted(d.summary.trim())];
   const where: string[] = [];
-  if (d.affected_file) where.push(`file ${link(site, d.affected_file)}`);
+  if (d.affected_file) where.push(`file ${link(site, d.affected_file, undefined, undefined, site.evidenceSha)}`);
   if (d.affected_function) where.push(`function \`${d.affected_function.replace(/`/g, "")}\``);
   if (where.length) out.push("", `Affected: ${where.join(", ")}`);
   if (d.root_cause_snippet) out.push("", "Root cause:", "", fenced(d.root_cause_snippet));
   if (d.citations.length)
-    out.push("", "Evidence (at the pinned base commit):", ...d.citations.map((c) => citationLine(site, c)));
+    out.push(
+      "",
+      `Evidence (at the ${site.evidenceSha && site.evidenceSha !== site.baseSha ? "investigated" : "pinned base"} commit):`,
+      ...d.citations.map((c) => citationLine(site, c)),
+    );
   out.push("", `Confidence: **${d.confidence.toFixed(2)}**`);
   return out.join("\n");
 }
@@ -141,7 +180,7 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
     const stage = escapeUntrusted(oneLine(p.stage, 200));
     return redact(`${STATUS_MARKER}\n**groundfix** is working on this: ${stage}${detail}…`);
   }
-  const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha };
+  const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha, evidenceSha: p.baseMoved?.from ?? p.baseSha };
   const { result } = p;
   let delivery: string;
   if (p.pullRequest) {
@@ -157,6 +196,7 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
       STATUS_MARKER,
       `### groundfix: ${HEADLINES[result.outcome]}`,
       delivery,
+      p.baseMoved ? renderBaseMoved(site, p.baseMoved) : "",
       renderDiagnosis(site, result),
       renderEdits(site, result.edits, withDiffs),
       "{trace}",
@@ -185,6 +225,8 @@ export interface PullRequestBodyInput {
   /** `Refs`, `Closes` or `Fixes` (config `pull_request.link_keyword`). */
   linkKeyword: string;
   record: RunRecord;
+  /** Set when the base branch moved during the run and the edits were applied again on `baseSha` (its `to`). */
+  baseMoved?: MovedBase;
 }
 
 /**
@@ -195,14 +237,15 @@ export interface PullRequestBodyInput {
  * Everything but the run record has secrets redacted (the issue title is escaped as inline text).
  */
 export function renderPullRequestBody(p: PullRequestBodyInput): string {
-  const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha };
+  const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha, evidenceSha: p.baseMoved?.from ?? p.baseSha };
   const reference = taskReference(p.task, site, p.linkKeyword);
   const title =
-    `groundfix investigated **${escapeInline(p.task.title, 200)}** at base commit \`${p.baseSha.slice(0, 12)}\` ` +
+    `groundfix investigated **${escapeInline(p.task.title, 200)}** at base commit \`${site.evidenceSha!.slice(0, 12)}\` ` +
     "and anchored every edit on text found verbatim in the file.";
   const rest = (withDiffs: boolean) =>
     [
       title,
+      p.baseMoved ? renderBaseMoved(site, p.baseMoved) : "",
       reference,
       renderDiagnosis(site, p.result),
       renderEdits(site, p.result.edits, withDiffs),

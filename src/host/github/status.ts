@@ -29,12 +29,19 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
     baseSha: report.task.baseSha,
     owner: repo.owner,
     repo: repo.name,
+    ...(report.baseMoved ? { baseMoved: report.baseMoved } : {}),
   };
   const delivery = report.delivery;
   if (delivery?.kind === "held") return renderStatusComment({ ...site, note: heldNote(delivery) });
   if (!report.pullRequest) {
     const note =
-      report.status === "review_failed" ? "the review rules failed the edits, so nothing was pushed" : report.note;
+      report.status === "review_failed"
+        ? "the review rules failed the edits, so nothing was pushed"
+        : report.status === "outdated"
+          ? "the base branch moved during the run and an edit no longer applies on its new head"
+          : report.status === "already_fixed"
+            ? "the base branch moved during the run and its new head already holds this fix"
+            : report.note;
     return renderStatusComment({ ...site, ...(note ? { note } : {}) });
   }
   const pr = report.pullRequest;

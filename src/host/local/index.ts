@@ -1,4 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
+import { decodeText } from "../../snapshot/builder.js";
 import { cachedSnapshot } from "../../snapshot/cache.js";
 import { snapshotFromGit } from "../../snapshot/git.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
@@ -63,11 +64,32 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
     }
   };
 
+  /** The branch `HEAD` named when the run first resolved it (null: detached), so a re-read follows that branch. */
+  let headBranch: Promise<string | null> | undefined;
+
   const host: LocalHost = {
     name: "local",
     repoDir,
     async resolveBase(ref = "HEAD") {
-      return { sha: await resolveCommit(ref), ref };
+      if (ref !== "HEAD") return { sha: await resolveCommit(ref), ref };
+      await topLevel();
+      headBranch ??= gitText(repoDir, ["symbolic-ref", "-q", "HEAD"]).then(
+        (name) => (name.startsWith("refs/heads/") ? name : null),
+        () => null,
+      );
+      return { sha: await resolveCommit((await headBranch) ?? "HEAD"), ref };
+    },
+    async readFile(sha, path) {
+      const commit = await resolveCommit(sha);
+      // `ls-tree` names the entry exactly (no pathspec magic with `--literal-pathspecs`): mode, type and blob id.
+      const listing = await git(repoDir, ["--literal-pathspecs", "ls-tree", "-z", commit, "--", path]);
+      const entry = listing.toString("utf8").split("\0")[0]!;
+      const tab = entry.indexOf("\t");
+      const name = entry.slice(tab + 1);
+      const [mode, type, blob] = entry.slice(0, Math.max(0, tab)).split(" ");
+      if (name !== path || type !== "blob" || (mode !== "100644" && mode !== "100755") || !blob) return null;
+      const content = decodeText(await git(repoDir, ["cat-file", "blob", blob]));
+      return content === null ? null : { content, mode };
     },
     async loadSnapshot(sha) {
       const top = await topLevel();

@@ -31,10 +31,11 @@ const PR_URL = `https://github.com/${OWNER}/${REPO}/pull/34`;
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
+/** The fresh-base read of the branch head (unmoved: still the base, with its tree), then the commit's writes. */
 function mockCommit() {
   nock(API)
-    .get(`${repoPath}/git/commits/${BASE_SHA}`)
-    .reply(200, { tree: { sha: "1".repeat(40) } })
+    .get(`${repoPath}/branches/main`)
+    .reply(200, { commit: { sha: BASE_SHA, commit: { tree: { sha: "1".repeat(40) } } } })
     .post(`${repoPath}/git/trees`)
     .reply(201, { sha: "2".repeat(40) })
     .post(`${repoPath}/git/commits`)
@@ -122,9 +123,10 @@ describe("deliverEdits through the GitHub host", () => {
     expect(out.review?.conclusion).toBe("success");
     expect(created.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``); // the commit reviewed, named once it exists
 
-    // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball).
+    // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball); the fresh-base
+    // read of the branch head also gives the base tree, so no `GET git/commits` is needed for it.
     expect(calls).toEqual([
-      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+      "GET /repos/{owner}/{repo}/branches/{branch}",
       "POST /repos/{owner}/{repo}/git/trees",
       "POST /repos/{owner}/{repo}/git/commits",
       "POST /repos/{owner}/{repo}/git/refs",
@@ -133,7 +135,7 @@ describe("deliverEdits through the GitHub host", () => {
     ]);
   });
 
-  it("costs 5 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
+  it("costs 6 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
     const octokit = testOctokit();
     nock(API)
       .get(repoPath)
@@ -146,6 +148,8 @@ describe("deliverEdits through the GitHub host", () => {
     await host.loadSnapshot(BASE_SHA);
     const calls = recordCalls(octokit);
     nock(API)
+      .get(`${repoPath}/branches/main`) // the fresh base: the branch head read again before committing
+      .reply(200, { commit: { sha: BASE_SHA, commit: { tree: { sha: "1".repeat(40) } } } })
       .post(`${repoPath}/git/trees`)
       .reply(201, { sha: "2".repeat(40) })
       .post(`${repoPath}/git/commits`)
@@ -158,7 +162,7 @@ describe("deliverEdits through the GitHub host", () => {
       .reply(201, { id: 9 });
     const out = await deliver(octokit, { host });
     expect(out.review?.conclusion).toBe("success");
-    expect(calls).toHaveLength(5);
+    expect(calls).toHaveLength(6);
   });
 
   it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
