@@ -41,18 +41,24 @@ function keyLike(value: string): boolean {
 
 /**
  * A private key block: its BEGIN line, then lines of base64 or `Name: value` headers (`Proc-Type`, `DEK-Info`), blank
- * lines allowed, broken by real line breaks or by `\n` escapes inside a string literal, then its END line when there
+ * lines allowed, broken by real line breaks or by `\n` escapes inside a string literal, also written as an array of
+ * quoted lines (`"-----BEGIN … KEY-----",` then `"MIIE…",`, indented up to 40 columns), then its END line when there
  * is one. A bare BEGIN line (prose about keys) holds no key and is not matched.
  */
 const PEM_BEGIN = String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 const PEM_END = String.raw`-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 const PEM_BREAK = String.raw`(?:(?:\\r)?\\n|\r?\n)`;
-const PEM_LINE = String.raw`[ \t"'>|]{0,12}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})[ \t"',+]{0,4}`;
+const PEM_LINE = String.raw`[ \t"'>|]{0,40}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})[ \t"',+]{0,4}`;
+/** What may close a line of a key block written as an array of string literals (`"-----BEGIN … KEY-----",`). */
+const PEM_LINE_END = String.raw`[ \t"',+]{0,4}`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "private key block",
-    pattern: new RegExp(`${PEM_BEGIN}(?:${PEM_BREAK}(?:${PEM_LINE})?)*(?:${PEM_BREAK}?[ \\t"']{0,12}${PEM_END})?`, "g"),
+    pattern: new RegExp(
+      `${PEM_BEGIN}${PEM_LINE_END}(?:${PEM_BREAK}(?:${PEM_LINE})?)*(?:${PEM_BREAK}?[ \\t"']{0,40}${PEM_END})?`,
+      "g",
+    ),
     accept: (block) => /[A-Za-z0-9+/]{16}/.test(block.slice(block.indexOf("-----", 5) + 5)),
   },
   { name: "GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g },

@@ -55,6 +55,25 @@ describe("redactSecrets", () => {
     expect(redactSecrets(inline).text).toBe('const key = "[redacted]";');
   });
 
+  it("redacts a key block written as an array of quoted lines, however deeply indented", () => {
+    const indent = " ".repeat(16);
+    const text = [
+      "const fixtures = {",
+      "  key: [",
+      `${indent}"-----BEGIN RSA PRIVATE KEY-----",`,
+      `${indent}"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo",`,
+      `${indent}"abc4/+QwMIIEowIBAAKCAQEAu1SU1Lf==",`,
+      `${indent}"-----END RSA PRIVATE KEY-----",`,
+      '  ].join("\\n"),',
+      "};",
+    ].join("\n");
+    const out = redactSecrets(text).text;
+    expect(out).not.toMatch(/MIIE|abc4|BEGIN RSA/);
+    expect(out.split("\n")).toHaveLength(8);
+    expect(out.split("\n").slice(0, 2)).toEqual(["const fixtures = {", "  key: ["]);
+    expect(out.split("\n").slice(6)).toEqual(['  ].join("\\n"),', "};"]);
+  });
+
   it("redacts an unterminated private key block to the end of the text, CRLF kept", () => {
     const text = "x\r\n-----BEGIN OPENSSH PRIVATE KEY-----\r\nb3BlbnNzaC1rZXktdjEAAAAA\r\n\r\nAAAA\r\n";
     expect(redactSecrets(text).text).toBe("x\r\n[redacted]\r\n[redacted]\r\n\r\n[redacted]\r\n");
