@@ -2,31 +2,31 @@ import type * as TS from "typescript";
 import { parseAllDocuments } from "yaml";
 import { lineAt as lineOf } from "../../grounding/lines.js";
 import type { Finding } from "../../types.js";
+import { structureLanguage, type StructureLanguage } from "../../grounding/structure.js";
 import { languageOfExtension } from "../../lang/languages.js";
 import { typescript } from "../../lang/typescript.js";
 import { splitLines } from "../hunks.js";
 import { sitterSyntaxError } from "../sitter-syntax.js";
 import type { RuleContext } from "../types.js";
 
-type Language = "ts" | "tsx" | "js" | "jsx" | "json" | "jsonc" | "yaml" | "python" | "go";
+type Language = StructureLanguage | "json" | "jsonc" | "yaml";
 interface SyntaxError {
   line: number;
   message: string;
 }
 
 /**
- * The language the syntax rule parses a path as, from the one extension table (`lang/languages.ts`): TSX/JSX by their
- * own extension, JSON with comments for tsconfig/jsconfig, `.vscode/` and devcontainer files; undefined for files it
- * does not check.
+ * The language the syntax rule parses a path as: the code languages of the structure rule
+ * (`grounding/structure.ts` `structureLanguage`, from the one extension table in `lang/languages.ts`), plus JSON —
+ * with comments for tsconfig/jsconfig, `.vscode/` and devcontainer files — and YAML; undefined for files it does not
+ * check.
  */
 export function syntaxLanguage(path: string): Language | undefined {
+  const code = structureLanguage(path);
+  if (code) return code;
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
   const ext = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1) : "";
   switch (languageOfExtension(ext)) {
-    case "TypeScript":
-      return ext === "tsx" ? "tsx" : "ts";
-    case "JavaScript":
-      return ext === "jsx" ? "jsx" : "js";
     case "JSON":
       return ext === "jsonc" ||
         /^(tsconfig|jsconfig)(\..*)?\.json$/.test(base) ||
@@ -36,10 +36,6 @@ export function syntaxLanguage(path: string): Language | undefined {
         : "json";
     case "YAML":
       return "yaml";
-    case "Python":
-      return "python";
-    case "Go":
-      return "go";
     default:
       return undefined;
   }
