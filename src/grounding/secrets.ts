@@ -48,10 +48,15 @@ function keyLike(value: string): boolean {
 const PEM_BEGIN = String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 const PEM_END = String.raw`-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 const PEM_BREAK = String.raw`(?:(?:\\r)?\\n|\r?\n)`;
-const PEM_LINE = String.raw`[ \t"'>|]{0,40}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})[ \t"',+]{0,4}`;
 /** What may close a line of a key block written as an array of string literals (`"-----BEGIN … KEY-----",`). */
 const PEM_LINE_END = String.raw`[ \t"',+]{0,4}`;
+const PEM_LINE = String.raw`[ \t"'>|]{0,40}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})${PEM_LINE_END}`;
 
+/**
+ * The one set of secret patterns: what {@link redact} replaces in every text that leaves the snapshot and what the
+ * review's secrets rule fails. Each has a `name` (said in messages, never the match), a global `pattern`, and an
+ * optional `accept` that a match must pass (e.g. a key block must hold key material, not only its BEGIN line).
+ */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "private key block",

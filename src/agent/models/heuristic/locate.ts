@@ -44,8 +44,13 @@ export interface Plan {
   calls: PlannedCall[];
 }
 
+/**
+ * How a candidate file was found, strongest first: a stack frame of the report, an alert's location, an identifier the
+ * report names, a path the report names, a search fallback.
+ */
 export type Evidence = "frame" | "alert" | "identifier" | "path" | "search";
 
+/** A place the heuristic may read: a repository `path`, a 1-based `line` (null: no line known), and its evidence. */
 export interface Candidate {
   path: string;
   line: number | null;
@@ -74,6 +79,7 @@ export const TEST_PATH =
 export const LAST_RESORT =
   /(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|docs?|examples?|scripts|benchmarks?|dist|build|out)\/|\.min\.[a-z]+$|[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$/;
 
+/** A planned tool call: the tool's `name` and its JSON `arguments`. */
 export const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
 /** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
