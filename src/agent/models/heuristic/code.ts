@@ -5,6 +5,7 @@
  */
 
 import { languageOfExtension } from "../../../lang/languages.js";
+import { goLiteralOn, goSignatureText } from "./guard-go.js";
 
 /** Languages the heuristic writes additions for. */
 export type CodeLanguage = "javascript" | "typescript" | "python" | "go" | "java" | "kotlin" | "ruby" | "csharp";
@@ -93,7 +94,7 @@ export interface Enclosing {
 }
 
 /** Split a parameter list at top-level commas (ignoring commas inside (), [], {}, <>). */
-function splitParams(list: string): string[] {
+export function splitParams(list: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let cur = "";
@@ -281,6 +282,7 @@ export function enclosingDefinition(
   let limit = width(indentOf(start)) + (definitionOn(start, lang) ? 0 : 1);
   let cls: Enclosing | null = null;
   let fn: Enclosing | null = null;
+  let literal: Enclosing | null = null; // Go: the innermost function literal around the line
   for (let n = target; n >= 1 && lines.has(n); n--) {
     const line = lines.get(n) ?? "";
     if (line.trim() === "") continue;
@@ -289,6 +291,15 @@ export function enclosingDefinition(
     // the end of a multi-line signature (`) -> None:`, `) {`) is not a scope: its definition line is further up
     if (/^[)\]]/.test(line.trim())) continue;
     limit = w;
+    const lit: ReturnType<typeof goLiteralOn> = lang === "go" && !fn && !literal ? goLiteralOn(line) : null;
+    if (lit)
+      literal = {
+        name: lit.name ?? "",
+        kind: "function",
+        line: n,
+        params: parameterNames(lit.list, lang),
+        instance: false,
+      };
     let def = definitionOn(line, lang);
     if (!def && line.trim() === "{") {
       // Allman style: the header is the line above the brace, at the same indentation.
@@ -308,6 +319,8 @@ export function enclosingDefinition(
     }
     if (w === 0) break;
   }
+  // A guard in a Go function literal returns from the literal: its line and parameters, the named function's name.
+  if (literal && (fn || literal.name)) return { ...literal, name: fn?.name ?? literal.name };
   if (fn) return { ...fn, instance: fn.instance && cls !== null };
   return cls;
 }
@@ -485,12 +498,14 @@ export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguag
 
 /**
  * The result types of a Go function from its definition line (`func (c *T) run(a int) (n int, err error) {` →
- * `["int", "error"]`; `… error {` → `["error"]`; no results → `[]`), or null when the line is not a one-line Go
- * signature. Grouped named results (`(a, b int)`) give each name the type that follows it.
+ * `["int", "error"]`; `… error {` → `["error"]`; no results → `[]`; a function literal's line `Run: func(a int) error
+ * {` → `["error"]`), or null when the line is not a one-line Go signature. Grouped named results (`(a, b int)`) give each name the type that follows it.
  */
 export function goResults(signature: string): string[] | null {
-  const code = signature.replace(/\/\/.*$/, "").trim();
-  const m = /^func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\])?/.exec(code);
+  const code = goSignatureText(signature)
+    .replace(/\/\/.*$/, "")
+    .trim();
+  const m = /^func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\])?/.exec(code) ?? /^func\s*(?=\()/.exec(code);
   if (!m) return null;
   let i = m[0].length;
   if (code[i] !== "(") return null;

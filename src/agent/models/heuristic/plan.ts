@@ -12,10 +12,12 @@
  *    confidence lowered.
  */
 import { baseName } from "./frames.js";
+import { goContextValues, goNamedNil, goPackageDeclarations, goPredicateExit, goVarQuery } from "./guard-go.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
   enclosingDefinition,
   goErrorReturn,
+  goResults,
   indentOf,
   indentUnit,
   insertionBefore,
@@ -348,8 +350,8 @@ function functionBody(a: Analysis): string[] {
 /**
  * How the guard leaves (see `GuardExit`): `return <v>` when the function's own code shows that convention — a
  * predicate (`is…`/`has…`/`should…`/`can…`) that returns `false`, or an early guard of the function
- * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return <zero values>, fmt.Errorf(…)` when the
- * function's last result is `error`, else `panic`).
+ * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return false` in a predicate whose only result is
+ * `bool`, `return <zero values>, fmt.Errorf(…)` when the function's last result is `error`, else `panic`).
  */
 function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: string, content: string): GuardExit {
   const body = functionBody(a);
@@ -369,6 +371,8 @@ function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: str
   const value = guard ? (guard[1] ?? guard[2] ?? "").trim() : null;
   if (value !== null && lang !== "go" && /^(?:false|False|null|None|nil|undefined|\[\]|\{\}|""|''|0|-1|)$/.test(value))
     return { kind: "return", value };
+  const predicateExit = lang === "go" ? goPredicateExit(goResults(signature)) : null;
+  if (predicateExit) return predicateExit;
   const params = a.enc?.params ?? [];
   const goReturn = lang === "go" ? goErrorReturn(signature) : null;
   return {
@@ -463,8 +467,15 @@ function droppedGoError(a: Analysis, signature: string): AdditionDesign | null {
   };
 }
 
+/** Go: the grep for the package-level declaration of the value a report names as nil, when a frame was located. */
+function goVarCheck(a: Analysis, problem: ProblemFacts): Record<string, unknown> | null {
+  if (a.lang !== "go" || a.cand.evidence !== "frame" || !a.lineInFile) return null;
+  const named = goNamedNil(problem.title, problem.body);
+  return named ? goVarQuery(named, a.cand.path) : null;
+}
+
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
-function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | null {
+function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFacts): AdditionDesign | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
   const lang = a.lang;
   const get = (n: number) => a.window.lines.get(n) ?? "";
@@ -476,9 +487,11 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   const content = [...a.window.lines.values()].join("\n");
   const message0 = problem.errorMessages[0] ?? null;
   // An alert's finding is its message (no exception line): "Property access on a possibly undefined value `item`."
+  const named = lang === "go" && a.cand.evidence === "frame" ? goNamedNil(problem.title, problem.body) : null;
   const crash =
     crashOf(message0) ??
-    (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
+    (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null) ??
+    (named ? { access: "any" as const, name: null, receiver: named } : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
   // 0. Go: a nil result read just after its error was checked and not returned: the missing return, in that block.
   if (lang === "go" && crash && a.lineInFile && a.cand.evidence === "frame") {
@@ -488,7 +501,14 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
-    const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
+    // Go: the package's own `var` declarations (found by the discovery greps) are in scope too.
+    const goVar = goVarCheck(a, problem);
+    const varHits = goVar ? (grepHits(steps, goVar)?.hits ?? []) : [];
+    const visible =
+      lang === "go" ? goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path) : [];
+    const earlier = [...visible, ...Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i))].join(
+      "\n",
+    );
     const imports = [...content.matchAll(/^\s*(?:import\s+)?(?:(\w+)\s+)?"([\w./-]+)"\s*$/gm)].map(
       (m) => m[1] ?? m[2]?.split("/").pop() ?? "",
     );
@@ -533,11 +553,16 @@ function designAddition(a: Analysis, problem: ProblemFacts): AdditionDesign | nu
         note: additionWording({ ...wordingInput(a, problem, fn), decl: null }).note,
         shape,
         message: { head: where, text: `${guard.message}${expected ? `; expected ${expected}` : ""}`, tail: "" },
-        values: exit.kind === "throw" ? contextValues(a.enc, statement, lang, [root]) : [],
+        values:
+          exit.kind !== "throw"
+            ? []
+            : lang === "go"
+              ? goContextValues(signature, [root], (n) => cheapContext(n, "go"))
+              : contextValues(a.enc, statement, lang, [root]),
       });
       const what =
         exit.kind === "return"
-          ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${guard.receiver}\` is missing, as the function's own guards do`
+          ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${guard.receiver}\` is missing, ${lang === "go" ? "as a predicate answers for a missing value" : "as the function's own guards do"}`
           : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
       return { kind: "guard", lines, what, output: "" };
     }
@@ -629,7 +654,7 @@ function buildEdit(
   uniqueLine: boolean,
 ): Record<string, unknown> | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
-  const design = designAddition(a, problem);
+  const design = designAddition(steps, a, problem);
   if (!design) return null;
   const content = wholeFileText(a.window);
   const at = design.at ?? a.ins.line;
@@ -841,6 +866,8 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       ? call("grep_codebase", { pattern: singleLine, path_glob: chosen.path, case_sensitive: true, max_results: 5 })
       : null;
   if (uniqueCheck) checks.push(uniqueCheck);
+  const goVar = goVarCheck(a, problem);
+  if (goVar && has("grep_codebase")) checks.push(call("grep_codebase", goVar));
   const checkCalls = pending(checks);
   if (checkCalls.length && turns < MAX_TURNS) {
     return {
@@ -924,7 +951,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const dropFn = dropFile || texts.some((t) => /affected_function/.test(t));
   const snippetRejections = texts.filter((t) => /root_cause_snippet/.test(t)).length;
   const agree = located.identifierFile === chosen.path;
-  const design = applied ? designAddition(a, problem) : null;
+  const design = applied ? designAddition(steps, a, problem) : null;
   // A comment changes nothing at run time: it is no pull request on its own (below the threshold), also when it
   // names the fix options a warning gives (a maintainer applies them).
   const commentCap = design?.kind === "comment" ? COMMENT_ONLY_CAP : design?.clearer ? CLEARER_CAP : 1;

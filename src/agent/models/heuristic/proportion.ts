@@ -15,6 +15,7 @@
  */
 import type { CodeLanguage, Enclosing } from "./code.js";
 import type { ContextValue } from "./style.js";
+import { goNilComparable } from "./guard-go.js";
 
 /** What a crash message says was missing. */
 export interface Crash {
@@ -168,7 +169,8 @@ export interface Guard {
  * the receiver expression of the missing member (`order.items.total` → `order.items`), a Python dict before
  * `['key']`, the iterable of a `for … in x`, or the first dereferenced local (Go/C#/Java without a name). Null when
  * no receiver can be read safely: a call result, a name bound by the statement itself, a name never seen earlier in
- * the function, or (Go) a receiver that is not a pointer parameter (comparing a non-pointer with nil does not compile).
+ * the function, or (Go) a receiver the code does not show can be nil (comparing a non-pointer with nil does not compile;
+ * see `goNilComparable`).
  *
  * @param earlier the function's lines above the statement (signature included), to check the receiver is in scope
  * @param signature the enclosing function's definition line, or null at module level
@@ -233,9 +235,7 @@ export function guardFor(
   if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang)))
     return null;
   if (instance && !enc?.instance && lang !== "ruby") return null;
-  if (lang === "go") {
-    if (receiver.includes(".") || !signature || !new RegExp(`[(,]\\s*${esc(root)}\\s+\\*`).test(signature)) return null;
-  }
+  if (lang === "go" && (!signature || !goNilComparable(receiver, code, codeOnly(earlier, lang), imports))) return null;
   const what = crash.access === "key" ? `has no key '${key}'` : `is ${nullWord(lang)}`;
   const use =
     crash.access === "member" && crash.name
