@@ -16,7 +16,10 @@ import { createStatusCommentIds } from "./host/github/status-comment.js";
 import { openQueue } from "./queue/open.js";
 import type { JobData, JobQueue } from "./queue/types.js";
 
-/** What a process does: `all` handles webhooks and runs jobs (the default), `web` only the former, `worker` only the latter. */
+/**
+ * What a process does: `all` handles webhooks and runs jobs (the default), `web` only the former, `worker` only the
+ * latter.
+ */
 export type Role = "all" | "web" | "worker";
 
 /** Options of {@link createApp}; every one has a production default. */

@@ -28,7 +28,9 @@ export function parseArguments(raw: unknown): ParsedArguments {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return {
       ok: false,
-      problem: `the arguments are JSON ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}, not an object`,
+      problem:
+        `the arguments are JSON ` +
+        `${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}, not an object`,
     };
   }
   return { ok: true, value: value as Record<string, unknown> };
@@ -53,7 +55,10 @@ export function describeJsonProblem(text: string, message: string): string {
       }
       if (ch === quote) inString = false;
       else if (ch === "\n" || ch === "\r") {
-        return `a raw line break inside a string (line ${line - (ch === "\n" ? 1 : 0)}): inside JSON strings write line breaks as \\n and tabs as \\t`;
+        return (
+          `a raw line break inside a string (line ${line - (ch === "\n" ? 1 : 0)}): ` +
+          `inside JSON strings write line breaks as \\n and tabs as \\t`
+        );
       } else if (ch === "\t") return "a raw tab inside a string: inside JSON strings write tabs as \\t";
       continue;
     }
@@ -71,6 +76,9 @@ export function describeJsonProblem(text: string, message: string): string {
     }
   }
   if (inString || depth > 0)
-    return "the JSON ends early (an unclosed string, { or [): the arguments were cut off; send a shorter call, for example a smaller code_before";
+    return (
+      "the JSON ends early (an unclosed string, { or [): the arguments " +
+      "were cut off; send a shorter call, for example a smaller code_before"
+    );
   return `the arguments are not valid JSON (${message.split("\n")[0]})`;
 }

@@ -24,7 +24,10 @@ export function showedNoCode(result: ToolResult): boolean {
   return false;
 }
 
-/** How the rejection names an empty read of `tool`: `grep_codebase with 0 matches`, `search_codebase that listed no file`. */
+/**
+ * How the rejection names an empty read of `tool`: `grep_codebase with 0 matches`, `search_codebase that listed no
+ * file`.
+ */
 function emptyRead(tool: string): string {
   return tool === "search_codebase" ? `${tool} that listed no file` : `${tool} with 0 matches`;
 }
@@ -69,19 +72,25 @@ export function answerGate(
       const triedRequired = called.filter((n) => required.includes(n));
       const emptyOnly = triedRequired.filter((n) => calls.some((c) => c.name === n && c.status === "ok" && c.empty));
       why = triedRequired.length
-        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never answered successfully (a NOT_FOUND or rejected call does not count${emptyOnly.length ? `, nor a ${emptyOnly.map(emptyRead).join(" or ")}: it showed no code` : ""})`
+        ? `you have called [${called.join(", ")}], but ${triedRequired.join(", ")} never ` +
+          `answered successfully (a NOT_FOUND or rejected call does not ` +
+          `count${emptyOnly.length ? `, nor a ${emptyOnly.map(emptyRead).join(" or ")}: it showed no code` : ""})`
         : `you have called [${called.join(", ")}], which include none of them`;
     }
     const floorNote = floorOk ? "" : ` You also need at least ${floor} tool call(s); you have made ${answered.length}.`;
     return {
       gate: "tool_name",
-      message: `REJECTED: you must call at least one of ${list} before answering; ${why}.${floorNote} Read the code, then call submit_answer again.`,
+      message:
+        `REJECTED: you must call at least one of ${list} before answering; ` +
+        `${why}.${floorNote} Read the code, then call submit_answer again.`,
     };
   }
   if (!floorOk) {
     return {
       gate: "count_floor",
-      message: `REJECTED: you must make at least ${floor} tool call(s) before answering; you have made ${answered.length}. Read more of the code, then call submit_answer again.`,
+      message:
+        `REJECTED: you must make at least ${floor} tool call(s) before answering; you have ` +
+        `made ${answered.length}. Read more of the code, then call submit_answer again.`,
     };
   }
   return null;

@@ -15,7 +15,10 @@ export function shortenResult(text: string): string {
   const first = cut === -1 ? text.slice(0, 300) : text.slice(0, Math.min(cut, 300));
   const lines = text.split("\n").length - 1;
   const left = `${lines} more line(s), ${text.length - first.length} characters`;
-  return `${first}\n[shortened in the history: ${left}, were shown in full when the call was answered; call the tool again to see them]`;
+  return (
+    `${first}\n[shortened in the history: ${left}, were shown in ` +
+    `full when the call was answered; call the tool again to see them]`
+  );
 }
 
 /**

@@ -17,8 +17,11 @@ export interface InputRemoved {
  * - the combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0 and the braille blank
  *   U+2800, which render as blank space but are not whitespace.
  */
-const INVISIBLE =
-  /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u061C\u180E\uFEFF\u00AD\uFE00-\uFE0F\u034F\u115F\u1160\u3164\uFFA0\u2800]|\uDB40[\uDC00-\uDC7F\uDD00-\uDDEF]/g;
+const INVISIBLE = new RegExp(
+  String.raw`[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u061C\u180E\uFEFF\u00AD\uFE00-` +
+    String.raw`\uFE0F\u034F\u115F\u1160\u3164\uFFA0\u2800]|\uDB40[\uDC00-\uDC7F\uDD00-\uDDEF]`,
+  "g",
+);
 
 /** The Unicode line and paragraph separators: line breaks to some readers and not to others; they become a space. */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
@@ -90,17 +93,26 @@ export function addRemoved(a: InputRemoved, b: InputRemoved): InputRemoved {
 export const STRIPPED_MARKER = "[groundfix removed text that imitated a tool result]";
 
 /** Line that opens a ReAct-style fake result: `Observation:`, `Tool result:`, `Function output:`, `[tool output]`… */
-const FAKE_RESULT_LINE =
-  /^[ \t>*_#`]*(?:(?:observation|(?:tool|function)[ _-]?(?:result|output|response)s?)[ \t*_`]*(?::|$)|\[(?:tool|function)[ _-]?(?:result|output|response|call result)s?\b[^\]\n]*\])/i;
+const FAKE_RESULT_LINE = new RegExp(
+  "^[ \\t>*_#`]*(?:(?:observation|(?:tool|function)[ _-]?(?:result|output|response)s?)[ \\t*_`]*(?::|$)|" +
+    String.raw`\[(?:tool|function)[ _-]?(?:result|output|response|call result)s?\b[^\]\n]*\])`,
+  "i",
+);
 /** Line that ends a ReAct fake block: the model going on with its own reasoning. */
 const REACT_RESUME = /^[ \t>*_#`]*(?:thought|action|action input|final answer|answer)[ \t*_`]*:/i;
 /** XML-ish result elements: `<tool_result>…</tool_result>`, `<function_results>`, `<observation>`, `<tool_output>`. */
-const FAKE_RESULT_TAG =
-  /<(tool_result|tool_results|tool_output|tool_response|function_result|function_results|function_output|observation)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi;
+const FAKE_RESULT_TAG = new RegExp(
+  String.raw`<(tool_result|tool_results|tool_output|tool_response|function_result|` +
+    String.raw`function_results|function_output|observation)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)`,
+  "gi",
+);
 /** A fenced block or a bare JSON object that looks like a tool/function result message. */
 const FENCE = /```[^\n]*\n[\s\S]*?(?:```|$)/g;
-const RESULT_JSON =
-  /"role"\s*:\s*"(?:tool|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(?:tool_result|function_call_output|tool-result)"|"(?:tool_result|function_result|observation)"\s*:/i;
+const RESULT_JSON = new RegExp(
+  String.raw`"role"\s*:\s*"(?:tool|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(?:tool_result|` +
+    String.raw`function_call_output|tool-result)"|"(?:tool_result|function_result|observation)"\s*:`,
+  "i",
+);
 
 /**
  * Transcript hygiene: remove text in a model turn that impersonates a tool result — ReAct

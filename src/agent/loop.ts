@@ -280,7 +280,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     ) {
       end = fail(
         `the server cut the prompt: it reported ${turn.usage.input_tokens} prompt tokens for a request of about ` +
-          `${estimate}, so the start (the rules and the task) was lost; raise the server's context length to at least ` +
+          `${estimate}, so the start (the rules and the task) was ` +
+          `lost; raise the server's context length to at least ` +
           "16k tokens (Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx)",
       );
       break;

@@ -2,8 +2,8 @@ import type { GroundfixConfig } from "../config/schema.js";
 import type { Diagnosis, Outcome } from "../types.js";
 
 /**
- * The outcome of an accepted answer (docs/ARCHITECTURE.md, "Outcomes, gates, models"; thresholds follow Sentry Seer's public
- * tiers, 0.40 comment / 0.70 pull request, configurable in `thresholds`):
+ * The outcome of an accepted answer (docs/ARCHITECTURE.md, "Outcomes, gates, models"; thresholds follow Sentry Seer's
+ * public tiers, 0.40 comment / 0.70 pull request, configurable in `thresholds`):
  * - `needs_information`: confidence below `thresholds.comment`, or no verified affected file;
  * - `pr_ready`: every claim verified (none dropped), at least one applied edit, confidence ≥ `thresholds.pull_request`;
  * - `diagnosis_only`: otherwise.

@@ -9,7 +9,9 @@ import { addRemoved, neutralizeEnvelope, sanitizeProblemText, type InputRemoved 
 export function systemPrompt(config: GroundfixConfig): string {
   const a = config.agent;
   const required = a.required_tools.length
-    ? `Before submit_answer is accepted you must have successfully called at least one of [${a.required_tools.join(", ")}] (a NOT_FOUND answer does not count)${a.min_tool_calls > 0 ? ` and made at least ${a.min_tool_calls} tool call(s)` : ""}.`
+    ? `Before submit_answer is accepted you must have successfully called at least one ` +
+      `of [${a.required_tools.join(", ")}] (a NOT_FOUND answer does not ` +
+      `count)${a.min_tool_calls > 0 ? ` and made at least ${a.min_tool_calls} tool call(s)` : ""}.`
     : a.min_tool_calls > 0
       ? `Before submit_answer is accepted you must have made at least ${a.min_tool_calls} tool call(s).`
       : "";
@@ -70,7 +72,10 @@ export function systemPrompt(config: GroundfixConfig): string {
 export const MAX_PROBLEM_CHARS = 65_536;
 /** The one-line note for a run whose problem text was cut by `cut` characters (trace notes, the CLI's notes). */
 export function problemCutNote(cut: number): string {
-  return `the problem text was cut to its first ${MAX_PROBLEM_CHARS} characters; ${cut} more were not shown to the model`;
+  return (
+    `the problem text was cut to its first ${MAX_PROBLEM_CHARS} ` +
+    `characters; ${cut} more were not shown to the model`
+  );
 }
 
 /** The most characters of a problem title a model is shown (a title is one line; a longer one is cut). */

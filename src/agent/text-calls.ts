@@ -14,7 +14,10 @@ export interface TextCall {
 const TAGGED = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;
 const FENCED = /```(?:json|tool_call)?[ \t]*\n([\s\S]*?)\n?```/g;
 
-/** The call in a JSON value: `{name, arguments|parameters}` or `{function: {name, arguments}}`; arguments may be JSON text. */
+/**
+ * The call in a JSON value: `{name, arguments|parameters}` or `{function: {name, arguments}}`; arguments may be JSON
+ * text.
+ */
 function callOf(value: unknown, known: ReadonlySet<string>): TextCall | null {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   const v =

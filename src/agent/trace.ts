@@ -104,7 +104,9 @@ function md(text: string): string {
  */
 export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number } = {}): string {
   const maxChars = options.maxChars ?? 6000;
-  const head = `**Agent trace** (model \`${trace.model.replace(/`/g, "")}\`, ${trace.steps.length} step${trace.steps.length === 1 ? "" : "s"}, ${Math.round(trace.total_ms)} ms)`;
+  const head =
+    `**Agent trace** (model \`${trace.model.replace(/`/g, "")}\`, ${trace.steps.length} ` +
+    `step${trace.steps.length === 1 ? "" : "s"}, ${Math.round(trace.total_ms)} ms)`;
   const lines: string[] = [];
   let n = 0;
   for (const step of trace.steps) {
@@ -117,14 +119,17 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
     }
     for (const call of step.tool_calls) {
       const first = md(firstLine(call.result, 140));
-      const body = `\`${call.name}(${formatArgs(call.arguments).replace(/`/g, "'")})\` → ${call.status}${first ? `: ${first}` : ""}`;
+      const body =
+        `\`${call.name}(${formatArgs(call.arguments).replace(/`/g, "'")})\` ` +
+        `→ ${call.status}${first ? `: ${first}` : ""}`;
       lines.push(`${++n}. ${call.gate ? `**${call.gate}: ${body}**` : body}${extra}`);
     }
   }
   const removed = trace.input_removed;
   const hygiene =
     removed.html_comments + removed.invisible_chars + removed.secrets > 0
-      ? `Input hygiene removed ${removed.html_comments} hidden comment(s), ${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
+      ? `Input hygiene removed ${removed.html_comments} hidden comment(s), ` +
+        `${removed.invisible_chars} invisible character(s), ${removed.secrets} secret(s).`
       : "";
   const tail = `Outcome: **${trace.outcome}**${trace.reason ? ` — ${md(firstLine(trace.reason, 300))}` : ""}`;
   const notes = (trace.notes ?? []).map((n) => `_Note: ${md(firstLine(n, 300))}_`).join("\n");

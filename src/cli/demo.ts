@@ -61,7 +61,8 @@ function renderFabrications(report: FixReport, style: Style): string {
     if (step.observations_stripped > 0) {
       out.push(
         `  ${style.bold(`step ${step.step}`)}  wrote its own "Observation:" block claiming what a file contains`,
-        `           ${style.yellow("stopped by transcript hygiene")}: the block was removed before the text went back into the conversation`,
+        `           ${style.yellow("stopped by transcript hygiene")}: the ` +
+          `block was removed before the text went back into the conversation`,
       );
     }
     for (const call of step.tool_calls) {
@@ -110,7 +111,8 @@ async function main(): Promise<number> {
   expect(
     good.result.diagnosis?.affected_file === REAL_FILE && !cited.some((p) => DECOYS.includes(p)),
     `cites ${REAL_FILE}, the file that really declares \`errors\` (no decoy cited)`,
-    `expected ${REAL_FILE} to be cited and no decoy; got ${good.result.diagnosis?.affected_file ?? "no diagnosis"} (${cited.join(", ")})`,
+    `expected ${REAL_FILE} to be cited and no decoy; got ` +
+      `${good.result.diagnosis?.affected_file ?? "no diagnosis"} (${cited.join(", ")})`,
   );
   expect(
     Boolean(good.result.diagnosis?.root_cause_snippet),
@@ -123,8 +125,10 @@ async function main(): Promise<number> {
     good.result.outcome === "diagnosis_only" &&
       good.result.edits.some((e) => e.path === REAL_FILE) &&
       good.delivery === null,
-    `the grounded addition (comments only) applies to ${REAL_FILE} and stays below the pull-request threshold: proposed, not committed`,
-    `expected outcome diagnosis_only with a proposed edit of ${REAL_FILE} and no branch; got ${good.result.outcome}${good.result.reason ? ` (${good.result.reason})` : ""}`,
+    `the grounded addition (comments only) applies to ${REAL_FILE} and ` +
+      `stays below the pull-request threshold: proposed, not committed`,
+    `expected outcome diagnosis_only with a proposed edit of ${REAL_FILE} and no branch; ` +
+      `got ${good.result.outcome}${good.result.reason ? ` (${good.result.reason})` : ""}`,
   );
 
   say(section("2. The same run approved by a maintainer (on GitHub: /groundfix approve)", style));
@@ -141,8 +145,10 @@ async function main(): Promise<number> {
   say();
   expect(
     approved.result.outcome === "pr_ready" && approved.delivery !== null && !approved.delivery.reused,
-    `the grounded addition is one commit on ${approved.delivery?.branch ?? "a branch"}; your working tree and current branch were not touched`,
-    `expected outcome pr_ready with a new branch; got ${approved.result.outcome}${approved.result.reason ? ` (${approved.result.reason})` : ""}`,
+    `the grounded addition is one commit on ${approved.delivery?.branch ?? "a branch"}; ` +
+      `your working tree and current branch were not touched`,
+    `expected outcome pr_ready with a new branch; got ${approved.result.outcome}` +
+      `${approved.result.reason ? ` (${approved.result.reason})` : ""}`,
   );
   expect(
     approved.review?.conclusion === "success",
@@ -168,7 +174,8 @@ async function main(): Promise<number> {
     ? style.dim(" (the recorded model gave up: its turns ran out)")
     : "";
   say(
-    `${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}${bad.result.reason ? ` — ${bad.result.reason}` : ""}${gaveUp}`,
+    `${style.bold("Outcome".padEnd(10))}${style.red(bad.result.outcome)}` +
+      `${bad.result.reason ? ` — ${bad.result.reason}` : ""}${gaveUp}`,
   );
   expect(
     bad.result.outcome !== "pr_ready" && bad.delivery === null,
@@ -178,7 +185,8 @@ async function main(): Promise<number> {
   expect(
     bad.result.gates.observations_stripped > 0 && gates.size >= 2,
     `stopped by ${[...gates].join(", ")}${bad.result.gates.observations_stripped ? " and transcript hygiene" : ""}`,
-    `expected several gates and stripped observations; got ${[...gates].join(", ") || "none"}, ${bad.result.gates.observations_stripped} stripped`,
+    `expected several gates and stripped observations; got ` +
+      `${[...gates].join(", ") || "none"}, ${bad.result.gates.observations_stripped} stripped`,
   );
 
   say(section("Next", style));

@@ -82,9 +82,9 @@ export interface FixReport {
  *
  * An existing branch is reused only when it already holds exactly this commit (only parent = base, same tree), and
  * moved forward when it holds nothing beyond the base. When it holds anything else (another base, other edits,
- * someone's commits) nothing is written, `status` is `held`, `delivery` is null and `deliveryNote` says why; with `force`
- * the branch is replaced, and when the commits it drops were not groundfix's, `warnings` names them (they stay in
- * the branch's reflog).
+ * someone's commits) nothing is written, `status` is `held`, `delivery` is null and `deliveryNote` says why; with
+ * `force` the branch is replaced, and when the commits it drops were not groundfix's, `warnings` names them (they stay
+ * in the branch's reflog).
  *
  * @throws LocalInputError (not a repository, unknown ref), ModelSpecError (unknown model spec), ConfigError
  *   (invalid .github/groundfix.yml) — all bad input; anything else is an internal error.
@@ -143,13 +143,18 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
   let delivered: FixReport["delivery"] = null;
   const moved = run.baseMoved;
   if (moved) {
-    const head = `the base ${moved.ref} moved from ${moved.from.slice(0, 12)} to ${moved.to.slice(0, 12)} during the run`;
+    const head =
+      `the base ${moved.ref} moved from ${moved.from.slice(0, 12)} ` + `to ${moved.to.slice(0, 12)} during the run`;
     if (moved.kind === "moved")
       notes.push(`${head}; every edit was applied again there (code_before found once) and the commit is based on it`);
     else if (moved.kind === "already_fixed")
-      deliveryNote = `${head} and ${moved.to.slice(0, 12)} already holds this fix (${moved.present.map((p) => `${p.path}:${p.startLine}-${p.endLine}`).join(", ")}); nothing written`;
+      deliveryNote =
+        `${head} and ${moved.to.slice(0, 12)} already holds this fix ` +
+        `(${moved.present.map((p) => `${p.path}:${p.startLine}-${p.endLine}`).join(", ")}); nothing written`;
     else
-      deliveryNote = `${head} and edit ${moved.edit} to ${moved.path} no longer applies there: ${moved.why}; nothing written; run again to investigate the new head`;
+      deliveryNote =
+        `${head} and edit ${moved.edit} to ${moved.path} no longer applies there: ` +
+        `${moved.why}; nothing written; run again to investigate the new head`;
   }
   if (delivery?.kind === "held") {
     const where = {
@@ -158,7 +163,9 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
       other_base: "on another base",
     }[delivery.why];
     const base = delivery.why === "other_base" ? ` (${delivery.headParent?.slice(0, 12) ?? "none"})` : "";
-    deliveryNote = `branch ${delivery.branch} already exists at ${delivery.headSha.slice(0, 12)} ${where}${base}; left untouched; rerun with --force to replace it`;
+    deliveryNote =
+      `branch ${delivery.branch} already exists at ${delivery.headSha.slice(0, 12)} ` +
+      `${where}${base}; left untouched; rerun with --force to replace it`;
   } else if (delivery) {
     delivered = {
       branch: delivery.branch,
@@ -204,7 +211,8 @@ export function runNotes(configModel: string | undefined, requested: string, use
   const notes: string[] = [];
   if (configModel !== undefined && configModel.trim() !== requested.trim() && configModel.trim() !== used) {
     notes.push(
-      `.github/groundfix.yml sets model: ${configModel}, which the CLI does not use; this run used ${used} (choose the model with --model or GROUNDFIX_MODEL)`,
+      `.github/groundfix.yml sets model: ${configModel}, which the CLI does not ` +
+        `use; this run used ${used} (choose the model with --model or GROUNDFIX_MODEL)`,
     );
   }
   if (requested.trim().startsWith("replay:")) {
@@ -219,5 +227,8 @@ export function runNotes(configModel: string | undefined, requested: string, use
 function droppedWarning(branch: string, dropped: readonly BranchCommit[], count: number): string {
   const named = dropped.map((c) => `${c.sha.slice(0, 12)} ${JSON.stringify(c.subject)}`).join(", ");
   const more = count > dropped.length ? ` and ${count - dropped.length} more` : "";
-  return `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${count} commit${count === 1 ? "" : "s"}: ${named}${more}; they stay in the reflog (git reflog ${branch})`;
+  return (
+    `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${count} ` +
+    `commit${count === 1 ? "" : "s"}: ${named}${more}; they stay in the reflog (git reflog ${branch})`
+  );
 }

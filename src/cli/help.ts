@@ -1,7 +1,7 @@
 /** `groundfix --help`. */
-export const MAIN_HELP = `groundfix — grounded fixes: every edit anchored on text that really is in the file at a pinned commit
-
-Usage:
+export const MAIN_HELP =
+  "groundfix — grounded fixes: every edit anchored on text that really is in the file at a pinned commit\n\n" +
+  `Usage:
   groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
   groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
   groundfix serve [--role web]         run the GitHub App (webhooks and jobs; --role web: webhooks only)

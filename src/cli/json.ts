@@ -13,9 +13,9 @@ import type { FixReport } from "./fix.js";
  * `branch`, `head_sha` are null, `held_branch` names the branch and `reason` repeats the line — or `--force` replaced
  * it; or, with `status` `outdated` / `already_fixed`, why nothing was written after the base branch moved), else
  * null. `base_moved` is `{from, to}` when the base branch moved during the run (`base_sha` is then `to`, where the
- * edits were applied again), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line messages also printed
- * on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is the agent's
- * one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
+ * edits were applied again), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line
+ * messages also printed on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is
+ * the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
  */
 export interface FixJson {

@@ -41,7 +41,8 @@ export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   const colour = review.conclusion === "success" ? style.green : style.red;
   const count = review.findings.length;
   const lines = [
-    `${label("Review", style)}${colour(review.conclusion)} — ${count === 0 ? "no findings" : `${count} finding${count > 1 ? "s" : ""}`}` +
+    `${label("Review", style)}${colour(review.conclusion)} — ` +
+      `${count === 0 ? "no findings" : `${count} finding${count > 1 ? "s" : ""}`}` +
       style.dim(` (rules: ${review.rulesChecked.join(", ")})`),
   ];
   for (const f of review.findings) {
@@ -139,7 +140,8 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   if (rejections.length > 0) out.push(renderRejections(rejections, style));
   const u = result.usage;
   out.push(
-    `${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`,
+    `${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} ` +
+      `tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`,
   );
   return out.join("\n");
 }

@@ -163,7 +163,8 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   } else {
     const style = styleFor(io.stdout, io.env);
     io.stdout.write(
-      `${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`,
+      `${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n` +
+        `${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`,
     );
     io.stdout.write(`${renderReview(run.review, style)}\n`);
   }
@@ -188,7 +189,8 @@ function isInputError(error: unknown): error is Error {
 /**
  * The `groundfix` command: dispatch `fix`, `review`, `serve`, print help, map errors to exit codes.
  * @returns the exit code: 0 the run completed (whatever its outcome; `review --exit-code`: 1 when the review's
- *   conclusion is failure), 2 bad input (one line on stderr), 1 internal error (one line plus a hint; the stack with GROUNDFIX_DEBUG=1).
+ * conclusion is failure), 2 bad input (one line on stderr), 1 internal error (one line plus a hint; the stack with
+ * GROUNDFIX_DEBUG=1).
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -237,7 +239,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const message = escapeControls((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (io.env.GROUNDFIX_DEBUG === "1" && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     io.stderr.write(
-      `groundfix: internal error: ${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}\n`,
+      `groundfix: internal error: ` +
+        `${message}${io.env.GROUNDFIX_DEBUG === "1" ? "" : " (rerun with GROUNDFIX_DEBUG=1 for the stack)"}` +
+        `\n`,
     );
     return EXIT.internal;
   }

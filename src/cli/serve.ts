@@ -107,7 +107,10 @@ export function appSettingsProblem(env: NodeJS.ProcessEnv, cwd = process.cwd()):
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} cannot be read: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`;
+      return (
+        `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} cannot be read: ` +
+        `${(error as NodeJS.ErrnoException).code ?? "unreadable"}`
+      );
     }
     if (!isPrivateKey(text)) return `PRIVATE_KEY_PATH ${env.PRIVATE_KEY_PATH} is not a valid PEM private key`;
   }

@@ -293,7 +293,8 @@ export function operatorModelProblems(operator: OperatorEnv, env: NodeJS.Process
     const parsed = parseProviderSpec(spec);
     if (!parsed) {
       problems.push(
-        `${where}: unknown model spec "${spec}"; use heuristic, replay:<file> or one of ${PROVIDER_NAMES.map((p) => `${p}:<model>`).join(", ")}`,
+        `${where}: unknown model spec "${spec}"; use heuristic, replay:<file> ` +
+          `or one of ${PROVIDER_NAMES.map((p) => `${p}:<model>`).join(", ")}`,
       );
       continue;
     }

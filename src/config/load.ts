@@ -9,7 +9,10 @@ export const CONFIG_PATH = ".github/groundfix.yml";
 /** The one message for a config file whose YAML does not parse: `(file): invalid YAML: <the parser's first line>`. */
 function invalidYaml(error: unknown): string {
   // The yaml package ends its first line with ":" before a code frame; without the frame the colon dangles.
-  return `(file): invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error)).replace(/:\s*$/, "")}`;
+  return (
+    `(file): invalid YAML: ` +
+    `${firstLine(error instanceof Error ? error.message : String(error)).replace(/:\s*$/, "")}`
+  );
 }
 
 /**

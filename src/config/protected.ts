@@ -134,14 +134,18 @@ export function partRefusal(
     if (now === null) {
       return {
         rule: part.name,
-        message: `${path} does not parse after the edit, so the built-in rule "${part.name}" cannot check it: ${part.why}`,
+        message:
+          `${path} does not parse after the edit, so the built-in ` +
+          `rule "${part.name}" cannot check it: ${part.why}`,
       };
     }
     const was = read(before);
     if (was !== now) {
       return {
         rule: part.name,
-        message: `the edit changes a protected part of ${path} (built-in rule "${part.name}": ${part.why}; a repository can lift it with paths.allow_protected: [${part.name}])`,
+        message:
+          `the edit changes a protected part of ${path} (built-in rule "${part.name}": ` +
+          `${part.why}; a repository can lift it with paths.allow_protected: [${part.name}])`,
       };
     }
   }

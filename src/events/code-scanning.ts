@@ -58,7 +58,8 @@ export function requestFromCodeScanningAlert(payload: AlertPayload, config: Grou
     rule.description ? `Rule description: ${rule.description}` : "",
     message ? `Message: ${message}` : "",
     loc?.path
-      ? `Location: ${loc.path}:${loc.start_line ?? 1}${loc.end_line && loc.end_line !== loc.start_line ? `-${loc.end_line}` : ""}`
+      ? `Location: ${loc.path}:${loc.start_line ?? 1}` +
+        `${loc.end_line && loc.end_line !== loc.start_line ? `-${loc.end_line}` : ""}`
       : "",
   ].filter(Boolean);
   return {

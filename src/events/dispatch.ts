@@ -14,7 +14,10 @@ export const dispatchPayloadSchema = z.object({
   stacktrace: z.string().max(65_536).optional(),
   issue_number: z.number().int().positive().optional(),
 });
-/** A validated `client_payload`: title ≤ 256 and message ≤ 65,536 characters (trimmed, non-empty), optional stacktrace and issue_number. */
+/**
+ * A validated `client_payload`: title ≤ 256 and message ≤ 65,536 characters (trimmed, non-empty), optional stacktrace
+ * and issue_number.
+ */
 export type DispatchPayload = z.infer<typeof dispatchPayloadSchema>;
 
 /**
@@ -32,7 +35,9 @@ export function requestFromDispatch(payload: WebhookPayload<"repository_dispatch
   const parsed = dispatchPayloadSchema.safeParse(payload.client_payload ?? {});
   if (!parsed.success) {
     return {
-      skip: `invalid dispatch payload: ${zodIssueLines(parsed.error, { prefix: "client_payload.", root: "" }).join("; ")}`,
+      skip:
+        `invalid dispatch payload: ` +
+        `${zodIssueLines(parsed.error, { prefix: "client_payload.", root: "" }).join("; ")}`,
     };
   }
   const p = parsed.data;

@@ -77,8 +77,9 @@ export interface ReviewEvent {
  * - `pull_request` `opened` | `reopened` | `synchronize` from the same repository (a fork's pull request is ignored);
  * - `check_run.rerequested` for the check named `groundfix/review` (GitHub sends it only to the app that made the run);
  * - `check_suite.requested` | `rerequested`, with its same-repository pull requests.
- * For `check_run`/`check_suite` the head SHA is the run's or suite's, the base SHA comes from `pull_requests[].base.sha`
- * and the PR URL from `repository.html_url` + `/pull/N` (those trimmed PR objects carry only the API URL).
+ * For `check_run`/`check_suite` the head SHA is the run's or suite's, the base SHA comes from
+ * `pull_requests[].base.sha` and the PR URL from `repository.html_url` + `/pull/N` (those trimmed PR objects carry only
+ * the API URL).
  * @returns the event, or null for anything else (other events or actions, no such pull request, malformed payloads).
  */
 export function reviewEventOf(name: string, payload: unknown): ReviewEvent | null {
@@ -159,7 +160,9 @@ export function reviewRequestFor(event: ReviewEvent, branchPrefix: string | null
   };
 }
 
-/** {@link reviewEventOf} then {@link reviewRequestFor}: whether a webhook asks for a review of a `branchPrefix` branch. */
+/**
+ * {@link reviewEventOf} then {@link reviewRequestFor}: whether a webhook asks for a review of a `branchPrefix` branch.
+ */
 export function reviewRequestFromEvent(name: string, payload: unknown, branchPrefix: string): ReviewRequest | null {
   const event = reviewEventOf(name, payload);
   return event ? reviewRequestFor(event, branchPrefix) : null;

@@ -37,7 +37,10 @@ export type VerbatimEditResult =
       present?: { startLine: number; endLine: number };
     };
 
-/** Options of {@link applyVerbatimEdit}: `allow` defaults to "additions"; `path` names the file in messages and diff headers. */
+/**
+ * Options of {@link applyVerbatimEdit}: `allow` defaults to "additions"; `path` names the file in messages and diff
+ * headers.
+ */
 export interface VerbatimEditOptions {
   allow?: "additions" | "modifications";
   path?: string;

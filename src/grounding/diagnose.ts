@@ -28,10 +28,11 @@ const MAX_WINDOWS = 24;
  *    with its line endings switched; a hit names that cause.
  * 2. Otherwise anchors: from each snippet line its longest run of characters that none of the known causes can alter
  *    (no whitespace, quotes, unicode spaces, literal "\n"); the longest anchors of up to 12 lines are searched raw with
- *    `indexOf` (an anchor with over 200 hits is too common and skipped). Each hit votes for the window start that aligns
- *    its line; the best-voted windows (at most 24) are scored line by line on text normalised by {@link looseText}
- *    (equal lines count 1, a first/last snippet line contained in its file line counts 1 since it may be partial,
- *    other lines count their share of common anchors, halved). No whole-file transform, so a 5 MB file stays fast.
+ *    `indexOf` (an anchor with over 200 hits is too common and skipped). Each hit votes for the window start that
+ *    aligns its line; the best-voted windows (at most 24) are scored line by line on text normalised by
+ *    {@link looseText} (equal lines count 1, a first/last snippet line contained in its file line counts 1 since it
+ *    may be partial, other lines count their share of common anchors, halved). No whole-file transform, so a 5 MB file
+ *    stays fast.
  * 3. `nameMismatch` names the cause by comparing the snippet with the best window's real text.
  *
  * @returns null when nothing in the file resembles the snippet.
@@ -102,7 +103,8 @@ function exactVariant(content: string, snippet: string): NearestRegion | null {
 
 /** The cause named when code_before was pasted with get_file_contents' `  12| ` prefixes. */
 export const LINE_NUMBER_CAUSE =
-  'line-number prefixes (code_before starts its lines with "  12| " as get_file_contents shows them; the number and "| " are not part of the file, leave them out)';
+  'line-number prefixes (code_before starts its lines with "  12| " as get_file_contents ' +
+  'shows them; the number and "| " are not part of the file, leave them out)';
 
 /** A line as get_file_contents numbers it (src/tools/lines.ts): spaces, the number, `|`, one space. */
 const NUMBERED = /^ *\d+\| ?/;

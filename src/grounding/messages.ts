@@ -45,7 +45,8 @@ export const noChangeMessage = () =>
 
 /** reason "binary": the file holds NUL bytes. */
 export const binaryMessage = (path?: string) =>
-  `REJECTED: the file${path ? ` ${path}` : ""} is binary (it contains NUL bytes) and cannot be edited. Choose a text file.`;
+  `REJECTED: the file${path ? ` ${path}` : ""} is binary (it ` +
+  `contains NUL bytes) and cannot be edited. Choose a text file.`;
 
 /** The edit is already in the file: `code_after` occurs there (`codeBeforeFound` false when code_before is gone). */
 export const alreadyAppliedMessage = (path: string | undefined, start: number, end: number, codeBeforeFound: boolean) =>
@@ -76,7 +77,8 @@ export function ambiguousMessage(path: string | undefined, startLines: readonly 
   const shown = startLines.slice(0, MAX_LISTED).join(", ");
   const more = startLines.length > MAX_LISTED ? ` and ${startLines.length - MAX_LISTED} more` : "";
   return (
-    `REJECTED: code_before occurs ${startLines.length} times${where(path)} (starting at lines ${shown}${more}); it must occur exactly once. ` +
+    `REJECTED: code_before occurs ${startLines.length} times${where(path)} ` +
+    `(starting at lines ${shown}${more}); it must occur exactly once. ` +
     "Add neighbouring lines to code_before (and the same lines to code_after) so it matches only the place you mean."
   );
 }
@@ -89,7 +91,8 @@ export function notAdditiveMessage(path: string | undefined, lost: readonly Lost
     .join("\n");
   const more = lost.length > MAX_LISTED ? `\n  … (${lost.length - MAX_LISTED} more lines)` : "";
   return (
-    `REJECTED: only additions are allowed, but this edit${where(path)} removes or changes ${lost.length === 1 ? "this existing line" : `these ${lost.length} existing lines`}:\n` +
+    `REJECTED: only additions are allowed, but this edit${where(path)} removes or changes ` +
+    `${lost.length === 1 ? "this existing line" : `these ${lost.length} existing lines`}:\n` +
     `${listed}${more}\n` +
     "Keep every line of code_before, unchanged and in the same order, in code_after, and only add new lines around " +
     "or between them."

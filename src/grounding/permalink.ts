@@ -20,7 +20,8 @@ export function githubWebUrl(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * A permalink to a file, or to lines of it, at one commit: `WEB/OWNER/REPO/blob/SHA/PATH#L12-L14`, where `WEB` is
  * `web` (default {@link githubWebUrl}: `https://github.com` or the Enterprise Server host); `#L12` for one line; no
- * anchor without `startLine`; an `endLine` before `startLine` is ignored. Each path segment is percent-encoded (`encodeURIComponent`), so spaces,
+ * anchor without `startLine`; an `endLine` before `startLine` is ignored. Each path segment is percent-encoded
+ * (`encodeURIComponent`), so spaces,
  * `#` and `?` in file names survive. Rendered files (Markdown, reStructuredText, AsciiDoc, SVG…) get `?plain=1`
  * before a line anchor so GitHub shows the numbered source. `sha` should be a full commit SHA so the link never moves.
  */

@@ -5,14 +5,18 @@ import { redact } from "./secrets.js";
  * bidirectional controls (Unicode TR9, "Trojan Source" CVE-2021-42574), tag characters, variation selectors, and the
  * line/paragraph separators U+2028/U+2029.
  */
-const UNSEEN =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
+const UNSEEN = new RegExp(
+  String.raw`[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e` +
+    String.raw`\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udc7f\udd00-\uddef]`,
+  "g",
+);
 
 /**
  * One line of untrusted text (an issue title, a model's summary) made fit for the places groundfix writes plain text
  * to: a pull request title, a commit subject, a git trailer. Secrets are redacted (src/grounding/secrets.ts) before
- * and after the cleanup, the first non-blank line is kept, unseen characters become nothing and whitespace runs one space, and `@name` mentions are
- * broken with a zero-width space (U+200B, after the unseen characters are gone) so posting notifies no one. Cut to
+ * and after the cleanup, the first non-blank line is kept, unseen characters become nothing and whitespace runs one
+ * space, and `@name` mentions are broken with a zero-width space (U+200B, after the unseen characters are gone) so
+ * posting notifies no one. Cut to
  * `max` characters with an ellipsis, at a word boundary when one lies in the second half.
  */
 export function postedLine(text: string, max: number): string {

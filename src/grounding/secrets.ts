@@ -31,7 +31,9 @@ export interface SecretPattern {
   accept?: (secret: string, match: string) => boolean;
 }
 
-/** A value that names where a secret comes from instead of holding one: `$VAR`, `${VAR}`, `<token>`, `{{ x }}`, `%s`. */
+/**
+ * A value that names where a secret comes from instead of holding one: `$VAR`, `${VAR}`, `<token>`, `{{ x }}`, `%s`.
+ */
 const REFERENCE = String.raw`(?![$<{%]|\[redacted\])`;
 
 /** True when `value` looks like a key rather than a word: it holds a digit, or a mix of cases and symbols. */
@@ -87,11 +89,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     name: "password in a URL",
     pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@"'<>]{1,128}:(?!\[redacted\]@)(?<secret>[^\s/@"'<>]{3,256})@/gi,
   },
-  // A quoted literal assigned to a credential-like name: `password = "…"`, `AWS_SECRET_ACCESS_KEY: '…'`, `"apiKey": "…"`.
+  // A quoted literal assigned to a credential-like name: `password = "…"`, `AWS_SECRET_ACCESS_KEY: '…'`, `"apiKey":
+  // "…"`.
   {
     name: "credential assignment",
     pattern: new RegExp(
-      String.raw`(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)[\w-]{0,40}["']?\s{0,4}[:=]\s{0,4}["']${REFERENCE}(?<secret>[^"'\s]{8,256})["']`,
+      String.raw`(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)` +
+        String.raw`[\w-]{0,40}["']?\s{0,4}[:=]\s{0,4}["']${REFERENCE}(?<secret>[^"'\s]{8,256})["']`,
       "gi",
     ),
     // `credentials: 'same-origin'` is a setting; a password may be any word, a token or key looks like one.
@@ -109,7 +113,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "secret env variable",
     pattern: new RegExp(
-      String.raw`^[ \t]{0,8}(?:export[ \t]{1,4})?(?=[A-Z_])[A-Z0-9_]{0,60}(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)[A-Z0-9_]{0,60}[ \t]{0,4}=[ \t]{0,4}["']?${REFERENCE}(?<secret>[A-Za-z0-9_\-+/=:@!*~^]{8,512})["']?[ \t]*(?:#.*)?\r?$`,
+      String.raw`^[ \t]{0,8}(?:export[ \t]{1,4})?(?=[A-Z_])[A-Z0-9_]{0,60}` +
+        String.raw`(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)` +
+        String.raw`[A-Z0-9_]{0,60}[ \t]{0,4}=[ \t]{0,4}["']?` +
+        String.raw`${REFERENCE}(?<secret>[A-Za-z0-9_\-+/=:@!*~^]{8,512})["']?[ \t]*(?:#.*)?\r?$`,
       "gm",
     ),
     accept: keyLike,
@@ -135,8 +142,11 @@ export interface SecretSpan {
 }
 
 /** Cheap test that a text can hold a secret at all; most files of a repository fail it and are never scanned. */
-const MAYBE_SECRET =
-  /PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|[rs]k_(?:live|test)_|sk-|xox[abprs]-|hooks\.slack|AIza|SG\.|npm_|eyJ|:\/\/[^\s/]*:|pass|pwd|secret|token|key|credential|auth/i;
+const MAYBE_SECRET = new RegExp(
+  String.raw`PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|[rs]k_(?:live|test)_|sk-|xox[abprs]-|` +
+    String.raw`hooks\.slack|AIza|SG\.|npm_|eyJ|:\/\/[^\s/]*:|pass|pwd|secret|token|key|credential|auth`,
+  "i",
+);
 
 /**
  * Every secret in `text`, as spans sorted by start; overlapping spans of several patterns are merged (the first

@@ -5,7 +5,10 @@ import { firstErrorNode, treeSitterParser } from "../lang/tree-sitter.js";
 import { typescript } from "../lang/typescript.js";
 import { linesAt } from "./lines.js";
 
-/** The languages whose structure {@link structureProblems} compares: TS/JS through TypeScript, Python and Go through tree-sitter. */
+/**
+ * The languages whose structure {@link structureProblems} compares: TS/JS through TypeScript, Python and Go through
+ * tree-sitter.
+ */
 export type StructureLanguage = "ts" | "tsx" | "js" | "jsx" | "python" | "go";
 
 /** One reason an addition changes existing code: the 1-based line of the file after the addition, and a sentence. */
@@ -41,7 +44,9 @@ interface Adapter {
   constantCondition(index: number): boolean | undefined;
   /** True when the node at `index` is a decorator or modifier (`@Foo()`, `export`, `static`, Python's `@x`). */
   modifies(index: number): boolean;
-  /** True when the node at `index` adds to what the module exports (`export {…}`, `export default`, `module.exports =`). */
+  /**
+   * True when the node at `index` adds to what the module exports (`export {…}`, `export default`, `module.exports =`).
+   */
   exports(index: number): boolean;
   /** The names the node at `index` declares in its parent's scope (a function, class, variable, member, key). */
   declares(index: number): string[];
@@ -111,7 +116,10 @@ class Insertions {
     return out + after.slice(at);
   }
 
-  /** The offset in the original text of an offset of the text after (an offset inside added text maps to where it was added). */
+  /**
+   * The offset in the original text of an offset of the text after (an offset inside added text maps to where it was
+   * added).
+   */
   back(offset: number): number {
     let lo = 0;
     let hi = this.from.length - 1;
@@ -171,8 +179,10 @@ const HIDDEN_BREAK = /\r(?!$)|[\u0085\u2028\u2029]/;
  * Hangul fillers, Khmer inherent vowels, Mongolian vowel separator, zero-width space/joiners, word joiner and
  * invisible operators, deprecated format controls, BOM, variation selectors, Braille blank, tag characters.
  */
-const HIDDEN_CHAR =
-  /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200D\u2060-\u2064\u206A-\u206F\u2800\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/;
+const HIDDEN_CHAR = new RegExp(
+  String.raw`[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-` +
+    String.raw`\u200D\u2060-\u2064\u206A-\u206F\u2800\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]`,
+);
 
 /**
  * Problems of the added lines' own text, in any file: a hidden line break (a lone `\r`, U+0085, U+2028, U+2029 —
@@ -187,7 +197,9 @@ export function addedTextProblems(lines: readonly { line: number; text: string }
     if (brk) {
       out.push({
         line,
-        message: `added line ${line} holds a hidden line break (${codePoint(brk[0])}): parsers split the line there, git and readers do not`,
+        message:
+          `added line ${line} holds a hidden line break (${codePoint(brk[0])}): ` +
+          `parsers split the line there, git and readers do not`,
       });
       continue;
     }
@@ -195,7 +207,9 @@ export function addedTextProblems(lines: readonly { line: number; text: string }
     if (hidden) {
       out.push({
         line,
-        message: `added line ${line} holds an invisible or bidirectional control character (${codePoint(hidden[0])}); write it as an escape if it is meant`,
+        message:
+          `added line ${line} holds an invisible or bidirectional control ` +
+          `character (${codePoint(hidden[0])}); write it as an escape if it is meant`,
       });
     }
   }
@@ -319,17 +333,22 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
   }
   if (j < a.kind.length) {
     const at = ins.forward(a.start[j]!);
-    const cause = ins.from.filter((f) => f <= at).pop() ?? ins.from[0]!; // the nearest added line above it, else the first
+    // the nearest added line above it, else the first
+    const cause = ins.from.filter((f) => f <= at).pop() ?? ins.from[0]!;
     problems.push({
       offset: cause,
-      message: `the added line ${lineIn(after, cause)} changes how the existing ${A.kindName(a.kind[j]!)} at line ${lineIn(after, at)} parses: it would become part of a comment, a string or another construct`,
+      message:
+        `the added line ${lineIn(after, cause)} changes how the existing ${A.kindName(a.kind[j]!)} at ` +
+        `line ${lineIn(after, at)} parses: it would become part of a comment, a string or another construct`,
     });
     return finish(problems, after);
   }
   if (reinterpreted !== undefined) {
     problems.push({
       offset: b.start[reinterpreted]!,
-      message: `existing text parses as a new ${B.kindName(b.kind[reinterpreted]!)} after the addition (code brought out of a comment or string, or joined with added text)`,
+      message:
+        `existing text parses as a new ${B.kindName(b.kind[reinterpreted]!)} after the ` +
+        `addition (code brought out of a comment or string, or joined with added text)`,
     });
   }
 
@@ -341,7 +360,11 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     const newParent = b.parent[img]!;
     problems.push({
       offset: b.start[img]!,
-      message: `the existing ${A.kindName(a.kind[k]!)} at line ${lineIn(before, a.start[k]!)} would sit inside ${newParent >= 0 && pre[newParent]! < 0 ? `the added ${B.kindName(b.kind[newParent]!)}` : "another construct"} instead of where it was`,
+      message:
+        `the existing ${A.kindName(a.kind[k]!)} at line ${lineIn(before, a.start[k]!)} ` +
+        `would sit inside ` +
+        (newParent >= 0 && pre[newParent]! < 0 ? `the added ${B.kindName(b.kind[newParent]!)}` : "another construct") +
+        ` instead of where it was`,
     });
     break;
   }
@@ -351,7 +374,9 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     if (pre[i]! >= 0 || B.constantCondition(i) !== true) continue;
     problems.push({
       offset: b.start[i]!,
-      message: `the added ${B.kindName(b.kind[i]!)} tests a constant; a guard must test a value (for example a parameter or a result)`,
+      message:
+        `the added ${B.kindName(b.kind[i]!)} tests a constant; a ` +
+        `guard must test a value (for example a parameter or a result)`,
     });
     break;
   }
@@ -375,7 +400,10 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     if (beforeStmts.slice(0, was).some((s) => A.terminates(s))) continue; // it was not reached before either
     problems.push({
       offset: b.start[cut]!,
-      message: `the ${pre[stmts[stop]!]! < 0 ? "added" : "changed"} ${B.kindName(b.kind[stmts[stop]!]!)} at line ${lineIn(after, b.start[stmts[stop]!]!)} ends the block, so the existing code from line ${lineIn(after, b.start[cut]!)} would no longer run`,
+      message:
+        `the ${pre[stmts[stop]!]! < 0 ? "added" : "changed"} ${B.kindName(b.kind[stmts[stop]!]!)} ` +
+        `at line ${lineIn(after, b.start[stmts[stop]!]!)} ends the block, so the existing ` +
+        `code from line ${lineIn(after, b.start[cut]!)} would no longer run`,
     });
     break;
   }
@@ -399,7 +427,10 @@ function attachment(
     if (a.containers.has(k) || !ins.inside(b.start[img]!)) continue;
     return {
       offset: b.start[img]!,
-      message: `the added line ${lineIn(after, b.start[img]!)} attaches to the existing ${A.kindName(a.kind[k]!)} at line ${lineIn(before, a.start[k]!)}: a decorator, modifier or export on existing code changes how it runs`,
+      message:
+        `the added line ${lineIn(after, b.start[img]!)} attaches to the existing ` +
+        `${A.kindName(a.kind[k]!)} at line ${lineIn(before, a.start[k]!)}: a ` +
+        `decorator, modifier or export on existing code changes how it runs`,
     };
   }
   for (let i = 1; i < b.kind.length; i++) {
@@ -408,13 +439,18 @@ function attachment(
     if (pre[parent]! >= 0 && B.modifies(i)) {
       return {
         offset: b.start[i]!,
-        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes the existing ${B.kindName(b.kind[parent]!)} at line ${lineIn(before, a.start[pre[parent]!]!)}: a decorator or modifier on existing code changes how it runs`,
+        message:
+          `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes ` +
+          `the existing ${B.kindName(b.kind[parent]!)} at line ${lineIn(before, a.start[pre[parent]!]!)}: ` +
+          `a decorator or modifier on existing code changes how it runs`,
       };
     }
     if (B.exports(i)) {
       return {
         offset: b.start[i]!,
-        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes what the module exports, which can replace what an existing name means to its importers`,
+        message:
+          `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} changes ` +
+          `what the module exports, which can replace what an existing name means to its importers`,
       };
     }
     const names = B.declares(i);
@@ -425,7 +461,10 @@ function attachment(
       if (name === undefined) continue;
       return {
         offset: b.start[i]!,
-        message: `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} declares ${JSON.stringify(name)}, which the existing ${B.kindName(b.kind[s]!)} at line ${lineIn(before, a.start[pre[s]!]!)} declares: the later one would replace it`,
+        message:
+          `the added ${B.kindName(b.kind[i]!)} at line ${lineIn(after, b.start[i]!)} declares ` +
+          `${JSON.stringify(name)}, which the existing ${B.kindName(b.kind[s]!)} at line ` +
+          `${lineIn(before, a.start[pre[s]!]!)} declares: the later one would replace it`,
       };
     }
   }

@@ -91,8 +91,11 @@ interface Open {
 
 const JS_MODIFIERS =
   /^(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set|accessor)\s+/;
-const JAVA_MODIFIERS =
-  /^(?:public|private|protected|static|final|abstract|synchronized|native|default|transient|volatile|strictfp|internal|sealed|virtual|override|async|extern|unsafe|partial|readonly|new|const)\s+/;
+const JAVA_MODIFIERS = new RegExp(
+  String.raw`^(?:public|private|protected|static|final|abstract|synchronized|` +
+    String.raw`native|default|transient|volatile|strictfp|internal|sealed|virtual|` +
+    String.raw`override|async|extern|unsafe|partial|readonly|new|const)\s+`,
+);
 const NOT_METHOD = new Set([
   "if",
   "for",
@@ -176,8 +179,12 @@ function isQuoteOrSlash(code: number): boolean {
 }
 
 /** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
-const JS_CANDIDATE =
-  /^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/;
+const JS_CANDIDATE = new RegExp(
+  String.raw`^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|` +
+    String.raw`module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.` +
+    String.raw`[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|` +
+    String.raw`^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
+);
 
 function jsLine(text: string, inClass: string | undefined): Found | null {
   if (inClass === undefined && !JS_CANDIDATE.test(text)) return null;
@@ -194,10 +201,10 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1]) return { name: m[1], kind: "module", opens: true };
   m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
-  m =
-    /^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(
-      t,
-    );
+  m = new RegExp(
+    String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)` +
+      String.raw`\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)`,
+  ).exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
@@ -205,10 +212,10 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
   // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the
   // member.
-  m =
-    /^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(
-      t,
-    );
+  m = new RegExp(
+    String.raw`^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$]` +
+      String.raw`[\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
+  ).exec(t);
   if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return { name: m[2], kind: "method", container: m[1] };
   // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
   m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);

@@ -18,7 +18,9 @@ export interface BranchCommit {
   ours: boolean;
 }
 
-/** Why a branch was left as it is: it holds groundfix's commit on another base or with other edits, or others' commits. */
+/**
+ * Why a branch was left as it is: it holds groundfix's commit on another base or with other edits, or others' commits.
+ */
 export type HeldReason = "other_base" | "other_edits" | "other_commits";
 
 /**
@@ -62,7 +64,8 @@ export type Delivery =
 
 /**
  * The branch a retry was meant for, left as it is because it holds commits groundfix did not make (GitHub): the run
- * went to another branch name (`Delivery.branch`). `commits` as in a `held` delivery (at most 10 named, `count` in all).
+ * went to another branch name (`Delivery.branch`). `commits` as in a `held` delivery (at most 10 named, `count` in
+ * all).
  */
 export interface HeldBranch {
   branch: string;

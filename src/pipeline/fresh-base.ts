@@ -105,7 +105,9 @@ export function reapplyEdits(
       kind: "outdated",
       path: first.path,
       edit: first.edit,
-      why: `only part of the fix is there (edit ${first.edit} is already at lines ${first.startLine}-${first.endLine}, the others are not)`,
+      why:
+        `only part of the fix is there (edit ${first.edit} is already at ` +
+        `lines ${first.startLine}-${first.endLine}, the others are not)`,
     };
   }
   const modeOf = (path: string) => atHead.get(path)?.mode ?? files.find((f) => f.path === path)?.mode ?? "100644";
@@ -122,7 +124,10 @@ export function reapplyEdits(
 function whyNot(applied: { reason: string; occurrences?: number[] }): string {
   switch (applied.reason) {
     case "ambiguous":
-      return `its code_before now occurs ${applied.occurrences?.length ?? "several"} times (lines ${applied.occurrences?.join(", ") ?? "?"}), so it is no longer anchored on one place`;
+      return (
+        `its code_before now occurs ${applied.occurrences?.length ?? "several"} times (lines ` +
+        `${applied.occurrences?.join(", ") ?? "?"}), so it is no longer anchored on one place`
+      );
     case "not_additive":
       return "applied there it would remove or alter existing lines";
     case "binary":

@@ -79,7 +79,8 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
     if (result.outcome !== "pr_ready" || result.files.length === 0) {
       if (request.mode === "approve") {
         report.note =
-          "approved, but the rerun has no applicable edit at or above the comment threshold, so there is nothing to open";
+          "approved, but the rerun has no applicable edit at or " +
+          "above the comment threshold, so there is nothing to open";
       }
       return await finish("comment");
     }
@@ -91,7 +92,9 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
   }
 }
 
-/** What {@link deliverEdits} works from: the pinned base, its snapshot and config, the task and its `pr_ready` result. */
+/**
+ * What {@link deliverEdits} works from: the pinned base, its snapshot and config, the task and its `pr_ready` result.
+ */
 export interface EditsToDeliver {
   task: Task;
   result: RunResult;
@@ -152,7 +155,10 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
     kind: "stage",
     request,
     stage: "delivering",
-    detail: `committing ${result.files.length} file(s) on ${branch}${report.baseMoved ? ` (the base moved to ${short(base.sha)}; the edits were applied again there)` : ""}`,
+    detail:
+      `committing ${result.files.length} file(s) on ` +
+      `${branch}` +
+      `${report.baseMoved ? ` (the base moved to ${short(base.sha)}; the edits were applied again there)` : ""}`,
   });
   const delivery = await host.deliver({
     baseSha: base.sha,

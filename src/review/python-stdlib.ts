@@ -4,26 +4,27 @@
  * private accelerator modules. Written for the review's imports rule: a new import of one of these is never fabricated.
  */
 export const PYTHON_STDLIB: ReadonlySet<string> = new Set(
-  `__future__ __main__ _thread _abc _ast _asyncio _bisect _blake2 _bz2 _codecs _collections _collections_abc _compat_pickle
-  _compression _contextvars _csv _ctypes _datetime _decimal _functools _hashlib _heapq _io _json _locale _lsprof _lzma
-  _markupbase _md5 _multiprocessing _opcode _operator _osx_support _pickle _posixsubprocess _py_abc _pydecimal _pyio
-  _queue _random _sha1 _sha256 _sha512 _signal _socket _sqlite3 _sre _ssl _stat _statistics _string _strptime _struct
-  _symtable _sysconfigdata _threading_local _tkinter _tracemalloc _uuid _warnings _weakref _weakrefset _winapi _zoneinfo
-  abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii binhex bisect
-  builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop collections colorsys compileall concurrent
-  configparser contextlib contextvars copy copyreg crypt csv ctypes curses dataclasses datetime dbm decimal difflib dis
-  distutils doctest email encodings ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch formatter fractions
-  ftplib functools gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html http idlelib
-  imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3 linecache locale logging lzma mailbox
-  mailcap marshal math mimetypes mmap modulefinder msilib msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path
-  numbers opcode operator optparse os ossaudiodev parser pathlib pdb pickle pickletools pipes pkgutil platform plistlib
-  poplib posix posixpath pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue quopri random re
-  readline reprlib resource rlcompleter runpy sched secrets select selectors shelve shlex shutil signal site smtpd smtplib
-  sndhdr socket socketserver spwd sqlite3 sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct
-  subprocess sunau symbol symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios test textwrap this
-  threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle turtledemo types typing
-  unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser winreg winsound wsgiref xdrlib xml xmlrpc
-  zipapp zipfile zipimport zlib zoneinfo`
+  `__future__ __main__ _thread _abc _ast _asyncio _bisect _blake2 _bz2 _codecs _collections _collections_abc
+  _compat_pickle _compression _contextvars _csv _ctypes _datetime _decimal _functools _hashlib _heapq _io _json
+  _locale _lsprof _lzma _markupbase _md5 _multiprocessing _opcode _operator _osx_support _pickle _posixsubprocess
+  _py_abc _pydecimal _pyio _queue _random _sha1 _sha256 _sha512 _signal _socket _sqlite3 _sre _ssl _stat _statistics
+  _string _strptime _struct _symtable _sysconfigdata _threading_local _tkinter _tracemalloc _uuid _warnings _weakref
+  _weakrefset _winapi _zoneinfo abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop
+  base64 bdb binascii binhex bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop
+  collections colorsys compileall concurrent configparser contextlib contextvars copy copyreg crypt csv ctypes curses
+  dataclasses datetime dbm decimal difflib dis distutils doctest email encodings ensurepip enum errno faulthandler
+  fcntl filecmp fileinput fnmatch formatter fractions ftplib functools gc genericpath getopt getpass gettext glob
+  graphlib grp gzip hashlib heapq hmac html http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools
+  json keyword lib2to3 linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib
+  msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse os ossaudiodev parser
+  pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix posixpath pprint profile pstats pty pwd
+  py_compile pyclbr pydoc pydoc_data pyexpat queue quopri random re readline reprlib resource rlcompleter runpy sched
+  secrets select selectors shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3
+  sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct subprocess sunau symbol symtable
+  sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios test textwrap this threading time timeit tkinter
+  token tokenize tomllib trace traceback tracemalloc tty turtle turtledemo types typing unicodedata unittest urllib uu
+  uuid venv warnings wave weakref webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib
+  zoneinfo`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -75,7 +75,9 @@ function reviewTitle(findings: Finding[], rules: RuleName[]): string {
   const warnings = findings.filter((f) => f.level === "warning").length;
   if (failures > 0)
     return `groundfix review: ${plural(failures, "failure")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
-  return `groundfix review: passed ${plural(rules.length, "rule")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`;
+  return (
+    `groundfix review: passed ${plural(rules.length, "rule")}` + `${warnings ? `, ${plural(warnings, "warning")}` : ""}`
+  );
 }
 
 const ICON = { failure: "✖", warning: "⚠", notice: "ℹ" } as const;

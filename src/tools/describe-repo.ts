@@ -119,8 +119,11 @@ function folderListing(s: Snapshot, folder: string): string {
 export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
   name: "describe_repo",
   description:
-    "Get oriented in the repository. Without path: its layout, file counts by language, manifests (package.json, requirements.txt, pyproject.toml, go.mod, Cargo.toml, pom.xml, Gemfile) with their dependencies, and likely entry points. " +
-    "With a folder path: its files with sizes; with a file path: its outline (functions, classes, methods with line numbers). " +
+    "Get oriented in the repository. Without path: its layout, file counts by " +
+    "language, manifests (package.json, requirements.txt, pyproject.toml, go.mod, " +
+    "Cargo.toml, pom.xml, Gemfile) with their dependencies, and likely entry points. " +
+    "With a folder path: its files with sizes; with a file path: " +
+    "its outline (functions, classes, methods with line numbers). " +
     "Use it first, and to see what a file defines before you read it. It shows no code, so it is never a source for " +
     "code_before.",
   schema,
@@ -151,7 +154,10 @@ export const describeRepo: ToolDefinition<z.infer<typeof schema>> = {
     const outline = defs.map((d) => {
       const indent = d.container !== undefined ? "    " : "  ";
       const span = d.endLine !== undefined && d.endLine !== d.line ? `-${d.endLine}` : "";
-      return `${indent}${`${d.line}${span}`.padStart(width * 2 + 1)} ${d.kind} ${d.container !== undefined ? `${d.container}.` : ""}${d.name}`;
+      return (
+        `${indent}${`${d.line}${span}`.padStart(width * 2 + 1)} ${d.kind} ` +
+        `${d.container !== undefined ? `${d.container}.` : ""}${d.name}`
+      );
     });
     return finish(s, {
       status: "ok",

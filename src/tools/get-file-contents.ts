@@ -29,8 +29,10 @@ const schema = z.object({
 export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
   name: "get_file_contents",
   description:
-    `Read a text file of the repository at the pinned commit, as numbered lines "  12| text" (the number and "| " are not part of the file). ` +
-    `At most ${MAX_WINDOW_LINES} lines per call; use start_line/end_line to page, and read the window around the lines you care about rather than whole large files. ` +
+    `Read a text file of the repository at the pinned commit, as numbered ` +
+    `lines "  12| text" (the number and "| " are not part of the file). ` +
+    `At most ${MAX_WINDOW_LINES} lines per call; use start_line/end_line to page, and ` +
+    `read the window around the lines you care about rather than whole large files. ` +
     "Read before you edit: suggest_addition accepts code_before only from lines read with this tool in this run, " +
     "copied exactly without the prefixes.",
   schema,
@@ -74,7 +76,9 @@ export const getFileContents: ToolDefinition<z.infer<typeof schema>> = {
     const more =
       end < total
         ? [
-            `… ${total - end} more lines not shown${end < wantedEnd ? ` (window capped at ${MAX_WINDOW_LINES} lines)` : ""}; call again with start_line=${end + 1}`,
+            `… ${total - end} more lines not ` +
+              `shown${end < wantedEnd ? ` (window capped at ${MAX_WINDOW_LINES} lines)` : ""}; ` +
+              `call again with start_line=${end + 1}`,
           ]
         : [];
     ctx.reads.record({ path: file.path, startLine: start, endLine: end });

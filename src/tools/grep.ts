@@ -166,13 +166,19 @@ function forCandidateLines(
   }
 }
 
-/** `grep_codebase({ pattern, regex?, path_glob?, case_sensitive?, max_results? })`: `path:line: text` hits, capped, with the total. */
+/**
+ * `grep_codebase({ pattern, regex?, path_glob?, case_sensitive?, max_results? })`: `path:line: text` hits, capped, with
+ * the total.
+ */
 export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
   name: "grep_codebase",
   description:
-    'Find lines containing a literal string (default) or an RE2 regex (regex: true) across the repository; answers "path:line: text" per hit, capped at max_results, with the total count. ' +
-    'Narrow with path_glob (e.g. "src/**/*.js"); case-sensitive unless case_sensitive: false. Use it for exact names, error strings and log messages. ' +
-    "Its lines are shown without their indentation and may be cut, so never copy code_before from them: read the lines with get_file_contents first.",
+    "Find lines containing a literal string (default) or an RE2 regex (regex: true) across the " +
+    'repository; answers "path:line: text" per hit, capped at max_results, with the total count. ' +
+    'Narrow with path_glob (e.g. "src/**/*.js"); case-sensitive unless ' +
+    "case_sensitive: false. Use it for exact names, error strings and log messages. " +
+    "Its lines are shown without their indentation and may be cut, so never " +
+    "copy code_before from them: read the lines with get_file_contents first.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -182,7 +188,9 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
       if (typeof compiled === "string") {
         return finish(ctx.snapshot, {
           status: "invalid",
-          text: `INVALID: cannot use path_glob '${args.path_glob}': ${compiled}. Use picomatch syntax like "src/**/*.ts".`,
+          text:
+            `INVALID: cannot use path_glob '${args.path_glob}': ` +
+            `${compiled}. Use picomatch syntax like "src/**/*.ts".`,
         });
       }
       pathFilter = compiled;
@@ -201,7 +209,9 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
       const reason = (err as Error).message.split("\n")[0] ?? "invalid pattern";
       return finish(ctx.snapshot, {
         status: "invalid",
-        text: `INVALID: regex '${args.pattern}' does not compile (${reason}). RE2 syntax has no backreferences or lookaround; fix the pattern or call with regex: false for a literal search.`,
+        text:
+          `INVALID: regex '${args.pattern}' does not compile (${reason}). RE2 syntax has no ` +
+          `backreferences or lookaround; fix the pattern or call with regex: false for a literal search.`,
       });
     }
     const scope = args.path_glob !== undefined ? ` in paths matching '${args.path_glob}'` : "";
@@ -217,10 +227,13 @@ export const grepCodebase: ToolDefinition<z.infer<typeof schema>> = {
       });
     }
     const lines = found.hits.map((h) => `${h.path}:${h.line}: ${clipLine(h.text.trim(), HIT_LINE_CHARS)}`);
-    const header = `${found.total} matching line(s) in ${found.files} file(s) for ${JSON.stringify(args.pattern)}${scope}${skipped}:`;
+    const header =
+      `${found.total} matching line(s) in ${found.files} file(s) ` +
+      `for ${JSON.stringify(args.pattern)}${scope}${skipped}:`;
     if (found.total > found.hits.length) {
       lines.push(
-        `… ${found.total - found.hits.length} more not shown; narrow with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`,
+        `… ${found.total - found.hits.length} more not shown; narrow ` +
+          `with path_glob or raise max_results (≤ ${GREP_MAX_RESULTS})`,
       );
     }
     const data = { tool: "grep_codebase" as const, total: found.total, hits: found.hits };

@@ -1,6 +1,6 @@
 /**
- * The read-only tool surface (`agent/tool-specs.ts` describes them to the model): six tools over a snapshot, in READ_TOOL_NAMES order,
- * and `runTool`, which validates arguments with zod and never throws.
+ * The read-only tool surface (`agent/tool-specs.ts` describes them to the model): six tools over a snapshot, in
+ * READ_TOOL_NAMES order, and `runTool`, which validates arguments with zod and never throws.
  */
 import type { ToolResult } from "../types.js";
 import { describeRepo } from "./describe-repo.js";

@@ -15,7 +15,8 @@ const schema = z.object({
     .max(1000)
     .optional()
     .describe(
-      'Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob without "/" matches file names anywhere). Default: every file.',
+      'Glob over repository paths, e.g. "src/**/*.ts" or "*.py" (a glob ' +
+        'without "/" matches file names anywhere). Default: every file.',
     ),
   offset: z.number().int().min(0).optional().describe("How many matching paths to skip (for paging). Default 0."),
   limit: z
@@ -69,7 +70,8 @@ export function matchPaths(snapshot: Snapshot, glob: string | undefined): string
 export const listFiles: ToolDefinition<z.infer<typeof schema>> = {
   name: "list_files",
   description:
-    'List repository paths matching a glob (picomatch syntax: "src/**/*.js", "**/test_*.py", "*.go"), paginated with offset/limit, with the total number of matches. ' +
+    'List repository paths matching a glob (picomatch syntax: "src/**/*.js", ' +
+    '"**/test_*.py", "*.go"), paginated with offset/limit, with the total number of matches. ' +
     "Non-text entries are marked [binary], [symlink], [submodule], [too large], [lfs pointer]. " +
     "Use it to find the exact path of a file you know by name or folder. To find code by its content use " +
     "grep_codebase or search_codebase instead.",

@@ -188,8 +188,10 @@ export interface OwnPackage {
 }
 
 /** Folders whose manifests describe tests, fixtures or third-party copies, never the repository's own package. */
-const NOT_OWN =
-  /(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\//;
+const NOT_OWN = new RegExp(
+  String.raw`(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|` +
+    String.raw`tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\/`,
+);
 
 /** The folder of a repository path ("" at the root). */
 const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
@@ -221,9 +223,10 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     const base = fileOf(path);
     const dir = folderOf(path);
     if (
-      !/^(?:package\.json|pyproject\.toml|setup\.cfg|setup\.py|go\.mod|pom\.xml|build\.gradle(?:\.kts)?|.+\.gemspec|.+\.csproj)$/.test(
-        base,
-      )
+      !new RegExp(
+        String.raw`^(?:package\.json|pyproject\.toml|setup\.cfg|setup\.py|go\.mod|` +
+          String.raw`pom\.xml|build\.gradle(?:\.kts)?|.+\.gemspec|.+\.csproj)$`,
+      ).test(base)
     )
       continue;
     const text = read(path);

@@ -34,7 +34,10 @@ export function shortSha(sha: string): string {
 export function truncationNote(snapshot: Snapshot): string {
   const { leftOut, truncated } = snapshot.stats;
   if (!truncated) return "";
-  return `Note: this snapshot is truncated: ${leftOut.length} file(s) were left out by its caps (${leftOut[0]?.reason ?? "cap reached"}); answers may be incomplete.`;
+  return (
+    `Note: this snapshot is truncated: ${leftOut.length} file(s) were left out by ` +
+    `its caps (${leftOut[0]?.reason ?? "cap reached"}); answers may be incomplete.`
+  );
 }
 
 /**
@@ -52,7 +55,9 @@ export function finish(snapshot: Snapshot, result: ToolResult): ToolResult {
       .slice(keep)
       .split("\n")
       .filter((l) => l !== "").length;
-    text = `${text.slice(0, keep)}\n… ${rest} more lines not shown (answer capped at ${MAX_OUTPUT_CHARS} characters; narrow the call)`;
+    text =
+      `${text.slice(0, keep)}\n… ${rest} more lines not shown (answer ` +
+      `capped at ${MAX_OUTPUT_CHARS} characters; narrow the call)`;
   }
   return {
     status: result.status,

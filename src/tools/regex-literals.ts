@@ -10,7 +10,9 @@
  * then there is no prefilter and every line is tested, which is always correct.
  */
 
-/** What a node of the pattern tells: `exact` = the strings it matches (when few), `any` = one of them is in every match. */
+/**
+ * What a node of the pattern tells: `exact` = the strings it matches (when few), `any` = one of them is in every match.
+ */
 interface Info {
   exact: string[] | null;
   any: string[] | null;

@@ -10,7 +10,9 @@ import { numberLine } from "../grounding/lines.js";
 import { REDACTED, redactDeep } from "../grounding/secrets.js";
 import type { OwnPackage } from "./manifests.js";
 
-/** One line of a file as `get_file_contents` quotes it: 1-based number, text (clipped at the line cap when `clipped`). */
+/**
+ * One line of a file as `get_file_contents` quotes it: 1-based number, text (clipped at the line cap when `clipped`).
+ */
 export interface WindowLine {
   line: number;
   text: string;

@@ -91,7 +91,10 @@ export function servedWords(
 export function notLoaded(snapshot: Snapshot, path: string): string | null {
   const left = snapshot.stats.leftOut.find((l) => l.path === path);
   if (left === undefined) return null;
-  return `${path} exists at ${shortSha(snapshot.sha)} but is too large for the snapshot (${left.reason}); its content is not loaded, served or searched.`;
+  return (
+    `${path} exists at ${shortSha(snapshot.sha)} but is too large for the ` +
+    `snapshot (${left.reason}); its content is not loaded, served or searched.`
+  );
 }
 
 /**
@@ -145,7 +148,9 @@ export function resolveTextFile(
         ok: false,
         result: {
           status: "not_found",
-          text: `NOT_FOUND: ${path} is a folder, not a file; call list_files with glob "${path}/**" or describe_repo with path "${path}"`,
+          text:
+            `NOT_FOUND: ${path} is a folder, not a file; call list_files ` +
+            `with glob "${path}/**" or describe_repo with path "${path}"`,
         },
       };
     }
@@ -167,7 +172,9 @@ export function resolveTextFile(
       ok: false,
       result: {
         status: "rejected",
-        text: `REJECTED: ${path} looks like a secrets file (env file or key); it is listed but never served. Read the code that uses it instead.`,
+        text:
+          `REJECTED: ${path} looks like a secrets file (env file or key); ` +
+          `it is listed but never served. Read the code that uses it instead.`,
       },
     };
   }
@@ -191,7 +198,9 @@ export function resolveTextFile(
         ok: false,
         result: {
           status: "not_found",
-          text: `NOT_FOUND: ${path} is too large to serve (${size}, over the per-file cap); its content is not in the snapshot and not searchable. Look at the code that reads or generates it.`,
+          text:
+            `NOT_FOUND: ${path} is too large to serve (${size}, over the per-file cap); its content ` +
+            `is not in the snapshot and not searchable. Look at the code that reads or generates it.`,
         },
       };
     case "lfs_pointer":
@@ -199,7 +208,9 @@ export function resolveTextFile(
         ok: false,
         result: {
           status: "not_found",
-          text: `NOT_FOUND: ${path} is a Git LFS pointer; the real content is stored outside the repository and is not served.`,
+          text:
+            `NOT_FOUND: ${path} is a Git LFS pointer; the real content ` +
+            `is stored outside the repository and is not served.`,
         },
       };
     case "submodule":

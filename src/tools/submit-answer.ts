@@ -14,7 +14,9 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** True when `snippet` holds a secret itself, or any of its lines `start..end` of `content` lies in a private key block. */
+/**
+ * True when `snippet` holds a secret itself, or any of its lines `start..end` of `content` lies in a private key block.
+ */
 function holdsSecret(snippet: string, content: string, start: number, end: number): boolean {
   if (findSecrets(snippet).length > 0) return true;
   const block = multiLineSecretLines(content);
@@ -48,7 +50,9 @@ export type SubmitAnswerArgs = z.infer<typeof submitAnswerSchema>;
 /** Description offered to the model. */
 export const SUBMIT_ANSWER_DESCRIPTION =
   "Submit the final diagnosis; an accepted answer ends the run. " +
-  "Checked before acceptance: affected_file must exist, affected_function must be defined in it (or null), root_cause_snippet must be verbatim text of it (or null); a rejected answer says which claim failed and the real alternatives. " +
+  "Checked before acceptance: affected_file must exist, affected_function must " +
+  "be defined in it (or null), root_cause_snippet must be verbatim text of it (or " +
+  "null); a rejected answer says which claim failed and the real alternatives. " +
   "Call it last, once your suggest_addition was applied, with an honest confidence: it decides whether a pull " +
   "request, a comment or nothing comes of the run.";
 
@@ -70,10 +74,14 @@ export interface CheckedClaims {
 const KEYWORDS = new Set(
   (
     "abstract and as assert async await begin boolean break byte case catch chan char class const continue debugger " +
-    "def default defer del delete do double elif else elsif end ensure enum except export extends false final finally " +
-    "float for from func function global goto if implements import in instanceof int interface is lambda let long new " +
-    "nil nonlocal none not null object or override package pass private protected public raise readonly rescue return " +
-    "select self short static string struct super switch then this throw throws true try type typeof undefined unless " +
+    "def default defer del delete do double elif else elsif " +
+    "end ensure enum except export extends false final finally " +
+    "float for from func function global goto if implements " +
+    "import in instanceof int interface is lambda let long new " +
+    "nil nonlocal none not null object or override package " +
+    "pass private protected public raise readonly rescue return " +
+    "select self short static string struct super switch then " +
+    "this throw throws true try type typeof undefined unless " +
     "until var void while with yield"
   ).split(" "),
 );
@@ -145,7 +153,8 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
         ? `affected_file "${path}" is a secret file, which groundfix does not cite`
         : `affected_file "${path}" is a ${entry.kind.replace("_", " ")} entry, not a text file`;
     out.failures.push(
-      `${what}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Check the path with list_files or get_file_contents.`,
+      `${what}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} ` +
+        `Check the path with list_files or get_file_contents.`,
     );
     return out;
   }
@@ -176,7 +185,11 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
         ),
       ];
       out.failures.push(
-        `affected_function "${answer.affected_function}" is not defined in ${path}; ${names.length ? `it defines: ${names.slice(0, 25).join(", ")}${names.length > 25 ? ` … (${names.length} in all)` : ""}` : "it defines no functions groundfix can see"}. Use one of these names, or null.`,
+        `affected_function "${answer.affected_function}" is not defined in ${path}; ` +
+          (names.length
+            ? `it defines: ${names.slice(0, 25).join(", ")}` + (names.length > 25 ? ` … (${names.length} in all)` : "")
+            : "it defines no functions groundfix can see") +
+          `. Use one of these names, or null.`,
       );
     }
   }
@@ -195,7 +208,9 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
       out.failures.push(
         `root_cause_snippet is not verbatim text of ${path}.` +
           (near
-            ? ` The closest text is lines ${near.startLine}-${near.endLine}; it differs ${near.cause ? `only in ${near.cause}` : "in content"}:\n${numberLines(near.text, near.startLine)}\n`
+            ? ` The closest text is lines ${near.startLine}-${near.endLine}; it differs ` +
+              `${near.cause ? `only in ${near.cause}` : "in content"}:\n` +
+              `${numberLines(near.text, near.startLine)}\n`
             : " ") +
           `Copy the lines exactly as get_file_contents shows them (without the "12| " prefixes), or pass null.`,
       );

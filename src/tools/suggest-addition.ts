@@ -29,10 +29,17 @@ export type SuggestAdditionArgs = z.infer<typeof suggestAdditionSchema>;
 
 /** Description offered to the model. */
 export const SUGGEST_ADDITION_DESCRIPTION =
-  'The only way to change a file: code_before, copied verbatim from lines you read with get_file_contents in this run (same indentation, without the "  12| " prefixes, occurring exactly once; add a neighbouring line when it is not unique), is replaced by code_after. ' +
-  "code_after contains all of code_before, unchanged and in order, plus your new lines (under the default policy an edit only adds lines). " +
-  "Keep it small (a log line with context, a guard, a clearer error message) and make it before submit_answer. It answers with the unified diff, or REJECTED with the cause and how to fix the call. " +
-  'Example: {"path": "src/models/log.js", "code_before": "function formatEntry(entry) {\\n  const when = formatDate(entry.at);\\n", "code_after": "function formatEntry(entry) {\\n  if (!entry.user) throw new Error(`log entry at ${entry.at} has no user`);\\n  const when = formatDate(entry.at);\\n", "rationale": "Name the entry without a user instead of failing on entry.user.name."}';
+  "The only way to change a file: code_before, copied verbatim from lines you read with " +
+  'get_file_contents in this run (same indentation, without the "  12| " prefixes, occurring ' +
+  "exactly once; add a neighbouring line when it is not unique), is replaced by code_after. " +
+  "code_after contains all of code_before, unchanged and in order, plus " +
+  "your new lines (under the default policy an edit only adds lines). " +
+  "Keep it small (a log line with context, a guard, a clearer error message) and make it before " +
+  "submit_answer. It answers with the unified diff, or REJECTED with the cause and how to fix the call. " +
+  'Example: {"path": "src/models/log.js", "code_before": "function formatEntry(entry) {\\n  const ' +
+  'when = formatDate(entry.at);\\n", "code_after": "function formatEntry(entry) {\\n  if (!entry.user) ' +
+  'throw new Error(`log entry at ${entry.at} has no user`);\\n  const when = formatDate(entry.at);\\n", ' +
+  '"rationale": "Name the entry without a user instead of failing on entry.user.name."}';
 
 /**
  * Largest `code_before`, `code_after` or `rationale` accepted, in UTF-8 bytes: a byte budget on top of
@@ -45,7 +52,9 @@ export interface EditSession {
   edits: AppliedEdit[];
   /** Current content of each edited path. */
   contents: Map<string, string>;
-  /** For each edited path, the base line number of each current line (index 0 = line 1); null for lines an edit wrote. */
+  /**
+   * For each edited path, the base line number of each current line (index 0 = line 1); null for lines an edit wrote.
+   */
   origins: Map<string, (number | null)[]>;
 }
 
@@ -91,7 +100,11 @@ export function editPathProblem(path: string, snapshot: Snapshot, config: Ground
       snapshot.paths.filter((p) => snapshot.entry(p)?.kind === "text"),
       5,
     );
-    return `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files or get_file_contents.`;
+    return (
+      `${path} is not a file in the repository at ${shortSha(snapshot.sha)}.` +
+      `${near.length ? ` Nearest real paths: ${near.join(", ")}.` : ""} Use an exact path from list_files ` +
+      `or get_file_contents.`
+    );
   }
   if (entry.kind !== "text")
     return `${path} is a ${entry.kind.replace("_", " ")} entry, not a text file; only text files can be edited.`;
@@ -201,7 +214,11 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
         .map((w) => `${w.startLine}-${w.endLine}`);
       return rejected(
         "read_before_edit",
-        `code_before anchors on lines ${only.startLine}-${only.endLine} of ${path}, but you have not read line(s) ${ranges(unread)} of it in this run (${seen.length ? `you have read lines ${seen.join(", ")}` : "you have not read this file"}). Call get_file_contents with path "${path}", start_line ${unread[0]}, end_line ${unread[unread.length - 1]}, then call suggest_addition again.`,
+        `code_before anchors on lines ${only.startLine}-${only.endLine} of ${path}, but you have not ` +
+          `read line(s) ${ranges(unread)} of it in this run ` +
+          `(${seen.length ? `you have read lines ${seen.join(", ")}` : "you have not read this file"}). ` +
+          `Call get_file_contents with path "${path}", start_line ${unread[0]}, end_line ` +
+          `${unread[unread.length - 1]}, then call suggest_addition again.`,
       );
     }
   }

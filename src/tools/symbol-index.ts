@@ -28,7 +28,9 @@ export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
   return sites;
 }
 
-/** Characters of text a call extracts symbols from at most, besides files already extracted (see {@link withinBudget}). */
+/**
+ * Characters of text a call extracts symbols from at most, besides files already extracted (see {@link withinBudget}).
+ */
 export const EXTRACT_BUDGET_CHARS = 4_000_000;
 
 /**

@@ -98,8 +98,8 @@ function splitQualified(raw: string): { name: string; container?: string } {
  * What the similar-name lookup looks at, from one {@link scanWords} pass for the pieces of `name` — the name
  * itself ignoring case, its identifier words of 3+ letters, and the pigeonhole pieces of 3+ letters of its
  * lower-cased form for the edit distance: the definitions of the {@link SIMILAR_FILES} files (within the extraction
- * budget) with the highest sum of log(1 + files / files holding the piece) over the pieces they hold, and the files holding each word exactly
- * (a name defined in a file is a word of it).
+ * budget) with the highest sum of log(1 + files / files holding the piece) over the pieces they hold, and the files
+ * holding each word exactly (a name defined in a file is a word of it).
  */
 function neighbourhood(
   snapshot: Snapshot,
@@ -151,13 +151,19 @@ function sitesIn(snapshot: Snapshot, files: readonly string[], name: string): Sy
   return files.flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
 }
 
-/** `verify_symbol_in_repo({ name, path? })`: FOUND with definition sites `path:line kind`, or NOT_FOUND with similar names. */
+/**
+ * `verify_symbol_in_repo({ name, path? })`: FOUND with definition sites `path:line kind`, or NOT_FOUND with similar
+ * names.
+ */
 export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
   name: "verify_symbol_in_repo",
   description:
-    "Check that a function, method, class, type or constant is really defined in the repository before you rely on it. " +
-    'Answers FOUND with each definition site "path:line kind", or NOT_FOUND with similar defined names; give "Class.method" to check a method of a class. ' +
-    "Use it for the affected_function of your answer and for any function your edit calls. It does not list the places that use a symbol; grep_codebase does.",
+    "Check that a function, method, class, type or constant is " +
+    "really defined in the repository before you rely on it. " +
+    'Answers FOUND with each definition site "path:line kind", or NOT_FOUND with ' +
+    'similar defined names; give "Class.method" to check a method of a class. ' +
+    "Use it for the affected_function of your answer and for any function your " +
+    "edit calls. It does not list the places that use a symbol; grep_codebase does.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -176,7 +182,8 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     if (exact.length > 0) {
       const sites = exact.map(
         (s) =>
-          `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ${formatSymbol(s)}`,
+          `${s.path}:${s.line}${s.endLine !== undefined && s.endLine !== s.line ? `-${s.endLine}` : ""} ` +
+          `${formatSymbol(s)}`,
       );
       const data = {
         tool: "verify_symbol_in_repo" as const,
@@ -213,7 +220,9 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
     const used = redact(name) !== name ? [] : near.filesOf(name).filter((p) => isUnder(p, folder));
     if (used.length > 0) {
       lines.push(
-        `The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) without a definition the index recognises: it may come from a dependency, or be defined in a way the patterns miss; read those files to check.`,
+        `The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) ` +
+          `without a definition the index recognises: it may come from a dependency, or ` +
+          `be defined in a way the patterns miss; read those files to check.`,
       );
     }
     return finish(ctx.snapshot, {

@@ -132,7 +132,11 @@ export function toToolSet(tools: readonly ToolSpec[], options: { cache?: boolean
 /** Words of a server's error body that name a known cause, and the hint for it. */
 const BODY_HINTS: [RegExp, string][] = [
   [
-    /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|exceeds? the (model'?s? )?(context|maximum)|num_ctx/i,
+    new RegExp(
+      String.raw`context[ _-]?(length|window|size)|maximum context|too many tokens|` +
+        String.raw`prompt is too long|exceeds? the (model'?s? )?(context|maximum)|num_ctx`,
+      "i",
+    ),
     "the prompt does not fit the model's context: raise the server's context length to at least 16k tokens " +
       "(Ollama: OLLAMA_CONTEXT_LENGTH=16384 or num_ctx; vLLM: --max-model-len; llama.cpp: -c 16384)",
   ],
@@ -166,8 +170,8 @@ function statusHint(status: number, url: string | undefined, spec: string): stri
  * One readable line for a provider failure: the spec, the HTTP status, the URL, the first 200 characters of the
  * server's message (its JSON `error.message` when the SDK parsed one, else the raw body) and a hint where the cause is
  * known — 401/403 (key), 404 on `/responses` (use Chat Completions), 429, 5xx, no server at the address, a context
- * too small, a server that refuses tool calls. A request that timed out names the limit and its variable; after retries, the attempt count.
- * Secrets are redacted; never more than 400 characters.
+ * too small, a server that refuses tool calls. A request that timed out names the limit and its variable; after
+ * retries, the attempt count. Secrets are redacted; never more than 400 characters.
  */
 export function describeProviderError(
   err: unknown,
@@ -187,9 +191,11 @@ export function describeProviderError(
     const body = (cause.responseBody ?? "").replace(/\s+/g, " ").trim();
     const generic =
       !cause.message ||
-      /^(Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Too Many Requests|Service Unavailable|Bad Gateway)$/i.test(
-        cause.message,
-      );
+      new RegExp(
+        String.raw`^(Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|` +
+          String.raw`Too Many Requests|Service Unavailable|Bad Gateway)$`,
+        "i",
+      ).test(cause.message);
     const message = (generic && body ? body : cause.message).replace(/\s+/g, " ").trim();
     const short = message.length > 200 ? `${message.slice(0, 199)}…` : message;
     const hints = [
@@ -210,7 +216,9 @@ export function describeProviderError(
   } else if (InvalidToolInputError.isInstance(cause)) {
     text = `${spec}: ${cause.message}`;
   } else {
-    text = `${spec}: ${cause instanceof Error ? cause.message : String(cause)}${context.url ? ` (${context.url})` : ""}${after}`;
+    text =
+      `${spec}: ${cause instanceof Error ? cause.message : String(cause)}` +
+      `${context.url ? ` (${context.url})` : ""}${after}`;
   }
   const first = (text.split("\n").find((l) => l.trim()) ?? text).trim();
   return redactSecrets(first.length > 400 ? `${first.slice(0, 399)}…` : first).text;

@@ -7,18 +7,19 @@
  *
  * What it does (details in `heuristic/plan.ts`): parses the problem for stack frames (JavaScript/TypeScript, Python,
  * Java, Go, Ruby, C#), error messages, quoted identifiers, file paths and the alert location; maps frames of an
- * installed copy of the repository's own packages (`node_modules/<own>/`, `site-packages/<own>/`, `pkg/mod/<module>@v/`,
- * gems; names from the manifests, through `describe_repo`) to the repository's files (`heuristic/own.ts`), and other
- * frames by path suffix through `list_files` (never by a file name alone; compiled output such as `dist/x.js` through
- * its source `src/x.ts`, chosen by the frame's function); reads structured tool answers (`heuristic/results.ts`);
- * checks the frame line against the function the frame names; adds, before the statement of the innermost own frame
- * and anchored on verbatim lines, an addition in proportion to the problem (`heuristic/proportion.ts`): a crash that
- * names what was missing gets a guard on the frame line's receiver that throws a clear error naming the value and the
- * ids in scope, or returns as the function's own guards do; a warning about a declared name gets comments only (the
- * finding and the fix options); anything else a comment naming the finding (never an unconditional log that restates
- * the error), which stays below the pull-request threshold; answers in whole sentences with
- * confidence from the evidence. When the file declares an identifier the problem quotes (and the frame line does not
- * name it), the declaring line is the root-cause snippet and the addition names that declaration (`heuristic/wording.ts`).
+ * installed copy of the repository's own packages (`node_modules/<own>/`, `site-packages/<own>/`,
+ * `pkg/mod/<module>@v/`, gems; names from the manifests, through `describe_repo`) to the repository's files
+ * (`heuristic/own.ts`), and other frames by path suffix through `list_files` (never by a file name alone; compiled
+ * output such as `dist/x.js` through its source `src/x.ts`, chosen by the frame's function); reads structured tool
+ * answers (`heuristic/results.ts`); checks the frame line against the function the frame names; adds, before the
+ * statement of the innermost own frame and anchored on verbatim lines, an addition in proportion to the problem
+ * (`heuristic/proportion.ts`): a crash that names what was missing gets a guard on the frame line's receiver that
+ * throws a clear error naming the value and the ids in scope, or returns as the function's own guards do; a warning
+ * about a declared name gets comments only (the finding and the fix options); anything else a comment naming the
+ * finding (never an unconditional log that restates the error), which stays below the pull-request threshold; answers
+ * in whole sentences with confidence from the evidence. When the file declares an identifier the problem quotes (and
+ * the frame line does not name it), the declaring line is the root-cause snippet and the addition names that
+ * declaration (`heuristic/wording.ts`).
  *
  * Evidence and confidence: innermost in-repo frame + read + applied edit 0.85 (0.9 when the frame's file also declares
  * an identifier quoted in the error message); alert location 0.8; identifier declaration only 0.65 with an edit, 0.6
@@ -66,7 +67,9 @@ export function createHeuristicModel(): Model {
             {
               name: "submit_answer",
               arguments: {
-                summary: `The heuristic model could not analyse this problem (${why}); a stack trace with repository paths or the exact error message would help.`,
+                summary:
+                  `The heuristic model could not analyse this problem (${why}); a stack ` +
+                  `trace with repository paths or the exact error message would help.`,
                 affected_file: null,
                 affected_function: null,
                 root_cause_snippet: null,

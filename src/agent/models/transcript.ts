@@ -3,7 +3,8 @@ import { zodIssueLines } from "../../config/zod-issues.js";
 
 /**
  * A recorded run, one entry per model call, in order (docs/ARCHITECTURE.md, "Outcomes, gates, models"):
- * `{"turns": [{"text": "optional prose", "tool_calls": [{"name": "grep_codebase", "arguments": {"pattern": "errors"}}]}]}`.
+ * `{"turns": [{"text": "optional prose", "tool_calls": [{"name": "grep_codebase", "arguments": {"pattern":
+ * "errors"}}]}]}`.
  * `usage` (tokens the model reported) is an optional addition, so a replay reproduces token-budget outcomes.
  */
 export interface Transcript {

@@ -46,7 +46,9 @@ export interface ModelTurn {
   usage?: TurnUsage;
 }
 
-/** A tool offered to the model; `parameters` is a JSON Schema object (draft 2020-12 subset, as z.toJSONSchema emits). */
+/**
+ * A tool offered to the model; `parameters` is a JSON Schema object (draft 2020-12 subset, as z.toJSONSchema emits).
+ */
 export interface ToolSpec {
   name: string;
   description: string;

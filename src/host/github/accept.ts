@@ -31,7 +31,8 @@ export interface AcceptHooks {
 /**
  * The step every run trigger shares after its pure decision (who may trigger, acknowledge fast):
  * 1. a `skip` decision is logged and ends here;
- * 2. except for code-scanning alerts (no human sender), the sender must reach `trigger_permission` ({@link mayTrigger});
+ * 2. except for code-scanning alerts (no human sender), the sender must reach `trigger_permission` ({@link
+ * mayTrigger});
  *    a payload without a sender is dropped; a permission lookup that fails (5xx/429) enqueues one neutral status
  *    comment and nothing else; a refused sender is logged, and a refused human's command (`hooks.reply`) gets one
  *    reply per issue per process (bots never);

@@ -47,9 +47,9 @@ function patchFromSnapshots(file: FilePatch, base: Snapshot, head: Snapshot): st
  *
  * A file without `patch` is either binary (GitHub reports `changes: 0` for it, unless it is a pure rename) or a text
  * file whose diff was too large for the compare API: for the latter the hunks are rebuilt from the two snapshots
- * (`loadSnapshots(mergeBase, head)`, called only then), and when that is impossible the file is reported as `binary: true`, so the
- * review refuses it instead of passing an empty diff. Modes are not in the compare answer (`oldMode`/`newMode`
- * stay unset; the review reads them from the snapshots).
+ * (`loadSnapshots(mergeBase, head)`, called only then), and when that is impossible the file is reported as `binary:
+ * true`, so the review refuses it instead of passing an empty diff. Modes are not in the compare answer
+ * (`oldMode`/`newMode` stay unset; the review reads them from the snapshots).
  *
  * @throws the Octokit `RequestError` (404 when a SHA is unknown); Error when the answer lists 300 files (GitHub's cap),
  *   since files beyond it would go unreviewed.
@@ -72,7 +72,8 @@ export async function compareCommits(
   const files = (data.files ?? []) as CompareFile[];
   if (files.length >= COMPARE_FILE_LIMIT) {
     throw new Error(
-      `the diff ${base.slice(0, 12)}...${head.slice(0, 12)} lists ${files.length} files, GitHub's compare limit, so some changed files cannot be seen; split the change`,
+      `the diff ${base.slice(0, 12)}...${head.slice(0, 12)} lists ${files.length} files, ` +
+        `GitHub's compare limit, so some changed files cannot be seen; split the change`,
     );
   }
   const patches: FilePatch[] = [];

@@ -297,7 +297,8 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
 
     async openPullRequest(input): Promise<PullRequestRef> {
       const { branch, delivery } = input;
-      await options.claimReview?.(owner, repo.name, delivery.headSha); // the webhooks this PR causes must not review it again
+      // the webhooks this PR causes must not review it again
+      await options.claimReview?.(owner, repo.name, delivery.headSha);
       const body = () =>
         renderPullRequestBody({
           task: input.task,
@@ -436,7 +437,9 @@ function reviewMissingWarning(reason: string): string {
   return [
     REVIEW_MISSING_MARKER,
     "> [!WARNING]",
-    `> **Do not merge this pull request yet.** The \`groundfix/review\` check could not be created (${oneLine(reason, 300).replace(/</g, "&lt;")}).`,
-    "> It must not be merged until `groundfix/review` has run: push to the branch, re-run the checks, or comment `/groundfix retry` on the issue to have it reviewed.",
+    `> **Do not merge this pull request yet.** The \`groundfix/review\` check ` +
+      `could not be created (${oneLine(reason, 300).replace(/</g, "&lt;")}).`,
+    "> It must not be merged until `groundfix/review` has run: push to the branch, " +
+      "re-run the checks, or comment `/groundfix retry` on the issue to have it reviewed.",
   ].join("\n");
 }

@@ -61,7 +61,8 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
     const octokit = await deps.auth(job.installationId);
     if (job.kind === "review") {
       const { event } = job.payload as ReviewJobPayload;
-      // Probot's own `context.config` (repository, then the owner's `.github` repository, `_extends`), outside a webhook.
+      // Probot's own `context.config` (repository, then the owner's `.github` repository, `_extends`), outside a
+      // webhook.
       const payload = { repository: { owner: { login: event.owner }, name: event.repo } };
       const context = new Context(
         { id: job.deliveryId ?? job.key, name: "pull_request", payload } as never,
@@ -158,14 +159,18 @@ export function createGaveUp(deps: JobDeps): GaveUp {
       if (head) await concludeStaleChecks(octokit, { owner, repo: name, headSha: head }).catch(() => undefined);
       const at = head ? ` (commit ${head.slice(0, 12)})` : "";
       found = pr
-        ? `Pull request #${pr.number} (${pr.html_url}) is open from \`${branch}\`${at}: make sure its \`groundfix/review\` check has run before merging it.`
+        ? `Pull request #${pr.number} (${pr.html_url}) is open from \`${branch}\`${at}: ` +
+          `make sure its \`groundfix/review\` check has run before merging it.`
         : head
           ? `Branch \`${branch}\` holds commit ${head.slice(0, 12)}, but no pull request is open from it.`
           : `There is no branch \`${branch}\`: nothing of this run is left in the repository.`;
     } catch (lookup) {
       found = `What it had written could not be checked (${escapeUntrusted(describeFailure(lookup))}).`;
     }
-    const body = `${STATUS_MARKER}\n**groundfix** stopped: this run failed on its last attempt (${escapeUntrusted(describeFailure(error))}), so it is not retried again. ${found} Comment \`/groundfix retry\` to run again.`;
+    const body =
+      `${STATUS_MARKER}\n**groundfix** stopped: this run failed on its last attempt ` +
+      `(${escapeUntrusted(describeFailure(error))}), so it is not retried again. ${found} Comment ` +
+      `\`/groundfix retry\` to run again.`;
     const target = { owner, repo: name, issueNumber: data.request.statusIssue, body };
     await upsertStatusComment(octokit, target, { botLogin: deps.botLogin, commentIds: deps.commentIds });
   };
@@ -208,6 +213,9 @@ function configErrorBody(issues: readonly string[]): string {
 function lookupFailureBody(lookup: "config" | "permission", message: string): string {
   const what = escapeUntrusted(message);
   return lookup === "config"
-    ? `${STATUS_MARKER}\n**groundfix** did not run: it could not read \`.github/groundfix.yml\` (${what}). Comment \`/groundfix retry\` to try again.`
-    : `${STATUS_MARKER}\n**groundfix** could not check this trigger: reading the sender's permission on the repository failed (${what}), so nothing ran. Someone allowed to trigger groundfix can comment \`/groundfix retry\`.`;
+    ? `${STATUS_MARKER}\n**groundfix** did not run: it could not read ` +
+        `\`.github/groundfix.yml\` (${what}). Comment \`/groundfix retry\` to try again.`
+    : `${STATUS_MARKER}\n**groundfix** could not check this trigger: reading ` +
+        `the sender's permission on the repository failed (${what}), so nothing ` +
+        `ran. Someone allowed to trigger groundfix can comment \`/groundfix retry\`.`;
 }

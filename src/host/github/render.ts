@@ -80,9 +80,13 @@ function commitLink(site: Site, sha: string): string {
 function renderBaseMoved(site: Site, moved: MovedBase): string {
   const to = commitLink(site, moved.to);
   const from = commitLink(site, moved.from);
-  const head = `The base branch \`${moved.ref.replace(/`/g, "")}\` moved from ${from} to ${to} while groundfix investigated.`;
+  const head =
+    `The base branch \`${moved.ref.replace(/`/g, "")}\` ` + `moved from ${from} to ${to} while groundfix investigated.`;
   if (moved.kind === "moved") {
-    return `${head} Every edit was applied again on ${to}, its \`code_before\` found there verbatim exactly once, and the change is based on ${to}; the diagnosis was verified at ${from} and links there.`;
+    return (
+      `${head} Every edit was applied again on ${to}, its \`code_before\` found there verbatim exactly ` +
+      `once, and the change is based on ${to}; the diagnosis was verified at ${from} and links there.`
+    );
   }
   if (moved.kind === "already_fixed") {
     const where = moved.present
@@ -90,7 +94,11 @@ function renderBaseMoved(site: Site, moved: MovedBase): string {
       .join(", ");
     return `${head} ${to} already holds this fix (${where}), so nothing was pushed and no pull request was opened.`;
   }
-  return `${head} On ${to}, edit ${moved.edit} to ${link(site, moved.path, undefined, undefined, moved.to)} no longer applies: ${moved.why}. Nothing was pushed and no pull request was opened; comment \`/groundfix retry\` to investigate again on the new head.`;
+  return (
+    `${head} On ${to}, edit ${moved.edit} to ${link(site, moved.path, undefined, undefined, moved.to)} ` +
+    `no longer applies: ${moved.why}. Nothing was pushed and no pull request was opened; ` +
+    `comment \`/groundfix retry\` to investigate again on the new head.`
+  );
 }
 
 /** The verified diagnosis: summary, affected file/function, root-cause snippet, citations, confidence. */
@@ -106,7 +114,8 @@ function renderDiagnosis(site: Site, result: RunResult): string {
   if (d.citations.length)
     out.push(
       "",
-      `Evidence (at the ${site.evidenceSha && site.evidenceSha !== site.baseSha ? "investigated" : "pinned base"} commit):`,
+      `Evidence (at the ` +
+        `${site.evidenceSha && site.evidenceSha !== site.baseSha ? "investigated" : "pinned base"} commit):`,
       ...d.citations.map((c) => citationLine(site, c)),
     );
   out.push("", `Confidence: **${d.confidence.toFixed(2)}**`);
@@ -159,7 +168,10 @@ function fit(build: (withDiffs: boolean) => string, result: RunResult, limit = G
 function taskReference(task: Task, site: Site, linkKeyword?: string): string {
   if (task.number === undefined) return "";
   if (task.source === "code_scanning") {
-    return `Code scanning alert [#${task.number}](${githubWebUrl()}/${site.owner}/${site.repo}/security/code-scanning/${task.number})`;
+    return (
+      `Code scanning alert [#${task.number}](${githubWebUrl()}/` +
+      `${site.owner}/${site.repo}/security/code-scanning/${task.number})`
+    );
   }
   if (task.source === "issue" || task.source === "dispatch") return `${linkKeyword ?? "Refs"} #${task.number}`;
   return "";
@@ -185,7 +197,9 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
   let delivery: string;
   if (p.pullRequest) {
     const verb = p.pullRequest.reused ? "Updated the existing pull request" : "Opened pull request";
-    delivery = `${verb} [#${p.pullRequest.number}](${p.pullRequest.url}); its \`groundfix/review\` check re-verifies the diff.`;
+    delivery =
+      `${verb} [#${p.pullRequest.number}](${p.pullRequest.url}); ` +
+      `its \`groundfix/review\` check re-verifies the diff.`;
   } else {
     const why = p.note ?? result.reason ?? `the outcome is ${result.outcome}`;
     delivery = `No pull request: ${escapeUntrusted(oneLine(why, 1000))}`;
@@ -212,7 +226,11 @@ function usageLine(result: RunResult, baseSha: string): string {
   const rejected = result.gates.rejections.length;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const gates = rejected ? `; gates refused ${plural(rejected, "call")}` : "";
-  return `<sub>Usage: ${plural(u.model_calls, "model call")}, ${plural(u.tool_calls, "tool call")}, ${u.input_tokens} input + ${u.output_tokens} output tokens${gates}. Base commit ${baseSha.slice(0, 12)}.</sub>`;
+  return (
+    `<sub>Usage: ${plural(u.model_calls, "model call")}, ${plural(u.tool_calls, "tool call")}, ` +
+    `${u.input_tokens} input + ${u.output_tokens} output tokens${gates}. Base commit ${baseSha.slice(0, 12)}` +
+    `.</sub>`
+  );
 }
 
 /** The input of {@link renderPullRequestBody}. */
@@ -240,7 +258,8 @@ export function renderPullRequestBody(p: PullRequestBodyInput): string {
   const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha, evidenceSha: p.baseMoved?.from ?? p.baseSha };
   const reference = taskReference(p.task, site, p.linkKeyword);
   const title =
-    `groundfix investigated **${escapeInline(p.task.title, 200)}** at base commit \`${site.evidenceSha!.slice(0, 12)}\` ` +
+    `groundfix investigated **${escapeInline(p.task.title, 200)}** ` +
+    `at base commit \`${site.evidenceSha!.slice(0, 12)}\` ` +
     "and anchored every edit on text found verbatim in the file.";
   const rest = (withDiffs: boolean) =>
     [

@@ -38,7 +38,11 @@ export function isArchivedRefusal(error: unknown): boolean {
 export function repositoryStateBody(state: RepositoryState, branch?: string): string {
   const line =
     state === "archived"
-      ? "**groundfix** did not run: this repository is archived, so it is read-only and no branch or pull request can be written to it. Nothing was investigated."
-      : `**groundfix** did not run: this repository is empty${branch ? ` (its default branch \`${branch.replace(/`/g, "")}\` has no commit yet)` : ""}, so there is no code to investigate. Nothing was pushed. Label the issue again once the repository has a first commit.`;
+      ? "**groundfix** did not run: this repository is archived, so it is read-only " +
+        "and no branch or pull request can be written to it. Nothing was investigated."
+      : `**groundfix** did not run: this repository is ` +
+        `empty${branch ? ` (its default branch \`${branch.replace(/`/g, "")}\` has no commit yet)` : ""}, ` +
+        `so there is no code to investigate. Nothing was pushed. Label the issue again once the ` +
+        `repository has a first commit.`;
   return `${STATUS_MARKER}\n${line}`;
 }

@@ -167,7 +167,9 @@ export async function publishReviewCheck(octokit: Octokit, p: CheckTarget, repor
 const STALE_OUTPUT = {
   title: "Stopped before it finished",
   summary:
-    "The groundfix job that created this check stopped before it concluded it (its worker died or lost access to GitHub), so it is cancelled rather than left in progress. A later attempt took over: see the newest `groundfix/review` check on this commit, or re-run this check to review again.",
+    "The groundfix job that created this check stopped before it concluded it (its worker died or " +
+    "lost access to GitHub), so it is cancelled rather than left in progress. A later attempt took " +
+    "over: see the newest `groundfix/review` check on this commit, or re-run this check to review again.",
 };
 
 /**
@@ -247,7 +249,9 @@ export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Pro
     report = {
       conclusion: "failure",
       title: "Review could not run",
-      summary: `The review of ${p.headSha.slice(0, 12)} could not run, so this check fails closed: ${describeError(error)}.\n\nRe-run this check to try again.`,
+      summary:
+        `The review of ${p.headSha.slice(0, 12)} could not run, so this check ` +
+        `fails closed: ${describeError(error)}.\n\nRe-run this check to try again.`,
       findings: [],
       rulesChecked: [],
     };
@@ -267,7 +271,9 @@ export function evidenceFor(record: RunRecord | null, headSha: string): { record
   if (!record || !record.head_sha || record.head_sha === headSha) return { record };
   return {
     record,
-    note: `Commits pushed after groundfix's own commit ${record.head_sha.slice(0, 12)} were reviewed with every rule except evidence, which checks groundfix's own commit only.`,
+    note:
+      `Commits pushed after groundfix's own commit ${record.head_sha.slice(0, 12)} were ` +
+      `reviewed with every rule except evidence, which checks groundfix's own commit only.`,
   };
 }
 
@@ -293,7 +299,9 @@ export async function failReviewCheck(octokit: Octokit, p: ReviewFailureInput): 
   const report: ReviewReport = {
     conclusion: "failure",
     title: p.title,
-    summary: `${p.reason}\n\ngroundfix did not review ${p.headSha.slice(0, 12)} of #${p.prNumber}, so this check fails closed. Re-run this check to try again.`,
+    summary:
+      `${p.reason}\n\ngroundfix did not review ${p.headSha.slice(0, 12)} of ` +
+      `#${p.prNumber}, so this check fails closed. Re-run this check to try again.`,
     findings: [],
     rulesChecked: [],
   };

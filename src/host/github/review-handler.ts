@@ -28,7 +28,9 @@ export interface ReviewConfigProblem {
  */
 export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewConfigProblem {
   if (found.unreadable !== undefined) {
-    const reason = `groundfix could not read \`.github/groundfix.yml\` (${describeFailure(found.unreadable)}), so it did not review with the repository's rules.`;
+    const reason =
+      `groundfix could not read \`.github/groundfix.yml\` ` +
+      `(${describeFailure(found.unreadable)}), so it did not review with the repository's rules.`;
     return { problem: { title: "Config could not be read", reason } };
   }
   if (found.error) {
@@ -36,7 +38,9 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
     return {
       problem: {
         title: "Config is invalid",
-        reason: `\`.github/groundfix.yml\` is invalid, so groundfix did not review with it:\n${keys}\n\nFix the file on the default branch.`,
+        reason:
+          `\`.github/groundfix.yml\` is invalid, so groundfix did not ` +
+          `review with it:\n${keys}\n\nFix the file on the default branch.`,
       },
     };
   }
@@ -46,10 +50,10 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
 /**
  * Review one pull request head on request (the queued job behind every review trigger that
  * `reviewRequestFromEvent` accepts): unless `request.rerequested`, skip a head SHA already reviewed — claimed in
- * `claimReview`, the app's per-process claims (the delivery path claims its own head SHA) or carrying a `groundfix/review` check run
- * (`GET commits/{sha}/check-runs?check_name=`, one call; when that lookup fails the review goes ahead) — so a push
- * that sends both `pull_request.synchronize` and `check_suite.requested` is reviewed once. Then the run record from
- * the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and
+ * `claimReview`, the app's per-process claims (the delivery path claims its own head SHA) or carrying a
+ * `groundfix/review` check run (`GET commits/{sha}/check-runs?check_name=`, one call; when that lookup fails the review
+ * goes ahead) — so a push that sends both `pull_request.synchronize` and `check_suite.requested` is reviewed once. Then
+ * the run record from the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and
  * {@link runReviewCheck}. When `config` is a {@link ReviewConfigProblem} or `GET pulls/{n}` fails, the check run is
  * created already concluded `failure` with the reason ({@link failReviewCheck}): never a default-config review,
  * never a check left `in_progress`. With `recover` (a retry of the job) the claim and the lookup are replaced by
@@ -132,11 +136,11 @@ export interface ReviewEventInput {
  * The queued job of a review webhook: unless the event re-requests the check, claim its head SHA first, so the
  * webhooks the app's own pull request causes (`pull_request.opened`, `check_suite.requested` on a head the delivery
  * claimed) cost no GitHub call, not even the config read; then read the config, decide ONCE whether the event is
- * for a groundfix branch ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run of our own check is
- * accepted on any branch and other events are matched against the default prefix, and the check run fails closed
- * with the reason), then {@link reviewPullRequest} with one GitHub host (on a retry, `recover`). A check run GitHub
- * refuses to write is logged and returned as `error`; before the final attempt, a refused create or conclude is
- * thrown instead, so the queue retries the job.
+ * for a groundfix branch ({@link reviewRequestFor} with the config's prefix; when the config cannot be used, a re-run
+ * of our own check is accepted on any branch and other events are matched against the default prefix, and the check run
+ * fails closed with the reason), then {@link reviewPullRequest} with one GitHub host (on a retry, `recover`). A check
+ * run GitHub refuses to write is logged and returned as `error`; before the final attempt, a refused create or conclude
+ * is thrown instead, so the queue retries the job.
  */
 export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEventResult> {
   const { octokit, log, event } = input;

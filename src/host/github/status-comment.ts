@@ -46,11 +46,12 @@ export interface StatusCommentOptions {
  * Keep ONE groundfix status comment per issue: edit the comment that carries {@link STATUS_MARKER}, else create it.
  * The comment is found among the issue's comments (`GET issues/{n}/comments`, paginated) by the marker AND the
  * app's own login `options.botLogin` (a human or another app quoting the marker is never edited; the login is looked
- * up only when a bot's comment carries the marker, so the first run on an issue needs no `GET /app`), then remembered in
- * `options.commentIds`, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted comment,
- * falls back to a fresh search). Each call is retried once on 5xx/429 by the retry plugin (`RETRY_ONCE`); a create
- * is retried only after listing the comments again, because GitHub may have written a comment it answered 5xx for
- * (see {@link createOnce}), so a failed create never posts the status twice.
+ * up only when a bot's comment carries the marker, so the first run on an issue needs no `GET /app`), then remembered
+ * in
+ * `options.commentIds`, so each further stage costs one `PATCH issues/comments/{id}` (a 404 there, for a deleted
+ * comment, falls back to a fresh search). Each call is retried once on 5xx/429 by the retry plugin (`RETRY_ONCE`); a
+ * create is retried only after listing the comments again, because GitHub may have written a comment it answered 5xx
+ * for (see {@link createOnce}), so a failed create never posts the status twice.
  * The marker is prepended when `body` lacks it; the body is capped at 65,536 characters.
  *
  * @returns the comment's id and html_url. @throws the Octokit `RequestError` of a failed create/update.

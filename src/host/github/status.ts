@@ -21,7 +21,10 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   }
   if (report.error instanceof RepositoryStateError) return repositoryStateBody(report.error.state, report.error.branch);
   if (report.status === "error" || !report.task || !report.result) {
-    return `${STATUS_MARKER}\n**groundfix** failed: ${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`;
+    return (
+      `${STATUS_MARKER}\n**groundfix** failed: ` +
+      `${escapeUntrusted(describeFailure(report.error))}.\n\n${writtenSoFar(report.written)}`
+    );
   }
   const site = {
     task: report.task,
@@ -60,17 +63,32 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
 /** What a failed run had already written, for its failure comment (one line). */
 function writtenSoFar(written: Written): string {
   if (written.pullRequest) {
-    return `Pull request #${written.pullRequest.number} (${written.pullRequest.url}) was already opened or updated${written.pushed ? ` with commit ${written.pushed.headSha.slice(0, 12)}` : ""}; look there, or comment \`/groundfix retry\` to run again.`;
+    return (
+      `Pull request #${written.pullRequest.number} (${written.pullRequest.url}) was ` +
+      `already opened or ` +
+      `updated${written.pushed ? ` with commit ${written.pushed.headSha.slice(0, 12)}` : ""}; ` +
+      `look there, or comment \`/groundfix retry\` to run again.`
+    );
   }
   if (written.pushed) {
     const { branch, headSha } = written.pushed;
     const pushed = `Branch \`${branch}\` was pushed (commit ${headSha.slice(0, 12)})`;
     const cleanup = written.cleanup?.branch === branch ? written.cleanup : undefined;
     if (cleanup?.deleted)
-      return `${pushed}, but no pull request was opened for it, so the branch was deleted again: nothing is left of this run in the repository. Comment \`/groundfix retry\` to run again.`;
+      return (
+        `${pushed}, but no pull request was opened for it, so the branch was deleted again: ` +
+        `nothing is left of this run in the repository. Comment \`/groundfix retry\` to run again.`
+      );
     if (cleanup)
-      return `${pushed}, but no pull request was opened for it, and the branch could not be cleaned up: ${escapeUntrusted(cleanup.error ?? "unknown reason")}. Look at the branch and its pull requests, or comment \`/groundfix retry\` to run again (it reuses the branch).`;
-    return `Branch \`${branch}\` was already moved to commit ${headSha.slice(0, 12)}, but no pull request was opened for it; comment \`/groundfix retry\` to run again.`;
+      return (
+        `${pushed}, but no pull request was opened for it, and the branch could not be cleaned ` +
+        `up: ${escapeUntrusted(cleanup.error ?? "unknown reason")}. Look at the branch and its ` +
+        `pull requests, or comment \`/groundfix retry\` to run again (it reuses the branch).`
+      );
+    return (
+      `Branch \`${branch}\` was already moved to commit ${headSha.slice(0, 12)}, but ` +
+      `no pull request was opened for it; comment \`/groundfix retry\` to run again.`
+    );
   }
   return "Nothing was pushed; comment `/groundfix retry` to run again.";
 }
@@ -85,14 +103,18 @@ function commitList(commits: readonly BranchCommit[], count: number): string {
 function heldNote(held: Delivery & { kind: "held" }): string {
   const foreign = held.commits.filter((c) => !c.ours);
   const what = foreign.length
-    ? `the branch \`${held.branch}\` already holds commits groundfix did not make: ${commitList(foreign, foreign.length)}`
-    : `the branch \`${held.branch}\` already holds an earlier groundfix commit made on another base or with other edits: ${commitList(held.commits, held.count)}`;
+    ? `the branch \`${held.branch}\` already holds commits ` +
+      `groundfix did not make: ${commitList(foreign, foreign.length)}`
+    : `the branch \`${held.branch}\` already holds an earlier groundfix commit made ` +
+      `on another base or with other edits: ${commitList(held.commits, held.count)}`;
   const pr = held.pullRequest
     ? ` Its open pull request #${held.pullRequest.number} (${held.pullRequest.url}) was left as it is.`
     : "";
   const retry = foreign.length
-    ? "Comment `/groundfix retry` to commit on a new branch name instead (groundfix never force-pushes over commits it did not make), or delete the branch and run again."
-    : "Comment `/groundfix retry` to replace groundfix's earlier commit with this run's, or delete the branch and run again.";
+    ? "Comment `/groundfix retry` to commit on a new branch name instead (groundfix never " +
+      "force-pushes over commits it did not make), or delete the branch and run again."
+    : "Comment `/groundfix retry` to replace groundfix's earlier " +
+      "commit with this run's, or delete the branch and run again.";
   return `${what}. Nothing was written to it and no pull request was opened.${pr} ${retry}`;
 }
 
@@ -100,25 +122,46 @@ function heldNote(held: Delivery & { kind: "held" }): string {
 function insteadOfNote(held: HeldBranch, branch: string): string {
   const foreign = held.commits.filter((c) => !c.ours);
   const more = held.count - held.commits.length; // beyond those named: not known to be groundfix's
-  return `The branch \`${held.branch}\` holds commits groundfix did not make: ${commitList(foreign, foreign.length + more)}. groundfix never force-pushes over them, so they were left as they are and this retry committed on \`${branch}\` instead.`;
+  return (
+    `The branch \`${held.branch}\` holds commits groundfix did not make: ` +
+    `${commitList(foreign, foreign.length + more)}. groundfix never force-pushes over ` +
+    `them, so they were left as they are and this retry committed on \`${branch}\` instead.`
+  );
 }
 
 /** What `/groundfix retry` dropped when it replaced a branch. */
 function replacedNote(replaced: Delivery & { kind: "replaced" }): string {
   if (replaced.ownEarlier) {
-    return `The branch \`${replaced.branch}\` still held groundfix's own earlier ${commitList(replaced.commits, replaced.count)} and no open pull request (the earlier one was merged or closed), so this run replaced it with a new commit on the current base and opened a new pull request.`;
+    return (
+      `The branch \`${replaced.branch}\` still held groundfix's own earlier ` +
+      `${commitList(replaced.commits, replaced.count)} and no open pull request (the earlier one ` +
+      `was merged or closed), so this run replaced it with a new commit on the current base and ` +
+      `opened a new pull request.`
+    );
   }
   const who = replaced.commits.some((c) => !c.ours) ? ` including commits groundfix did not make` : "";
-  return `\`/groundfix retry\` replaced the branch \`${replaced.branch}\` (was ${replaced.previousSha}), dropping ${commitList(replaced.commits, replaced.count)}${who}. GitHub keeps no reflog for it: the pull request timeline shows the force-push.`;
+  return (
+    `\`/groundfix retry\` replaced the branch \`${replaced.branch}\` (was ` +
+    `${replaced.previousSha}), dropping ${commitList(replaced.commits, replaced.count)}${who}. ` +
+    `GitHub keeps no reflog for it: the pull request timeline shows the force-push.`
+  );
 }
 
 /** The reader-facing line for a review check that could not be written. */
 function reviewNote(check: NonNullable<RunReport["reviewCheck"]>): string {
   if (check.stage === "annotations") {
-    return `The \`groundfix/review\` check run was concluded, but some of its annotations could not be sent (${check.message}). Re-run it to see them all.`;
+    return (
+      `The \`groundfix/review\` check run was concluded, but some of its ` +
+      `annotations could not be sent (${check.message}). Re-run it to see them all.`
+    );
   }
   const warned = check.warningError ? ` (${check.warningError})` : "";
-  return `**Warning: do not merge the pull request yet.** The \`groundfix/review\` check could not be created (${check.message}). The pull request was kept as a draft with this warning at the top of its body${warned}; it must not be merged until \`groundfix/review\` has run: push to the branch, re-run the checks, or comment \`/groundfix retry\`.`;
+  return (
+    `**Warning: do not merge the pull request yet.** The \`groundfix/review\` check could ` +
+    `not be created (${check.message}). The pull request was kept as a draft with this ` +
+    `warning at the top of its body${warned}; it must not be merged until \`groundfix/review\` ` +
+    `has run: push to the branch, re-run the checks, or comment \`/groundfix retry\`.`
+  );
 }
 
 /** `body` with `warning` as its first visible line (right after the status marker), capped to GitHub's limit. */

@@ -20,8 +20,9 @@ export interface LocalHost extends Host {
 
 /**
  * The local host: a git checkout on this machine stands in for GitHub (like Renovate's `platform/local`).
- * Snapshots are the committed blobs (`snapshotFromGit`), the config from `.github/groundfix.yml` at the pinned commit, commits are made
- * with plumbing on a branch (never touching the working tree, the index or the current branch), diffs come from
+ * Snapshots are the committed blobs (`snapshotFromGit`), the config from `.github/groundfix.yml` at the pinned commit,
+ * commits are made with plumbing on a branch (never touching the working tree, the index or the current branch), diffs
+ * come from
  * `git diff --full-index -M`. The pull request is the branch itself; the status is a progress line through
  * `onProgress` (stderr in the CLI) and the final report is the command's output; the review check is the report's
  * review section (nothing to create or conclude).

@@ -67,7 +67,8 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
             fail(
               patch.path,
               at,
-              `${what} line ${line.oldLine} is marked "No newline at end of file", but ${basePath} at base ${isLast ? "ends with a newline" : `goes on to line ${base.length}`}`,
+              `${what} line ${line.oldLine} is marked "No newline at end of file", but ${basePath} ` +
+                `at base ${isLast ? "ends with a newline" : `goes on to line ${base.length}`}`,
             ),
           );
           break;

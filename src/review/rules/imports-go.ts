@@ -4,7 +4,9 @@ import type { Finding, Snapshot } from "../../types.js";
 import type { RuleContext } from "../types.js";
 import { addedLineNumbers, importFailure, newDependencyMessage } from "./util.js";
 
-/** The import paths of a Go source with their 1-based lines (tree-sitter-go); undefined when the grammar is not loaded. */
+/**
+ * The import paths of a Go source with their 1-based lines (tree-sitter-go); undefined when the grammar is not loaded.
+ */
 export function goImports(source: string): { path: string; line: number }[] | undefined {
   return withTree("go", source, (tree) => {
     const out: { path: string; line: number }[] = [];

@@ -52,7 +52,9 @@ function normalize(name: string): string {
   return name.toLowerCase().replace(/[-_.]+/g, "_");
 }
 
-/** Distribution names declared by requirements*.txt, pyproject.toml, setup.py, setup.cfg and Pipfile anywhere at head. */
+/**
+ * Distribution names declared by requirements*.txt, pyproject.toml, setup.py, setup.cfg and Pipfile anywhere at head.
+ */
 function declaredDistributions(head: Snapshot): Set<string> {
   const names = new Set<string>();
   for (const path of head.paths) {

@@ -75,7 +75,9 @@ export function editPolicy(ctx: RuleContext): Finding[] {
           patch.path,
           line.atNewLine,
           line.atNewLine,
-          `removes ${count === 1 ? "1 line" : `${count} lines`} of the base file (${lines}: ${count === 1 ? "" : "first "}${quote(line.text)}); edits.allow is "additions", so only added lines are allowed`,
+          `removes ${count === 1 ? "1 line" : `${count} lines`} of the base ` +
+            `file (${lines}: ${count === 1 ? "" : "first "}${quote(line.text)}); ` +
+            `edits.allow is "additions", so only added lines are allowed`,
         );
         k = j + 1;
       }
