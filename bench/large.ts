@@ -199,7 +199,9 @@ function timed(
 }
 
 /** Node flag printing the process's maximum resident set size (KiB, `process.resourceUsage`) as it exits. */
-const MAXRSS_HOOK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\nGROUNDFIX_MAXRSS "+process.resourceUsage().maxRSS+"\\n"))`;
+const MAXRSS_HOOK =
+  `data:text/javascript,process.on("exit",()=>process.stderr.write("\\nGROUNDFIX_MAXRSS ` +
+  `"+process.resourceUsage().maxRSS+"\\n"))`;
 
 export async function benchLarge(rounds: number): Promise<BenchRow[]> {
   process.stderr.write("bench: building dist/ (npm run build)…\n");

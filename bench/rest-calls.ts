@@ -9,7 +9,9 @@ import { CRASH_BODY, SHOP_FILES, labeledIssue, startApp } from "../test/app/harn
 import { generateRepo } from "./gen-repo.js";
 import type { BenchRow } from "./lib.js";
 
-/** The shop repository of the app tests plus `extra - 4` generated files, so the crash still resolves to src/cart.js. */
+/**
+ * The shop repository of the app tests plus `extra - 4` generated files, so the crash still resolves to src/cart.js.
+ */
 function repoOf(total: number): Record<string, string> {
   const files: Record<string, string> = { ...SHOP_FILES };
   const extra = Math.max(0, total - Object.keys(files).length);

@@ -66,7 +66,8 @@ async function oneLanguage(language: "js" | "python", runs: number): Promise<Ben
 function moduleLoad(runs: number): BenchRow {
   const esm = "const t=performance.now();await import('typescript');console.log(performance.now()-t)";
   const cjs =
-    "import{createRequire}from'node:module';const t=performance.now();createRequire(import.meta.url)('typescript');console.log(performance.now()-t)";
+    "import{createRequire}from'node:module';const " +
+    "t=performance.now();createRequire(import.meta.url)('typescript');console.log(performance.now()-t)";
   const time = (code: string) =>
     Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim());
   const a: number[] = [];

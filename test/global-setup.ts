@@ -24,7 +24,10 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** True when the vitest command line has no file filter, or one that selects a test under test/cli/ (vitest filters are substrings of the path). */
+/**
+ * True when the vitest command line has no file filter, or one that selects a test under test/cli/ (vitest filters are
+ * substrings of the path).
+ */
 function runIncludesCliTests(argv: readonly string[]): boolean {
   const i = argv.findIndex((a) => a === "run" || a === "watch" || a === "related");
   const filters = (i >= 0 ? argv.slice(i + 1) : [])

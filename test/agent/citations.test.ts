@@ -20,7 +20,10 @@ describe("a verified snippet identifies code", () => {
       expect(out.citation).toBeNull();
       expect(out.failures).toHaveLength(1);
       expect(out.failures[0]).toMatch(
-        /^root_cause_snippet ".*" does not identify code: a cited snippet must hold at least one name of 3 or more characters that is not a keyword/,
+        new RegExp(
+          String.raw`^root_cause_snippet ".*" does not identify code: a cited snippet must ` +
+            String.raw`hold at least one name of 3 or more characters that is not a keyword`,
+        ),
       );
       // The function claim itself still holds.
       expect(out.affected_function).toBe("writeLog");
@@ -60,7 +63,8 @@ describe("a verified snippet lies inside the named function", () => {
       snap,
     );
     expect(out.failures).toEqual([
-      'root_cause_snippet is at lines 11-11 of src/models/log.js, outside affected_function "formatEntry" (lines 4-7). Cite lines of that function, or name the function that holds the snippet.',
+      'root_cause_snippet is at lines 11-11 of src/models/log.js, outside affected_function "formatEntry" ' +
+        "(lines 4-7). Cite lines of that function, or name the function that holds the snippet.",
     ]);
     expect(out.affected_function).toBe("formatEntry");
     expect(out.root_cause_snippet).toBeNull();
@@ -87,66 +91,75 @@ describe("a verified snippet lies inside the named function", () => {
     expect(out.citation).toEqual({ path: "a.js", start_line: 6, end_line: 6 });
   });
 
-  it("a Python method with a multi-line signature spans its whole body (symbols end at the dedent after the body)", async () => {
-    const app = [
-      "class App:",
-      "    def add_rule(",
-      "        self,",
-      "        endpoint: str,",
-      "    ) -> None:",
-      "        if endpoint in self.rules:",
-      "            raise AssertionError(endpoint)",
-      "        self.rules[endpoint] = 1",
-      "",
-      "def other(",
-      "    amount,",
-      "):",
-      "    return amount",
-      "",
-    ].join("\n");
-    const syms = extractSymbols("app.py", app);
-    expect(syms.find((s) => s.name === "add_rule")).toMatchObject({ line: 2, endLine: 8 });
-    expect(syms.find((s) => s.name === "other")).toMatchObject({ line: 10, endLine: 13 });
-    const py = await buildSnapshot({ "app.py": app });
-    const out = checkClaims(
-      {
-        ...answer({}),
-        affected_file: "app.py",
-        affected_function: "App.add_rule",
-        root_cause_snippet: "        self.rules[endpoint] = 1",
-      },
-      py,
-    );
-    expect(out.failures).toEqual([]);
-    const outside = checkClaims(
-      {
-        ...answer({}),
-        affected_file: "app.py",
-        affected_function: "add_rule",
-        root_cause_snippet: "    return amount",
-      },
-      py,
-    );
-    expect(outside.failures[0]).toMatch(/outside affected_function "add_rule" \(lines 2-8\)/);
-  });
+  it(
+    "a Python method with a multi-line signature spans its " + "whole body (symbols end at the dedent after the body)",
+    async () => {
+      const app = [
+        "class App:",
+        "    def add_rule(",
+        "        self,",
+        "        endpoint: str,",
+        "    ) -> None:",
+        "        if endpoint in self.rules:",
+        "            raise AssertionError(endpoint)",
+        "        self.rules[endpoint] = 1",
+        "",
+        "def other(",
+        "    amount,",
+        "):",
+        "    return amount",
+        "",
+      ].join("\n");
+      const syms = extractSymbols("app.py", app);
+      expect(syms.find((s) => s.name === "add_rule")).toMatchObject({ line: 2, endLine: 8 });
+      expect(syms.find((s) => s.name === "other")).toMatchObject({ line: 10, endLine: 13 });
+      const py = await buildSnapshot({ "app.py": app });
+      const out = checkClaims(
+        {
+          ...answer({}),
+          affected_file: "app.py",
+          affected_function: "App.add_rule",
+          root_cause_snippet: "        self.rules[endpoint] = 1",
+        },
+        py,
+      );
+      expect(out.failures).toEqual([]);
+      const outside = checkClaims(
+        {
+          ...answer({}),
+          affected_file: "app.py",
+          affected_function: "add_rule",
+          root_cause_snippet: "    return amount",
+        },
+        py,
+      );
+      expect(outside.failures[0]).toMatch(/outside affected_function "add_rule" \(lines 2-8\)/);
+    },
+  );
 });
 
 describe("a grep with zero hits is not having read code (replayed)", () => {
-  it("an answer after only a 0-match grep is rejected by the tool-name gate, and says why; a real read then passes", async () => {
-    const model = createModel(`replay:${transcriptPath("j-empty-grep-is-no-read.json")}`);
-    const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
-    const texts = result.trace.steps.flatMap((s) =>
-      s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
-    );
-    expect(texts[0]!.text).toMatch(/^0 matches for "entry\.usr\.name"/);
-    expect(result.gates.rejections).toHaveLength(1);
-    expect(result.gates.rejections[0]).toMatchObject({ gate: "tool_name" });
-    expect(texts.find((t) => t.gate === "tool_name")!.text).toBe(
-      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [grep_codebase], but grep_codebase never answered successfully (a NOT_FOUND or rejected call does not count, nor a grep_codebase with 0 matches: it showed no code). Read the code, then call submit_answer again. (answer attempt 1 of 3)",
-    );
-    expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry" });
-    expect(result.diagnosis!.citations).toEqual([{ path: "src/models/log.js", start_line: 6, end_line: 6 }]);
-  });
+  it(
+    "an answer after only a 0-match grep is rejected by the " + "tool-name gate, and says why; a real read then passes",
+    async () => {
+      const model = createModel(`replay:${transcriptPath("j-empty-grep-is-no-read.json")}`);
+      const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
+      const texts = result.trace.steps.flatMap((s) =>
+        s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
+      );
+      expect(texts[0]!.text).toMatch(/^0 matches for "entry\.usr\.name"/);
+      expect(result.gates.rejections).toHaveLength(1);
+      expect(result.gates.rejections[0]).toMatchObject({ gate: "tool_name" });
+      expect(texts.find((t) => t.gate === "tool_name")!.text).toBe(
+        "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] " +
+          "before answering; you have called [grep_codebase], but grep_codebase never answered " +
+          "successfully (a NOT_FOUND or rejected call does not count, nor a grep_codebase with 0 " +
+          "matches: it showed no code). Read the code, then call submit_answer again. (answer attempt 1 of 3)",
+      );
+      expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry" });
+      expect(result.diagnosis!.citations).toEqual([{ path: "src/models/log.js", start_line: 6, end_line: 6 }]);
+    },
+  );
 
   it("a grep with hits does count", async () => {
     const model = createModel(`replay:${transcriptPath("j-empty-grep-is-no-read.json")}`);
@@ -163,21 +176,28 @@ describe("a grep with zero hits is not having read code (replayed)", () => {
 });
 
 describe("a search with no hits is not having read code (replayed)", () => {
-  it("an answer after only an empty search_codebase is rejected by the tool-name gate, and says why; a search with hits then passes", async () => {
-    const model = createModel(`replay:${transcriptPath("k-empty-search-is-no-read.json")}`);
-    const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
-    const texts = result.trace.steps.flatMap((s) =>
-      s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
-    );
-    expect(texts[0]!.text).toMatch(/^No file or symbol matches/);
-    expect(result.gates.rejections.map((r) => r.gate)).toEqual(["tool_name"]);
-    expect(texts.find((t) => t.gate === "tool_name")!.text).toBe(
-      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [search_codebase], but search_codebase never answered successfully (a NOT_FOUND or rejected call does not count, nor a search_codebase that listed no file: it showed no code). Read the code, then call submit_answer again. (answer attempt 1 of 3)",
-    );
-    // The second search lists src/models/log.js: the same answer then passes the gate.
-    expect(texts[2]!.text).toContain("src/models/log.js");
-    expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry" });
-  });
+  it(
+    "an answer after only an empty search_codebase is rejected by " +
+      "the tool-name gate, and says why; a search with hits then passes",
+    async () => {
+      const model = createModel(`replay:${transcriptPath("k-empty-search-is-no-read.json")}`);
+      const result = await runAgent({ task: task(), snapshot: snap, model, config: config() });
+      const texts = result.trace.steps.flatMap((s) =>
+        s.tool_calls.map((c) => ({ name: c.name, gate: c.gate, text: c.result })),
+      );
+      expect(texts[0]!.text).toMatch(/^No file or symbol matches/);
+      expect(result.gates.rejections.map((r) => r.gate)).toEqual(["tool_name"]);
+      expect(texts.find((t) => t.gate === "tool_name")!.text).toBe(
+        "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] " +
+          "before answering; you have called [search_codebase], but search_codebase never answered " +
+          "successfully (a NOT_FOUND or rejected call does not count, nor a search_codebase that listed " +
+          "no file: it showed no code). Read the code, then call submit_answer again. (answer attempt 1 of 3)",
+      );
+      // The second search lists src/models/log.js: the same answer then passes the gate.
+      expect(texts[2]!.text).toContain("src/models/log.js");
+      expect(result.diagnosis).toMatchObject({ affected_file: "src/models/log.js", affected_function: "formatEntry" });
+    },
+  );
 
   it("an empty search still counts toward the call floor (it was a call that answered)", async () => {
     const model = createModel(`replay:${transcriptPath("k-empty-search-is-no-read.json")}`);

@@ -12,7 +12,8 @@ describe("checkClaims (claims gate)", () => {
   it("names the functions the file really defines when the claimed one is not there", () => {
     const out = checkClaims(answer({ affected_function: "renderEntry" }), snap);
     expect(out.failures).toEqual([
-      'affected_function "renderEntry" is not defined in src/models/log.js; it defines: formatEntry, writeLog. Use one of these names, or null.',
+      'affected_function "renderEntry" is not defined in src/models/log.js; ' +
+        "it defines: formatEntry, writeLog. Use one of these names, or null.",
     ]);
     expect(out.affected_file).toBe("src/models/log.js");
     expect(out.affected_function).toBeNull();
@@ -21,7 +22,10 @@ describe("checkClaims (claims gate)", () => {
   it("quotes the nearest real region for a snippet recalled with the wrong indentation", () => {
     const out = checkClaims(answer({ root_cause_snippet: "  logger.info(formatEntry(entry));\n}" }), snap);
     expect(out.failures[0]).toMatch(
-      /^root_cause_snippet is not verbatim text of src\/models\/log\.js\. The closest text is lines 11-12; it differs only in indentation/,
+      new RegExp(
+        String.raw`^root_cause_snippet is not verbatim text of src\/models\/log\.js` +
+          String.raw`\. The closest text is lines 11-12; it differs only in indentation`,
+      ),
     );
     expect(out.failures[0]).toContain("  11|     logger.info(formatEntry(entry));");
     expect(out.citation).toBeNull();

@@ -14,7 +14,10 @@ describe("answerGate (tool-name gate and count floor)", () => {
     expect(gated).toEqual({
       gate: "tool_name",
       message:
-        "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [list_files, get_file_contents], but get_file_contents never answered successfully (a NOT_FOUND or rejected call does not count). Read the code, then call submit_answer again.",
+        "REJECTED: you must call at least one of [get_file_contents, grep_codebase, " +
+        "search_codebase] before answering; you have called [list_files, get_file_contents], " +
+        "but get_file_contents never answered successfully (a NOT_FOUND or rejected " +
+        "call does not count). Read the code, then call submit_answer again.",
     });
   });
 
@@ -42,18 +45,21 @@ describe("answerGate (tool-name gate and count floor)", () => {
     expect(answerGate([], config({ agent: { required_tools: [], min_tool_calls: 0 } }))).toBeNull();
   });
 
-  it("an empty search or grep never lets an answer that names code through; one that names nothing may follow it", () => {
-    const empty = [
-      { ...call("search_codebase"), empty: true },
-      { ...call("grep_codebase"), empty: true },
-    ];
-    expect(answerGate(empty, config())!.gate).toBe("tool_name");
-    expect(answerGate(empty, config(), true)!.message).toContain(
-      "nor a search_codebase that listed no file or grep_codebase with 0 matches: it showed no code",
-    );
-    // A needs-information answer (no file, function or snippet): the model looked, and cites nothing.
-    expect(answerGate(empty, config(), false)).toBeNull();
-    // …but not without having looked at all.
-    expect(answerGate([call("list_files")], config(), false)!.gate).toBe("tool_name");
-  });
+  it(
+    "an empty search or grep never lets an answer that " + "names code through; one that names nothing may follow it",
+    () => {
+      const empty = [
+        { ...call("search_codebase"), empty: true },
+        { ...call("grep_codebase"), empty: true },
+      ];
+      expect(answerGate(empty, config())!.gate).toBe("tool_name");
+      expect(answerGate(empty, config(), true)!.message).toContain(
+        "nor a search_codebase that listed no file or grep_codebase with 0 matches: it showed no code",
+      );
+      // A needs-information answer (no file, function or snippet): the model looked, and cites nothing.
+      expect(answerGate(empty, config(), false)).toBeNull();
+      // …but not without having looked at all.
+      expect(answerGate([call("list_files")], config(), false)!.gate).toBe("tool_name");
+    },
+  );
 });

@@ -55,7 +55,9 @@ export function task(overrides: Partial<Task> = {}): Task {
     source: "issue",
     key: "acme/logdemo#issue-7",
     title: "Crash when writing a log entry",
-    body: "TypeError: Cannot read properties of undefined (reading 'name')\n    at formatEntry (/app/src/models/log.js:6:34)\n    at writeLog (/app/src/models/log.js:11:17)",
+    body:
+      "TypeError: Cannot read properties of undefined (reading 'name')\n    at formatEntry " +
+      "(/app/src/models/log.js:6:34)\n    at writeLog (/app/src/models/log.js:11:17)",
     repo: { owner: "acme", name: "logdemo" },
     baseSha: SHA,
     number: 7,

@@ -17,22 +17,28 @@ async function run(name: string, raw: Record<string, unknown> = {}) {
 }
 
 describe("replayed confabulations are caught by the gates (issue 4, Done when)", () => {
-  it("(a) an answer after only non-reading tools is rejected by the tool-name gate, then accepted after a real read", async () => {
-    const { result, toolTexts } = await run("a-answer-after-non-reading-tools.json");
-    expect(result.gates.rejections).toHaveLength(1);
-    expect(result.gates.rejections[0]).toMatchObject({ gate: "tool_name", step: 2 });
-    const told = toolTexts.find((t) => t.gate === "tool_name")!.text;
-    expect(told).toBe(
-      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have called [describe_repo, list_files], which include none of them. Read the code, then call submit_answer again. (answer attempt 1 of 3)",
-    );
-    expect(result.outcome).toBe("diagnosis_only");
-    expect(result.diagnosis).toMatchObject({
-      affected_file: "src/models/log.js",
-      affected_function: "formatEntry",
-      confidence: 0.6,
-    });
-    expect(result.diagnosis!.citations).toEqual([{ path: "src/models/log.js", start_line: 6, end_line: 6 }]);
-  });
+  it(
+    "(a) an answer after only non-reading tools is rejected " +
+      "by the tool-name gate, then accepted after a real read",
+    async () => {
+      const { result, toolTexts } = await run("a-answer-after-non-reading-tools.json");
+      expect(result.gates.rejections).toHaveLength(1);
+      expect(result.gates.rejections[0]).toMatchObject({ gate: "tool_name", step: 2 });
+      const told = toolTexts.find((t) => t.gate === "tool_name")!.text;
+      expect(told).toBe(
+        "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] " +
+          "before answering; you have called [describe_repo, list_files], which include none of " +
+          "them. Read the code, then call submit_answer again. (answer attempt 1 of 3)",
+      );
+      expect(result.outcome).toBe("diagnosis_only");
+      expect(result.diagnosis).toMatchObject({
+        affected_file: "src/models/log.js",
+        affected_function: "formatEntry",
+        confidence: 0.6,
+      });
+      expect(result.diagnosis!.citations).toEqual([{ path: "src/models/log.js", start_line: 6, end_line: 6 }]);
+    },
+  );
 
   it("(b) an agent that never reads fails closed after the attempt limit", async () => {
     const { result, toolTexts } = await run("b-never-reads.json");
@@ -51,7 +57,10 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const rejection = toolTexts.find((t) => t.gate === "verbatim_edit")!;
     expect(rejection.status).toBe("rejected");
     expect(rejection.text).toMatch(
-      /^REJECTED: code_before was not found in src\/models\/log\.js\. The closest text is lines 4-5; it differs only in indentation/,
+      new RegExp(
+        String.raw`^REJECTED: code_before was not found in src\/models\/log\.js\. ` +
+          String.raw`The closest text is lines 4-5; it differs only in indentation`,
+      ),
     );
     expect(rejection.text).toContain("  5|   const when = formatDate(entry.at);");
     expect(result.edits).toHaveLength(1);
@@ -70,7 +79,8 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
         .read("src/models/log.js")!
         .replace(
           "function formatEntry(entry) {\n",
-          "function formatEntry(entry) {\n  if (!entry.user) {\n    logger.info(`log entry without a user: ${JSON.stringify(entry)}`);\n  }\n",
+          "function formatEntry(entry) {\n  if (!entry.user) {\n    " +
+            "logger.info(`log entry without a user: ${JSON.stringify(entry)}`);\n  }\n",
         ),
     );
     expect(result.outcome).toBe("pr_ready");
@@ -80,25 +90,35 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     ]);
   });
 
-  it("(d) a plausible sibling of the real file is rejected with the real path; after the last attempt the field is null and confidence capped", async () => {
-    const { result, toolTexts } = await run("d-nonexistent-file.json");
-    const claims = toolTexts.filter((t) => t.name === "submit_answer");
-    expect(result.gates.rejections.map((r) => r.gate)).toEqual(["claims", "claims", "claims"]);
-    expect(claims[0]!.text).toMatch(
-      /^REJECTED: affected_file "src\/model\/log\.js" does not exist in the repository at 0123456\. Nearest real paths: src\/models\/log\.js/,
-    );
-    expect(claims[2]!.text).toMatch(
-      /^ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: .*affected_file, affected_function, root_cause_snippet set to null and confidence capped at 0\.3/,
-    );
-    expect(result.diagnosis).toMatchObject({
-      affected_file: null,
-      affected_function: null,
-      root_cause_snippet: null,
-      confidence: 0.3,
-      citations: [],
-    });
-    expect(result.outcome).toBe("needs_information");
-  });
+  it(
+    "(d) a plausible sibling of the real file is rejected with the real " +
+      "path; after the last attempt the field is null and confidence capped",
+    async () => {
+      const { result, toolTexts } = await run("d-nonexistent-file.json");
+      const claims = toolTexts.filter((t) => t.name === "submit_answer");
+      expect(result.gates.rejections.map((r) => r.gate)).toEqual(["claims", "claims", "claims"]);
+      expect(claims[0]!.text).toMatch(
+        new RegExp(
+          String.raw`^REJECTED: affected_file "src\/model\/log\.js" does not exist in ` +
+            String.raw`the repository at 0123456\. Nearest real paths: src\/models\/log\.js`,
+        ),
+      );
+      expect(claims[2]!.text).toMatch(
+        new RegExp(
+          String.raw`^ACCEPTED WITH UNVERIFIED CLAIMS REMOVED: .*affected_file, affected_function, ` +
+            String.raw`root_cause_snippet set to null and confidence capped at 0\.3`,
+        ),
+      );
+      expect(result.diagnosis).toMatchObject({
+        affected_file: null,
+        affected_function: null,
+        root_cause_snippet: null,
+        confidence: 0.3,
+        citations: [],
+      });
+      expect(result.outcome).toBe("needs_information");
+    },
+  );
 
   it("(d') a capped answer never becomes pr_ready, even with thresholds at zero", async () => {
     const { result } = await run("d-nonexistent-file.json", { thresholds: { comment: 0, pull_request: 0 } });
@@ -137,7 +157,9 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const { result, toolTexts } = await run("g-both-gates-unmet.json", { agent: { min_tool_calls: 2 } });
     expect(result.gates.rejections[0]!.gate).toBe("tool_name");
     expect(toolTexts[0]!.text).toBe(
-      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] before answering; you have not called any tool yet. You also need at least 2 tool call(s); you have made 0. Read the code, then call submit_answer again. (answer attempt 1 of 3)",
+      "REJECTED: you must call at least one of [get_file_contents, grep_codebase, search_codebase] " +
+        "before answering; you have not called any tool yet. You also need at least 2 tool call(s); " +
+        "you have made 0. Read the code, then call submit_answer again. (answer attempt 1 of 3)",
     );
     expect(result.outcome).toBe("diagnosis_only");
   });
@@ -146,7 +168,8 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const { result, toolTexts } = await run("g-both-gates-unmet.json", { agent: { min_tool_calls: 3 } });
     expect(result.gates.rejections.map((r) => r.gate)).toEqual(["tool_name", "count_floor"]);
     expect(toolTexts.at(-1)!.text).toBe(
-      "REJECTED: you must make at least 3 tool call(s) before answering; you have made 2. Read more of the code, then call submit_answer again. (answer attempt 2 of 3)",
+      "REJECTED: you must make at least 3 tool call(s) before answering; you have made " +
+        "2. Read more of the code, then call submit_answer again. (answer attempt 2 of 3)",
     );
     expect(result.outcome).toBe("failed_closed");
   });
@@ -155,7 +178,9 @@ describe("replayed confabulations are caught by the gates (issue 4, Done when)",
     const { result, toolTexts } = await run("h-edit-on-unread-lines.json");
     const rejection = toolTexts.find((t) => t.gate === "read_before_edit")!;
     expect(rejection.text).toBe(
-      'REJECTED: code_before anchors on lines 10-11 of src/models/log.js, but you have not read line(s) 10-11 of it in this run (you have read lines 1-5). Call get_file_contents with path "src/models/log.js", start_line 10, end_line 11, then call suggest_addition again.',
+      "REJECTED: code_before anchors on lines 10-11 of src/models/log.js, but you have not read " +
+        "line(s) 10-11 of it in this run (you have read lines 1-5). Call get_file_contents with " +
+        'path "src/models/log.js", start_line 10, end_line 11, then call suggest_addition again.',
     );
     expect(result.gates.rejections.map((r) => r.gate)).toEqual(["read_before_edit"]);
     expect(result.edits).toHaveLength(1);

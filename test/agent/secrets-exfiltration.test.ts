@@ -28,14 +28,19 @@ async function run() {
 }
 
 describe("a model trying to get secrets out of the snapshot (replay i-secret-exfiltration.json)", () => {
-  it("is told no secret in any message: a window inside a key block, grep probes, rejections, diffs, the issue text", async () => {
-    const { model } = await run();
-    // What groundfix told the model (its own turns aside: the replayed model "knows" a key line to test the claims check).
-    const everything = JSON.stringify(model.seen.map((messages) => messages.filter((m) => m.role !== "assistant")));
-    for (const secret of SECRETS) expect(everything).not.toContain(secret);
-    // The window that starts inside the block shows its lines as redacted, with their real numbers.
-    expect(everything).toContain("3| [redacted]");
-  });
+  it(
+    "is told no secret in any message: a window inside a key " +
+      "block, grep probes, rejections, diffs, the issue text",
+    async () => {
+      const { model } = await run();
+      // What groundfix told the model (its own turns aside: the replayed model "knows" a key line to test the claims
+      // check).
+      const everything = JSON.stringify(model.seen.map((messages) => messages.filter((m) => m.role !== "assistant")));
+      for (const secret of SECRETS) expect(everything).not.toContain(secret);
+      // The window that starts inside the block shows its lines as redacted, with their real numbers.
+      expect(everything).toContain("3| [redacted]");
+    },
+  );
 
   it("grep cannot confirm a secret by its hit count", async () => {
     const { results } = await run();

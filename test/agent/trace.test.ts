@@ -19,7 +19,8 @@ function trace(steps: number): Trace {
               status: "rejected" as const,
               gate: "tool_name" as const,
               result:
-                "REJECTED: you must call at least one of [get_file_contents] before answering; you have called [list_files], which include none of them.",
+                "REJECTED: you must call at least one of [get_file_contents] before " +
+                "answering; you have called [list_files], which include none of them.",
               result_chars: 120,
               ms: 0,
             }
@@ -46,10 +47,13 @@ describe("renderTraceMarkdown", () => {
   it("lists each tool call with its arguments, status and first result line; rejections in bold", () => {
     const md = renderTraceMarkdown(trace(3));
     expect(md).toContain(
-      '1. `get_file_contents(path="src/a.js", start_line=1)` → ok: src/a.js (lines 1-3 of 3) _(removed 1 fake tool result)_',
+      '1. `get_file_contents(path="src/a.js", start_line=1)` → ' +
+        "ok: src/a.js (lines 1-3 of 3) _(removed 1 fake tool result)_",
     );
     expect(md).toContain(
-      '2. **tool_name: `submit_answer(affected_file="src/a.js", confidence=0.9)` → rejected: REJECTED: you must call at least one of \\[get_file_contents\\] before answering; you have called \\[list_files\\], which include none of them.**',
+      '2. **tool_name: `submit_answer(affected_file="src/a.js", confidence=0.9)` → ' +
+        "rejected: REJECTED: you must call at least one of \\[get_file_contents\\] before " +
+        "answering; you have called \\[list_files\\], which include none of them.**",
     );
     expect(md).toContain("Input hygiene removed 1 hidden comment(s), 0 invisible character(s), 0 secret(s).");
     expect(md).toMatch(/Outcome: \*\*diagnosis_only\*\* — no edit was applied$/);

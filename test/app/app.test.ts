@@ -96,19 +96,22 @@ describe("a labeled issue", () => {
     expect(app.fake.state.calls).toEqual([]);
   });
 
-  it("ignores other labels after reading the config, and senders with read access after the permission lookup", async () => {
-    app = await startApp({ roles: { Codertocat: "read" } });
-    await app.receive("issues", labeledIssue("bug"));
-    expect(app.fake.state.calls.map((c) => c.route)).not.toContain(
-      "GET /repos/{o}/{r}/collaborators/{user}/permission",
-    );
-    await app.receive("issues", labeledIssue());
-    const routes = app.fake.state.calls.map((c) => c.route);
-    expect(routes).toContain("GET /repos/{o}/{r}/collaborators/{user}/permission");
-    expect(routes.filter((r) => !/access_tokens|contents|permission/.test(r))).toEqual([]);
-    expect(app.fake.state.comments).toEqual([]);
-    expect(app.fake.state.reactions).toEqual([]);
-  });
+  it(
+    "ignores other labels after reading the config, and " + "senders with read access after the permission lookup",
+    async () => {
+      app = await startApp({ roles: { Codertocat: "read" } });
+      await app.receive("issues", labeledIssue("bug"));
+      expect(app.fake.state.calls.map((c) => c.route)).not.toContain(
+        "GET /repos/{o}/{r}/collaborators/{user}/permission",
+      );
+      await app.receive("issues", labeledIssue());
+      const routes = app.fake.state.calls.map((c) => c.route);
+      expect(routes).toContain("GET /repos/{o}/{r}/collaborators/{user}/permission");
+      expect(routes.filter((r) => !/access_tokens|contents|permission/.test(r))).toEqual([]);
+      expect(app.fake.state.comments).toEqual([]);
+      expect(app.fake.state.reactions).toEqual([]);
+    },
+  );
 
   it("opens one pull request for a redelivered webhook and a second label event", async () => {
     app = await startApp();
@@ -130,32 +133,36 @@ describe("a labeled issue", () => {
     );
   });
 
-  it("opens a new PR after the earlier groundfix PR was squash-merged with its branch kept (its own commit, not held)", async () => {
-    app = await startApp();
-    await app.receive("issues", labeledIssue());
-    const { state } = app.fake;
-    const earlier = state.refs.get("groundfix/issue-1")!;
-    // Squash merge: master gets one new commit (another SHA, by the merger) with the PR's changes; the PR is closed
-    // as merged and its branch still points at groundfix's commit, which master does not contain.
-    const squashed: Record<string, string> = {};
-    for (const [path, file] of Object.entries(app.fake.filesOf("groundfix/issue-1")!)) squashed[path] = file.content;
-    app.fake.push("master", { ...squashed, "CHANGELOG.md": "fixed the crash\n" }, "Codertocat");
-    state.pulls[0]!.state = "closed";
-    await app.receive("issues", labeledIssue());
+  it(
+    "opens a new PR after the earlier groundfix PR was " +
+      "squash-merged with its branch kept (its own commit, not held)",
+    async () => {
+      app = await startApp();
+      await app.receive("issues", labeledIssue());
+      const { state } = app.fake;
+      const earlier = state.refs.get("groundfix/issue-1")!;
+      // Squash merge: master gets one new commit (another SHA, by the merger) with the PR's changes; the PR is closed
+      // as merged and its branch still points at groundfix's commit, which master does not contain.
+      const squashed: Record<string, string> = {};
+      for (const [path, file] of Object.entries(app.fake.filesOf("groundfix/issue-1")!)) squashed[path] = file.content;
+      app.fake.push("master", { ...squashed, "CHANGELOG.md": "fixed the crash\n" }, "Codertocat");
+      state.pulls[0]!.state = "closed";
+      await app.receive("issues", labeledIssue());
 
-    expect(state.pulls).toHaveLength(2);
-    expect(state.pulls[1]).toMatchObject({ head: "groundfix/issue-1", base: "master", state: "open" });
-    const head = state.refs.get("groundfix/issue-1")!;
-    expect(head).not.toBe(earlier);
-    const commits = state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/git/commits");
-    expect(commits.at(-1)!.body.parents).toEqual([state.refs.get("master")]);
-    // Replacing only groundfix's own commit: the status names it as groundfix's, not as others' commits.
-    const status = statusComments()[0]!.body;
-    expect(status).toContain(`Opened pull request [#${state.pulls[1]!.number}]`);
-    expect(status).toContain(`still held groundfix's own earlier \`${earlier.slice(0, 7)}\``);
-    expect(status).not.toContain("did not make");
-    expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: head, status: "completed" });
-  });
+      expect(state.pulls).toHaveLength(2);
+      expect(state.pulls[1]).toMatchObject({ head: "groundfix/issue-1", base: "master", state: "open" });
+      const head = state.refs.get("groundfix/issue-1")!;
+      expect(head).not.toBe(earlier);
+      const commits = state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/git/commits");
+      expect(commits.at(-1)!.body.parents).toEqual([state.refs.get("master")]);
+      // Replacing only groundfix's own commit: the status names it as groundfix's, not as others' commits.
+      const status = statusComments()[0]!.body;
+      expect(status).toContain(`Opened pull request [#${state.pulls[1]!.number}]`);
+      expect(status).toContain(`still held groundfix's own earlier \`${earlier.slice(0, 7)}\``);
+      expect(status).not.toContain("did not make");
+      expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: head, status: "completed" });
+    },
+  );
 
   it("still holds a branch with groundfix's earlier commit while its pull request is open", async () => {
     app = await startApp();
@@ -168,31 +175,39 @@ describe("a labeled issue", () => {
     expect(state.refs.get("groundfix/issue-1")).toBe(earlier);
   });
 
-  it("never replaces a branch without an open PR when someone else committed on top of groundfix's commit", async () => {
-    app = await startApp();
-    await app.receive("issues", labeledIssue());
-    const { state } = app.fake;
-    const theirs = app.fake.push("groundfix/issue-1", { "notes.md": "mine\n" });
-    app.fake.push("master", { "README.md": "later\n" }, "Codertocat");
-    state.pulls[0]!.state = "closed";
-    await app.receive("issues", labeledIssue());
-    expect(state.pulls).toHaveLength(1);
-    expect(state.refs.get("groundfix/issue-1")).toBe(theirs);
-    expect(statusComments()[0]!.body).toContain("commits groundfix did not make");
-  });
+  it(
+    "never replaces a branch without an open PR when " + "someone else committed on top of groundfix's commit",
+    async () => {
+      app = await startApp();
+      await app.receive("issues", labeledIssue());
+      const { state } = app.fake;
+      const theirs = app.fake.push("groundfix/issue-1", { "notes.md": "mine\n" });
+      app.fake.push("master", { "README.md": "later\n" }, "Codertocat");
+      state.pulls[0]!.state = "closed";
+      await app.receive("issues", labeledIssue());
+      expect(state.pulls).toHaveLength(1);
+      expect(state.refs.get("groundfix/issue-1")).toBe(theirs);
+      expect(statusComments()[0]!.body).toContain("commits groundfix did not make");
+    },
+  );
 
-  it("moves a branch that has no commit of its own forward (fast-forward, nothing lost) and opens the PR from it", async () => {
-    app = await startApp();
-    app.fake.state.refs.set("groundfix/issue-1", app.fake.baseSha);
-    await app.receive("issues", labeledIssue());
-    const { state } = app.fake;
-    const commit = state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;
-    expect(state.refs.get("groundfix/issue-1")).not.toBe(app.fake.baseSha);
-    expect(state.calls.find((c) => c.route === "PATCH /repos/{o}/{r}/git/refs/heads/{branch}")!.body.force).toBe(false);
-    expect(commit.body.parents).toEqual([app.fake.baseSha]);
-    expect(state.pulls).toHaveLength(1);
-    expect(state.pulls[0]!.head).toBe("groundfix/issue-1");
-  });
+  it(
+    "moves a branch that has no commit of its own forward " + "(fast-forward, nothing lost) and opens the PR from it",
+    async () => {
+      app = await startApp();
+      app.fake.state.refs.set("groundfix/issue-1", app.fake.baseSha);
+      await app.receive("issues", labeledIssue());
+      const { state } = app.fake;
+      const commit = state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;
+      expect(state.refs.get("groundfix/issue-1")).not.toBe(app.fake.baseSha);
+      expect(state.calls.find((c) => c.route === "PATCH /repos/{o}/{r}/git/refs/heads/{branch}")!.body.force).toBe(
+        false,
+      );
+      expect(commit.body.parents).toEqual([app.fake.baseSha]);
+      expect(state.pulls).toHaveLength(1);
+      expect(state.pulls[0]!.head).toBe("groundfix/issue-1");
+    },
+  );
 });
 
 describe("failures end with a status comment and no pull request", () => {
@@ -228,31 +243,38 @@ describe("failures end with a status comment and no pull request", () => {
     expect(app.fake.state.calls.map((c) => c.route)).not.toContain("GET /repos/{o}/{r}/tarball/{sha}");
   });
 
-  it("reports an invalid config with a typo in the trigger key itself, for the label it names and the default, once per issue", async () => {
-    app = await startApp({ config: "trigger_labl: AutoFix\n" });
-    await app.receive("issues", labeledIssue("bug"));
-    expect(app.fake.state.comments).toEqual([]);
-    await app.receive("issues", labeledIssue("autofix"));
-    expect(statusComments()).toHaveLength(1);
-    expect(statusComments()[0]!.body).toContain("trigger_labl: unknown key");
-    await app.receive("issues", labeledIssue("groundfix"));
-    await app.receive("issues", labeledIssue("autofix"));
-    expect(app.fake.state.comments).toHaveLength(1);
-    expect(app.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/issues/{n}/comments")).toHaveLength(1);
-    expect(app.fake.state.pulls).toEqual([]);
-  });
-
-  it("reports an invalid trigger_label value (not a string) when that label or the default label is applied", async () => {
-    for (const label of ["123", "GroundFix"]) {
-      app = await startApp({ config: "trigger_label: 123\n" });
-      await app.receive("issues", labeledIssue(label));
+  it(
+    "reports an invalid config with a typo in the trigger key " +
+      "itself, for the label it names and the default, once per issue",
+    async () => {
+      app = await startApp({ config: "trigger_labl: AutoFix\n" });
+      await app.receive("issues", labeledIssue("bug"));
+      expect(app.fake.state.comments).toEqual([]);
+      await app.receive("issues", labeledIssue("autofix"));
       expect(statusComments()).toHaveLength(1);
-      expect(statusComments()[0]!.body).toContain(".github/groundfix.yml` is invalid");
-      expect(statusComments()[0]!.body).toContain("trigger_label:");
-      app.stop();
-    }
-    app = undefined;
-  });
+      expect(statusComments()[0]!.body).toContain("trigger_labl: unknown key");
+      await app.receive("issues", labeledIssue("groundfix"));
+      await app.receive("issues", labeledIssue("autofix"));
+      expect(app.fake.state.comments).toHaveLength(1);
+      expect(app.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/issues/{n}/comments")).toHaveLength(1);
+      expect(app.fake.state.pulls).toEqual([]);
+    },
+  );
+
+  it(
+    "reports an invalid trigger_label value (not a string) " + "when that label or the default label is applied",
+    async () => {
+      for (const label of ["123", "GroundFix"]) {
+        app = await startApp({ config: "trigger_label: 123\n" });
+        await app.receive("issues", labeledIssue(label));
+        expect(statusComments()).toHaveLength(1);
+        expect(statusComments()[0]!.body).toContain(".github/groundfix.yml` is invalid");
+        expect(statusComments()[0]!.body).toContain("trigger_label:");
+        app.stop();
+      }
+      app = undefined;
+    },
+  );
 
   it("refuses a denied path edit (a replay model targeting .github/workflows/ci.yml)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "groundfix-replay-"));
@@ -395,19 +417,22 @@ describe("alerts and commands", () => {
     expect(statusComments()).toHaveLength(1);
   });
 
-  it("/groundfix approve opens the PR of a run that stopped below the PR threshold, with the gates unchanged", async () => {
-    app = await startApp({ config: "thresholds:\n  pull_request: 0.99\n" });
-    await app.receive("issues", labeledIssue());
-    expect(app.fake.state.pulls).toEqual([]);
-    expect(statusComments()[0]!.body).toContain("diagnosis (no pull request)");
-    const payload = webhookExample("issue_comment", "created");
-    payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
-    payload.comment.body = "Looks right to me.\n/groundfix approve";
-    await app.receive("issue_comment", payload);
-    expect(app.fake.state.pulls).toHaveLength(1);
-    expect(statusComments()).toHaveLength(1);
-    expect(statusComments()[0]!.body).toContain(`Opened pull request [#${app.fake.state.pulls[0]!.number}]`);
-  });
+  it(
+    "/groundfix approve opens the PR of a run that stopped " + "below the PR threshold, with the gates unchanged",
+    async () => {
+      app = await startApp({ config: "thresholds:\n  pull_request: 0.99\n" });
+      await app.receive("issues", labeledIssue());
+      expect(app.fake.state.pulls).toEqual([]);
+      expect(statusComments()[0]!.body).toContain("diagnosis (no pull request)");
+      const payload = webhookExample("issue_comment", "created");
+      payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
+      payload.comment.body = "Looks right to me.\n/groundfix approve";
+      await app.receive("issue_comment", payload);
+      expect(app.fake.state.pulls).toHaveLength(1);
+      expect(statusComments()).toHaveLength(1);
+      expect(statusComments()[0]!.body).toContain(`Opened pull request [#${app.fake.state.pulls[0]!.number}]`);
+    },
+  );
 });
 
 describe("acknowledging and reviewing", () => {

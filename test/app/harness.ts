@@ -1,7 +1,8 @@
 /**
  * Drive the groundfix app end to end: a real Probot instance (throwaway key) with Octokit's retry and throttling
- * plugins ON (`TestOctokit` of test/fixtures/github.ts: short waits, so a test takes milliseconds, not seconds) — the app loaded through `createApp({ queue, env })`, GitHub faked by
- * {@link createGitHubFake}, and `receive` that delivers a webhook and then waits for the queued runs.
+ * plugins ON (`TestOctokit` of test/fixtures/github.ts: short waits, so a test takes milliseconds, not seconds) — the
+ * app loaded through `createApp({ queue, env })`, GitHub faked by {@link createGitHubFake}, and `receive` that delivers
+ * a webhook and then waits for the queued runs.
  */
 import { randomUUID } from "node:crypto";
 import nock from "nock";
@@ -22,7 +23,8 @@ export const REPO = "Hello-World";
 /** A small JavaScript service whose `total()` throws on an undefined item (line 4). */
 export const SHOP_FILES = {
   "src/cart.js":
-    "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n",
+    "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum " +
+    "+= item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n",
   "index.js": "const { total } = require('./src/cart');\nconsole.log(total([{ price: 1, qty: 2 }, undefined]));\n",
   "package.json": '{"name":"shop","version":"1.0.0"}\n',
   ".github/workflows/ci.yml":
@@ -30,7 +32,8 @@ export const SHOP_FILES = {
 };
 
 export const CRASH_BODY =
-  "Checkout crashes:\n\n```\nTypeError: Cannot read properties of undefined (reading 'price')\n    at total (/app/src/cart.js:4:16)\n    at Object.<anonymous> (/app/index.js:2:13)\n```\n";
+  "Checkout crashes:\n\n```\nTypeError: Cannot read properties of undefined (reading 'price')\n " +
+  "   at total (/app/src/cart.js:4:16)\n    at Object.<anonymous> (/app/index.js:2:13)\n```\n";
 
 /**
  * Start Probot + the app + the fake. `env` is the operator environment (GROUNDFIX_*). The snapshot cache is

@@ -30,7 +30,8 @@ describe("the pull request title from a hostile summary", () => {
                   path: "src/cart.js",
                   code_before: "  for (const item of items) {\n    sum += item.price * item.qty;\n",
                   code_after:
-                    "  for (const item of items) {\n    if (!item) throw new TypeError('total: an item is undefined');\n    sum += item.price * item.qty;\n",
+                    "  for (const item of items) {\n    if (!item) throw new TypeError('total: " +
+                    "an item is undefined');\n    sum += item.price * item.qty;\n",
                   rationale: "An undefined item crashes the loop.",
                 },
               },

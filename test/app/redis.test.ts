@@ -90,21 +90,24 @@ function expectOneRun(): void {
 }
 
 describe("two app processes sharing one Redis", () => {
-  it("the same delivery to both and 10 more deliveries of one label event: one branch, one PR, one check run", async () => {
-    startFake();
-    const prefix = `app${n++}`;
-    const [a, b] = [await replica(prefix), await replica(prefix)];
-    const payload = labeledIssue();
-    const statuses = await Promise.all([
-      deliver(a.url, payload, "same-id"),
-      deliver(b.url, payload, "same-id"),
-      ...Array.from({ length: 10 }, (_, i) => deliver(i % 2 ? a.url : b.url, payload)),
-    ]);
-    expect(statuses.every((s) => s === 200)).toBe(true);
-    await a.queue.idle();
-    expectOneRun();
-    expect(fake.state.reactions).toHaveLength(1);
-  });
+  it(
+    "the same delivery to both and 10 more deliveries of " + "one label event: one branch, one PR, one check run",
+    async () => {
+      startFake();
+      const prefix = `app${n++}`;
+      const [a, b] = [await replica(prefix), await replica(prefix)];
+      const payload = labeledIssue();
+      const statuses = await Promise.all([
+        deliver(a.url, payload, "same-id"),
+        deliver(b.url, payload, "same-id"),
+        ...Array.from({ length: 10 }, (_, i) => deliver(i % 2 ? a.url : b.url, payload)),
+      ]);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      await a.queue.idle();
+      expectOneRun();
+      expect(fake.state.reactions).toHaveLength(1);
+    },
+  );
 
   it("a refused command gets one reply per issue across replicas, not one per process", async () => {
     startFake();

@@ -73,15 +73,18 @@ describe("REST calls of one run", () => {
     expect(second.filter((r) => STATUS_WRITES.test(r))).toEqual(["PATCH /repos/{o}/{r}/issues/comments/{n}"]);
   });
 
-  it("the webhooks the run's own pull request causes cost no call: its head was claimed before the PR existed", async () => {
-    app = await startApp();
-    await app.receive("issues", labeledIssue("groundfix", CRASH_BODY));
-    const pr = app.fake.state.pulls[0]!;
-    const head = app.fake.state.refs.get("groundfix/issue-1")!;
-    const after = routes().length;
-    const opened = pullRequestWebhook("opened", pr, { ref: "groundfix/issue-1", sha: head }, app.fake.baseSha);
-    await app.receive("pull_request", opened);
-    expect(routes().slice(after)).toEqual([]); // no config read, no check-run lookup, no second check run
-    expect(app.fake.state.checkRuns).toHaveLength(1);
-  });
+  it(
+    "the webhooks the run's own pull request causes cost " + "no call: its head was claimed before the PR existed",
+    async () => {
+      app = await startApp();
+      await app.receive("issues", labeledIssue("groundfix", CRASH_BODY));
+      const pr = app.fake.state.pulls[0]!;
+      const head = app.fake.state.refs.get("groundfix/issue-1")!;
+      const after = routes().length;
+      const opened = pullRequestWebhook("opened", pr, { ref: "groundfix/issue-1", sha: head }, app.fake.baseSha);
+      await app.receive("pull_request", opened);
+      expect(routes().slice(after)).toEqual([]); // no config read, no check-run lookup, no second check run
+      expect(app.fake.state.checkRuns).toHaveLength(1);
+    },
+  );
 });

@@ -17,7 +17,9 @@ const BRANCH = "groundfix/issue-1";
 const CONFIG_ROUTE = "GET /repos/{o}/{r}/contents/{path}";
 const runsOn = (sha: string) => app!.fake.state.checkRuns.filter((r) => r.head_sha === sha);
 
-/** Open the app's PR from a labeled issue, then push a human commit onto its branch; returns the PR and the new head. */
+/**
+ * Open the app's PR from a labeled issue, then push a human commit onto its branch; returns the PR and the new head.
+ */
 async function prWithHumanPush() {
   app = await startApp();
   await app.receive("issues", labeledIssue());
@@ -59,76 +61,94 @@ function checkEvent(
 }
 
 describe("a review whose config cannot be read", () => {
-  it("answers the webhook and fails the check on the head with the GitHub status and how to retry; a re-run then reviews", async () => {
-    const { pr, head } = await prWithHumanPush();
-    app!.fake.state.failures.set(CONFIG_ROUTE, 502);
-    const before = app!.fake.state.calls.length;
-    await app!.receive("pull_request", synchronize(pr, head));
-    await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
-    const failed = runsOn(head);
-    expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({
-      name: "groundfix/review",
-      status: "completed",
-      conclusion: "failure",
-      details_url: pr.html_url,
-    });
-    expect(failed[0]!.output.title).toBe("Config could not be read");
-    expect(failed[0]!.output.summary).toContain(
-      "could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)",
-    );
-    expect(failed[0]!.output.summary).toContain("Re-run this check to try again.");
-    expect(app!.fake.state.calls.slice(before).some((c) => c.route.startsWith("GET /repos/{o}/{r}/compare"))).toBe(
-      false,
-    );
+  it(
+    "answers the webhook and fails the check on the head with " +
+      "the GitHub status and how to retry; a re-run then reviews",
+    async () => {
+      const { pr, head } = await prWithHumanPush();
+      app!.fake.state.failures.set(CONFIG_ROUTE, 502);
+      const before = app!.fake.state.calls.length;
+      await app!.receive("pull_request", synchronize(pr, head));
+      await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
+      const failed = runsOn(head);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({
+        name: "groundfix/review",
+        status: "completed",
+        conclusion: "failure",
+        details_url: pr.html_url,
+      });
+      expect(failed[0]!.output.title).toBe("Config could not be read");
+      expect(failed[0]!.output.summary).toContain(
+        "could not read `.github/groundfix.yml` (GitHub server error (HTTP 502)",
+      );
+      expect(failed[0]!.output.summary).toContain("Re-run this check to try again.");
+      expect(app!.fake.state.calls.slice(before).some((c) => c.route.startsWith("GET /repos/{o}/{r}/compare"))).toBe(
+        false,
+      );
 
-    app!.fake.state.failures.delete(CONFIG_ROUTE);
-    await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
-    const runs = runsOn(head);
-    expect(runs).toHaveLength(2);
-    expect(runs[1]).toMatchObject({ status: "completed", conclusion: "success" });
-    expect(app!.fake.state.unhandled).toEqual([]);
-  });
+      app!.fake.state.failures.delete(CONFIG_ROUTE);
+      await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
+      const runs = runsOn(head);
+      expect(runs).toHaveLength(2);
+      expect(runs[1]).toMatchObject({ status: "completed", conclusion: "success" });
+      expect(app!.fake.state.unhandled).toEqual([]);
+    },
+  );
 
-  it("a rate-limited config read (429) on a re-run request fails the check instead of reviewing with the defaults", async () => {
-    const { pr, head } = await prWithHumanPush();
-    app!.fake.state.failures.set(CONFIG_ROUTE, 429);
-    await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
-    expect(runsOn(head)).toMatchObject([{ status: "completed", conclusion: "failure" }]);
-    expect(runsOn(head)[0]!.output.summary).toContain("GitHub rate limit (HTTP 429)");
-  });
+  it(
+    "a rate-limited config read (429) on a re-run request " + "fails the check instead of reviewing with the defaults",
+    async () => {
+      const { pr, head } = await prWithHumanPush();
+      app!.fake.state.failures.set(CONFIG_ROUTE, 429);
+      await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
+      expect(runsOn(head)).toMatchObject([{ status: "completed", conclusion: "failure" }]);
+      expect(runsOn(head)[0]!.output.summary).toContain("GitHub rate limit (HTTP 429)");
+    },
+  );
 
-  it("an invalid config fails the check quoting the bad key (a stricter repository is never reviewed with the defaults)", async () => {
-    const { pr, head } = await prWithHumanPush();
-    app!.fake.state.config = "edits:\n  max_files: many\n";
-    await app!.receive("pull_request", synchronize(pr, head));
-    const [run] = runsOn(head);
-    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(run!.output.title).toBe("Config is invalid");
-    expect(run!.output.summary).toContain("edits.max_files");
-  });
+  it(
+    "an invalid config fails the check quoting the bad key (a " +
+      "stricter repository is never reviewed with the defaults)",
+    async () => {
+      const { pr, head } = await prWithHumanPush();
+      app!.fake.state.config = "edits:\n  max_files: many\n";
+      await app!.receive("pull_request", synchronize(pr, head));
+      const [run] = runsOn(head);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(run!.output.title).toBe("Config is invalid");
+      expect(run!.output.summary).toContain("edits.max_files");
+    },
+  );
 });
 
 describe("a review whose pull request cannot be read", () => {
-  it("a 502 on GET pulls/{n} ends in a concluded failing check that names the request, not an in-progress one", async () => {
-    const { pr, head } = await prWithHumanPush();
-    app!.fake.state.failures.set("GET /repos/{o}/{r}/pulls/{n}", 502);
-    await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
-    const [run] = runsOn(head);
-    expect(run).toMatchObject({ name: "groundfix/review", status: "completed", conclusion: "failure" });
-    expect(run!.output.summary).toContain(
-      `could not read pull request #${pr.number} (GitHub server error (HTTP 502) on GET /repos/Codertocat/Hello-World/pulls/${pr.number})`,
-    );
-    expect(app!.fake.state.checkRuns.filter((r) => r.status === "in_progress")).toEqual([]);
-  });
+  it(
+    "a 502 on GET pulls/{n} ends in a concluded failing " + "check that names the request, not an in-progress one",
+    async () => {
+      const { pr, head } = await prWithHumanPush();
+      app!.fake.state.failures.set("GET /repos/{o}/{r}/pulls/{n}", 502);
+      await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
+      const [run] = runsOn(head);
+      expect(run).toMatchObject({ name: "groundfix/review", status: "completed", conclusion: "failure" });
+      expect(run!.output.summary).toContain(
+        `could not read pull request #${pr.number} (GitHub server error ` +
+          `(HTTP 502) on GET /repos/Codertocat/Hello-World/pulls/${pr.number})`,
+      );
+      expect(app!.fake.state.checkRuns.filter((r) => r.status === "in_progress")).toEqual([]);
+    },
+  );
 
-  it("a check-run create refused twice is logged: the webhook is still answered and nothing is left in progress", async () => {
-    const { pr, head } = await prWithHumanPush();
-    app!.fake.state.failures.set("POST /repos/{o}/{r}/check-runs", 502);
-    await expect(app!.receive("pull_request", synchronize(pr, head))).resolves.toBeUndefined();
-    expect(runsOn(head)).toEqual([]);
-    expect(
-      app!.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/check-runs" && c.body.head_sha === head),
-    ).toHaveLength(2);
-  });
+  it(
+    "a check-run create refused twice is logged: the webhook " + "is still answered and nothing is left in progress",
+    async () => {
+      const { pr, head } = await prWithHumanPush();
+      app!.fake.state.failures.set("POST /repos/{o}/{r}/check-runs", 502);
+      await expect(app!.receive("pull_request", synchronize(pr, head))).resolves.toBeUndefined();
+      expect(runsOn(head)).toEqual([]);
+      expect(
+        app!.fake.state.calls.filter((c) => c.route === "POST /repos/{o}/{r}/check-runs" && c.body.head_sha === head),
+      ).toHaveLength(2);
+    },
+  );
 });

@@ -10,7 +10,8 @@ import { answer, EDIT, READ, transcript } from "../fixtures/fail-closed-calls.js
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
 const CART =
-  "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
+  "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum " +
+  "+= item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
 
 async function fix(calls: unknown[], config?: string) {
   const files: Record<string, string> = { "src/cart.js": CART, "package.json": '{"name":"shop","version":"1.0.0"}\n' };

@@ -11,7 +11,8 @@ import { fixToJson } from "../../src/cli/json.js";
 import { makeRepo, sh } from "../host/local/git-repo.js";
 
 const CART =
-  "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
+  "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum " +
+  "+= item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports = { total };\n";
 
 /** A replay model whose grounded addition imports a package the repository does not declare. */
 function replay(): string {

@@ -24,7 +24,9 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     // stderr is not a TTY: no progress; only the note that the two uncommitted changes were not read.
-    const dirty = `the working tree has 2 uncommitted change(s); this run read the commit ${base.slice(0, 12)} (HEAD) only: commit them to include them`;
+    const dirty =
+      `the working tree has 2 uncommitted change(s); this run read the ` +
+      `commit ${base.slice(0, 12)} (HEAD) only: commit them to include them`;
     expect(doc.notes).toEqual([dirty]);
     expect(r.stderr).toBe(`groundfix: note: ${dirty}\n`);
     expect(Object.keys(doc)).toEqual(
@@ -80,137 +82,147 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(r.stdout).not.toContain("\u001b["); // no colour when stdout is not a TTY
   });
 
-  it("stops the confabulating replay with gates: no branch, the rejections listed, --trace and --record written", () => {
-    const { dir } = demoRepo();
-    const trace = join(dir, "..", `trace-${Date.now()}.json`);
-    const record = join(dir, "..", `record-${Date.now()}.json`);
-    const r = cli(
-      [
-        "fix",
-        "--repo",
+  it(
+    "stops the confabulating replay with gates: no branch, " + "the rejections listed, --trace and --record written",
+    () => {
+      const { dir } = demoRepo();
+      const trace = join(dir, "..", `trace-${Date.now()}.json`);
+      const record = join(dir, "..", `record-${Date.now()}.json`);
+      const r = cli(
+        [
+          "fix",
+          "--repo",
+          dir,
+          "--issue",
+          "-",
+          "--model",
+          `replay:${CONFAB}`,
+          "--json",
+          "--trace",
+          trace,
+          "--record",
+          record,
+        ],
+        {
+          input: readFileSync(ISSUE, "utf8"),
+        },
+      );
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.status).not.toBe("pr_ready");
+      expect(doc.branch).toBeNull();
+      expect(doc.edits).toEqual([]);
+      expect(doc.review).toBeNull();
+      const gates = doc.gates.rejections.map((x: { gate: string }) => x.gate);
+      expect(gates).toContain("tool_name"); // answered after only describe_repo + list_files
+      expect(gates).toContain("verbatim_edit"); // code_before never in the file (before and after reading it)
+      expect(gates).toContain("claims"); // the invented snippet is not in the cited decoy
+      expect(doc.gates.observations_stripped).toBeGreaterThan(0);
+      expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
+      const savedTrace = JSON.parse(readFileSync(trace, "utf8"));
+      expect(savedTrace.steps.length).toBeGreaterThan(1);
+      // A replay is a recording: the user is told it only means something on the repository and base it came from.
+      expect(doc.notes).toEqual([
+        expect.stringMatching(/replay reproduces a recorded run: use it with the same repository, base commit/),
+      ]);
+      expect(r.stderr).toBe(`groundfix: note: ${doc.notes[0]}\n`);
+      const savedRecord = JSON.parse(readFileSync(record, "utf8"));
+      expect(savedRecord.turns[0].tool_calls.map((c: { name: string }) => c.name)).toEqual([
+        "describe_repo",
+        "list_files",
+      ]);
+    },
+  );
+
+  it(
+    "reruns after the base moved or someone committed on the branch: the " +
+      "branch is left untouched and delivery says so; --force replaces it",
+    () => {
+      const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
+      const run = (...extra: string[]) => cli(["fix", "--repo", dir, "--issue", ISSUE, "--json", ...extra]);
+      const first = JSON.parse(run().stdout);
+      expect(first).toMatchObject({ status: "pr_ready", branch_reused: false, delivery: null });
+
+      // The base moves on: the same problem again must not report the old branch (reviewed against the new base).
+      writeFileSync(join(dir, "CHANGELOG.md"), "## next\n");
+      git(dir, "add", "CHANGELOG.md");
+      git(dir, "commit", "-q", "-m", "changelog");
+      const newBase = git(dir, "rev-parse", "HEAD");
+      const moved = run();
+      expect(moved.code).toBe(0);
+      expect(moved.stderr).toBe("");
+      const movedDoc = JSON.parse(moved.stdout);
+      expect(movedDoc).toMatchObject({
+        status: "held",
+        base_sha: newBase,
+        branch: null,
+        head_sha: null,
+        branch_reused: false,
+        held_branch: first.branch, // a script finds the branch it would have written without parsing `delivery`
+      });
+      expect(movedDoc.reason).toBe(movedDoc.delivery);
+      // the review ran on the edits, before the branch
+      expect(movedDoc.review).toMatchObject({ conclusion: "success" });
+      expect(movedDoc.delivery).toBe(
+        `branch ${first.branch} already exists at ${first.head_sha.slice(0, 12)} on another ` +
+          `base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,
+      );
+      expect(git(dir, "rev-parse", `refs/heads/${first.branch}`)).toBe(first.head_sha);
+      const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
+      expect(text).toMatch(
+        /^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m,
+      );
+      expect(text).toMatch(/^Edits \(not committed\)$/m);
+      expect(text).toMatch(/^Outcome\s+held/m);
+      expect(text).toMatch(/^Review\s+success/m);
+
+      // --force over a groundfix commit on an older base: replaced quietly, reviewed on the new base.
+      const forced = run("--force");
+      expect(forced.stderr).toBe("");
+      const forcedDoc = JSON.parse(forced.stdout);
+      expect(forcedDoc).toMatchObject({ branch: first.branch, branch_reused: false, warnings: [] });
+      expect(forcedDoc.delivery).toBe(`replaced branch ${first.branch} (was ${first.head_sha.slice(0, 12)})`);
+      expect(forcedDoc.review.conclusion).toBe("success");
+      expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${forcedDoc.head_sha} ${newBase}`);
+      // The same run again: the branch holds exactly this commit, so it is reused and reviewed.
+      expect(JSON.parse(run().stdout)).toMatchObject({
+        head_sha: forcedDoc.head_sha,
+        branch_reused: true,
+        delivery: null,
+        review: { conclusion: "success" },
+      });
+
+      // Someone commits on top of the branch: left untouched without --force; with it, a warning names what is dropped.
+      const human = git(
         dir,
-        "--issue",
-        "-",
-        "--model",
-        `replay:${CONFAB}`,
-        "--json",
-        "--trace",
-        trace,
-        "--record",
-        record,
-      ],
-      {
-        input: readFileSync(ISSUE, "utf8"),
-      },
-    );
-    expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
-    expect(doc.status).not.toBe("pr_ready");
-    expect(doc.branch).toBeNull();
-    expect(doc.edits).toEqual([]);
-    expect(doc.review).toBeNull();
-    const gates = doc.gates.rejections.map((x: { gate: string }) => x.gate);
-    expect(gates).toContain("tool_name"); // answered after only describe_repo + list_files
-    expect(gates).toContain("verbatim_edit"); // code_before never in the file (before and after reading it)
-    expect(gates).toContain("claims"); // the invented snippet is not in the cited decoy
-    expect(doc.gates.observations_stripped).toBeGreaterThan(0);
-    expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
-    const savedTrace = JSON.parse(readFileSync(trace, "utf8"));
-    expect(savedTrace.steps.length).toBeGreaterThan(1);
-    // A replay is a recording: the user is told it only means something on the repository and base it came from.
-    expect(doc.notes).toEqual([
-      expect.stringMatching(/replay reproduces a recorded run: use it with the same repository, base commit/),
-    ]);
-    expect(r.stderr).toBe(`groundfix: note: ${doc.notes[0]}\n`);
-    const savedRecord = JSON.parse(readFileSync(record, "utf8"));
-    expect(savedRecord.turns[0].tool_calls.map((c: { name: string }) => c.name)).toEqual([
-      "describe_repo",
-      "list_files",
-    ]);
-  });
-
-  it("reruns after the base moved or someone committed on the branch: the branch is left untouched and delivery says so; --force replaces it", () => {
-    const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
-    const run = (...extra: string[]) => cli(["fix", "--repo", dir, "--issue", ISSUE, "--json", ...extra]);
-    const first = JSON.parse(run().stdout);
-    expect(first).toMatchObject({ status: "pr_ready", branch_reused: false, delivery: null });
-
-    // The base moves on: the same problem again must not report the old branch (reviewed against the new base).
-    writeFileSync(join(dir, "CHANGELOG.md"), "## next\n");
-    git(dir, "add", "CHANGELOG.md");
-    git(dir, "commit", "-q", "-m", "changelog");
-    const newBase = git(dir, "rev-parse", "HEAD");
-    const moved = run();
-    expect(moved.code).toBe(0);
-    expect(moved.stderr).toBe("");
-    const movedDoc = JSON.parse(moved.stdout);
-    expect(movedDoc).toMatchObject({
-      status: "held",
-      base_sha: newBase,
-      branch: null,
-      head_sha: null,
-      branch_reused: false,
-      held_branch: first.branch, // a script finds the branch it would have written without parsing `delivery`
-    });
-    expect(movedDoc.reason).toBe(movedDoc.delivery);
-    expect(movedDoc.review).toMatchObject({ conclusion: "success" }); // the review ran on the edits, before the branch
-    expect(movedDoc.delivery).toBe(
-      `branch ${first.branch} already exists at ${first.head_sha.slice(0, 12)} on another base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,
-    );
-    expect(git(dir, "rev-parse", `refs/heads/${first.branch}`)).toBe(first.head_sha);
-    const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
-    expect(text).toMatch(
-      /^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m,
-    );
-    expect(text).toMatch(/^Edits \(not committed\)$/m);
-    expect(text).toMatch(/^Outcome\s+held/m);
-    expect(text).toMatch(/^Review\s+success/m);
-
-    // --force over a groundfix commit on an older base: replaced quietly, reviewed on the new base.
-    const forced = run("--force");
-    expect(forced.stderr).toBe("");
-    const forcedDoc = JSON.parse(forced.stdout);
-    expect(forcedDoc).toMatchObject({ branch: first.branch, branch_reused: false, warnings: [] });
-    expect(forcedDoc.delivery).toBe(`replaced branch ${first.branch} (was ${first.head_sha.slice(0, 12)})`);
-    expect(forcedDoc.review.conclusion).toBe("success");
-    expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${forcedDoc.head_sha} ${newBase}`);
-    // The same run again: the branch holds exactly this commit, so it is reused and reviewed.
-    expect(JSON.parse(run().stdout)).toMatchObject({
-      head_sha: forcedDoc.head_sha,
-      branch_reused: true,
-      delivery: null,
-      review: { conclusion: "success" },
-    });
-
-    // Someone commits on top of the branch: left untouched without --force; with it, a warning names what is dropped.
-    const human = git(
-      dir,
-      "commit-tree",
-      `${forcedDoc.head_sha}^{tree}`,
-      "-p",
-      forcedDoc.head_sha,
-      "-m",
-      "my follow-up tweak",
-    );
-    git(dir, "update-ref", `refs/heads/${first.branch}`, human);
-    expect(JSON.parse(run().stdout).delivery).toMatch(
-      /already exists at [0-9a-f]{12} with other commits; left untouched; rerun with --force/,
-    );
-    expect(git(dir, "rev-parse", first.branch)).toBe(human);
-    const over = run("--force");
-    expect(over.code).toBe(0);
-    const overDoc = JSON.parse(over.stdout);
-    expect(overDoc.warnings).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `held commits not made by groundfix; it no longer holds 2 commits: ${human.slice(0, 7)}[0-9a-f]* "my follow-up tweak", .*git reflog ${first.branch}`,
+        "commit-tree",
+        `${forcedDoc.head_sha}^{tree}`,
+        "-p",
+        forcedDoc.head_sha,
+        "-m",
+        "my follow-up tweak",
+      );
+      git(dir, "update-ref", `refs/heads/${first.branch}`, human);
+      expect(JSON.parse(run().stdout).delivery).toMatch(
+        /already exists at [0-9a-f]{12} with other commits; left untouched; rerun with --force/,
+      );
+      expect(git(dir, "rev-parse", first.branch)).toBe(human);
+      const over = run("--force");
+      expect(over.code).toBe(0);
+      const overDoc = JSON.parse(over.stdout);
+      expect(overDoc.warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `held commits not made by groundfix; it no longer holds 2 commits: ` +
+              `${human.slice(0, 7)}[0-9a-f]* "my follow-up tweak", .*git reflog ${first.branch}`,
+          ),
         ),
-      ),
-    ]);
-    expect(over.stderr).toBe(`groundfix: warning: ${overDoc.warnings[0]}\n`);
-    expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
-    expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);
-  });
+      ]);
+      expect(over.stderr).toBe(`groundfix: warning: ${overDoc.warnings[0]}\n`);
+      expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
+      expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);
+    },
+  );
 
   it("reads a 5 MB issue file but shows the model only its first 65,536 characters, and notes the cut", () => {
     const { dir } = demoRepo();
@@ -237,36 +249,42 @@ describe("groundfix fix (built CLI, end to end)", () => {
     const r = cli(["fix", "--repo", dir, "--issue", ISSUE]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `groundfix: invalid .github/groundfix.yml at ${sha.slice(0, 12)} (as committed; uncommitted edits are not read): ` +
+      `groundfix: invalid .github/groundfix.yml at ${sha.slice(0, 12)} ` +
+        `(as committed; uncommitted edits are not read): ` +
         "thresholds.pull_requst: unknown key\n",
     );
     expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
   });
 
-  it("shows control characters from file content escaped in the report and exact in --json; notes an unused config model:", () => {
-    const { dir } = demoRepo();
-    const file = join(dir, "models", "ValidationLog.js");
-    const lines = readFileSync(file, "utf8").split("\n");
-    lines[3] = "// \u001b]0;pwned\u0007\u001b[31mred\u001b[0m";
-    writeFileSync(file, lines.join("\n"));
-    mkdirSync(join(dir, ".github"));
-    writeFileSync(join(dir, ".github", "groundfix.yml"), "model: openai:gpt-4o-mini\n");
-    git(dir, "add", "-A");
-    git(dir, "commit", "-q", "-m", "hostile comment, config");
+  it(
+    "shows control characters from file content escaped in the " +
+      "report and exact in --json; notes an unused config model:",
+    () => {
+      const { dir } = demoRepo();
+      const file = join(dir, "models", "ValidationLog.js");
+      const lines = readFileSync(file, "utf8").split("\n");
+      lines[3] = "// \u001b]0;pwned\u0007\u001b[31mred\u001b[0m";
+      writeFileSync(file, lines.join("\n"));
+      mkdirSync(join(dir, ".github"));
+      writeFileSync(join(dir, ".github", "groundfix.yml"), "model: openai:gpt-4o-mini\n");
+      git(dir, "add", "-A");
+      git(dir, "commit", "-q", "-m", "hostile comment, config");
 
-    const json = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
-    const doc = JSON.parse(json.stdout);
-    expect(doc.edits[0].diff).toContain(lines[3]); // the exact bytes, JSON-escaped on the wire
-    expect(json.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-    expect(doc.model).toBe("heuristic");
-    expect(doc.notes).toEqual([
-      ".github/groundfix.yml sets model: openai:gpt-4o-mini, which the CLI does not use; this run used heuristic (choose the model with --model or GROUNDFIX_MODEL)",
-    ]);
-    expect(json.stderr).toBe(`groundfix: note: ${doc.notes[0]}\n`);
+      const json = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
+      const doc = JSON.parse(json.stdout);
+      expect(doc.edits[0].diff).toContain(lines[3]); // the exact bytes, JSON-escaped on the wire
+      expect(json.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+      expect(doc.model).toBe("heuristic");
+      expect(doc.notes).toEqual([
+        ".github/groundfix.yml sets model: openai:gpt-4o-mini, which the CLI does not " +
+          "use; this run used heuristic (choose the model with --model or GROUNDFIX_MODEL)",
+      ]);
+      expect(json.stderr).toBe(`groundfix: note: ${doc.notes[0]}\n`);
 
-    const text = cli(["fix", "--repo", dir, "--issue", ISSUE]);
-    expect(text.code).toBe(0);
-    expect(text.stdout).toContain("// \\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m");
-    expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-  });
+      const text = cli(["fix", "--repo", dir, "--issue", ISSUE]);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain("// \\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m");
+      expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    },
+  );
 });

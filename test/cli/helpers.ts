@@ -15,7 +15,10 @@ export function git(dir: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A temp git repository holding a copy of examples/demo-service in one commit on `main` (with `pullRequestAt`: a `.github/groundfix.yml` setting `thresholds.pull_request`). */
+/**
+ * A temp git repository holding a copy of examples/demo-service in one commit on `main` (with `pullRequestAt`: a
+ * `.github/groundfix.yml` setting `thresholds.pull_request`).
+ */
 export function demoRepo(options: { pullRequestAt?: number } = {}): { dir: string; base: string } {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-cli-"));
   cpSync(join(EXAMPLES, "demo-service"), dir, { recursive: true });

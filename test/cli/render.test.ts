@@ -9,7 +9,10 @@ import type { ReviewReport } from "../../src/types.js";
 
 const plain = styleFor({ isTTY: false });
 const colour = styleFor({ isTTY: true }, { TERM: "xterm" });
-/** Every raw control a hostile text might use: CSI colour, OSC window title (BEL), 8-bit CSI, CR, backspace, bidi override. */
+/**
+ * Every raw control a hostile text might use: CSI colour, OSC window title (BEL), 8-bit CSI, CR, backspace, bidi
+ * override.
+ */
 const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\u009b31m\r\b\u202e";
 const ESCAPED = "\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\x0d\\x08\\u202e";
 

@@ -27,18 +27,23 @@ function fakeIO(tty: boolean): CliIO & { out: () => string; err: () => string } 
 }
 
 describe("runCli (in process)", () => {
-  it("prints a command's help for `help <command>`, the version for --version, and refuses an unknown topic", async () => {
-    const help = fakeIO(false);
-    expect(await runCli(["help", "fix"], help)).toBe(0);
-    expect(help.out()).toMatch(/^Usage: groundfix fix --repo <dir>/);
-    const version = fakeIO(false);
-    expect(await runCli(["--version"], version)).toBe(0);
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-    expect(version.out()).toBe(`groundfix ${pkg.version}\n`);
-    const unknown = fakeIO(false);
-    expect(await runCli(["help", "deploy"], unknown)).toBe(2);
-    expect(unknown.err()).toBe('groundfix: help: unknown command "deploy" (commands: fix, review, serve, worker)\n');
-  });
+  it(
+    "prints a command's help for `help <command>`, the " + "version for --version, and refuses an unknown topic",
+    async () => {
+      const help = fakeIO(false);
+      expect(await runCli(["help", "fix"], help)).toBe(0);
+      expect(help.out()).toMatch(/^Usage: groundfix fix --repo <dir>/);
+      const version = fakeIO(false);
+      expect(await runCli(["--version"], version)).toBe(0);
+      const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+        version: string;
+      };
+      expect(version.out()).toBe(`groundfix ${pkg.version}\n`);
+      const unknown = fakeIO(false);
+      expect(await runCli(["help", "deploy"], unknown)).toBe(2);
+      expect(unknown.err()).toBe('groundfix: help: unknown command "deploy" (commands: fix, review, serve, worker)\n');
+    },
+  );
 
   it("writes progress to stderr only when it is a terminal, and keeps stdout one JSON document", async () => {
     const { dir } = demoRepo({ pullRequestAt: 0.6 });

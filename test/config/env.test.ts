@@ -24,7 +24,8 @@ describe("operatorModelProblems: the start-up check of the configured models", (
     ],
     [
       { GROUNDFIX_MODEL: "gpt-4o" },
-      'GROUNDFIX_MODEL: unknown model spec "gpt-4o"; use heuristic, replay:<file> or one of openai:<model>, openai-chat:<model>, anthropic:<model>, openai-compatible:<model>',
+      'GROUNDFIX_MODEL: unknown model spec "gpt-4o"; use heuristic, replay:<file> or one ' +
+        "of openai:<model>, openai-chat:<model>, anthropic:<model>, openai-compatible:<model>",
     ],
     [{ GROUNDFIX_MODEL: "openai:" }, 'GROUNDFIX_MODEL: "openai:" needs a model name: openai:<model>'],
     [
@@ -111,7 +112,9 @@ describe("the App's start", () => {
   const index = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
   /** Load the default app in a child process with `env` only, as `probot run` would, and report what it did. */
   function start(env: NodeJS.ProcessEnv) {
-    const script = `const m = await import(${JSON.stringify(index)}); m.default({ log: { info: (o, msg) => console.log("INFO " + msg), warn() {}, error() {}, debug() {} }, on() {} }, {}); process.exit(0);`;
+    const script =
+      `const m = await import(${JSON.stringify(index)}); m.default({ log: { info: (o, msg) => ` +
+      `console.log("INFO " + msg), warn() {}, error() {}, debug() {} }, on() {} }, {}); process.exit(0);`;
     return spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       env: { PATH: process.env.PATH, ...env },
       encoding: "utf8",
@@ -123,7 +126,8 @@ describe("the App's start", () => {
     const out = start({ GROUNDFIX_MODEL: "anthropic:claude-sonnet-4-5" });
     expect(out.status).toBe(1);
     expect(out.stderr.trim()).toBe(
-      "groundfix cannot start: GROUNDFIX_MODEL: anthropic:claude-sonnet-4-5 needs the environment variable ANTHROPIC_API_KEY",
+      "groundfix cannot start: GROUNDFIX_MODEL: anthropic:claude-sonnet-4-5 " +
+        "needs the environment variable ANTHROPIC_API_KEY",
     );
     expect(out.stdout).not.toContain("INFO");
   });

@@ -140,7 +140,8 @@ describe("not_found names the nearest real region and the cause", () => {
     );
     if (r.ok) throw new Error("expected not_found");
     expect(r.message).toBe(
-      "REJECTED: code_before was not found in src/models/log.js. The closest text is lines 5-7; it differs only in indentation " +
+      "REJECTED: code_before was not found in src/models/log.js. " +
+        "The closest text is lines 5-7; it differs only in indentation " +
         '(the file uses tabs). Copy code_before exactly from these lines (without the "N| " prefixes):\n' +
         "   5| \tif (!row.id) {\n   6| \t\tthrow new Error('missing id');\n   7| \t}",
     );

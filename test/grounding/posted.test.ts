@@ -49,7 +49,8 @@ describe("the commit message and the pull request title", () => {
 
   it("a subject is the summary's first sentence, not a sentence and a half cut mid-word", () => {
     const summary =
-      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'name')\". The stack trace points at " +
+      'The issue reports "TypeError: Cannot read properties of ' +
+      "undefined (reading 'name')\". The stack trace points at " +
       "formatEntry in src/models/log.js, which reads entry.user.name without checking entry.user.";
     expect(pullRequestTitle(task("t"), result(summary))).toBe(
       "groundfix: The issue reports \"TypeError: Cannot read properties of undefined (reading 'name')\".",

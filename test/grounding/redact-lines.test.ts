@@ -69,21 +69,25 @@ function text(next: () => number): string {
 }
 
 describe("redactLines", () => {
-  it("gives every line exactly as redacting the whole text does (3,000 generated texts, all lines and single lines)", () => {
-    const next = random(16);
-    let multiLine = 0;
-    for (let k = 0; k < 3000; k++) {
-      const t = text(next);
-      const whole = splitLines(redact(t));
-      const all = whole.map((_, i) => i + 1);
-      expect(redactLines(t, all), JSON.stringify(t)).toEqual(whole);
-      const one = 1 + Math.floor(next() * (whole.length + 1));
-      expect(redactLines(t, [one]), JSON.stringify(t)).toEqual([whole[one - 1] ?? ""]);
-      // Texts where a secret's match crosses a line break (its value is on a later line than its name).
-      if (whole.some((l, i) => l.includes("[redacted]") && !splitLines(t)[i]?.includes("[redacted]"))) multiLine++;
-    }
-    expect(multiLine).toBeGreaterThan(100);
-  });
+  it(
+    "gives every line exactly as redacting the whole text " +
+      "does (3,000 generated texts, all lines and single lines)",
+    () => {
+      const next = random(16);
+      let multiLine = 0;
+      for (let k = 0; k < 3000; k++) {
+        const t = text(next);
+        const whole = splitLines(redact(t));
+        const all = whole.map((_, i) => i + 1);
+        expect(redactLines(t, all), JSON.stringify(t)).toEqual(whole);
+        const one = 1 + Math.floor(next() * (whole.length + 1));
+        expect(redactLines(t, [one]), JSON.stringify(t)).toEqual([whole[one - 1] ?? ""]);
+        // Texts where a secret's match crosses a line break (its value is on a later line than its name).
+        if (whole.some((l, i) => l.includes("[redacted]") && !splitLines(t)[i]?.includes("[redacted]"))) multiLine++;
+      }
+      expect(multiLine).toBeGreaterThan(100);
+    },
+  );
 
   it("redacts a value whose name is lines above it, also when only the value's line is asked for", () => {
     const t = 'const a = 1;\nconst password =\n\n  "hunter2hunter2";\nnext();';
@@ -108,7 +112,8 @@ describe("redactLines", () => {
 
   it("redacts a line inside a private key block whose BEGIN line is not asked for", () => {
     const t =
-      "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----\nb";
+      "a\n-----BEGIN RSA PRIVATE " +
+      "KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----\nb";
     expect(redactLines(t, [4, 6])).toEqual(["[redacted]", "b"]);
   });
 

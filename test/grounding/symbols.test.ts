@@ -4,7 +4,8 @@ import { extractSymbols, type SymbolDef } from "../../src/grounding/symbols.js";
 const brief = (defs: SymbolDef[]) =>
   defs.map(
     (d) =>
-      `${d.line}${d.endLine !== undefined ? `-${d.endLine}` : ""} ${d.kind} ${d.container ? `${d.container}.` : ""}${d.name}`,
+      `${d.line}${d.endLine !== undefined ? `-${d.endLine}` : ""} ` +
+      `${d.kind} ${d.container ? `${d.container}.` : ""}${d.name}`,
   );
 
 describe("extractSymbols", () => {
@@ -55,7 +56,8 @@ describe("extractSymbols", () => {
 
   it("JavaScript: CommonJS exports and prototype methods", () => {
     const src =
-      "exports.render = function (v) {\n  return v;\n};\nfunction View() {}\nView.prototype.draw = function () {\n  return 1;\n};\n";
+      "exports.render = function (v) {\n  return v;\n};\nfunction " +
+      "View() {}\nView.prototype.draw = function () {\n  return 1;\n};\n";
     expect(brief(extractSymbols("lib/view.js", src)).map((s) => s.replace(/^\S+ /, ""))).toEqual([
       "function render",
       "function View",
@@ -180,7 +182,8 @@ describe("extractSymbols", () => {
 
   it("C#: namespaces, classes and methods", () => {
     const src =
-      "namespace Shop.Core\n{\n  public class Cart\n  {\n    public decimal Total(int n)\n    {\n      return n;\n    }\n  }\n}\n";
+      "namespace Shop.Core\n{\n  public class Cart\n  {\n    public " +
+      "decimal Total(int n)\n    {\n      return n;\n    }\n  }\n}\n";
     expect(brief(extractSymbols("Cart.cs", src))).toEqual([
       "1-10 module Shop.Core",
       "3-9 class Shop.Core.Cart",

@@ -61,83 +61,98 @@ describe("a fresh base on GitHub", () => {
     expect(fake.state.pulls[0]!.body).not.toContain("moved from");
   });
 
-  it("head moved with an unrelated change: the PR is based on the new head and says the base moved from A to B", async () => {
-    const moved = `// Shopping cart.\n"use strict";\n${CART}`;
-    const { fake, base, head, comment, routes, fileReads } = await runWithPush({
-      "src/cart.js": moved,
-      "CHANGELOG.md": "## 1.0.1\n",
-    });
-    // One read of the branch more than before, and one read of the one edited file at the new head.
-    expect(count(routes, "GET /repos/{o}/{r}/branches/{branch}")).toBe(2);
-    expect(fileReads.map((c) => c.path)).toEqual([`/repos/${OWNER}/${REPO}/contents/src/cart.js`]);
-    expect(count(routes, "GET /repos/{o}/{r}/tarball/{sha}")).toBe(1);
+  it(
+    "head moved with an unrelated change: the PR is based " + "on the new head and says the base moved from A to B",
+    async () => {
+      const moved = `// Shopping cart.\n"use strict";\n${CART}`;
+      const { fake, base, head, comment, routes, fileReads } = await runWithPush({
+        "src/cart.js": moved,
+        "CHANGELOG.md": "## 1.0.1\n",
+      });
+      // One read of the branch more than before, and one read of the one edited file at the new head.
+      expect(count(routes, "GET /repos/{o}/{r}/branches/{branch}")).toBe(2);
+      expect(fileReads.map((c) => c.path)).toEqual([`/repos/${OWNER}/${REPO}/contents/src/cart.js`]);
+      expect(count(routes, "GET /repos/{o}/{r}/tarball/{sha}")).toBe(1);
 
-    const commit = fake.state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;
-    expect(commit.body.parents).toEqual([head]);
-    expect(commit.body.message).toContain(`Groundfix-Base: ${head}`);
-    const onBranch = fake.filesOf("groundfix/issue-1")!;
-    expect(onBranch["CHANGELOG.md"]!.content).toBe("## 1.0.1\n"); // the maintainer's push is kept
-    expect(
-      onBranch["src/cart.js"]!.content.startsWith('// Shopping cart.\n"use strict";\nfunction total(items) {\n'),
-    ).toBe(true);
-    expect(onBranch["src/cart.js"]!.content).toContain("if (item == null) {");
+      const commit = fake.state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;
+      expect(commit.body.parents).toEqual([head]);
+      expect(commit.body.message).toContain(`Groundfix-Base: ${head}`);
+      const onBranch = fake.filesOf("groundfix/issue-1")!;
+      expect(onBranch["CHANGELOG.md"]!.content).toBe("## 1.0.1\n"); // the maintainer's push is kept
+      expect(
+        onBranch["src/cart.js"]!.content.startsWith('// Shopping cart.\n"use strict";\nfunction total(items) {\n'),
+      ).toBe(true);
+      expect(onBranch["src/cart.js"]!.content).toContain("if (item == null) {");
 
-    const pr = fake.state.pulls[0]!;
-    expect(pr).toMatchObject({ base: "master", head: "groundfix/issue-1" });
-    const short = (sha: string) => sha.slice(0, 7);
-    expect(pr.body).toContain(
-      `The base branch \`master\` moved from [\`${short(base)}\`](${WEB}/commit/${base}) to [\`${short(head)}\`](${WEB}/commit/${head}) while groundfix investigated.`,
-    );
-    // The edit is anchored at its line on the new head; the diagnosis links to where it was read.
-    expect(pr.body).toContain(`(${WEB}/blob/${head}/src/cart.js#L6)`);
-    expect(pr.body).toContain(`(${WEB}/blob/${base}/src/cart.js#L4)`);
-    expect(pr.body).not.toContain(`/blob/${head}/src/cart.js#L4)`);
-    expect(comment).toContain(`moved from [\`${short(base)}\`]`);
+      const pr = fake.state.pulls[0]!;
+      expect(pr).toMatchObject({ base: "master", head: "groundfix/issue-1" });
+      const short = (sha: string) => sha.slice(0, 7);
+      expect(pr.body).toContain(
+        `The base branch \`master\` moved from [\`${short(base)}\`](${WEB}/commit/${base}) ` +
+          `to [\`${short(head)}\`](${WEB}/commit/${head}) while groundfix investigated.`,
+      );
+      // The edit is anchored at its line on the new head; the diagnosis links to where it was read.
+      expect(pr.body).toContain(`(${WEB}/blob/${head}/src/cart.js#L6)`);
+      expect(pr.body).toContain(`(${WEB}/blob/${base}/src/cart.js#L4)`);
+      expect(pr.body).not.toContain(`/blob/${head}/src/cart.js#L4)`);
+      expect(comment).toContain(`moved from [\`${short(base)}\`]`);
 
-    // The review compares against the new head: its check is on the PR head and passes on the edit alone.
-    const prHead = fake.state.refs.get("groundfix/issue-1")!;
-    expect(fake.state.checkRuns).toMatchObject([
-      { name: "groundfix/review", head_sha: prHead, status: "completed", conclusion: "success" },
-    ]);
-  });
+      // The review compares against the new head: its check is on the PR head and passes on the edit alone.
+      const prHead = fake.state.refs.get("groundfix/issue-1")!;
+      expect(fake.state.checkRuns).toMatchObject([
+        { name: "groundfix/review", head_sha: prHead, status: "completed", conclusion: "success" },
+      ]);
+    },
+  );
 
-  it("head moved touching the anchor: no PR, nothing written, and the status comment says which edit and why", async () => {
-    const { fake, head, comment, routes } = await runWithPush({
-      "src/cart.js": CART.replace("item.qty", "item.quantity"),
-    });
-    expect(fake.state.pulls).toEqual([]);
-    expect(writes(routes)).toEqual([]);
-    expect(fake.state.refs.has("groundfix/issue-1")).toBe(false);
-    expect(comment).toContain(
-      "No pull request: the base branch moved during the run and an edit no longer applies on its new head",
-    );
-    expect(comment).toContain(
-      `On [\`${head.slice(0, 7)}\`](${WEB}/commit/${head}), edit 1 to [\`src/cart.js\`](${WEB}/blob/${head}/src/cart.js) no longer applies: its code_before is no longer in the file verbatim.`,
-    );
-    expect(comment).toContain("comment `/groundfix retry` to investigate again on the new head");
-  });
+  it(
+    "head moved touching the anchor: no PR, nothing " + "written, and the status comment says which edit and why",
+    async () => {
+      const { fake, head, comment, routes } = await runWithPush({
+        "src/cart.js": CART.replace("item.qty", "item.quantity"),
+      });
+      expect(fake.state.pulls).toEqual([]);
+      expect(writes(routes)).toEqual([]);
+      expect(fake.state.refs.has("groundfix/issue-1")).toBe(false);
+      expect(comment).toContain(
+        "No pull request: the base branch moved during the run and an edit no longer applies on its new head",
+      );
+      expect(comment).toContain(
+        `On [\`${head.slice(0, 7)}\`](${WEB}/commit/${head}), edit 1 to [\`src/cart.js\`](${WEB}/blob/` +
+          `${head}/src/cart.js) no longer applies: its code_before is no longer in the file verbatim.`,
+      );
+      expect(comment).toContain("comment `/groundfix retry` to investigate again on the new head");
+    },
+  );
 
-  it("the fix already on the new head: no PR, and the status comment says the new head holds it (no retry offered)", async () => {
-    // The same guard, pushed by a maintainer: what the run would have written.
-    const guard =
-      "    // groundfix: TypeError: Cannot read properties of undefined (reading 'price'); the issue's trace points here.\n    if (item == null) {\n      throw new TypeError(`total(): item is null or undefined before reading 'price' (itemsLength: ${items?.length})`);\n    }\n";
-    const fixed = CART.replace("    sum += item.price", `${guard}    sum += item.price`);
-    const { fake, head, comment, routes } = await runWithPush({ "src/cart.js": fixed });
-    expect(fake.state.pulls).toEqual([]);
-    expect(writes(routes)).toEqual([]);
-    expect(comment).toContain(
-      "No pull request: the base branch moved during the run and its new head already holds this fix",
-    );
-    expect(comment).toContain(
-      `[\`${head.slice(0, 7)}\`](${WEB}/commit/${head}) already holds this fix (edit 1 at [\`src/cart.js#L4-L8\`](${WEB}/blob/${head}/src/cart.js#L4-L8))`,
-    );
-    expect(comment).not.toContain("/groundfix retry");
-  });
+  it(
+    "the fix already on the new head: no PR, and the status " + "comment says the new head holds it (no retry offered)",
+    async () => {
+      // The same guard, pushed by a maintainer: what the run would have written.
+      const guard =
+        "    // groundfix: TypeError: Cannot read properties of undefined (reading 'price'); the " +
+        "issue's trace points here.\n    if (item == null) {\n      throw new TypeError(`total(): " +
+        "item is null or undefined before reading 'price' (itemsLength: ${items?.length})`);\n    }\n";
+      const fixed = CART.replace("    sum += item.price", `${guard}    sum += item.price`);
+      const { fake, head, comment, routes } = await runWithPush({ "src/cart.js": fixed });
+      expect(fake.state.pulls).toEqual([]);
+      expect(writes(routes)).toEqual([]);
+      expect(comment).toContain(
+        "No pull request: the base branch moved during the run and its new head already holds this fix",
+      );
+      expect(comment).toContain(
+        `[\`${head.slice(0, 7)}\`](${WEB}/commit/${head}) already holds this fix ` +
+          `(edit 1 at [\`src/cart.js#L4-L8\`](${WEB}/blob/${head}/src/cart.js#L4-L8))`,
+      );
+      expect(comment).not.toContain("/groundfix retry");
+    },
+  );
 
   it("hostile: the new head makes the anchor appear twice: no PR, and the comment names both lines", async () => {
     const twice = CART.replace(
       "module.exports",
-      "function subtotal(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports",
+      "function subtotal(items) {\n  let sum = 0;\n  for (const item of items) {\n " +
+        "   sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports",
     );
     const { fake, comment, routes } = await runWithPush({ "src/cart.js": twice });
     expect(fake.state.pulls).toEqual([]);
@@ -161,17 +176,20 @@ describe("GitHubHost.readFile", () => {
     return createGitHubHost({ octokit, repo: { owner: OWNER, name: REPO }, log: console, config: defaultConfig() });
   };
 
-  it("reads a file at a commit, a file above 1 MB through the raw media type, and null for a missing path", async () => {
-    const big = `${"// padding line of a large generated file\n".repeat(30_000)}export {};\n`;
-    expect(Buffer.byteLength(big)).toBeGreaterThan(1024 * 1024);
-    fake = createGitHubFake({ owner: OWNER, name: REPO, files: { "src/cart.js": CART, "gen/big.js": big } });
-    const github = host();
-    expect(await github.readFile(fake.baseSha, "src/cart.js")).toEqual({ content: CART });
-    expect(await github.readFile(fake.baseSha, "gen/big.js")).toEqual({ content: big });
-    expect(await github.readFile(fake.baseSha, "src/gone.js")).toBeNull();
-    const reads = fake.state.calls.filter((c) => c.route === "GET /repos/{o}/{r}/contents/{path}");
-    expect(reads).toHaveLength(4); // cart.js once, big.js twice (JSON, then raw), gone.js once
-  });
+  it(
+    "reads a file at a commit, a file above 1 MB through " + "the raw media type, and null for a missing path",
+    async () => {
+      const big = `${"// padding line of a large generated file\n".repeat(30_000)}export {};\n`;
+      expect(Buffer.byteLength(big)).toBeGreaterThan(1024 * 1024);
+      fake = createGitHubFake({ owner: OWNER, name: REPO, files: { "src/cart.js": CART, "gen/big.js": big } });
+      const github = host();
+      expect(await github.readFile(fake.baseSha, "src/cart.js")).toEqual({ content: CART });
+      expect(await github.readFile(fake.baseSha, "gen/big.js")).toEqual({ content: big });
+      expect(await github.readFile(fake.baseSha, "src/gone.js")).toBeNull();
+      const reads = fake.state.calls.filter((c) => c.route === "GET /repos/{o}/{r}/contents/{path}");
+      expect(reads).toHaveLength(4); // cart.js once, big.js twice (JSON, then raw), gone.js once
+    },
+  );
 });
 
 describe("the PR body of a moved base", () => {

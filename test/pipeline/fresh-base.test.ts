@@ -80,60 +80,69 @@ describe("a fresh base on a checkout", () => {
     expect(fixToJson(report).base_moved).toBeNull();
   });
 
-  it("head moved with an unrelated change: the edit is applied again on the new head, which is the commit's parent", async () => {
-    const repo = makeRepo(SHOP_FILES);
-    let head = "";
-    // Two lines above the anchor (so its line moves from 4 to 6) and a file the run never read.
-    const movedCart = `// Shopping cart.\n"use strict";\n${CART}`;
-    const report = await fix(repo.dir, () => {
-      head = commit(repo.dir, { "src/cart.js": movedCart, "CHANGELOG.md": "## 1.0.1\n" });
-    });
+  it(
+    "head moved with an unrelated change: the edit is applied " + "again on the new head, which is the commit's parent",
+    async () => {
+      const repo = makeRepo(SHOP_FILES);
+      let head = "";
+      // Two lines above the anchor (so its line moves from 4 to 6) and a file the run never read.
+      const movedCart = `// Shopping cart.\n"use strict";\n${CART}`;
+      const report = await fix(repo.dir, () => {
+        head = commit(repo.dir, { "src/cart.js": movedCart, "CHANGELOG.md": "## 1.0.1\n" });
+      });
 
-    expect(report.status).toBe("pr_ready");
-    expect(report.baseMoved).toEqual({ from: repo.base, to: head });
-    expect(report.baseSha).toBe(head);
-    const commitSha = report.delivery!.headSha;
-    expect(sh(repo.dir, "rev-parse", `${commitSha}^`)).toBe(head);
-    // The commit holds the maintainer's change and the edit on top of it; its diff against the new head is the edit.
-    expect(sh(repo.dir, "show", `${commitSha}:CHANGELOG.md`)).toBe("## 1.0.1");
-    const edit = report.result.edits[0]!;
-    const expected = movedCart.replace(ANCHOR, `${edit.code_after}\n`);
-    expect(sh(repo.dir, "show", `${commitSha}:src/cart.js`)).toBe(expected.replace(/\n$/, ""));
-    expect(sh(repo.dir, "diff", "--stat", head, commitSha)).toBe(
-      "src/cart.js | 4 ++++\n 1 file changed, 4 insertions(+)",
-    );
-    // Lines and diff are those of the new head; the commit message names it as the base.
-    expect(edit).toMatchObject({ baseStartLine: 6, baseEndLine: 6, startLine: 6 });
-    expect(edit.diff).toMatch(/\n@@ -3,\d+ \+3,\d+ @@\n function total\(items\) \{\n/);
-    expect(sh(repo.dir, "log", "-1", "--format=%B", commitSha)).toContain(`Groundfix-Base: ${head}`);
-    // The review ran against the new head: it passed on the edit at its new lines.
-    expect(report.review?.conclusion).toBe("success");
+      expect(report.status).toBe("pr_ready");
+      expect(report.baseMoved).toEqual({ from: repo.base, to: head });
+      expect(report.baseSha).toBe(head);
+      const commitSha = report.delivery!.headSha;
+      expect(sh(repo.dir, "rev-parse", `${commitSha}^`)).toBe(head);
+      // The commit holds the maintainer's change and the edit on top of it; its diff against the new head is the edit.
+      expect(sh(repo.dir, "show", `${commitSha}:CHANGELOG.md`)).toBe("## 1.0.1");
+      const edit = report.result.edits[0]!;
+      const expected = movedCart.replace(ANCHOR, `${edit.code_after}\n`);
+      expect(sh(repo.dir, "show", `${commitSha}:src/cart.js`)).toBe(expected.replace(/\n$/, ""));
+      expect(sh(repo.dir, "diff", "--stat", head, commitSha)).toBe(
+        "src/cart.js | 4 ++++\n 1 file changed, 4 insertions(+)",
+      );
+      // Lines and diff are those of the new head; the commit message names it as the base.
+      expect(edit).toMatchObject({ baseStartLine: 6, baseEndLine: 6, startLine: 6 });
+      expect(edit.diff).toMatch(/\n@@ -3,\d+ \+3,\d+ @@\n function total\(items\) \{\n/);
+      expect(sh(repo.dir, "log", "-1", "--format=%B", commitSha)).toContain(`Groundfix-Base: ${head}`);
+      // The review ran against the new head: it passed on the edit at its new lines.
+      expect(report.review?.conclusion).toBe("success");
 
-    const json = fixToJson(report);
-    expect(json).toMatchObject({ status: "pr_ready", base_sha: head, base_moved: { from: repo.base, to: head } });
-    expect(json.edits[0]).toMatchObject({ start_line: 6, end_line: 6 });
-    expect(report.notes.join("\n")).toContain(
-      `the base HEAD moved from ${repo.base.slice(0, 12)} to ${head.slice(0, 12)} during the run; every edit was applied again there`,
-    );
-    expect(renderFixReport(report, styleFor({ isTTY: false }))).toContain(
-      `${head.slice(0, 12)} (HEAD; moved from ${repo.base.slice(0, 12)} during the run)`,
-    );
-  });
+      const json = fixToJson(report);
+      expect(json).toMatchObject({ status: "pr_ready", base_sha: head, base_moved: { from: repo.base, to: head } });
+      expect(json.edits[0]).toMatchObject({ start_line: 6, end_line: 6 });
+      expect(report.notes.join("\n")).toContain(
+        `the base HEAD moved from ${repo.base.slice(0, 12)} to ` +
+          `${head.slice(0, 12)} during the run; every edit was applied again there`,
+      );
+      expect(renderFixReport(report, styleFor({ isTTY: false }))).toContain(
+        `${head.slice(0, 12)} (HEAD; moved from ${repo.base.slice(0, 12)} during the run)`,
+      );
+    },
+  );
 
-  it("head moved touching the anchor: no branch, and the report says which edit no longer applies and why", async () => {
-    const repo = makeRepo(SHOP_FILES);
-    let head = "";
-    const report = await fix(repo.dir, () => {
-      head = commit(repo.dir, { "src/cart.js": CART.replace("item.qty", "item.quantity") });
-    });
-    expect(report.status).toBe("outdated");
-    expect(report.delivery).toBeNull();
-    expect(branchExists(repo.dir, branchOf(report))).toBe(false);
-    expect(report.deliveryNote).toBe(
-      `the base HEAD moved from ${repo.base.slice(0, 12)} to ${head.slice(0, 12)} during the run and edit 1 to src/cart.js no longer applies there: its code_before is no longer in the file verbatim; nothing written; run again to investigate the new head`,
-    );
-    expect(fixToJson(report)).toMatchObject({ status: "outdated", base_moved: { from: repo.base, to: head } });
-  });
+  it(
+    "head moved touching the anchor: no branch, and the " + "report says which edit no longer applies and why",
+    async () => {
+      const repo = makeRepo(SHOP_FILES);
+      let head = "";
+      const report = await fix(repo.dir, () => {
+        head = commit(repo.dir, { "src/cart.js": CART.replace("item.qty", "item.quantity") });
+      });
+      expect(report.status).toBe("outdated");
+      expect(report.delivery).toBeNull();
+      expect(branchExists(repo.dir, branchOf(report))).toBe(false);
+      expect(report.deliveryNote).toBe(
+        `the base HEAD moved from ${repo.base.slice(0, 12)} to ${head.slice(0, 12)} during ` +
+          `the run and edit 1 to src/cart.js no longer applies there: its code_before is no ` +
+          `longer in the file verbatim; nothing written; run again to investigate the new head`,
+      );
+      expect(fixToJson(report)).toMatchObject({ status: "outdated", base_moved: { from: repo.base, to: head } });
+    },
+  );
 
   it("the fix already on the new head: no branch, and the report says the new head already holds it", async () => {
     const fixed = await fixedCart();
@@ -147,7 +156,8 @@ describe("a fresh base on a checkout", () => {
     expect(branchExists(repo.dir, branchOf(report))).toBe(false);
     expect(report.deliveryNote).toMatch(
       new RegExp(
-        `to ${head.slice(0, 12)} during the run and ${head.slice(0, 12)} already holds this fix \\(src/cart\\.js:4-8\\); nothing written$`,
+        `to ${head.slice(0, 12)} during the run and ${head.slice(0, 12)} ` +
+          `already holds this fix \\(src/cart\\.js:4-8\\); nothing written$`,
       ),
     );
   });
@@ -156,7 +166,8 @@ describe("a fresh base on a checkout", () => {
     const repo = makeRepo(SHOP_FILES);
     const twice = CART.replace(
       "module.exports",
-      "function subtotal(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports",
+      "function subtotal(items) {\n  let sum = 0;\n  for (const item of items) {\n " +
+        "   sum += item.price * item.qty;\n  }\n  return sum;\n}\n\nmodule.exports",
     );
     const report = await fix(repo.dir, () => commit(repo.dir, { "src/cart.js": twice }));
     expect(report.status).toBe("outdated");

@@ -23,16 +23,19 @@ describe("openQueue without GROUNDFIX_REDIS_URL", () => {
     expect(seen).toEqual(["a 1 true"]);
   });
 
-  it("runs a job whose delivery id was claimed first (the claim is not a redelivery), and drops a second claim", async () => {
-    const q = await openQueue({ concurrency: 1 });
-    let runs = 0;
-    q.process(async () => void runs++);
-    expect(await q.claimDelivery("d1")).toBe(true);
-    expect(await q.enqueue(job("a", { deliveryId: "d1" }))).toBe("queued");
-    await q.idle();
-    expect(await q.claimDelivery("d1")).toBe(false);
-    expect(runs).toBe(1);
-  });
+  it(
+    "runs a job whose delivery id was claimed first (the " + "claim is not a redelivery), and drops a second claim",
+    async () => {
+      const q = await openQueue({ concurrency: 1 });
+      let runs = 0;
+      q.process(async () => void runs++);
+      expect(await q.claimDelivery("d1")).toBe(true);
+      expect(await q.enqueue(job("a", { deliveryId: "d1" }))).toBe("queued");
+      await q.idle();
+      expect(await q.claimDelivery("d1")).toBe(false);
+      expect(runs).toBe(1);
+    },
+  );
 
   it("keeps the coalescing rules: a waiting key merges, a rerun while running runs once after", async () => {
     const q = await openQueue({ concurrency: 1 });

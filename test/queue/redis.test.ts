@@ -69,32 +69,35 @@ describe("Redis job queue", () => {
     expect(runs[0]).toMatch(/ o\/r#issue-1$/);
   });
 
-  it("drops a plain job whose key is running; a rerun runs once after it, later reruns merge into that one", async () => {
-    const prefix = `t${n++}`;
-    const q = await replica(prefix);
-    const g = gate();
-    const seen: { n: unknown; rerun: boolean | undefined }[] = [];
-    q.process(async (j) => {
-      seen.push({ n: (j.payload as { n: number }).n, rerun: j.rerun });
-      if (seen.length === 1) await g.done;
-    });
-    expect(await q.enqueue(job("k", { payload: { n: 1 } }))).toBe("queued");
-    await until(() => seen.length === 1, "the first run to start");
-    expect(await q.enqueue(job("k", { payload: { n: 2 } }))).toBe("coalesced");
-    expect(await q.enqueue(job("k", { payload: { n: 3 }, rerun: true }))).toBe("queued_after_running");
-    expect(await q.enqueue(job("k", { payload: { n: 4 }, rerun: true }))).toBe("queued_after_running");
-    expect(seen).toHaveLength(1); // nothing runs next to a running job of the same key
-    g.release();
-    await q.idle();
-    expect(seen).toEqual([
-      { n: 1, rerun: undefined },
-      { n: 4, rerun: true },
-    ]);
-    // The key is free again once nothing of it is queued: a new plain job runs.
-    expect(await q.enqueue(job("k", { payload: { n: 5 } }))).toBe("queued");
-    await q.idle();
-    expect(seen.map((s) => s.n)).toEqual([1, 4, 5]);
-  });
+  it(
+    "drops a plain job whose key is running; a rerun " + "runs once after it, later reruns merge into that one",
+    async () => {
+      const prefix = `t${n++}`;
+      const q = await replica(prefix);
+      const g = gate();
+      const seen: { n: unknown; rerun: boolean | undefined }[] = [];
+      q.process(async (j) => {
+        seen.push({ n: (j.payload as { n: number }).n, rerun: j.rerun });
+        if (seen.length === 1) await g.done;
+      });
+      expect(await q.enqueue(job("k", { payload: { n: 1 } }))).toBe("queued");
+      await until(() => seen.length === 1, "the first run to start");
+      expect(await q.enqueue(job("k", { payload: { n: 2 } }))).toBe("coalesced");
+      expect(await q.enqueue(job("k", { payload: { n: 3 }, rerun: true }))).toBe("queued_after_running");
+      expect(await q.enqueue(job("k", { payload: { n: 4 }, rerun: true }))).toBe("queued_after_running");
+      expect(seen).toHaveLength(1); // nothing runs next to a running job of the same key
+      g.release();
+      await q.idle();
+      expect(seen).toEqual([
+        { n: 1, rerun: undefined },
+        { n: 4, rerun: true },
+      ]);
+      // The key is free again once nothing of it is queued: a new plain job runs.
+      expect(await q.enqueue(job("k", { payload: { n: 5 } }))).toBe("queued");
+      await q.idle();
+      expect(seen.map((s) => s.n)).toEqual([1, 4, 5]);
+    },
+  );
 
   it("a rerun for a key that is still waiting replaces the waiting job, which runs once", async () => {
     const q = await replica(`t${n++}`);
@@ -142,24 +145,27 @@ describe("Redis job queue", () => {
     ]);
   });
 
-  it("hands a job whose last attempt threw to `gaveUp` once, with that attempt's error (not after a retried one)", async () => {
-    const q = await replica(`t${n++}`, { attempts: 2 });
-    const gaveUp: [string, string][] = [];
-    let calls = 0;
-    q.process(
-      async (j) => {
-        calls++;
-        if (j.key === "doomed" || calls === 1) throw new Error(`attempt ${calls} of ${j.key}`);
-      },
-      async (j, error) => void gaveUp.push([j.key, (error as Error).message]),
-    );
-    await q.enqueue(job("recovers"));
-    await q.idle();
-    await q.enqueue(job("doomed"));
-    await q.idle();
-    for (let i = 0; i < 100 && gaveUp.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(gaveUp).toEqual([["doomed", "attempt 4 of doomed"]]);
-  });
+  it(
+    "hands a job whose last attempt threw to `gaveUp` once, " + "with that attempt's error (not after a retried one)",
+    async () => {
+      const q = await replica(`t${n++}`, { attempts: 2 });
+      const gaveUp: [string, string][] = [];
+      let calls = 0;
+      q.process(
+        async (j) => {
+          calls++;
+          if (j.key === "doomed" || calls === 1) throw new Error(`attempt ${calls} of ${j.key}`);
+        },
+        async (j, error) => void gaveUp.push([j.key, (error as Error).message]),
+      );
+      await q.enqueue(job("recovers"));
+      await q.idle();
+      await q.enqueue(job("doomed"));
+      await q.idle();
+      for (let i = 0; i < 100 && gaveUp.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(gaveUp).toEqual([["doomed", "attempt 4 of doomed"]]);
+    },
+  );
 
   it("keeps the key's next job from starting while a retry of it is in its backoff", async () => {
     const q = await replica(`t${n++}`, { attempts: 2, backoffMs: 300 });

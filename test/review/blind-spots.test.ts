@@ -15,7 +15,9 @@ function found(base: TestTree, head: TestTree, rule: Finding["rule"], config = m
   return reviewChange({ ...gitChange(base, head), config }).findings.filter((f) => f.rule === rule);
 }
 
-/** `snapshot` with `path` recorded as over the per-file cap (no content), as the snapshot builder leaves such a file. */
+/**
+ * `snapshot` with `path` recorded as over the per-file cap (no content), as the snapshot builder leaves such a file.
+ */
 function tooLarge(snapshot: Snapshot, path: string): Snapshot {
   return {
     ...snapshot,
@@ -78,7 +80,8 @@ describe("gitlinks and submodules", () => {
         newMode: "160000",
         binary: false,
         patch:
-          "@@ -1 +1 @@\n-Subproject commit 1111111111111111111111111111111111111111\n+Subproject commit 2222222222222222222222222222222222222222\n",
+          "@@ -1 +1 @@\n-Subproject commit 1111111111111111111111111111111111111111\n+Subproject " +
+          "commit 2222222222222222222222222222222222222222\n",
       },
     ],
   ] as [string, FilePatch][])("%s fails", (_n, patch) => {
@@ -127,7 +130,8 @@ describe("Go", () => {
   test("stdlib, this module's packages and required modules pass; a made-up module and a missing package fail", () => {
     const head = MAIN.replace(
       '\t"fmt"\n',
-      '\t"fmt"\n\t"net/http"\n\t"example.com/shop/internal/cart"\n\t"github.com/pkg/errors"\n\t"github.com/evil/thing"\n\t"example.com/shop/internal/nothere"\n',
+      '\t"fmt"\n\t"net/http"\n\t"example.com/shop/internal/cart"\n\t"github.com/pkg/errors"\n' +
+        '\t"github.com/evil/thing"\n\t"example.com/shop/internal/nothere"\n',
     );
     const f = found(base, { ...base, "cmd/main.go": head }, "imports").map((x) => [x.start_line, x.message]);
     expect(f).toEqual([

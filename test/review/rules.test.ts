@@ -221,7 +221,9 @@ describe("rule 6, imports", () => {
       ...base,
       "src/lib/index.ts": "export {};\n",
       "src/main.ts":
-        'import { u } from "./util.js";\nimport "./lib";\nimport { z } from "zod";\nimport fs from "node:fs";\nimport path from "path";\nexport { u as v } from "./util";\nconst l = await import("./lib/index.js");\n',
+        'import { u } from "./util.js";\nimport "./lib";\nimport { z } from ' +
+        '"zod";\nimport fs from "node:fs";\nimport path from "path";\nexport ' +
+        '{ u as v } from "./util";\nconst l = await import("./lib/index.js");\n',
     };
     expect(only(review(base, head).findings, "imports")).toEqual([]);
   });
@@ -229,7 +231,8 @@ describe("rule 6, imports", () => {
     const head = {
       ...base,
       "src/main.ts":
-        'import { u } from "./util.js";\nimport { h } from "./helpers.js";\nconst left = require("left-pad");\nimport { x } from "@acme/tool/sub";\n',
+        'import { u } from "./util.js";\nimport { h } from "./helpers.js";\nconst ' +
+        'left = require("left-pad");\nimport { x } from "@acme/tool/sub";\n',
     };
     const found = only(review(base, head).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
     expect(found).toEqual([
@@ -248,7 +251,8 @@ describe("rule 6, imports", () => {
     const pyHead = {
       ...pyBase,
       "app/main.py":
-        "import os\nimport json, sys\nimport yaml\nfrom requests import get\nfrom app.core import X\nfrom .core import X as Y\nimport totally_fake_lib\nfrom . import nothere_mod\n",
+        "import os\nimport json, sys\nimport yaml\nfrom requests import get\nfrom app.core " +
+        "import X\nfrom .core import X as Y\nimport totally_fake_lib\nfrom . import nothere_mod\n",
     };
     const found = only(review(pyBase, pyHead).findings, "imports").map((f) => [f.path, f.start_line, f.message]);
     expect(found).toEqual([["app/main.py", 7, expect.stringContaining('import "totally_fake_lib"')]]);
@@ -385,18 +389,21 @@ describe("a patch without hunks", () => {
     expect(only(report.findings, "edit_policy")[0]).toMatchObject({ path: "src/math.ts", start_line: 2 });
     expect(only(report.findings, "grounded_hunks")).toEqual([]);
   });
-  test("gets hunks from the snapshots for the evidence rule too, so an unrecorded line in a large diff still fails", () => {
-    const change = gitChange({ "src/math.ts": APP }, { "src/math.ts": APP + "export const EXTRA = 3;\n" });
-    const patches = change.patches.map((p) => ({ ...p, patch: "" }));
-    const record: RunRecord = { version: 1, run_id: "r", base_sha: change.base.sha, edits: [] };
-    const report = reviewChange({ ...change, patches, config: defaultConfig(), record });
-    expect(only(report.findings, "evidence")).toEqual([
-      expect.objectContaining({
-        path: "src/math.ts",
-        start_line: 4,
-        level: "failure",
-        message: expect.stringContaining("matches no edit"),
-      }),
-    ]);
-  });
+  test(
+    "gets hunks from the snapshots for the evidence rule " + "too, so an unrecorded line in a large diff still fails",
+    () => {
+      const change = gitChange({ "src/math.ts": APP }, { "src/math.ts": APP + "export const EXTRA = 3;\n" });
+      const patches = change.patches.map((p) => ({ ...p, patch: "" }));
+      const record: RunRecord = { version: 1, run_id: "r", base_sha: change.base.sha, edits: [] };
+      const report = reviewChange({ ...change, patches, config: defaultConfig(), record });
+      expect(only(report.findings, "evidence")).toEqual([
+        expect.objectContaining({
+          path: "src/math.ts",
+          start_line: 4,
+          level: "failure",
+          message: expect.stringContaining("matches no edit"),
+        }),
+      ]);
+    },
+  );
 });

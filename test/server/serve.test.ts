@@ -60,56 +60,62 @@ describe("groundfix serve", () => {
     expect(bogus.output()).toBe('groundfix: serve: --role must be all, web or worker (got "both")\n');
   });
 
-  it("refuses settings that cannot work (App, webhook secret, operator model) with exit 2 and one line naming the variable", async () => {
-    const cases: [NodeJS.ProcessEnv, unknown][] = [
-      [
-        { NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
-        "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n",
-      ],
-      [
-        { APP_ID: "1", PRIVATE_KEY: "notakey", WEBHOOK_SECRET: "s" },
-        "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
-      ],
-      [
-        {
-          APP_ID: "1",
-          PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n",
-          WEBHOOK_SECRET: "s",
-        },
-        "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
-      ],
-      [
-        { APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem", WEBHOOK_SECRET: "s" },
-        "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n",
-      ],
-      // Without a secret Probot verifies deliveries against its public fallback "development": forged webhooks pass.
-      [
-        { NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: testPrivateKey() },
-        "groundfix: WEBHOOK_SECRET is not set (without it forged webhooks would be accepted; use the App's webhook secret)\n",
-      ],
-      [
-        { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: " development " },
-        "groundfix: WEBHOOK_SECRET is \"development\", Probot's public default; use the App's own webhook secret\n",
-      ],
-      [
-        { APP_ID: "abc", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
-        'groundfix: APP_ID must be the GitHub App\'s numeric id (got "abc")\n',
-      ],
-      [
-        { NODE_ENV: "production", APP_ID: "1", WEBHOOK_SECRET: "s" },
-        "groundfix: PRIVATE_KEY or PRIVATE_KEY_PATH is not set (NODE_ENV=production needs the GitHub App's private key)\n",
-      ],
-      [
-        { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", GROUNDFIX_MODEL: "bogus" },
-        expect.stringMatching(/^groundfix cannot start: GROUNDFIX_MODEL: .*bogus.*\n$/),
-      ],
-    ];
-    for (const [env, line] of cases) {
-      const run = groundfix(["serve"], env);
-      expect(await run.exit, run.output()).toBe(2);
-      expect(run.output()).toEqual(line);
-    }
-  });
+  it(
+    "refuses settings that cannot work (App, webhook secret, " +
+      "operator model) with exit 2 and one line naming the variable",
+    async () => {
+      const cases: [NodeJS.ProcessEnv, unknown][] = [
+        [
+          { NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
+          "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n",
+        ],
+        [
+          { APP_ID: "1", PRIVATE_KEY: "notakey", WEBHOOK_SECRET: "s" },
+          "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
+        ],
+        [
+          {
+            APP_ID: "1",
+            PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n",
+            WEBHOOK_SECRET: "s",
+          },
+          "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
+        ],
+        [
+          { APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem", WEBHOOK_SECRET: "s" },
+          "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n",
+        ],
+        // Without a secret Probot verifies deliveries against its public fallback "development": forged webhooks pass.
+        [
+          { NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: testPrivateKey() },
+          "groundfix: WEBHOOK_SECRET is not set (without it forged " +
+            "webhooks would be accepted; use the App's webhook secret)\n",
+        ],
+        [
+          { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: " development " },
+          "groundfix: WEBHOOK_SECRET is \"development\", Probot's public default; use the App's own webhook secret\n",
+        ],
+        [
+          { APP_ID: "abc", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
+          'groundfix: APP_ID must be the GitHub App\'s numeric id (got "abc")\n',
+        ],
+        [
+          { NODE_ENV: "production", APP_ID: "1", WEBHOOK_SECRET: "s" },
+          "groundfix: PRIVATE_KEY or PRIVATE_KEY_PATH is not set " +
+            "(NODE_ENV=production needs the GitHub App's private key)\n",
+        ],
+        [
+          { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", GROUNDFIX_MODEL: "bogus" },
+          expect.stringMatching(/^groundfix cannot start: GROUNDFIX_MODEL: .*bogus.*\n$/),
+        ],
+      ];
+      for (const [env, line] of cases) {
+        const run = groundfix(["serve"], env);
+        expect(await run.exit, run.output()).toBe(2);
+        expect(run.output()).toEqual(line);
+      }
+    },
+  );
 
   it("says which port is taken, with exit 2 and one line, instead of Probot's stack", async () => {
     const port = await freePort();

@@ -17,7 +17,9 @@ export const FILES: Record<string, TestFile> = {
   "go.mod": "module example.com/shop\n\ngo 1.22\n\nrequire (\n\tgithub.com/pkg/errors v0.9.1\n)\n",
   "src/index.js": "const { Cart } = require('./models/cart');\nfunction main() {\n  return new Cart();\n}\nmain();\n",
   "src/models/cart.js":
-    "class Cart {\n  constructor() {\n    this.items = [];\n  }\n\n  addItem(item) {\n    this.items.push(item);\n  }\n\n  totalPrice() {\n    return this.items.reduce((s, i) => s + i.price, 0);\n  }\n}\n\nmodule.exports = { Cart };\n",
+    "class Cart {\n  constructor() {\n    this.items = [];\n  }\n\n  addItem(item) " +
+    "{\n    this.items.push(item);\n  }\n\n  totalPrice() {\n    return " +
+    "this.items.reduce((s, i) => s + i.price, 0);\n  }\n}\n\nmodule.exports = { Cart };\n",
   "src/util/format_price.py": 'def format_price(cents):\n    return f"{cents / 100:.2f}"\n',
   "src/windows.txt": "alpha\r\nbeta needle\r\ngamma\r\n",
   "src/run.sh": { content: "#!/bin/sh\nnode src/index.js\n", executable: true },

@@ -5,7 +5,8 @@ import { makeContext } from "./fixture.js";
 
 const FILES = {
   "src/handler.js":
-    "function handle(req, res, next) {\n  const user = load(req);\n  audit(user);\n  res.send(user);\n}\nmodule.exports = { handle };\n",
+    "function handle(req, res, next) {\n  const user = load(req);\n  " +
+    "audit(user);\n  res.send(user);\n}\nmodule.exports = { handle };\n",
   "app/views.py": "def view(request):\n    user = load(request)\n    audit(user)\n    return user\n",
   "cmd/main.go": "package main\n\nfunc run(x int) int {\n\ty := load(x)\n\taudit(y)\n\treturn y\n}\n",
 };

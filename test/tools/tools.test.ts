@@ -45,7 +45,8 @@ describe("get_file_contents", () => {
     );
     expect(r.status).toBe("ok");
     expect(r.text).toBe(
-      "src/models/cart.js (lines 6-8 of 15)\n   6|   addItem(item) {\n   7|     this.items.push(item);\n   8|   }\n… 7 more lines not shown; call again with start_line=9",
+      "src/models/cart.js (lines 6-8 of 15)\n   6|   addItem(item) {\n   7|     " +
+        "this.items.push(item);\n   8|   }\n… 7 more lines not shown; call again with start_line=9",
     );
     expect(reads.windows()).toEqual([{ path: "src/models/cart.js", startLine: 6, endLine: 8 }]);
     expect(reads.covers("src/models/cart.js", 6, 8)).toBe(true);
@@ -92,7 +93,8 @@ describe("get_file_contents", () => {
     expect(big.text).toContain("too large to serve");
     const link = await read("docs/link.md");
     expect(link.text).toBe(
-      `NOT_FOUND: docs/link.md is a symbolic link to '../README.md' (not followed). Call get_file_contents with path "README.md".`,
+      `NOT_FOUND: docs/link.md is a symbolic link to '../README.md' ` +
+        `(not followed). Call get_file_contents with path "README.md".`,
     );
     const env = await read(".env");
     expect(env.status).toBe("rejected");

@@ -56,11 +56,16 @@ describe("suggest_addition never writes what runs in CI or at install (attacker 
     expect(out.result.text).toMatch(/^REJECTED: config\/Secrets\.YML is a secret file/);
   });
 
-  it("a lifted rule allows the edit; the groundfix config stays protected even when 'lifted' by a bad key", async () => {
-    const lifted = parseConfig({ paths: { allow_protected: ["container"] } });
-    expect((await suggest("Dockerfile", "FROM node:20\n", "FROM node:20\n# x\n", lifted)).out.result.status).toBe("ok");
-    expect(() => parseConfig({ paths: { allow_protected: ["groundfix-config"] } })).toThrow();
-  });
+  it(
+    "a lifted rule allows the edit; the groundfix config " + "stays protected even when 'lifted' by a bad key",
+    async () => {
+      const lifted = parseConfig({ paths: { allow_protected: ["container"] } });
+      expect((await suggest("Dockerfile", "FROM node:20\n", "FROM node:20\n# x\n", lifted)).out.result.status).toBe(
+        "ok",
+      );
+      expect(() => parseConfig({ paths: { allow_protected: ["groundfix-config"] } })).toThrow();
+    },
+  );
 
   it("package.json: an added dependency applies, an added or changed script is refused", async () => {
     const dep = await suggest("package.json", '  "dependencies": {\n', '  "dependencies": {\n    "b": "2.0.0",\n');

@@ -98,18 +98,21 @@ function expectSolved(result: Awaited<ReturnType<typeof run>>) {
 }
 
 describe("a scripted investigation over each wire format, on real HTTP", () => {
-  it("OpenAI Chat Completions (openai-compatible:): temperature 0.2, tool results in the history, usage reported", async () => {
-    const s = await serve(chatServer(SCRIPT));
-    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
-    expectSolved(result);
-    expect(s.received).toHaveLength(3);
-    for (const r of s.received) expect(r.body).toMatchObject({ model: "qwen2.5-coder", temperature: 0.2 });
-    const last = s.received[2]!.body.messages;
-    expect(last[0]).toMatchObject({ role: "system" });
-    expect(last).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "call_0_0" }));
-    expect(result.budget).toMatchObject({ enforced: true });
-    expect(result.usage.input_tokens).toBeGreaterThan(1000);
-  });
+  it(
+    "OpenAI Chat Completions (openai-compatible:): temperature " + "0.2, tool results in the history, usage reported",
+    async () => {
+      const s = await serve(chatServer(SCRIPT));
+      const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+      expectSolved(result);
+      expect(s.received).toHaveLength(3);
+      for (const r of s.received) expect(r.body).toMatchObject({ model: "qwen2.5-coder", temperature: 0.2 });
+      const last = s.received[2]!.body.messages;
+      expect(last[0]).toMatchObject({ role: "system" });
+      expect(last).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "call_0_0" }));
+      expect(result.budget).toMatchObject({ enforced: true });
+      expect(result.usage.input_tokens).toBeGreaterThan(1000);
+    },
+  );
 
   it("prints no AI SDK warning about the system message on stderr (it is ours, deliberately)", async () => {
     const s = await serve(chatServer(SCRIPT));
@@ -146,62 +149,77 @@ describe("a scripted investigation over each wire format, on real HTTP", () => {
     );
   });
 
-  it("Anthropic Messages: output limit 8192, cache breakpoints on system, tools and the latest turn, is_error, cache usage and cost", async () => {
-    const s = await serve(anthropicServer(SCRIPT));
-    const result = await run("anthropic:claude-sonnet-4-5", {
-      ANTHROPIC_API_KEY: "k",
-      ANTHROPIC_BASE_URL: `${s.url}/v1`,
-    });
-    expectSolved(result);
-    for (const { body } of s.received) {
-      expect(body.max_tokens).toBe(8192);
-      expect(body.system.at(-1).cache_control).toEqual({ type: "ephemeral" });
-      expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
-      expect(body.tools.slice(0, -1).every((t: any) => !t.cache_control)).toBe(true);
-      expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
-    }
-    const results = s.received[2]!.body.messages.flatMap((m: any) =>
-      Array.isArray(m.content) ? m.content : [],
-    ).filter((b: any) => b.type === "tool_result");
-    expect(results.find((b: any) => b.tool_use_id === "toolu_1_1")).toMatchObject({ is_error: true });
-    expect(results.find((b: any) => b.tool_use_id === "toolu_1_0").is_error).toBeUndefined();
-    expect(result.usage.cache_read_tokens).toBeGreaterThan(0);
-    expect(result.usage.cache_write_tokens).toBeGreaterThan(0);
-    // Cache reads count one tenth against the budget; the prompt tokens include them.
-    expect(result.budget!.used).toBe(
-      Math.round(result.usage.input_tokens - 0.9 * result.usage.cache_read_tokens! + result.usage.output_tokens),
-    );
-    const full = (result.usage.input_tokens * 3 + result.usage.output_tokens * 15) / 1e6;
-    expect(result.usage.cost_usd).toBeGreaterThan(0);
-    expect(result.usage.cost_usd).toBeLessThan(full);
-  });
+  it(
+    "Anthropic Messages: output limit 8192, cache breakpoints on " +
+      "system, tools and the latest turn, is_error, cache usage and cost",
+    async () => {
+      const s = await serve(anthropicServer(SCRIPT));
+      const result = await run("anthropic:claude-sonnet-4-5", {
+        ANTHROPIC_API_KEY: "k",
+        ANTHROPIC_BASE_URL: `${s.url}/v1`,
+      });
+      expectSolved(result);
+      for (const { body } of s.received) {
+        expect(body.max_tokens).toBe(8192);
+        expect(body.system.at(-1).cache_control).toEqual({ type: "ephemeral" });
+        expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
+        expect(body.tools.slice(0, -1).every((t: any) => !t.cache_control)).toBe(true);
+        expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+      }
+      const results = s.received[2]!.body.messages.flatMap((m: any) =>
+        Array.isArray(m.content) ? m.content : [],
+      ).filter((b: any) => b.type === "tool_result");
+      expect(results.find((b: any) => b.tool_use_id === "toolu_1_1")).toMatchObject({ is_error: true });
+      expect(results.find((b: any) => b.tool_use_id === "toolu_1_0").is_error).toBeUndefined();
+      expect(result.usage.cache_read_tokens).toBeGreaterThan(0);
+      expect(result.usage.cache_write_tokens).toBeGreaterThan(0);
+      // Cache reads count one tenth against the budget; the prompt tokens include them.
+      expect(result.budget!.used).toBe(
+        Math.round(result.usage.input_tokens - 0.9 * result.usage.cache_read_tokens! + result.usage.output_tokens),
+      );
+      const full = (result.usage.input_tokens * 3 + result.usage.output_tokens * 15) / 1e6;
+      expect(result.usage.cost_usd).toBeGreaterThan(0);
+      expect(result.usage.cost_usd).toBeLessThan(full);
+    },
+  );
 
-  it("an Ollama-style server: tool calls written as JSON text are taken as calls, and the history it validates stays valid", async () => {
-    const s = await serve(ollamaServer(SCRIPT.map((t) => ({ ...t, asText: true }))));
-    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
-    expectSolved(result);
-    expect(result.trace.steps.map((st) => st.calls_from_text)).toEqual([1, 2, 2]);
-    // The calls went back to the server as native calls with their results.
-    expect(s.received[1]!.body.messages).toContainEqual(
-      expect.objectContaining({ role: "tool", tool_call_id: "text_1_1" }),
-    );
-  });
+  it(
+    "an Ollama-style server: tool calls written as JSON text " +
+      "are taken as calls, and the history it validates stays valid",
+    async () => {
+      const s = await serve(ollamaServer(SCRIPT.map((t) => ({ ...t, asText: true }))));
+      const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+      expectSolved(result);
+      expect(result.trace.steps.map((st) => st.calls_from_text)).toEqual([1, 2, 2]);
+      // The calls went back to the server as native calls with their results.
+      expect(s.received[1]!.body.messages).toContainEqual(
+        expect.objectContaining({ role: "tool", tool_call_id: "text_1_1" }),
+      );
+    },
+  );
 
-  it("an Ollama-style server: arguments that are not valid JSON are explained, and {} is kept in the history", async () => {
-    const broken =
-      '{"path": "src/models/log.js", "code_before": "function formatEntry(entry) {\n", "code_after": "x", "rationale": "r"}';
-    const script: ScriptTurn[] = [{ calls: [{ name: "suggest_addition", arguments: broken }] }, ...SCRIPT];
-    const s = await serve(ollamaServer(script));
-    const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
-    const first = result.trace.steps[0]!.tool_calls[0]!;
-    expect(first.status).toBe("invalid");
-    expect(first.result).toMatch(
-      /^INVALID: the arguments of suggest_addition are not a JSON object: a raw line break inside a string \(line 1\): inside JSON strings write line breaks as \\n/,
-    );
-    const replayed = s.received[1]!.body.messages.find((m: any) => m.tool_calls)!;
-    expect(JSON.parse(replayed.tool_calls[0].function.arguments)).toEqual({});
-    expect(result.outcome).toBe("pr_ready");
-  });
+  it(
+    "an Ollama-style server: arguments that are not valid " + "JSON are explained, and {} is kept in the history",
+    async () => {
+      const broken =
+        '{"path": "src/models/log.js", "code_before": "function ' +
+        'formatEntry(entry) {\n", "code_after": "x", "rationale": "r"}';
+      const script: ScriptTurn[] = [{ calls: [{ name: "suggest_addition", arguments: broken }] }, ...SCRIPT];
+      const s = await serve(ollamaServer(script));
+      const result = await run("openai-compatible:qwen2.5-coder", { GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1` });
+      const first = result.trace.steps[0]!.tool_calls[0]!;
+      expect(first.status).toBe("invalid");
+      expect(first.result).toMatch(
+        new RegExp(
+          String.raw`^INVALID: the arguments of suggest_addition are not a JSON object: a raw line ` +
+            String.raw`break inside a string \(line 1\): inside JSON strings write line breaks as \\n`,
+        ),
+      );
+      const replayed = s.received[1]!.body.messages.find((m: any) => m.tool_calls)!;
+      expect(JSON.parse(replayed.tool_calls[0].function.arguments)).toEqual({});
+      expect(result.outcome).toBe("pr_ready");
+    },
+  );
 
   it("an Ollama-style server with a 4096-token context: a cut prompt ends the run with that reason", async () => {
     const big = Array.from(
@@ -221,14 +239,18 @@ describe("a scripted investigation over each wire format, on real HTTP", () => {
     expect(s.received).toHaveLength(2);
   });
 
-  it("a vLLM-style server that refuses tool_choice auto is asked again with tool_choice required, and plays the investigation", async () => {
-    const s = await serve(vllmServer(SCRIPT));
-    const result = await run("openai-compatible:Qwen/Qwen2.5-Coder-7B-Instruct", {
-      GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`,
-    });
-    expectSolved(result);
-    expect(s.received.map((r) => r.body.tool_choice)).toEqual(["auto", "required", "required", "required"]);
-  });
+  it(
+    "a vLLM-style server that refuses tool_choice auto is asked " +
+      "again with tool_choice required, and plays the investigation",
+    async () => {
+      const s = await serve(vllmServer(SCRIPT));
+      const result = await run("openai-compatible:Qwen/Qwen2.5-Coder-7B-Instruct", {
+        GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`,
+      });
+      expectSolved(result);
+      expect(s.received.map((r) => r.body.tool_choice)).toEqual(["auto", "required", "required", "required"]);
+    },
+  );
 });
 
 describe("off the happy path", () => {
@@ -293,7 +315,8 @@ describe("off the happy path", () => {
     const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_MODEL_RETRIES: "1" }));
     expect(result.outcome).toBe("failed_closed");
     expect(result.reason).toBe(
-      `model error: openai-compatible:m: HTTP 503 from ${s.url}/v1/chat/completions (after 2 attempts): model is loading — provider error`,
+      `model error: openai-compatible:m: HTTP 503 from ${s.url}/v1/chat/completions ` +
+        `(after 2 attempts): model is loading — provider error`,
     );
   });
 
@@ -302,7 +325,8 @@ describe("off the happy path", () => {
     const result = await run("openai-compatible:m", chatEnv(s, { GROUNDFIX_REQUEST_TIMEOUT_MS: "300" }));
     expect(result.outcome).toBe("failed_closed");
     expect(result.reason).toBe(
-      `model error: openai-compatible:m: no answer from ${s.url}/v1/chat/completions within 0.3 s (GROUNDFIX_REQUEST_TIMEOUT_MS)`,
+      `model error: openai-compatible:m: no answer from ` +
+        `${s.url}/v1/chat/completions within 0.3 s (GROUNDFIX_REQUEST_TIMEOUT_MS)`,
     );
     expect(s.received).toHaveLength(1);
   });
@@ -321,7 +345,8 @@ describe("off the happy path", () => {
     const result = await run("openai-compatible:m", chatEnv(gone, { GROUNDFIX_MODEL_RETRIES: "0" }));
     expect(result.reason).toMatch(
       new RegExp(
-        `^model error: openai-compatible:m: request failed from ${gone.url}/v1/chat/completions: Cannot connect to API: .* — nothing answers there: is the server running, and is the base URL right\\?$`,
+        `^model error: openai-compatible:m: request failed from ${gone.url}/v1/chat/completions: Cannot ` +
+          `connect to API: .* — nothing answers there: is the server running, and is the base URL right\\?$`,
       ),
     );
   });
@@ -338,7 +363,9 @@ describe("off the happy path", () => {
     const s = await serve(chatServer(SCRIPT));
     const result = await run("openai:llama3", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${s.url}/v1` });
     expect(result.reason).toBe(
-      `model error: openai:llama3: HTTP 404 from ${s.url}/v1/responses: Not found: /v1/responses — this server has no Responses API (/responses); use openai-chat:llama3 with OPENAI_BASE_URL, or openai-compatible:llama3 with GROUNDFIX_OPENAI_BASE_URL (Chat Completions)`,
+      `model error: openai:llama3: HTTP 404 from ${s.url}/v1/responses: Not found: /v1/responses ` +
+        `— this server has no Responses API (/responses); use openai-chat:llama3 with OPENAI_BASE_URL, ` +
+        `or openai-compatible:llama3 with GROUNDFIX_OPENAI_BASE_URL (Chat Completions)`,
     );
   });
 
@@ -353,7 +380,10 @@ describe("off the happy path", () => {
     );
     const result = await run("openai-compatible:m", chatEnv(s));
     expect(result.reason).toMatch(
-      /HTTP 400 from .*: This model's maximum context length is 4096 tokens\. .* — the prompt does not fit the model's context: raise the server's context length to at least 16k tokens/,
+      new RegExp(
+        String.raw`HTTP 400 from .*: This model's maximum context length is 4096 tokens\. .* — the prompt ` +
+          String.raw`does not fit the model's context: raise the server's context length to at least 16k tokens`,
+      ),
     );
   });
 
@@ -413,18 +443,22 @@ describe("createModel", () => {
     },
   );
 
-  it("sends GROUNDFIX_OPENAI_API_KEY as a bearer token, and GROUNDFIX_TEMPERATURE / GROUNDFIX_MAX_OUTPUT_TOKENS as set", async () => {
-    const s = await serve(chatServer(SCRIPT));
-    const model = createModel("openai-compatible:qwen", {
-      env: {
-        GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`,
-        GROUNDFIX_OPENAI_API_KEY: "local-secret",
-        GROUNDFIX_TEMPERATURE: "0",
-        GROUNDFIX_MAX_OUTPUT_TOKENS: "2048",
-      },
-    });
-    await model.next({ messages: [{ role: "user", content: "hi" }], tools: [] });
-    expect(s.received[0]!.headers.authorization).toBe("Bearer local-secret");
-    expect(s.received[0]!.body).toMatchObject({ temperature: 0, max_tokens: 2048 });
-  });
+  it(
+    "sends GROUNDFIX_OPENAI_API_KEY as a bearer token, and " +
+      "GROUNDFIX_TEMPERATURE / GROUNDFIX_MAX_OUTPUT_TOKENS as set",
+    async () => {
+      const s = await serve(chatServer(SCRIPT));
+      const model = createModel("openai-compatible:qwen", {
+        env: {
+          GROUNDFIX_OPENAI_BASE_URL: `${s.url}/v1`,
+          GROUNDFIX_OPENAI_API_KEY: "local-secret",
+          GROUNDFIX_TEMPERATURE: "0",
+          GROUNDFIX_MAX_OUTPUT_TOKENS: "2048",
+        },
+      });
+      await model.next({ messages: [{ role: "user", content: "hi" }], tools: [] });
+      expect(s.received[0]!.headers.authorization).toBe("Bearer local-secret");
+      expect(s.received[0]!.body).toMatchObject({ temperature: 0, max_tokens: 2048 });
+    },
+  );
 });

@@ -9,13 +9,16 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
  * (`ai`, `@ai-sdk/*`), and return those lines and the outcome.
  */
 function runIn(spec: string): { sdk: string[]; outcome: string | undefined } {
-  const hook = `export async function resolve(s, c, n) { const r = await n(s, c); if (/node_modules\\/(ai|@ai-sdk\\/[^/]+)\\//.test(r.url)) console.log("SDK " + s); return r; }`;
+  const hook =
+    `export async function resolve(s, c, n) { const r = await n(s, c); if ` +
+    `(/node_modules\\/(ai|@ai-sdk\\/[^/]+)\\//.test(r.url)) console.log("SDK " + s); return r; }`;
   const script = [
     `import { register } from "node:module";`,
     `register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));`,
     `const { runAgent, createModel } = await import(${JSON.stringify(`${root}src/agent/index.ts`)});`,
     `const { buildSnapshot, config, task } = await import(${JSON.stringify(`${root}test/agent/helpers.ts`)});`,
-    `const model = createModel(${JSON.stringify(spec)}, { env: { GROUNDFIX_OPENAI_BASE_URL: "http://127.0.0.1:9/v1", GROUNDFIX_MODEL_RETRIES: "0" } });`,
+    `const model = createModel(${JSON.stringify(spec)}, { env: { ` +
+      `GROUNDFIX_OPENAI_BASE_URL: "http://127.0.0.1:9/v1", GROUNDFIX_MODEL_RETRIES: "0" } });`,
     `const r = await runAgent({ task: task(), snapshot: await buildSnapshot(), model, config: config() });`,
     `console.log("OUTCOME " + r.outcome);`,
   ].join("\n");

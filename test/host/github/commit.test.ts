@@ -11,7 +11,9 @@ const repoPath = `/repos/${OWNER}/${REPO}`;
 const BOT = "groundfix[bot]";
 const TRAILER = "Groundfix-Run: run-1";
 
-/** A commit of a compare answer as GitHub lists the app's own: its trailer, the bot as author and committer, verified. */
+/**
+ * A commit of a compare answer as GitHub lists the app's own: its trailer, the bot as author and committer, verified.
+ */
 function ownCommit(sha: string, subject: string) {
   return {
     sha,
@@ -125,17 +127,20 @@ describe("the GitHub host's delivery through the Git Data API", () => {
     expect(calls.filter((c) => c.includes("/git/commits/"))).toEqual([]);
   });
 
-  it("reuses an existing branch that already holds exactly this commit (parent = base, same tree), writing nothing", async () => {
-    const octokit = testOctokit();
-    const calls = recordCalls(octokit);
-    const existing = "f".repeat(40);
-    mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA });
+  it(
+    "reuses an existing branch that already holds exactly " + "this commit (parent = base, same tree), writing nothing",
+    async () => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      const existing = "f".repeat(40);
+      mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA });
 
-    const host = githubHost(octokit);
-    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
-    expect(out).toEqual({ kind: "reused", branch: BRANCH, headSha: existing });
-    expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
-  });
+      const host = githubHost(octokit);
+      const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
+      expect(out).toEqual({ kind: "reused", branch: BRANCH, headSha: existing });
+      expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
+    },
+  );
 
   it("leaves a branch holding someone else's commit untouched and names that commit and its author", async () => {
     const octokit = testOctokit();
@@ -174,27 +179,31 @@ describe("the GitHub host's delivery through the Git Data API", () => {
     expect(patch).toEqual({ sha: "9".repeat(40), force: false });
   });
 
-  it("with force, replaces a branch holding only groundfix's own earlier commit (trailer, the app's verified bot commit)", async () => {
-    const octokit = testOctokit();
-    let patch: any;
-    const old = "8".repeat(40);
-    const compare = { ahead_by: 1, commits: [ownCommit(old, "an older run")], files: [] };
-    mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
-    nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []);
-    nock(API)
-      .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
-      .reply(200, { object: { sha: "9".repeat(40) } });
+  it(
+    "with force, replaces a branch holding only groundfix's " +
+      "own earlier commit (trailer, the app's verified bot commit)",
+    async () => {
+      const octokit = testOctokit();
+      let patch: any;
+      const old = "8".repeat(40);
+      const compare = { ahead_by: 1, commits: [ownCommit(old, "an older run")], files: [] };
+      mockExistingBranch(old, "9".repeat(40), { tree: "7".repeat(40), parent: "6".repeat(40), compare });
+      nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []);
+      nock(API)
+        .patch(/\/git\/refs\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/, (b) => ((patch = b), true))
+        .reply(200, { object: { sha: "9".repeat(40) } });
 
-    const host = githubHost(octokit, { botLogin: BOT });
-    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
-    expect(out).toMatchObject({
-      kind: "replaced",
-      headSha: "9".repeat(40),
-      previousSha: old,
-      commits: [{ sha: old, author: BOT, ours: true }],
-    });
-    expect(patch).toEqual({ sha: "9".repeat(40), force: true });
-  });
+      const host = githubHost(octokit, { botLogin: BOT });
+      const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+      expect(out).toMatchObject({
+        kind: "replaced",
+        headSha: "9".repeat(40),
+        previousSha: old,
+        commits: [{ sha: old, author: BOT, ours: true }],
+      });
+      expect(patch).toEqual({ sha: "9".repeat(40), force: true });
+    },
+  );
 
   it.each([
     [

@@ -19,36 +19,40 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => expect(resetGitHubFakes()).toEqual([]));
 
 describe("GitHub host diff and base", () => {
-  it("says which patch-less file is binary, and rebuilds the hunks of a diff too large for the compare API", async () => {
-    const before = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n") + "\n";
-    const after = before.replace("row 10\n", "row 10\nrow 10.5\n");
-    nock(API)
-      .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
-      .query(true)
-      .reply(200, {
-        merge_base_commit: { sha: BASE_SHA },
-        files: [
-          { filename: "logo.png", status: "modified", changes: 0 }, // binary: GitHub counts no lines
-          { filename: "data/big.csv", status: "modified", changes: 1 }, // too large: lines changed, no patch
-          { filename: "new/name.txt", previous_filename: "old/name.txt", status: "renamed", changes: 0 }, // pure rename
-        ],
-      });
-    serveTarball(BASE_SHA, await tarball(BASE_SHA, { "data/big.csv": before, "old/name.txt": "x\n" }));
-    serveTarball(HEAD_SHA, await tarball(HEAD_SHA, { "data/big.csv": after, "new/name.txt": "x\n" }));
+  it(
+    "says which patch-less file is binary, and rebuilds " + "the hunks of a diff too large for the compare API",
+    async () => {
+      const before = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n") + "\n";
+      const after = before.replace("row 10\n", "row 10\nrow 10.5\n");
+      nock(API)
+        .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
+        .query(true)
+        .reply(200, {
+          merge_base_commit: { sha: BASE_SHA },
+          files: [
+            { filename: "logo.png", status: "modified", changes: 0 }, // binary: GitHub counts no lines
+            { filename: "data/big.csv", status: "modified", changes: 1 }, // too large: lines changed, no patch
+            // pure rename
+            { filename: "new/name.txt", previous_filename: "old/name.txt", status: "renamed", changes: 0 },
+          ],
+        });
+      serveTarball(BASE_SHA, await tarball(BASE_SHA, { "data/big.csv": before, "old/name.txt": "x\n" }));
+      serveTarball(HEAD_SHA, await tarball(HEAD_SHA, { "data/big.csv": after, "new/name.txt": "x\n" }));
 
-    const patches = await githubHost(testOctokit()).diff(BASE_SHA, HEAD_SHA);
-    expect(patches[0]).toMatchObject({ path: "logo.png", binary: true, patch: "" });
-    expect(patches[1]).toMatchObject({ path: "data/big.csv", binary: false });
-    expect(patches[1]!.patch).toMatch(/^@@ -9,6 \+9,7 @@\n row 8\n/);
-    expect(patches[1]!.patch).toContain("\n+row 10.5\n");
-    expect(patches[2]).toMatchObject({
-      path: "new/name.txt",
-      oldPath: "old/name.txt",
-      status: "renamed",
-      binary: false,
-      patch: "",
-    });
-  });
+      const patches = await githubHost(testOctokit()).diff(BASE_SHA, HEAD_SHA);
+      expect(patches[0]).toMatchObject({ path: "logo.png", binary: true, patch: "" });
+      expect(patches[1]).toMatchObject({ path: "data/big.csv", binary: false });
+      expect(patches[1]!.patch).toMatch(/^@@ -9,6 \+9,7 @@\n row 8\n/);
+      expect(patches[1]!.patch).toContain("\n+row 10.5\n");
+      expect(patches[2]).toMatchObject({
+        path: "new/name.txt",
+        oldPath: "old/name.txt",
+        status: "renamed",
+        binary: false,
+        patch: "",
+      });
+    },
+  );
 
   it("refuses a comparison at GitHub's 300-file cap rather than review part of it", async () => {
     const files = Array.from({ length: 300 }, (_, i) => ({
@@ -77,22 +81,25 @@ describe("GitHub host diff and base", () => {
     expect(calls).toEqual(["GET /repos/{owner}/{repo}/branches/{branch}"]);
   });
 
-  it("reads the snapshot of a commit from one tarball and its tree listing, and reuses it for the same SHA", async () => {
-    const octokit = testOctokit();
-    const calls = recordCalls(octokit);
-    serveTarball(
-      BASE_SHA,
-      await tarball(BASE_SHA, { "src/a.js": "a\n", "bin/x": { content: "#!/bin/sh\n", mode: 0o755 } }),
-    );
-    const host = githubHost(octokit);
-    const snap = await host.loadSnapshot(BASE_SHA);
-    expect(snap.read("src/a.js")).toBe("a\n");
-    expect(snap.entry("bin/x")?.mode).toBe("100755");
-    expect(await githubHost(octokit).loadSnapshot(BASE_SHA)).toBe(snap);
-    // No .gitattributes in the listing: the tarball is the commit, no blob is fetched.
-    expect(calls.sort()).toEqual([
-      "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
-      "GET /repos/{owner}/{repo}/tarball/{ref}",
-    ]);
-  });
+  it(
+    "reads the snapshot of a commit from one tarball " + "and its tree listing, and reuses it for the same SHA",
+    async () => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      serveTarball(
+        BASE_SHA,
+        await tarball(BASE_SHA, { "src/a.js": "a\n", "bin/x": { content: "#!/bin/sh\n", mode: 0o755 } }),
+      );
+      const host = githubHost(octokit);
+      const snap = await host.loadSnapshot(BASE_SHA);
+      expect(snap.read("src/a.js")).toBe("a\n");
+      expect(snap.entry("bin/x")?.mode).toBe("100755");
+      expect(await githubHost(octokit).loadSnapshot(BASE_SHA)).toBe(snap);
+      // No .gitattributes in the listing: the tarball is the commit, no blob is fetched.
+      expect(calls.sort()).toEqual([
+        "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+        "GET /repos/{owner}/{repo}/tarball/{ref}",
+      ]);
+    },
+  );
 });

@@ -75,65 +75,69 @@ async function deliver(octokit: Octokit, options: { config?: GroundfixConfig; ho
 }
 
 describe("deliverEdits through the GitHub host", () => {
-  it("commits, opens a draft PR with a grounded body, and creates the groundfix/review check run already concluded", async () => {
-    const octokit = testOctokit();
-    const calls = recordCalls(octokit);
-    const sent: { pr?: any } = {};
-    let created: any;
-    mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
-      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
-      .reply(201, { id: 777 });
+  it(
+    "commits, opens a draft PR with a grounded body, and " + "creates the groundfix/review check run already concluded",
+    async () => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      const sent: { pr?: any } = {};
+      let created: any;
+      mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
+        .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+        .reply(201, { id: 777 });
 
-    const out = await deliver(octokit);
-    const pr = sent.pr;
+      const out = await deliver(octokit);
+      const pr = sent.pr;
 
-    expect(out.status).toBe("pull_request");
-    expect(out.pullRequest).toMatchObject({
-      number: 34,
-      url: PR_URL,
-      branch: BRANCH,
-      headSha: COMMIT,
-      existing: false,
-    });
-    expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
-    expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
-    expect(pr.body).toContain("Refs #12");
-    expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L2`);
-    expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L1`);
-    expect(decodeRunRecord(pr.body)).toMatchObject({
-      run_id: "run-42",
-      base_sha: BASE_SHA,
-      head_sha: COMMIT,
-      edits: [{ path: "src/orders.js", start_line: 1 }],
-    });
+      expect(out.status).toBe("pull_request");
+      expect(out.pullRequest).toMatchObject({
+        number: 34,
+        url: PR_URL,
+        branch: BRANCH,
+        headSha: COMMIT,
+        existing: false,
+      });
+      expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
+      expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
+      expect(pr.body).toContain("Refs #12");
+      expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L2`);
+      expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L1`);
+      expect(decodeRunRecord(pr.body)).toMatchObject({
+        run_id: "run-42",
+        base_sha: BASE_SHA,
+        head_sha: COMMIT,
+        edits: [{ path: "src/orders.js", start_line: 1 }],
+      });
 
-    // One request: the review ran before the commit existed, so the check run is born concluded (never in_progress).
-    expect(created).toMatchObject({
-      name: "groundfix/review",
-      head_sha: COMMIT,
-      status: "completed",
-      conclusion: "success",
-      details_url: PR_URL,
-      external_id: "run-42",
-    });
-    expect(created.completed_at).toEqual(expect.any(String));
-    expect(created.output.title).toBeTruthy();
-    expect(created.output.summary).toBeTruthy();
-    expect(created.output.annotations.length).toBeLessThanOrEqual(50);
-    expect(out.review?.conclusion).toBe("success");
-    expect(created.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``); // the commit reviewed, named once it exists
+      // One request: the review ran before the commit existed, so the check run is born concluded (never in_progress).
+      expect(created).toMatchObject({
+        name: "groundfix/review",
+        head_sha: COMMIT,
+        status: "completed",
+        conclusion: "success",
+        details_url: PR_URL,
+        external_id: "run-42",
+      });
+      expect(created.completed_at).toEqual(expect.any(String));
+      expect(created.output.title).toBeTruthy();
+      expect(created.output.summary).toBeTruthy();
+      expect(created.output.annotations.length).toBeLessThanOrEqual(50);
+      expect(out.review?.conclusion).toBe("success");
+      // the commit reviewed, named once it exists
+      expect(created.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``);
 
-    // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball); the fresh-base
-    // read of the branch head also gives the base tree, so no `GET git/commits` is needed for it.
-    expect(calls).toEqual([
-      "GET /repos/{owner}/{repo}/branches/{branch}",
-      "POST /repos/{owner}/{repo}/git/trees",
-      "POST /repos/{owner}/{repo}/git/commits",
-      "POST /repos/{owner}/{repo}/git/refs",
-      "POST /repos/{owner}/{repo}/pulls",
-      "POST /repos/{owner}/{repo}/check-runs",
-    ]);
-  });
+      // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball); the fresh-base
+      // read of the branch head also gives the base tree, so no `GET git/commits` is needed for it.
+      expect(calls).toEqual([
+        "GET /repos/{owner}/{repo}/branches/{branch}",
+        "POST /repos/{owner}/{repo}/git/trees",
+        "POST /repos/{owner}/{repo}/git/commits",
+        "POST /repos/{owner}/{repo}/git/refs",
+        "POST /repos/{owner}/{repo}/pulls",
+        "POST /repos/{owner}/{repo}/check-runs",
+      ]);
+    },
+  );
 
   it("costs 6 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
     const octokit = testOctokit();
@@ -165,71 +169,81 @@ describe("deliverEdits through the GitHub host", () => {
     expect(calls).toHaveLength(6);
   });
 
-  it("a check run GitHub refuses to create leaves a draft PR that warns at the top of its body not to merge it", async () => {
-    const octokit = testOctokit();
-    let patched: any;
-    mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT }, draft: true })
-      .post(`${repoPath}/check-runs`)
-      .reply(403, { message: "Resource not accessible by integration" })
-      .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
-      .reply(200, {});
-    const out = await deliver(octokit);
-    expect(out).toMatchObject({
-      status: "pull_request",
-      pullRequest: { number: 34 },
-      reviewCheck: { stage: "create" },
-    });
-    expect(out.reviewCheck?.message).toContain("403");
-    const firstLines = patched.body.split("\n").slice(0, 4).join("\n");
-    expect(firstLines).toContain("Do not merge this pull request yet");
-    expect(firstLines).toContain("`groundfix/review` check could not be created (GitHub answered 403");
-    expect(decodeRunRecord(patched.body)?.head_sha).toBe(COMMIT); // the evidence rule still finds the record
-  });
+  it(
+    "a check run GitHub refuses to create leaves a draft " + "PR that warns at the top of its body not to merge it",
+    async () => {
+      const octokit = testOctokit();
+      let patched: any;
+      mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT }, draft: true })
+        .post(`${repoPath}/check-runs`)
+        .reply(403, { message: "Resource not accessible by integration" })
+        .patch(`${repoPath}/pulls/34`, (b) => ((patched = b), true))
+        .reply(200, {});
+      const out = await deliver(octokit);
+      expect(out).toMatchObject({
+        status: "pull_request",
+        pullRequest: { number: 34 },
+        reviewCheck: { stage: "create" },
+      });
+      expect(out.reviewCheck?.message).toContain("403");
+      const firstLines = patched.body.split("\n").slice(0, 4).join("\n");
+      expect(firstLines).toContain("Do not merge this pull request yet");
+      expect(firstLines).toContain("`groundfix/review` check could not be created (GitHub answered 403");
+      expect(decodeRunRecord(patched.body)?.head_sha).toBe(COMMIT); // the evidence rule still finds the record
+    },
+  );
 
-  it("retries a check-run create that answers 502 once, and converts a ready PR to draft when it fails again", async () => {
-    const octokit = testOctokit({ plugins: true });
-    let graphql: any;
-    mockOpenPullRequest({ number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
-      .post(`${repoPath}/check-runs`)
-      .times(2)
-      .reply(502, { message: "Server Error" })
-      .post("/graphql", (b) => ((graphql = b), true))
-      .reply(200, { data: { convertPullRequestToDraft: { pullRequest: { isDraft: true } } } })
-      .patch(`${repoPath}/pulls/34`)
-      .reply(200, {});
-    const config = parseConfig({ pull_request: { draft: false } });
-    const out = await deliver(octokit, { config });
-    expect(out).toMatchObject({ status: "pull_request", reviewCheck: { stage: "create" } }); // both 502s were met
-    expect(graphql.query).toContain("convertPullRequestToDraft");
-    expect(graphql.variables).toEqual({ id: "PR_34" });
-  });
+  it(
+    "retries a check-run create that answers 502 once, " + "and converts a ready PR to draft when it fails again",
+    async () => {
+      const octokit = testOctokit({ plugins: true });
+      let graphql: any;
+      mockOpenPullRequest({ number: 34, node_id: "PR_34", html_url: PR_URL, head: { sha: COMMIT }, draft: false })
+        .post(`${repoPath}/check-runs`)
+        .times(2)
+        .reply(502, { message: "Server Error" })
+        .post("/graphql", (b) => ((graphql = b), true))
+        .reply(200, { data: { convertPullRequestToDraft: { pullRequest: { isDraft: true } } } })
+        .patch(`${repoPath}/pulls/34`)
+        .reply(200, {});
+      const config = parseConfig({ pull_request: { draft: false } });
+      const out = await deliver(octokit, { config });
+      expect(out).toMatchObject({ status: "pull_request", reviewCheck: { stage: "create" } }); // both 502s were met
+      expect(graphql.query).toContain("convertPullRequestToDraft");
+      expect(graphql.variables).toEqual({ id: "PR_34" });
+    },
+  );
 
-  it("reuses the branch and its open PR: no second commit on it, no second PR, and the head is reviewed again", async () => {
-    const octokit = testOctokit();
-    const calls = recordCalls(octokit);
-    mockCommit();
-    const existingHead = "e".repeat(40);
-    const body = `${encodeRunRecord({ version: 1, run_id: "run-1", base_sha: BASE_SHA, head_sha: existingHead, edits: [] })}\nolder body`;
-    let created: any;
-    nock(API)
-      .post(`${repoPath}/git/refs`)
-      .reply(422, { message: "Reference already exists" })
-      .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
-      .reply(200, { object: { sha: existingHead } })
-      .get(`${repoPath}/git/commits/${existingHead}`)
-      .reply(200, { sha: existingHead, message: "m", tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
-      .get(`${repoPath}/pulls`)
-      .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
-      .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
-      .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
-      .reply(201, { id: 778 });
+  it(
+    "reuses the branch and its open PR: no second commit " + "on it, no second PR, and the head is reviewed again",
+    async () => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      mockCommit();
+      const existingHead = "e".repeat(40);
+      const record = { version: 1 as const, run_id: "run-1", base_sha: BASE_SHA, head_sha: existingHead, edits: [] };
+      const body = `${encodeRunRecord(record)}\nolder body`;
+      let created: any;
+      nock(API)
+        .post(`${repoPath}/git/refs`)
+        .reply(422, { message: "Reference already exists" })
+        .get(/\/git\/ref\/heads(\/|%2F)groundfix(\/|%2F)issue-12$/)
+        .reply(200, { object: { sha: existingHead } })
+        .get(`${repoPath}/git/commits/${existingHead}`)
+        .reply(200, { sha: existingHead, message: "m", tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
+        .get(`${repoPath}/pulls`)
+        .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
+        .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
+        .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+        .reply(201, { id: 778 });
 
-    const out = await deliver(octokit);
-    expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
-    expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead, status: "completed" });
-    expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
-    expect(calls.filter((c) => c.startsWith("PATCH") && c.includes("/git/refs"))).toEqual([]);
-  });
+      const out = await deliver(octokit);
+      expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
+      expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead, status: "completed" });
+      expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
+      expect(calls.filter((c) => c.startsWith("PATCH") && c.includes("/git/refs"))).toEqual([]);
+    },
+  );
 
   it("a 502 when opening the PR deletes the branch it created and rethrows (no orphan branch)", async () => {
     const octokit = testOctokit();

@@ -96,14 +96,19 @@ export const EDIT: AppliedEdit = {
   baseStartLine: 1,
   baseEndLine: 1,
   kind: "addition",
-  diff: '--- a/src/orders.js\n+++ b/src/orders.js\n@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }\n',
+  diff:
+    "--- a/src/orders.js\n+++ b/src/orders.js\n@@ -1,3 +1,4 @@\n function " +
+    'total(items) {\n+  if (!Array.isArray(items)) throw new TypeError("items ' +
+    'must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }\n',
 };
 
 export const EDITED_ORDERS =
-  'function total(items) {\n  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n  return items.reduce((s, i) => s + i.price, 0);\n}\nmodule.exports = { total };\n';
+  'function total(items) {\n  if (!Array.isArray(items)) throw new TypeError("items must be an ' +
+  'array");\n  return items.reduce((s, i) => s + i.price, 0);\n}\nmodule.exports = { total };\n';
 
 export const COMPARE_PATCH =
-  '@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new TypeError("items must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }';
+  "@@ -1,3 +1,4 @@\n function total(items) {\n+  if (!Array.isArray(items)) throw new " +
+  'TypeError("items must be an array");\n   return items.reduce((s, i) => s + i.price, 0);\n }';
 
 export function task(overrides: Partial<Task> = {}): Task {
   return {

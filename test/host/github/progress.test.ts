@@ -68,21 +68,25 @@ describe("createStatusPacer", () => {
     expect(written).toEqual(["investigating", "done"]);
   });
 
-  it("a failed progress write is reported and the final status is still written; stages after the final are ignored", async () => {
-    const clock = manualClock();
-    const { pacer, written, failed } = pacerWith(clock, async (s) => {
-      if (s === "investigating") throw new Error("502");
-    });
-    pacer.stage("investigating");
-    clock.advance(10_000);
-    await settle();
-    await pacer.final("done");
-    pacer.stage("late");
-    clock.advance(60_000);
-    await settle();
-    expect(failed).toEqual(["investigating"]);
-    expect(written).toEqual(["done"]);
-  });
+  it(
+    "a failed progress write is reported and the final status " +
+      "is still written; stages after the final are ignored",
+    async () => {
+      const clock = manualClock();
+      const { pacer, written, failed } = pacerWith(clock, async (s) => {
+        if (s === "investigating") throw new Error("502");
+      });
+      pacer.stage("investigating");
+      clock.advance(10_000);
+      await settle();
+      await pacer.final("done");
+      pacer.stage("late");
+      clock.advance(60_000);
+      await settle();
+      expect(failed).toEqual(["investigating"]);
+      expect(written).toEqual(["done"]);
+    },
+  );
 
   it("a failed final write throws to the caller", async () => {
     const { pacer } = pacerWith(manualClock(), async (s) => {

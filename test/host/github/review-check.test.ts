@@ -84,24 +84,27 @@ describe("runReviewCheck", () => {
     expect(updates[0].output.annotations[0]).toMatchObject({ path: "notes.txt", annotation_level: "failure" });
   });
 
-  it("when the review cannot run, the check run fails closed with the reason instead of staying in progress", async () => {
-    nock(API)
-      .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
-      .query(true)
-      .reply(404, { message: "No commit found for SHA" });
-    let update: any;
-    nock(API)
-      .post(`${repoPath}/check-runs`)
-      .reply(201, { id: 6 })
-      .patch(`${repoPath}/check-runs/6`, (b) => ((update = b), true))
-      .reply(200, {});
+  it(
+    "when the review cannot run, the check run fails " + "closed with the reason instead of staying in progress",
+    async () => {
+      nock(API)
+        .get(`${repoPath}/compare/${BASE_SHA}...${HEAD_SHA}`)
+        .query(true)
+        .reply(404, { message: "No commit found for SHA" });
+      let update: any;
+      nock(API)
+        .post(`${repoPath}/check-runs`)
+        .reply(201, { id: 6 })
+        .patch(`${repoPath}/check-runs/6`, (b) => ((update = b), true))
+        .reply(200, {});
 
-    const report = await runReviewCheck(githubHost(testOctokit()), checkInput);
-    expect(report.conclusion).toBe("failure");
-    expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(update.output.summary).toContain("could not run");
-    expect(update.output.summary).toContain("404");
-  });
+      const report = await runReviewCheck(githubHost(testOctokit()), checkInput);
+      expect(report.conclusion).toBe("failure");
+      expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(update.output.summary).toContain("could not run");
+      expect(update.output.summary).toContain("404");
+    },
+  );
 });
 
 /** A failing review of `n` findings on notes.txt, one line each. */
@@ -160,17 +163,21 @@ describe("publishReviewCheck (the run's own pull request, reviewed before its co
     expect(updates[0].output.annotations[0].start_line).toBe(51);
   });
 
-  it("a refused create throws stage `create`; a refused later batch throws stage `annotations` (the run stays concluded)", async () => {
-    const octokit = testOctokit();
-    nock(API).post(`${repoPath}/check-runs`).reply(403, { message: "Resource not accessible by integration" });
-    await expect(publishReviewCheck(octokit, target, reviewOf(1))).rejects.toMatchObject({ stage: "create" });
-    nock(API)
-      .post(`${repoPath}/check-runs`)
-      .reply(201, { id: 13 })
-      .patch(`${repoPath}/check-runs/13`)
-      .reply(422, { message: "Validation Failed" });
-    await expect(publishReviewCheck(octokit, target, reviewOf(60))).rejects.toMatchObject({ stage: "annotations" });
-  });
+  it(
+    "a refused create throws stage `create`; a refused later " +
+      "batch throws stage `annotations` (the run stays concluded)",
+    async () => {
+      const octokit = testOctokit();
+      nock(API).post(`${repoPath}/check-runs`).reply(403, { message: "Resource not accessible by integration" });
+      await expect(publishReviewCheck(octokit, target, reviewOf(1))).rejects.toMatchObject({ stage: "create" });
+      nock(API)
+        .post(`${repoPath}/check-runs`)
+        .reply(201, { id: 13 })
+        .patch(`${repoPath}/check-runs/13`)
+        .reply(422, { message: "Validation Failed" });
+      await expect(publishReviewCheck(octokit, target, reviewOf(60))).rejects.toMatchObject({ stage: "annotations" });
+    },
+  );
 });
 
 describe("reviewPullRequest (the job behind the review triggers)", () => {
@@ -186,47 +193,54 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
   };
   const before = "a\nb\nc\n";
 
-  it("reviews a human push that deletes a line and fails the edit policy, the evidence rule limited to the app's commit", async () => {
-    const octokit = testOctokit();
-    const appCommit = "d".repeat(40);
-    await serveChange("src/x.js", before, "a\nc\n");
-    // reviewCommit reads the app's own range for the evidence rule
-    nock(API)
-      .get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`)
-      .query(true)
-      .reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
-    let update: any;
-    nock(API)
-      .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
-      .query(true)
-      .reply(200, { total_count: 0, check_runs: [] })
-      .post(`${repoPath}/check-runs`)
-      .reply(201, { id: 8 })
-      .patch(`${repoPath}/check-runs/8`, (b) => ((update = b), true))
-      .reply(200, {});
-    const body = encodeRunRecord({ version: 1, run_id: "run-7", base_sha: BASE_SHA, head_sha: appCommit, edits: [] });
+  it(
+    "reviews a human push that deletes a line and fails the " +
+      "edit policy, the evidence rule limited to the app's commit",
+    async () => {
+      const octokit = testOctokit();
+      const appCommit = "d".repeat(40);
+      await serveChange("src/x.js", before, "a\nc\n");
+      // reviewCommit reads the app's own range for the evidence rule
+      nock(API)
+        .get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`)
+        .query(true)
+        .reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
+      let update: any;
+      nock(API)
+        .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
+        .query(true)
+        .reply(200, { total_count: 0, check_runs: [] })
+        .post(`${repoPath}/check-runs`)
+        .reply(201, { id: 8 })
+        .patch(`${repoPath}/check-runs/8`, (b) => ((update = b), true))
+        .reply(200, {});
+      const body = encodeRunRecord({ version: 1, run_id: "run-7", base_sha: BASE_SHA, head_sha: appCommit, edits: [] });
 
-    const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), body);
-    expect(out.status).toBe("reviewed");
-    expect(update.conclusion).toBe("failure");
-    expect(update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message))).toBe(
-      true,
-    );
-    expect(update.output.summary).toContain("except evidence");
-  });
+      const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), body);
+      expect(out.status).toBe("reviewed");
+      expect(update.conclusion).toBe("failure");
+      expect(
+        update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message)),
+      ).toBe(true);
+      expect(update.output.summary).toContain("except evidence");
+    },
+  );
 
-  it("skips a head SHA this process already claimed (the delivery path claims its own) without a call to GitHub", async () => {
-    const octokit = testOctokit();
-    const calls = recordCalls(octokit);
-    const claims = createReviewClaims();
-    expect(claims(OWNER, REPO, HEAD_SHA)).toBe(true);
-    const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), claims, "");
-    expect(out).toMatchObject({
-      status: "skipped",
-      reason: expect.stringContaining("already reviewed by this process"),
-    });
-    expect(calls).toEqual([]);
-  });
+  it(
+    "skips a head SHA this process already claimed (the " + "delivery path claims its own) without a call to GitHub",
+    async () => {
+      const octokit = testOctokit();
+      const calls = recordCalls(octokit);
+      const claims = createReviewClaims();
+      expect(claims(OWNER, REPO, HEAD_SHA)).toBe(true);
+      const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), claims, "");
+      expect(out).toMatchObject({
+        status: "skipped",
+        reason: expect.stringContaining("already reviewed by this process"),
+      });
+      expect(calls).toEqual([]);
+    },
+  );
 
   it("skips a head SHA that already has a groundfix/review check run, unless the run was re-requested", async () => {
     const octokit = testOctokit();

@@ -55,51 +55,58 @@ describe("upsertStatusComment", () => {
     expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
   });
 
-  it("retries a write that answers 502 or 429 once (the retry plugin; a create only after looking again) and throws a second failure", async () => {
-    const octokit = testOctokit({ plugins: true });
-    const commentIds = createStatusCommentIds();
-    nock(API)
-      .get(comments)
-      .query(true)
-      .reply(200, [])
-      .post(comments)
-      .reply(429, { message: "slow down" }, { "retry-after": "60" })
-      .post(comments)
-      .reply(201, { id: 60, html_url: "u60" })
-      .patch(`/repos/${OWNER}/${REPO}/issues/comments/60`)
-      .times(2)
-      .reply(502, { message: "Server Error" });
-    const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
-    expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { commentIds })).toEqual({
-      id: 60,
-      html_url: "u60",
-    });
-    await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { commentIds })).rejects.toMatchObject({
-      status: 502,
-    });
-  });
+  it(
+    "retries a write that answers 502 or 429 once (the retry plugin; " +
+      "a create only after looking again) and throws a second failure",
+    async () => {
+      const octokit = testOctokit({ plugins: true });
+      const commentIds = createStatusCommentIds();
+      nock(API)
+        .get(comments)
+        .query(true)
+        .reply(200, [])
+        .post(comments)
+        .reply(429, { message: "slow down" }, { "retry-after": "60" })
+        .post(comments)
+        .reply(201, { id: 60, html_url: "u60" })
+        .patch(`/repos/${OWNER}/${REPO}/issues/comments/60`)
+        .times(2)
+        .reply(502, { message: "Server Error" });
+      const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
+      expect(await upsertStatusComment(octokit, { ...target, body: "starting" }, { commentIds })).toEqual({
+        id: 60,
+        html_url: "u60",
+      });
+      await expect(upsertStatusComment(octokit, { ...target, body: "done" }, { commentIds })).rejects.toMatchObject({
+        status: 502,
+      });
+    },
+  );
 });
 
 describe("the app's own login is looked up only when a comment could be its own", () => {
   const target = { owner: OWNER, repo: REPO, issueNumber: 12 };
 
-  it("an issue without a bot's marker comment costs no login lookup; the created comment's author is learned", async () => {
-    let lookups = 0;
-    let learned: string | undefined;
-    const botLogin = {
-      get: async () => (lookups++, "groundfix[bot]"),
-      learn: (login: string) => void (learned = login),
-    };
-    nock(API)
-      .get(comments)
-      .query(true)
-      .reply(200, [{ id: 1, body: `a human quoting ${STATUS_MARKER}`, user: { login: "ann", type: "User" } }])
-      .post(comments)
-      .reply(201, { id: 70, html_url: "u70", user: { login: "groundfix[bot]", type: "Bot" } });
-    expect((await upsertStatusComment(testOctokit(), { ...target, body: "done" }, { botLogin })).id).toBe(70);
-    expect(lookups).toBe(0);
-    expect(learned).toBe("groundfix[bot]");
-  });
+  it(
+    "an issue without a bot's marker comment costs no " + "login lookup; the created comment's author is learned",
+    async () => {
+      let lookups = 0;
+      let learned: string | undefined;
+      const botLogin = {
+        get: async () => (lookups++, "groundfix[bot]"),
+        learn: (login: string) => void (learned = login),
+      };
+      nock(API)
+        .get(comments)
+        .query(true)
+        .reply(200, [{ id: 1, body: `a human quoting ${STATUS_MARKER}`, user: { login: "ann", type: "User" } }])
+        .post(comments)
+        .reply(201, { id: 70, html_url: "u70", user: { login: "groundfix[bot]", type: "Bot" } });
+      expect((await upsertStatusComment(testOctokit(), { ...target, body: "done" }, { botLogin })).id).toBe(70);
+      expect(lookups).toBe(0);
+      expect(learned).toBe("groundfix[bot]");
+    },
+  );
 
   it("a bot's marker comment: the login is looked up, and only the app's own comment is edited", async () => {
     let lookups = 0;
@@ -119,16 +126,19 @@ describe("the app's own login is looked up only when a comment could be its own"
     expect(edited.body).toBe(`${STATUS_MARKER}\nnew`);
   });
 
-  it("when the login cannot be read, another bot's marker comment is never edited: a new comment is created", async () => {
-    const botLogin = { get: async () => undefined };
-    nock(API)
-      .get(comments)
-      .query(true)
-      .reply(200, [{ id: 4, body: `${STATUS_MARKER}\nold`, user: { login: "groundfix[bot]", type: "Bot" } }])
-      .post(comments)
-      .reply(201, { id: 71, html_url: "u71" });
-    expect((await upsertStatusComment(testOctokit(), { ...target, body: "new" }, { botLogin })).id).toBe(71);
-  });
+  it(
+    "when the login cannot be read, another bot's marker " + "comment is never edited: a new comment is created",
+    async () => {
+      const botLogin = { get: async () => undefined };
+      nock(API)
+        .get(comments)
+        .query(true)
+        .reply(200, [{ id: 4, body: `${STATUS_MARKER}\nold`, user: { login: "groundfix[bot]", type: "Bot" } }])
+        .post(comments)
+        .reply(201, { id: 71, html_url: "u71" });
+      expect((await upsertStatusComment(testOctokit(), { ...target, body: "new" }, { botLogin })).id).toBe(71);
+    },
+  );
 });
 
 describe("the GitHub host's status comment through a run's stages", () => {
@@ -178,26 +188,33 @@ describe("the GitHub host's status comment through a run's stages", () => {
     expect(created.body).toContain("model not allowed");
   });
 
-  it("a slow stage is shown once it has lasted progressAfterMs; the final status then edits the same comment", async () => {
-    const octokit = testOctokit();
-    const clock = manualClock();
-    const bodies: string[] = [];
-    nock(API)
-      .get(comments)
-      .query(true)
-      .reply(200, [])
-      .post(comments, (b) => (bodies.push(b.body), true))
-      .reply(201, { id: 81, html_url: "u81" })
-      .patch(`/repos/${OWNER}/${REPO}/issues/comments/81`, (b) => (bodies.push(b.body), true))
-      .reply(200, { id: 81, html_url: "u81" });
-    const host = githubHost(octokit, { timers: clock, progressAfterMs: 10_000, commentIds: createStatusCommentIds() });
-    await host.postStatus(stage("investigating"));
-    clock.advance(10_000);
-    await vi.waitFor(() => expect(bodies).toHaveLength(1)); // written in the background while the stage goes on
-    expect(bodies[0]).toContain("is working on this: investigating");
-    await host.postStatus({ kind: "done", report: refused });
-    expect(bodies).toHaveLength(2);
-    expect(bodies[1]).toContain("model not allowed");
-    expect(bodies[1]).not.toContain("is working on this");
-  });
+  it(
+    "a slow stage is shown once it has lasted progressAfterMs; " + "the final status then edits the same comment",
+    async () => {
+      const octokit = testOctokit();
+      const clock = manualClock();
+      const bodies: string[] = [];
+      nock(API)
+        .get(comments)
+        .query(true)
+        .reply(200, [])
+        .post(comments, (b) => (bodies.push(b.body), true))
+        .reply(201, { id: 81, html_url: "u81" })
+        .patch(`/repos/${OWNER}/${REPO}/issues/comments/81`, (b) => (bodies.push(b.body), true))
+        .reply(200, { id: 81, html_url: "u81" });
+      const host = githubHost(octokit, {
+        timers: clock,
+        progressAfterMs: 10_000,
+        commentIds: createStatusCommentIds(),
+      });
+      await host.postStatus(stage("investigating"));
+      clock.advance(10_000);
+      await vi.waitFor(() => expect(bodies).toHaveLength(1)); // written in the background while the stage goes on
+      expect(bodies[0]).toContain("is working on this: investigating");
+      await host.postStatus({ kind: "done", report: refused });
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1]).toContain("model not allowed");
+      expect(bodies[1]).not.toContain("is working on this");
+    },
+  );
 });

@@ -23,30 +23,35 @@ function userState(dir: string) {
 }
 
 describe("deliverWithPlumbing", () => {
-  it("makes one commit on a new branch whose only parent is the base and whose tree is base + changed files", async () => {
-    const { dir, base } = makeRepo(files);
-    const result = await deliverWithPlumbing(dir, {
-      baseSha: base,
-      branch: "groundfix/fix-a",
-      message: "groundfix: log a\n\nbody line",
-      files: [
-        { path: "src/app.js", content: "const a = 1;\nconsole.log(a);\nmodule.exports = a;\n", mode: "100644" },
-        { path: "bin/run.sh", content: "#!/bin/sh\necho run\necho done\n", mode: "100755" },
-      ],
-    });
-    expect(result.kind).toBe("created");
-    expect(sh(dir, "rev-parse", "refs/heads/groundfix/fix-a")).toBe(result.headSha);
-    expect(sh(dir, "rev-list", "--parents", "-n", "1", result.headSha).split(" ")).toEqual([result.headSha, base]);
-    expect(sh(dir, "log", "-1", "--format=%B", result.headSha)).toBe("groundfix: log a\n\nbody line");
-    expect(sh(dir, "show", `${result.headSha}:src/app.js`)).toBe("const a = 1;\nconsole.log(a);\nmodule.exports = a;");
-    expect(sh(dir, "diff", "--name-only", base, result.headSha).split("\n").sort()).toEqual([
-      "bin/run.sh",
-      "src/app.js",
-    ]);
-    const tree = sh(dir, "ls-tree", "-r", result.headSha);
-    expect(tree).toMatch(/^100755 blob \w+\tbin\/run\.sh$/m);
-    expect(tree).toMatch(/^100644 blob \w+\tREADME\.md$/m);
-  });
+  it(
+    "makes one commit on a new branch whose only parent " + "is the base and whose tree is base + changed files",
+    async () => {
+      const { dir, base } = makeRepo(files);
+      const result = await deliverWithPlumbing(dir, {
+        baseSha: base,
+        branch: "groundfix/fix-a",
+        message: "groundfix: log a\n\nbody line",
+        files: [
+          { path: "src/app.js", content: "const a = 1;\nconsole.log(a);\nmodule.exports = a;\n", mode: "100644" },
+          { path: "bin/run.sh", content: "#!/bin/sh\necho run\necho done\n", mode: "100755" },
+        ],
+      });
+      expect(result.kind).toBe("created");
+      expect(sh(dir, "rev-parse", "refs/heads/groundfix/fix-a")).toBe(result.headSha);
+      expect(sh(dir, "rev-list", "--parents", "-n", "1", result.headSha).split(" ")).toEqual([result.headSha, base]);
+      expect(sh(dir, "log", "-1", "--format=%B", result.headSha)).toBe("groundfix: log a\n\nbody line");
+      expect(sh(dir, "show", `${result.headSha}:src/app.js`)).toBe(
+        "const a = 1;\nconsole.log(a);\nmodule.exports = a;",
+      );
+      expect(sh(dir, "diff", "--name-only", base, result.headSha).split("\n").sort()).toEqual([
+        "bin/run.sh",
+        "src/app.js",
+      ]);
+      const tree = sh(dir, "ls-tree", "-r", result.headSha);
+      expect(tree).toMatch(/^100755 blob \w+\tbin\/run\.sh$/m);
+      expect(tree).toMatch(/^100644 blob \w+\tREADME\.md$/m);
+    },
+  );
 
   it("keeps bytes exactly: CRLF, no final newline, unicode", async () => {
     const { dir, base } = makeRepo({ "a.txt": "x\r\n", ".gitattributes": "*.txt text eol=lf\n" });
@@ -101,76 +106,84 @@ describe("deliverWithPlumbing", () => {
     });
   });
 
-  it("leaves a branch holding other edits, another base or someone's commits untouched without force, and says which", async () => {
-    const { dir, base } = makeRepo(files);
-    const edit = (content: string, baseSha = base) => ({
-      baseSha,
-      branch: "groundfix/x",
-      message: `m\n\nGroundfix-Run: r1`,
-      files: [{ path: "README.md", content, mode: "100644" as const }],
-    });
-    const first = await deliverWithPlumbing(dir, edit("one\n"));
-    if (first.kind !== "created") throw new Error("expected a new branch");
+  it(
+    "leaves a branch holding other edits, another base or " +
+      "someone's commits untouched without force, and says which",
+    async () => {
+      const { dir, base } = makeRepo(files);
+      const edit = (content: string, baseSha = base) => ({
+        baseSha,
+        branch: "groundfix/x",
+        message: `m\n\nGroundfix-Run: r1`,
+        files: [{ path: "README.md", content, mode: "100644" as const }],
+      });
+      const first = await deliverWithPlumbing(dir, edit("one\n"));
+      if (first.kind !== "created") throw new Error("expected a new branch");
 
-    const otherEdits = await deliverWithPlumbing(dir, edit("two\n"));
-    expect(otherEdits).toMatchObject({ kind: "held", why: "other_edits", headSha: first.headSha, count: 1 });
+      const otherEdits = await deliverWithPlumbing(dir, edit("two\n"));
+      expect(otherEdits).toMatchObject({ kind: "held", why: "other_edits", headSha: first.headSha, count: 1 });
 
-    // The base moved on (a new commit on main): the same edit on the new base is not what the branch holds.
-    writeFileSync(join(dir, "new.txt"), "later\n");
-    sh(dir, "add", "new.txt");
-    sh(dir, "commit", "-q", "-m", "later");
-    const newBase = sh(dir, "rev-parse", "HEAD");
-    const moved = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(moved).toMatchObject({ kind: "held", why: "other_base", headSha: first.headSha, headParent: base });
+      // The base moved on (a new commit on main): the same edit on the new base is not what the branch holds.
+      writeFileSync(join(dir, "new.txt"), "later\n");
+      sh(dir, "add", "new.txt");
+      sh(dir, "commit", "-q", "-m", "later");
+      const newBase = sh(dir, "rev-parse", "HEAD");
+      const moved = await deliverWithPlumbing(dir, edit("one\n", newBase));
+      expect(moved).toMatchObject({ kind: "held", why: "other_base", headSha: first.headSha, headParent: base });
 
-    // Someone committed on top of the groundfix commit.
-    const tree = sh(dir, "rev-parse", `${first.headSha}^{tree}`);
-    const human = sh(dir, "commit-tree", tree, "-p", first.headSha, "-m", "human follow-up");
-    sh(dir, "update-ref", "refs/heads/groundfix/x", human);
-    const theirs = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(theirs).toMatchObject({ kind: "held", why: "other_commits", headSha: human, count: 2 });
-    expect(theirs.kind === "held" && theirs.commits.map((c) => [c.subject, c.ours])).toEqual([
-      ["human follow-up", false],
-      ["m", true],
-    ]);
-    expect(sh(dir, "rev-parse", "groundfix/x")).toBe(human);
-  });
+      // Someone committed on top of the groundfix commit.
+      const tree = sh(dir, "rev-parse", `${first.headSha}^{tree}`);
+      const human = sh(dir, "commit-tree", tree, "-p", first.headSha, "-m", "human follow-up");
+      sh(dir, "update-ref", "refs/heads/groundfix/x", human);
+      const theirs = await deliverWithPlumbing(dir, edit("one\n", newBase));
+      expect(theirs).toMatchObject({ kind: "held", why: "other_commits", headSha: human, count: 2 });
+      expect(theirs.kind === "held" && theirs.commits.map((c) => [c.subject, c.ours])).toEqual([
+        ["human follow-up", false],
+        ["m", true],
+      ]);
+      expect(sh(dir, "rev-parse", "groundfix/x")).toBe(human);
+    },
+  );
 
-  it("with force replaces the branch: a new commit on the new base; someone's dropped commits are named and stay in the reflog", async () => {
-    const { dir, base } = makeRepo(files);
-    const edit = (content: string, baseSha: string, force = true) => ({
-      baseSha,
-      branch: "groundfix/x",
-      message: `m\n\nGroundfix-Run: r1`,
-      force,
-      files: [{ path: "README.md", content, mode: "100644" as const }],
-    });
-    const first = await deliverWithPlumbing(dir, edit("one\n", base, false));
-    if (first.kind !== "created") throw new Error("expected a new branch");
-    writeFileSync(join(dir, "new.txt"), "later\n");
-    sh(dir, "add", "new.txt");
-    sh(dir, "commit", "-q", "-m", "later");
-    const newBase = sh(dir, "rev-parse", "HEAD");
+  it(
+    "with force replaces the branch: a new commit on the new base; " +
+      "someone's dropped commits are named and stay in the reflog",
+    async () => {
+      const { dir, base } = makeRepo(files);
+      const edit = (content: string, baseSha: string, force = true) => ({
+        baseSha,
+        branch: "groundfix/x",
+        message: `m\n\nGroundfix-Run: r1`,
+        force,
+        files: [{ path: "README.md", content, mode: "100644" as const }],
+      });
+      const first = await deliverWithPlumbing(dir, edit("one\n", base, false));
+      if (first.kind !== "created") throw new Error("expected a new branch");
+      writeFileSync(join(dir, "new.txt"), "later\n");
+      sh(dir, "add", "new.txt");
+      sh(dir, "commit", "-q", "-m", "later");
+      const newBase = sh(dir, "rev-parse", "HEAD");
 
-    // A groundfix commit on an older base: replaced, nothing foreign.
-    const replaced = await deliverWithPlumbing(dir, edit("one\n", newBase));
-    expect(replaced).toMatchObject({ kind: "replaced", previousSha: first.headSha, commits: [{ ours: true }] });
-    if (replaced.kind !== "replaced") throw new Error("expected replaced");
-    expect(sh(dir, "rev-list", "--parents", "-n", "1", "groundfix/x")).toBe(`${replaced.headSha} ${newBase}`);
+      // A groundfix commit on an older base: replaced, nothing foreign.
+      const replaced = await deliverWithPlumbing(dir, edit("one\n", newBase));
+      expect(replaced).toMatchObject({ kind: "replaced", previousSha: first.headSha, commits: [{ ours: true }] });
+      if (replaced.kind !== "replaced") throw new Error("expected replaced");
+      expect(sh(dir, "rev-list", "--parents", "-n", "1", "groundfix/x")).toBe(`${replaced.headSha} ${newBase}`);
 
-    // Someone's commit on top: replaced, and the outcome names it.
-    const tree = sh(dir, "rev-parse", `${replaced.headSha}^{tree}`);
-    const human = sh(dir, "commit-tree", tree, "-p", replaced.headSha, "-m", "human follow-up");
-    sh(dir, "update-ref", "refs/heads/groundfix/x", human);
-    const again = await deliverWithPlumbing(dir, edit("two\n", newBase));
-    expect(again).toMatchObject({ kind: "replaced", previousSha: human, count: 2 });
-    expect(again.kind === "replaced" && again.commits.map((c) => [c.subject, c.ours])).toEqual([
-      ["human follow-up", false],
-      ["m", true],
-    ]);
-    expect(sh(dir, "show", "groundfix/x:README.md")).toBe("two");
-    expect(sh(dir, "reflog", "--format=%H", "groundfix/x").split("\n")).toContain(human);
-  });
+      // Someone's commit on top: replaced, and the outcome names it.
+      const tree = sh(dir, "rev-parse", `${replaced.headSha}^{tree}`);
+      const human = sh(dir, "commit-tree", tree, "-p", replaced.headSha, "-m", "human follow-up");
+      sh(dir, "update-ref", "refs/heads/groundfix/x", human);
+      const again = await deliverWithPlumbing(dir, edit("two\n", newBase));
+      expect(again).toMatchObject({ kind: "replaced", previousSha: human, count: 2 });
+      expect(again.kind === "replaced" && again.commits.map((c) => [c.subject, c.ours])).toEqual([
+        ["human follow-up", false],
+        ["m", true],
+      ]);
+      expect(sh(dir, "show", "groundfix/x:README.md")).toBe("two");
+      expect(sh(dir, "reflog", "--format=%H", "groundfix/x").split("\n")).toContain(human);
+    },
+  );
 
   it("refuses unsafe paths and modes before writing anything", async () => {
     const { dir, base } = makeRepo(files);
