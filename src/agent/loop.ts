@@ -1,5 +1,5 @@
 import type { GroundfixConfig } from "../config/schema.js";
-import { redact, redactDeep, redactSecrets } from "../grounding/secrets.js";
+import { redact, redactDeep } from "../grounding/secrets.js";
 import { createReadLog, readTools, runTool } from "../tools/index.js";
 import { redactArguments } from "../tools/serve.js";
 import { checkClaims, submitAnswerSchema } from "../tools/submit-answer.js";
@@ -392,7 +392,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     };
     const guard = { expired: false };
     try {
-      const out = await withTimeout(dispatch(call, step, buffered, guard), limits.toolTimeoutMs);
+      const out = await withTimeout(dispatch(call, buffered, guard), limits.toolTimeoutMs);
       for (const w of pending) reads.record(w);
       if (out.record) calls.push(out.record);
       return out;
@@ -412,12 +412,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   }
 
   /** Run one call; `record` is what the count-floor gate should remember of it (set by the caller when in time). */
-  async function dispatch(
-    call: ToolCall,
-    step: number,
-    log: ReadLog,
-    guard: { expired: boolean },
-  ): Promise<Dispatched> {
+  async function dispatch(call: ToolCall, log: ReadLog, guard: { expired: boolean }): Promise<Dispatched> {
     const readTool = READ_TOOLS.get(call.name);
     if (readTool) {
       // Strict-mode schemas list every property as required, so a model may send null for an option it skips.
@@ -452,7 +447,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
           : {}),
       };
     }
-    if (call.name === "submit_answer") return submit(call, step);
+    if (call.name === "submit_answer") return submit(call);
     return {
       result: {
         status: "invalid",
@@ -461,7 +456,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     };
   }
 
-  function submit(call: ToolCall, step: number): { result: ToolResult; gate?: GateName; accepted?: boolean } {
+  function submit(call: ToolCall): { result: ToolResult; gate?: GateName; accepted?: boolean } {
     const parsed = submitAnswerSchema.safeParse(call.arguments);
     if (!parsed.success) {
       const issues = zodIssueLines(parsed.error, { root: "arguments" }).join("; ");

@@ -14,11 +14,6 @@ export const dispatchPayloadSchema = z.object({
   stacktrace: z.string().max(65_536).optional(),
   issue_number: z.number().int().positive().optional(),
 });
-/**
- * A validated `client_payload`: title ≤ 256 and message ≤ 65,536 characters (trimmed, non-empty), optional stacktrace
- * and issue_number.
- */
-export type DispatchPayload = z.infer<typeof dispatchPayloadSchema>;
 
 /**
  * `repository_dispatch` → a run when `action` (the event type) is `alerts.dispatch_event_type` and

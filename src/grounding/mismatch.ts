@@ -105,7 +105,7 @@ const NORMALISERS: readonly Normaliser[] = [
   {
     id: "trailing-whitespace",
     apply: (t) => t.replace(/[ \t]+$/gm, ""),
-    describe: (s, r, firstLine) => {
+    describe: (_s, r, firstLine) => {
       const hit = firstHit(r, /[ \t]+$/m, firstLine);
       return hit
         ? `trailing whitespace (the file has trailing whitespace on line ${hit.line})`

@@ -15,8 +15,3 @@ export function typescript(): typeof TS {
   loaded ??= createRequire(import.meta.url)("typescript") as typeof TS;
   return loaded;
 }
-
-/** True once {@link typescript} has loaded the compiler in this process (for tests of the lazy loading). */
-export function typescriptLoaded(): boolean {
-  return loaded !== undefined;
-}

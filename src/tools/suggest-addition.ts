@@ -24,8 +24,6 @@ export const suggestAdditionSchema = z.object({
     .describe("What replaces code_before: all of code_before, unchanged and in order, plus your new lines."),
   rationale: z.string().describe("One or two sentences: why this addition clarifies or fixes the problem."),
 });
-/** Validated `suggest_addition` arguments: `path`, `code_before` (verbatim, unique), `code_after`, `rationale`. */
-export type SuggestAdditionArgs = z.infer<typeof suggestAdditionSchema>;
 
 /** Description offered to the model. */
 export const SUGGEST_ADDITION_DESCRIPTION =

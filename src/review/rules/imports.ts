@@ -15,7 +15,7 @@ const DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "opti
  * Module specifiers of a JS/TS source with their 1-based lines: static imports, `export … from`, `import()`,
  * `require()`.
  */
-export function jsImports(path: string, text: string): { spec: string; line: number }[] {
+export function jsImports(text: string): { spec: string; line: number }[] {
   const starts: number[] = [0];
   for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) starts.push(k + 1);
   const lineOf = (pos: number) => {
@@ -190,11 +190,11 @@ export function importsRule(ctx: RuleContext): Finding[] {
     if (text === undefined) continue;
     const addedLines = addedLineNumbers(hunks);
     const baseText = patch.status === "added" ? undefined : ctx.base.read(patch.oldPath ?? patch.path);
-    const before = new Set(baseText === undefined ? [] : jsImports(patch.path, baseText).map((i) => i.spec));
+    const before = new Set(baseText === undefined ? [] : jsImports(baseText).map((i) => i.spec));
     const fileDir = posix.dirname(patch.path);
     const seen = new Set<string>();
     let resolution: { options: TS.CompilerOptions; configured: boolean } | undefined;
-    for (const { spec, line } of jsImports(patch.path, text)) {
+    for (const { spec, line } of jsImports(text)) {
       if (!addedLines.has(line) || before.has(spec) || seen.has(spec)) continue;
       seen.add(spec);
       const fail = importFailure(findings, patch.path, line);
