@@ -106,7 +106,7 @@ export const LINE_NUMBER_CAUSE =
   'line-number prefixes (code_before starts its lines with "  12| " as get_file_contents ' +
   'shows them; the number and "| " are not part of the file, leave them out)';
 
-/** A line as get_file_contents numbers it (src/tools/lines.ts): spaces, the number, `|`, one space. */
+/** A line as get_file_contents numbers it (`numberLine` in src/grounding/lines.ts): spaces, the number, `| `. */
 const NUMBERED = /^ *\d+\| ?/;
 
 /** `snippet` without the `  12| ` prefix of each line, when every non-empty line has one; else null. */

@@ -82,10 +82,11 @@ export function isGroundfixMessage(message: string): boolean {
 
 /**
  * True when a commit is groundfix's own, on every host: it carries the {@link RUN_TRAILER} AND the host proved that
- * groundfix made it (`madeByGroundfix`). GitHub: the app's bot login is the commit's author and committer and
- * GitHub verified its signature (GitHub signs a commit an app creates through the API without a custom author or
- * committer: "About commit signature verification", GitHub Docs); locally: the committer is the identity groundfix
- * writes (`host/local/commit.ts`). Only an own commit may ever be replaced without `force`.
+ * groundfix made it (`madeByGroundfix`). GitHub: the app's bot login is the commit's author, the bot (or GitHub's
+ * `web-flow`) its committer, and GitHub verified its signature (GitHub signs a commit an app creates through the API
+ * without a custom author or committer: "About commit signature verification", GitHub Docs); locally: the committer
+ * is the identity groundfix writes and the branch's reflog shows groundfix writing that commit
+ * (`host/local/commit.ts`). Only an own commit may ever be replaced without `force`.
  */
 export function isOwnCommit(commit: { message: string; madeByGroundfix: boolean }): boolean {
   return commit.madeByGroundfix && isGroundfixMessage(commit.message);

@@ -31,7 +31,7 @@ function modeDetail(input: RunInput): string {
  * 2. the snapshot of the base (one archive), then the agent on it (`approve`: the pull-request threshold is lowered
  *    to the comment threshold; every gate still applies). An outcome other than `pr_ready` ends as `comment`;
  * 3. the review rules on the run's own edits, in memory (base snapshot + the edited files: no second archive). A
- *    failing review on the local host, or an edited file that does not parse on any host, ends as `reviewfailed`
+ *    failing review on the local host, or an edited file that does not parse on any host, ends as `review_failed`
  *    with NOTHING written; other failing rules on GitHub open the pull request with a failing `groundfix/review`
  *    check, so a person sees why;
  * 4. `host.deliver` on `<branch_prefix><branchSuffix>` with the one commit message and its `Groundfix-Run:` trailer
