@@ -136,14 +136,17 @@ export async function exactSnapshot(
         if (tree.truncated)
           builder.leaveOut(
             "",
-            `GitHub's tree listing of ${options.sha} is truncated (over 100,000 entries or 7 MB): files .gitattributes hides from the archive beyond it are missing`,
+            `GitHub's tree listing of ${options.sha} is truncated (over 100,000 entries ` +
+              `or 7 MB): files .gitattributes hides from the archive beyond it are missing`,
           );
       },
     },
   });
 }
 
-/** Add `entries` from the listing: each blob fetched (within the caps and {@link MAX_BLOB_FETCHES}) or recorded by size. */
+/**
+ * Add `entries` from the listing: each blob fetched (within the caps and {@link MAX_BLOB_FETCHES}) or recorded by size.
+ */
 async function addCommitted(
   builder: SnapshotBuilder,
   entries: readonly TreeListingEntry[],

@@ -56,10 +56,14 @@ function parseTree(out: Buffer): TreeEntry[] {
   return entries;
 }
 
-/** Bytes of `git cat-file --batch` output handed on at once (a run of whole blobs; a blob larger than this is one run). */
+/**
+ * Bytes of `git cat-file --batch` output handed on at once (a run of whole blobs; a blob larger than this is one run).
+ */
 const RUN_BYTES = 4 * 1024 * 1024;
 
-/** Where one blob's bytes are in a run of `git cat-file --batch` output: its index in the ids asked for, `[start, end)`. */
+/**
+ * Where one blob's bytes are in a run of `git cat-file --batch` output: its index in the ids asked for, `[start, end)`.
+ */
 interface BlobRange {
   index: number;
   start: number;
@@ -165,7 +169,8 @@ export async function snapshotFromGit(
     tree = parseTree(stdout);
   } catch (err) {
     throw new Error(
-      `git ls-tree ${sha} failed in ${repoDir}: ${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim()}`,
+      `git ls-tree ${sha} failed in ${repoDir}: ` +
+        `${String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim()}`,
     );
   }
   if (tree.length === 0) throw new Error(`commit ${sha} in ${repoDir} has no files`);

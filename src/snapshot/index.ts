@@ -1,6 +1,7 @@
 /**
  * Snapshots: every text file of one commit in memory (docs/ARCHITECTURE.md, "The pipeline"). `snapshotFromTar`
- * reads a GitHub tarball; `exactSnapshot` checks it against the commit's tree id and corrects it to the committed blobs where `.gitattributes` changed it; `snapshotFromGit` reads a local commit's blobs as committed (`git ls-tree` +
+ * reads a GitHub tarball; `exactSnapshot` checks it against the commit's tree id and corrects it to the committed blobs
+ * where `.gitattributes` changed it; `snapshotFromGit` reads a local commit's blobs as committed (`git ls-tree` +
  * `git cat-file --batch`, no `.gitattributes` conversion); `cachedSnapshot` reuses a snapshot within a process.
  */
 export { snapshotFromTar, type TarSnapshotOptions } from "./tar.js";

@@ -37,7 +37,9 @@ function blob(dir: string, rev: string, path: string): Buffer {
   return execFileSync("git", ["-C", dir, "cat-file", "blob", `${rev}:${path}`]);
 }
 
-/** What `git archive` makes of the commit: its file list and one file's bytes (the reference the snapshot must not be). */
+/**
+ * What `git archive` makes of the commit: its file list and one file's bytes (the reference the snapshot must not be).
+ */
 function archived(dir: string, rev: string): { paths: string[]; file(path: string): string } {
   const tarball = execFileSync("git", ["-C", dir, "archive", "--format=tar", rev]);
   const paths = execFileSync("tar", ["-t"], { input: tarball })

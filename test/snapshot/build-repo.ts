@@ -44,7 +44,10 @@ export function makeGitRepo(files: Record<string, TestFile>): { dir: string; sha
   return { dir, sha: git("rev-parse", "HEAD") };
 }
 
-/** A gzipped tarball shaped like GitHub's: a pax global header with the commit id, then everything under `owner-repo-sha/`. */
+/**
+ * A gzipped tarball shaped like GitHub's: a pax global header with the commit id, then everything under
+ * `owner-repo-sha/`.
+ */
 export async function makeGitHubTarball(
   files: Record<string, TestFile>,
   sha = "a".repeat(40),

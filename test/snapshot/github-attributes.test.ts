@@ -63,23 +63,26 @@ function hostOf(files: Record<string, string>) {
 }
 
 describe("a GitHub snapshot holds every file of the commit as committed", () => {
-  it("files the tarball hides (also a .gitattributes that hides itself, at the root and nested) are there", async () => {
-    const { host, fake } = hostOf(FILES);
-    const base = await host.resolveBase("main");
-    const snapshot = await host.loadSnapshot(base.sha);
-    expect([...snapshot.paths].sort()).toEqual(Object.keys(FILES).sort());
-    for (const [path, content] of Object.entries(FILES)) expect(snapshot.read(path), path).toBe(content);
-    // The tarball's tree id differs from the commit's: the listing, then one blob per file hidden (the config,
-    // hidden.js, lib/internal.js and both .gitattributes) or rewritten (subst.js, ident.js, crlf.js, utf16.txt).
-    expect(fake.countByRoute()).toEqual({
-      "GET /repos/{o}/{r}/branches/{branch}": 1,
-      "GET /repos/{o}/{r}/tarball/{sha}": 1,
-      "GET /repos/{o}/{r}/git/trees/{sha}": 1,
-      "GET /repos/{o}/{r}/git/blobs/{sha}": 9,
-    });
-    expect(fake.state.unhandled).toEqual([]);
-    expect(snapshot.stats.leftOut).toEqual([]);
-  });
+  it(
+    "files the tarball hides (also a .gitattributes " + "that hides itself, at the root and nested) are there",
+    async () => {
+      const { host, fake } = hostOf(FILES);
+      const base = await host.resolveBase("main");
+      const snapshot = await host.loadSnapshot(base.sha);
+      expect([...snapshot.paths].sort()).toEqual(Object.keys(FILES).sort());
+      for (const [path, content] of Object.entries(FILES)) expect(snapshot.read(path), path).toBe(content);
+      // The tarball's tree id differs from the commit's: the listing, then one blob per file hidden (the config,
+      // hidden.js, lib/internal.js and both .gitattributes) or rewritten (subst.js, ident.js, crlf.js, utf16.txt).
+      expect(fake.countByRoute()).toEqual({
+        "GET /repos/{o}/{r}/branches/{branch}": 1,
+        "GET /repos/{o}/{r}/tarball/{sha}": 1,
+        "GET /repos/{o}/{r}/git/trees/{sha}": 1,
+        "GET /repos/{o}/{r}/git/blobs/{sha}": 9,
+      });
+      expect(fake.state.unhandled).toEqual([]);
+      expect(snapshot.stats.leftOut).toEqual([]);
+    },
+  );
 
   it("the fake's tarball really is git archive's rendering (what the snapshot must not be)", async () => {
     const { fake } = hostOf(FILES);
@@ -116,16 +119,19 @@ describe("a GitHub snapshot holds every file of the commit as committed", () => 
     });
   });
 
-  it("harmless attributes (text=auto, linguist) cost nothing either: the tarball's tree id is the commit's", async () => {
-    const files = { ".gitattributes": "* text=auto\n*.md linguist-documentation\n", "src/a.js": "a\n" };
-    const { host, fake } = hostOf(files);
-    const snapshot = await host.loadSnapshot((await host.resolveBase("main")).sha);
-    expect(snapshot.read(".gitattributes")).toBe(files[".gitattributes"]);
-    expect(Object.keys(fake.countByRoute()).sort()).toEqual([
-      "GET /repos/{o}/{r}/branches/{branch}",
-      "GET /repos/{o}/{r}/tarball/{sha}",
-    ]);
-  });
+  it(
+    "harmless attributes (text=auto, linguist) cost " + "nothing either: the tarball's tree id is the commit's",
+    async () => {
+      const files = { ".gitattributes": "* text=auto\n*.md linguist-documentation\n", "src/a.js": "a\n" };
+      const { host, fake } = hostOf(files);
+      const snapshot = await host.loadSnapshot((await host.resolveBase("main")).sha);
+      expect(snapshot.read(".gitattributes")).toBe(files[".gitattributes"]);
+      expect(Object.keys(fake.countByRoute()).sort()).toEqual([
+        "GET /repos/{o}/{r}/branches/{branch}",
+        "GET /repos/{o}/{r}/tarball/{sha}",
+      ]);
+    },
+  );
 
   it("a commit whose tree id is not known (a SHA from a webhook) is checked against its listing", async () => {
     const { host, fake } = hostOf({ "src/a.js": "a\n" });
@@ -163,31 +169,34 @@ describe("the App edits an attributed file without touching any other byte", () 
     ".github/groundfix.yml": "pull_request:\n  branch_prefix: fixes/\n",
   };
 
-  it("the commit adds the guard to src/cart.js as committed (LF, keywords unexpanded); the hidden config is read", async () => {
-    const app = await startApp({ files: REPO_FILES, config: REPO_FILES[".github/groundfix.yml"] });
-    try {
-      await app.receive("issues", labeledIssue("groundfix", CRASH_BODY));
-      const { state } = app.fake;
-      expect(state.unhandled).toEqual([]);
-      // The hidden config's branch prefix was used.
-      expect(state.pulls).toHaveLength(1);
-      expect(state.pulls[0]!.head).toBe("fixes/issue-1");
-      const head = app.fake.filesOf("fixes/issue-1")!;
-      const edited = Object.keys(REPO_FILES).filter(
-        (p) => head[p]!.content !== REPO_FILES[p as keyof typeof REPO_FILES],
-      );
-      expect(edited).toEqual(["src/cart.js"]);
-      const parts = diffLines(CART, head["src/cart.js"]!.content);
-      expect(parts.filter((p) => p.removed)).toEqual([]);
-      expect(parts.filter((p) => p.added).length).toBeGreaterThan(0);
-      expect(head["src/cart.js"]!.content).not.toContain("\r");
-      expect(head["src/cart.js"]!.content).toContain("// $Id$\n// built from $Format:%H$\n");
-      // The review of the PR passed.
-      expect(state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
-    } finally {
-      app.stop();
-    }
-  });
+  it(
+    "the commit adds the guard to src/cart.js as committed " + "(LF, keywords unexpanded); the hidden config is read",
+    async () => {
+      const app = await startApp({ files: REPO_FILES, config: REPO_FILES[".github/groundfix.yml"] });
+      try {
+        await app.receive("issues", labeledIssue("groundfix", CRASH_BODY));
+        const { state } = app.fake;
+        expect(state.unhandled).toEqual([]);
+        // The hidden config's branch prefix was used.
+        expect(state.pulls).toHaveLength(1);
+        expect(state.pulls[0]!.head).toBe("fixes/issue-1");
+        const head = app.fake.filesOf("fixes/issue-1")!;
+        const edited = Object.keys(REPO_FILES).filter(
+          (p) => head[p]!.content !== REPO_FILES[p as keyof typeof REPO_FILES],
+        );
+        expect(edited).toEqual(["src/cart.js"]);
+        const parts = diffLines(CART, head["src/cart.js"]!.content);
+        expect(parts.filter((p) => p.removed)).toEqual([]);
+        expect(parts.filter((p) => p.added).length).toBeGreaterThan(0);
+        expect(head["src/cart.js"]!.content).not.toContain("\r");
+        expect(head["src/cart.js"]!.content).toContain("// $Id$\n// built from $Format:%H$\n");
+        // The review of the PR passed.
+        expect(state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
+      } finally {
+        app.stop();
+      }
+    },
+  );
 });
 
 describe("gitTreeSha is git's tree id", () => {
