@@ -212,10 +212,10 @@ export function pieces(term: string, k: number): string[] {
  * of the distinct words of a text file — summed over the terms and multiplied by the number of terms matched.
  * Nothing is indexed ahead: the text field is one {@link scanWords} pass for the query's terms, with term
  * frequencies and document frequencies for those terms only; the symbols field is scored for the best
- * {@link SYMBOL_CANDIDATES} files by path and text that fit the extraction budget (its document frequency taken from the text field, which holds
- * every defined name). A term no path or text holds as such is expanded: to the longer tokens it starts (4+ letters,
- * from the same pass) and to tokens within an edit distance of `fuzzy × length` (6+ letters, one more pass for
- * pieces of the term), each weighted down with its distance.
+ * {@link SYMBOL_CANDIDATES} files by path and text that fit the extraction budget (its document frequency taken from
+ * the text field, which holds every defined name). A term no path or text holds as such is expanded: to the longer
+ * tokens it starts (4+ letters, from the same pass) and to tokens within an edit distance of `fuzzy × length` (6+
+ * letters, one more pass for pieces of the term), each weighted down with its distance.
  * @returns `hits`: every matching file, best first (ties in path order); `prefixFiles`: the other files holding a
  *   token that a term of 4+ letters starts (also when the term itself is present), most such tokens first — where
  *   a caller looks for names by prefix.

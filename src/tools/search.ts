@@ -51,7 +51,8 @@ const schema = z.object({
     .min(1)
     .max(2000)
     .describe(
-      "Identifiers and words, e.g. from an error message: \"TypeError cannot read properties of undefined reading 'user' getUserName\".",
+      'Identifiers and words, e.g. from an error message: "TypeError ' +
+        "cannot read properties of undefined reading 'user' getUserName\".",
     ),
   max_results: z
     .number()
@@ -130,9 +131,11 @@ export function rankSymbolNames(
 export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
   name: "search_codebase",
   description:
-    "Rank files and symbol definitions for a free-text query made of identifiers and words from an error message or issue; camelCase and snake_case names are split into words. " +
+    "Rank files and symbol definitions for a free-text query made of identifiers and words " +
+    "from an error message or issue; camelCase and snake_case names are split into words. " +
     "Each hit says which words matched where (path, symbols, text, name). " +
-    "Use it when you do not know the exact name or string to grep for. It shows no code: read the top hits with get_file_contents.",
+    "Use it when you do not know the exact name or string to grep " +
+    "for. It shows no code: read the top hits with get_file_contents.",
   schema,
   readsCode: true,
   run(args, ctx) {
@@ -141,7 +144,9 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     if (terms.length === 0) {
       return finish(ctx.snapshot, {
         status: "invalid",
-        text: "INVALID: the query has no searchable words; give identifiers or distinctive words (two letters or more).",
+        text:
+          "INVALID: the query has no searchable words; give " +
+          "identifiers or distinctive words (two letters or more).",
       });
     }
     // Prefix and fuzzy expansion only for words the repository does not contain as such: expanding a common
@@ -187,7 +192,9 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     if (total === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, {
         status: "ok",
-        text: `No file or symbol matches ${JSON.stringify(args.query)}. Try other words, grep_codebase for an exact string, or describe_repo.`,
+        text:
+          `No file or symbol matches ${JSON.stringify(args.query)}. Try ` +
+          `other words, grep_codebase for an exact string, or describe_repo.`,
         data: { tool: "search_codebase", files: [] },
       });
     }
