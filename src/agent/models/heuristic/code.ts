@@ -198,27 +198,28 @@ export function definitionOn(
     case "csharp":
     case "kotlin":
       if (
-        (m =
-          /^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)/.exec(
-            line,
-          ))
+        (m = new RegExp(
+          String.raw`^\s*(?:(?:public|private|protected|internal|static|final|abstract|sealed|` +
+            String.raw`open|data|partial)\s+)*(?:class|interface|enum|record|object|struct)\s+(\w+)`,
+        ).exec(line))
       ) {
         return { name: m[1] ?? "", kind: "class", params: [], method: false };
       }
       if (
         lang === "kotlin" &&
-        (m =
-          /^\s*(?:(?:public|private|protected|internal|override|open|suspend|inline)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(/.exec(
-            line,
-          ))
+        (m = new RegExp(
+          String.raw`^\s*(?:(?:public|private|protected|internal|override|open|` +
+            String.raw`suspend|inline)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(`,
+        ).exec(line))
       ) {
         return { name: m[1] ?? "", kind: "function", params: params(m.index), method: true };
       }
       if (
-        (m =
-          /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|async|override|virtual|sealed|native|default|extern|unsafe|new)\s+)*(?:<[^>]*>\s*)?[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(\w+)\s*\(/.exec(
-            line,
-          ))
+        (m = new RegExp(
+          String.raw`^\s*(?:(?:public|private|protected|internal|static|final|abstract|` +
+            String.raw`synchronized|async|override|virtual|sealed|native|default|extern|` +
+            String.raw`unsafe|new)\s+)*(?:<[^>]*>\s*)?[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(\w+)\s*\(`,
+        ).exec(line))
       ) {
         const name = m[1] ?? "";
         if (CONTROL.has(name) || /^\s*(?:return|new|throw|else)\b/.test(line) || /[;=]\s*$/.test(codePart(line, lang)))
@@ -234,10 +235,10 @@ export function definitionOn(
         return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length - 1), method: false };
       }
       if (
-        (m =
-          /^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)/.exec(
-            line,
-          ))
+        (m = new RegExp(
+          String.raw`^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*` +
+            String.raw`(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)`,
+        ).exec(line))
       ) {
         const arrow = m[2];
         const list = arrow
@@ -250,10 +251,10 @@ export function definitionOn(
       if ((m = /^\s*(\w+)\s*:\s*(?:async\s+)?function\b/.exec(line)))
         return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
       if (
-        (m =
-          /^\s*(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*\*?\s*(#?\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$/.exec(
-            codePart(line, lang),
-          ))
+        (m = new RegExp(
+          String.raw`^\s*(?:(?:public|private|protected|static|async|override|readonly|get|` +
+            String.raw`set)\s+)*\*?\s*(#?\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;=]+)?\{\s*$`,
+        ).exec(codePart(line, lang)))
       ) {
         const name = m[1] ?? "";
         if (CONTROL.has(name)) return null;
@@ -346,9 +347,10 @@ function opensBlock(code: string, lang: CodeLanguage): boolean {
   if (/=>\s*\{$/.test(code)) return true;
   if (/^\s*(?:\}\s*)?(?:else|try|finally|do|default)\b.*\{$/.test(code)) return true;
   if (
-    /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|namespace|module|object|record)\b/.test(
-      code,
-    )
+    new RegExp(
+      String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|` +
+        String.raw`interface|enum|struct|namespace|module|object|record)\b`,
+    ).test(code)
   )
     return true;
   if (/^\s*(?:func|if|for|switch|select|while|else|catch|go func|defer func)\b/.test(code)) return true;
@@ -365,9 +367,11 @@ function opensBlock(code: string, lang: CodeLanguage): boolean {
 function opensDeclarationBody(code: string, lang: CodeLanguage): boolean {
   if (lang === "python" || lang === "ruby") return false;
   return (
-    /^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|object)\b[^(]*\{$/.test(
-      code,
-    ) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code)
+    new RegExp(
+      String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:(?:public|private|protected|internal|static|final|` +
+        String.raw`abstract|sealed|partial|data|open)\s+)*(?:class|interface|enum|struct|record|` +
+        String.raw`object)\b[^(]*\{$`,
+    ).test(code) || /^\s*type\s+\w+\s+(?:struct|interface)\s*\{$/.test(code)
   );
 }
 
@@ -447,7 +451,8 @@ export function insertionBefore(
   if (lang === "python" && /^(?:else|elif|except|finally)\b/.test(code)) return null;
   // The block this line sits in: the nearest line above with less indentation.
   const own = width(indentOf(line));
-  if (own === 0 && (lang === "go" || lang === "java" || lang === "kotlin" || lang === "csharp")) return null; // declarations only at top level
+  // declarations only at top level
+  if (own === 0 && (lang === "go" || lang === "java" || lang === "kotlin" || lang === "csharp")) return null;
   for (let p = n - 1; p >= 1; p--) {
     const above = lines.get(p);
     if (above === undefined) {
@@ -499,7 +504,8 @@ export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguag
 /**
  * The result types of a Go function from its definition line (`func (c *T) run(a int) (n int, err error) {` →
  * `["int", "error"]`; `… error {` → `["error"]`; no results → `[]`; a function literal's line `Run: func(a int) error
- * {` → `["error"]`), or null when the line is not a one-line Go signature. Grouped named results (`(a, b int)`) give each name the type that follows it.
+ * {` → `["error"]`), or null when the line is not a one-line Go signature. Grouped named results (`(a, b int)`) give
+ * each name the type that follows it.
  */
 export function goResults(signature: string): string[] | null {
   const code = goSignatureText(signature)
@@ -531,7 +537,10 @@ export function goResults(signature: string): string[] | null {
   return types.every((t): t is string => t !== null) ? types : null;
 }
 
-/** The zero value of a Go type as an expression (`nil`, `""`, `false`, `0`), or null for a struct or an unknown named type. */
+/**
+ * The zero value of a Go type as an expression (`nil`, `""`, `false`, `0`), or null for a struct or an unknown named
+ * type.
+ */
 export function goZero(type: string): string | null {
   const t = type.trim();
   if (/^(?:\*|\[|map\[|chan\b|<-chan\b|func\b|interface\s*\{|any$|error$)/.test(t)) return "nil";

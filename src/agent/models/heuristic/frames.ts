@@ -3,7 +3,8 @@
  *
  * Each supported runtime prints frames in its own shape; this module turns them into {@link StackFrame}s ordered
  * innermost first, and turns the paths they carry (container paths, CI checkouts, bundler URLs, Windows paths) into
- * repository-relative guesses. Resolution to a real file happens later, through the read tools (see `resolveFrame` in `plan.ts`).
+ * repository-relative guesses. Resolution to a real file happens later, through the read tools (see `resolveFrame` in
+ * `plan.ts`).
  *
  * Shapes recognised (one frame per line unless said otherwise):
  * - JavaScript / TypeScript (V8): `at fn (path:line:col)`, `at path:line:col`, `at async fn (…)`, `at new C (…)`.
@@ -19,7 +20,9 @@ export type FrameLanguage = "javascript" | "python" | "java" | "go" | "ruby" | "
 
 /** One frame of a stack trace. `line` is 1-based; `column` is 1-based when the runtime prints it. */
 export interface StackFrame {
-  /** The path exactly as the trace printed it (for Java: the package path plus the file name, e.g. `com/acme/A.java`). */
+  /**
+   * The path exactly as the trace printed it (for Java: the package path plus the file name, e.g. `com/acme/A.java`).
+   */
   rawPath: string;
   /** Normalised path with known deployment prefixes dropped (see {@link normaliseFramePath}); a guess, not a fact. */
   path: string;
@@ -30,7 +33,9 @@ export interface StackFrame {
   language: FrameLanguage;
   /** True for frames in dependencies or the runtime (node_modules, site-packages, GOROOT, gems, java.*, node:…). */
   library: boolean;
-  /** The qualified function label as printed (Go `github.com/a/b.(*T).m`, Java `com.acme.A.m`, C# `Ns.C.M`), or null. */
+  /**
+   * The qualified function label as printed (Go `github.com/a/b.(*T).m`, Java `com.acme.A.m`, C# `Ns.C.M`), or null.
+   */
   label: string | null;
 }
 
@@ -61,7 +66,8 @@ const KNOWN_PREFIXES: readonly RegExp[] = [
  * (`/app/`, `/usr/src/app/`, `/home/runner/work/x/x/`, `/var/task/`, …).
  *
  * @example normaliseFramePath("webpack:///./src/a.js?abc") === "src/a.js"
- * @example normaliseFramePath("C:\\build\\proj\\src\\A.cs") === "build/proj/src/A.cs" (no known prefix: suffix matching decides)
+ * @example normaliseFramePath("C:\\build\\proj\\src\\A.cs") === "build/proj/src/A.cs" (no known prefix: suffix matching
+ * decides)
  */
 export function normaliseFramePath(raw: string): string {
   let p = cleanFramePath(raw);
@@ -120,8 +126,14 @@ export function sharedTailLength(a: readonly string[], b: readonly string[]): nu
   return n;
 }
 
-const LIBRARY_PATH =
-  /(?:^|[/\\])(?:node_modules|bower_components|site-packages|dist-packages|vendor[/\\]bundle|gems|\.cargo|pkg[/\\]mod)(?:[/\\]|$)|^node:|^internal[/\\]|^<|^\[(?!PROJECT_ROOT\])|(?:^|[/\\])lib[/\\](?:python\d[\d.]*|ruby)[/\\]|^\/usr\/(?:local\/)?(?:lib|go)\/|(?:^|\/)go\/src\/(?:runtime|net|internal|reflect|sync|syscall|testing)\/|^\/opt\/hostedtoolcache\/|^[A-Za-z][\w.-]*-\d+(?:\.\d+)+[\w.]*[/\\]lib[/\\]/;
+const LIBRARY_PATH = new RegExp(
+  String.raw`(?:^|[/\\])(?:node_modules|bower_components|site-packages|dist-packages|` +
+    String.raw`vendor[/\\]bundle|gems|\.cargo|pkg[/\\]mod)(?:[/\\]|$)|^node:|^internal[/\\]|^<|` +
+    String.raw`^\[(?!PROJECT_ROOT\])|(?:^|[/\\])lib[/\\](?:python\d[\d.]*|ruby)[/\\]|` +
+    String.raw`^\/usr\/(?:local\/)?(?:lib|go)\/|(?:^|\/)go\/src\/(?:runtime|net|internal|reflect|` +
+    String.raw`sync|syscall|testing)\/|^\/opt\/hostedtoolcache\/|^[A-Za-z][\w.-]*-\d+(?:\.\d+)+[` +
+    String.raw`\w.]*[/\\]lib[/\\]`,
+);
 
 /**
  * True when a path printed in a frame belongs to a dependency or the runtime rather than the repository: package
@@ -195,8 +207,12 @@ const RE_RUBY_INLINE = /(?:^|[\s(])(?:from\s+)?([^\s(`'"]+\.(?:rb|rake|erb|ru|ge
  * A line that is only a location, as error trackers and terse reports print frames: `path.ext:12`, `path.ext:12:5`,
  * optionally followed by the function (`→ file`, `-> file`, ` in file`, `:in 'file'`) or Go's `+0x1d`.
  */
-const RE_LOCATION =
-  /^\s*(?:from\s+)?(\S+\.(js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|rb|java|kt|cs)):(\d+)(?::(\d+))?(?:\s+\+0x[0-9a-f]+|\s*(?:→|->|\bin\b|:in)\s*[`']?((?:(?:block|rescue|ensure)(?: \(\d+ levels\))? in )?[\w$#.:<>?!]+?)'?)?\s*$/;
+const RE_LOCATION = new RegExp(
+  String.raw`^\s*(?:from\s+)?(\S+\.(js|mjs|cjs|jsx|ts|tsx|mts|cts|py|go|rb|java|kt|cs)):(\d+)(?::(\d+))?` +
+    String.raw`(?:\s+\+0x[0-9a-f]+|\s*(?:→|->|\bin\b|:in)\s*` +
+    "[`']?" +
+    String.raw`((?:(?:block|rescue|ensure)(?: \(\d+ levels\))? in )?[\w$#.:<>?!]+?)'?)?\s*$`,
+);
 const LOCATION_LANGUAGE: Record<string, FrameLanguage> = {
   py: "python",
   go: "go",

@@ -57,7 +57,9 @@ export function readHistory(messages: readonly Message[]): { steps: Step[]; turn
   return { steps, turns };
 }
 
-/** The answer to the latest call equal to `name(args)`: a string, null (called, no answer), or undefined (never called). */
+/**
+ * The answer to the latest call equal to `name(args)`: a string, null (called, no answer), or undefined (never called).
+ */
 export function resultOf(steps: readonly Step[], name: string, args: unknown): string | null | undefined {
   const key = callKey(name, args);
   let out: string | null | undefined;

@@ -59,7 +59,10 @@ export interface Candidate {
   identifier?: string;
   /** The frame's file name matched several repository files equally well. */
   tied?: boolean;
-  /** A compiled-output frame mapped to its source: the function's definition lines there (frame line numbers do not apply). */
+  /**
+   * A compiled-output frame mapped to its source: the function's definition lines there (frame line numbers do not
+   * apply).
+   */
   compiled?: { start: number; end: number | null };
   /** The inner frame this caller was chosen over: it only relayed a value that arrived missing or wrong. */
   relayedFrom?: { frame: StackFrame; path: string; why: RelayReason };
@@ -69,15 +72,20 @@ export interface Candidate {
 export type RelayReason = "parameter" | "destructured" | "validator" | "passes";
 
 /** Test files, specs, mocks and fixtures: they never win a tie and are left out of fallbacks. */
-export const TEST_PATH =
-  /(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$/;
+export const TEST_PATH = new RegExp(
+  String.raw`(?:^|\/)(?:test|tests|spec|specs|__tests__|__mocks__|fixtures?)\/|` +
+    String.raw`[._-](?:test|spec)\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.go$`,
+);
 
 /**
  * Files that are not where a maintainer fixes a bug: generated or minified bundles, vendored third-party folders,
  * docs and examples, dev scripts. They rank last among fallbacks and never stand for an installed copy's source.
  */
-export const LAST_RESORT =
-  /(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|docs?|examples?|scripts|benchmarks?|dist|build|out)\/|\.min\.[a-z]+$|[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$/;
+export const LAST_RESORT = new RegExp(
+  String.raw`(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|` +
+    String.raw`docs?|examples?|scripts|benchmarks?|dist|build|out)\/|\.min\.[a-z]+$|` +
+    String.raw`[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$`,
+);
 
 /** A planned tool call: the tool's `name` and its JSON `arguments`. */
 export const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
@@ -85,7 +93,10 @@ export const call = (name: string, args: Record<string, unknown>): PlannedCall =
 /** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
 export function declarationPattern(id: string): string {
   const name = escapeRe(id.split(".").pop() ?? id);
-  return `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`;
+  return (
+    `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}` +
+    `\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`
+  );
 }
 
 /**
@@ -325,7 +336,8 @@ function identifierCandidates(
       counted.add(`${hit.id} ${hit.path}`);
       entry.score += 2 * (ids.length - hit.rank);
     }
-    // A field declared with a type or a nested spec (`errors: { type: Array }`, `errors = Column(`) beats a use (`errors: list.map(...)`).
+    // A field declared with a type or a nested spec (`errors: { type: Array }`, `errors = Column(`) beats a use
+    // (`errors: list.map(...)`).
     if (/[:=]\s*(?:\{|\[|[A-Z]\w*\b)/.test(hit.text) && !counted.has(`typed ${hit.path}`)) {
       counted.add(`typed ${hit.path}`);
       entry.score += 1;
@@ -338,7 +350,9 @@ function identifierCandidates(
     .map(({ path, e }) => ({ path, line: e.line, evidence: "identifier" as const, identifier: e.identifier }));
 }
 
-/** Where locating ended: the chosen candidate (null: nothing readable), what was tried, and the identifiers' best file. */
+/**
+ * Where locating ended: the chosen candidate (null: nothing readable), what was tried, and the identifiers' best file.
+ */
 export interface Located {
   chosen: Candidate | null;
   /** Sentences for the answer about what was tried and not found. */
@@ -475,7 +489,9 @@ export function locate(
       const res = resultOf(steps, "get_file_contents", args);
       if (res === undefined && canAsk) {
         return {
-          text: `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} (${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`,
+          text:
+            `Reading ${c.path}${c.line ? ` around line ${c.line}` : ""} ` +
+            `(${c.evidence === "frame" ? "innermost stack frame in the repository" : c.evidence}).`,
           calls: [call("get_file_contents", args)],
         };
       }

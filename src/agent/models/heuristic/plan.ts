@@ -332,7 +332,9 @@ interface AdditionDesign {
   output: string;
 }
 
-/** The lines of the enclosing function the window holds, after its definition line (to the function's end when known). */
+/**
+ * The lines of the enclosing function the window holds, after its definition line (to the function's end when known).
+ */
 function functionBody(a: Analysis): string[] {
   if (!a.enc || a.enc.kind !== "function") return [];
   const start = a.enc.line;
@@ -388,7 +390,9 @@ function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: str
   };
 }
 
-/** What the function's doc comment says a parameter is (`@param {T} name The … node to check.`), lower-cased, or null. */
+/**
+ * What the function's doc comment says a parameter is (`@param {T} name The … node to check.`), lower-cased, or null.
+ */
 function parameterDoc(a: Analysis, name: string): string | null {
   if (!a.enc) return null;
   for (let n = a.enc.line - 1; n >= Math.max(1, a.enc.line - 30); n--) {
@@ -459,10 +463,13 @@ function droppedGoError(a: Analysis, signature: string): AdditionDesign | null {
     kind: "guard",
     at: close,
     lines: [
-      `${indent}// groundfix: the error was not returned, so the nil ${nilRead} below was read (the panic in the issue).`,
+      `${indent}// groundfix: the error was not returned, so the ` +
+        `nil ${nilRead} below was read (the panic in the issue).`,
       `${indent}return ${[...zeros, returned].join(", ")}`,
     ],
-    what: `the missing \`return\` of the \`${errVar}\` checked above (the block went on to read the nil \`${nilRead}\`)`,
+    what:
+      `the missing \`return\` of the \`${errVar}\` checked ` +
+      `above (the block went on to read the nil \`${nilRead}\`)`,
     output: "",
   };
 }
@@ -562,7 +569,9 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
       });
       const what =
         exit.kind === "return"
-          ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${guard.receiver}\` is missing, ${lang === "go" ? "as a predicate answers for a missing value" : "as the function's own guards do"}`
+          ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when ` +
+            `\`${guard.receiver}\` is missing, ` +
+            `${lang === "go" ? "as a predicate answers for a missing value" : "as the function's own guards do"}`
           : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
       return { kind: "guard", lines, what, output: "" };
     }
@@ -645,7 +654,9 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
   return comment("a comment naming the problem (no log line: it would only restate the error)");
 }
 
-/** The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible. */
+/**
+ * The `suggest_addition` arguments for the analysis, with the anchor widened by `extra` lines; null when impossible.
+ */
 function buildEdit(
   steps: readonly Step[],
   a: Analysis,
@@ -683,11 +694,17 @@ function buildEdit(
     path: a.cand.path,
     code_before: before.join("\n"),
     code_after: after.join("\n"),
-    rationale: `Clarifying addition before line ${at}${where}, at ${because}: ${design.what}${design.output ? ` with the file's ${design.output}` : ""}, so the next occurrence of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
+    rationale:
+      `Clarifying addition before line ${at}${where}, at ${because}: ${design.what}` +
+      `${design.output ? ` with the file's ${design.output}` : ""}, so the next occurrence ` +
+      `of "${oneLine(problem.errorMessages[0] ?? problem.title, 80)}" shows where it comes from.`,
   };
 }
 
-/** Where the declaration sits relative to the insertion point: inside the statement below it (brackets still open), further below, or above. */
+/**
+ * Where the declaration sits relative to the insertion point: inside the statement below it (brackets still open),
+ * further below, or above.
+ */
 function declPlace(a: Analysis, decl: Declaration): DeclaredName["place"] {
   if (!a.ins) return decl.line >= (a.targetLine ?? 0) ? "below" : "above";
   if (decl.line < a.ins.statement) return "above";
@@ -790,10 +807,12 @@ const round = (x: number) => Math.round(Math.min(0.95, Math.max(0.05, x)) * 100)
 /** The needs-information answer: what was tried and which evidence is missing. */
 function needsInformation(problem: ProblemFacts, tried: string[]): PlannedCall {
   const missing =
-    "Missing evidence: a stack trace whose frames point at files of this repository, the exact error message, or the name of the file, function or field involved.";
+    "Missing evidence: a stack trace whose frames point at files of this repository, " +
+    "the exact error message, or the name of the file, function or field involved.";
   return call("submit_answer", {
     summary: oneLine(
-      `Could not tie ${problem.title ? `"${headlineOf(problem.title, 120)}"` : "the problem"} to code in this repository. ${tried.join(" ")} ${missing}`,
+      `Could not tie ${problem.title ? `"${headlineOf(problem.title, 120)}"` : "the problem"} ` +
+        `to code in this repository. ${tried.join(" ")} ${missing}`,
       900,
     ),
     affected_file: null,
@@ -871,7 +890,12 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const checkCalls = pending(checks);
   if (checkCalls.length && turns < MAX_TURNS) {
     return {
-      text: `Checking ${fnCandidates.length ? `that ${fnCandidates.slice(0, 2).join("/")} is defined in ${chosen.path}` : `the anchor line of ${chosen.path}`}.`,
+      text:
+        `Checking ` +
+        (fnCandidates.length
+          ? `that ${fnCandidates.slice(0, 2).join("/")} is defined in ${chosen.path}`
+          : `the anchor line of ${chosen.path}`) +
+        `.`,
       calls: checkCalls,
     };
   }
@@ -965,19 +989,23 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
         ? `is not inside \`${chosen.frame.fn}\` here`
         : `does not read the member the error names`;
     sentences.push(
-      `Line ${a.reanchor.from} of the trace ${what} (the reporter's version may differ); line ${a.reanchor.line} of \`${chosen.frame.fn}\`, which does, was used.`,
+      `Line ${a.reanchor.from} of the trace ${what} (the reporter's version may ` +
+        `differ); line ${a.reanchor.line} of \`${chosen.frame.fn}\`, which does, was used.`,
     );
   }
   if (chosen.compiled && chosen.frame) {
     const shown = chosen.frame.path.length <= 60 ? chosen.frame.path : baseName(chosen.frame.path);
     sentences.push(
-      `The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines \`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that function.`,
+      `The frame is compiled output (${shown}:${chosen.frame.line}); its source ${chosen.path} defines ` +
+        `\`${chosen.frame.fn}\` at line ${chosen.compiled.start}, and the line was found inside that ` +
+        `function.`,
     );
   }
   if (applied) {
     const what = design?.what ?? "a clarifying addition";
     sentences.push(
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} added before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} ` +
+        `added before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
     );
   } else if (editNote) sentences.push(editNote);
   const summary = oneLine(sentences.join(" "), 900);

@@ -24,7 +24,10 @@ export interface ProblemFacts {
   body: string;
   /** Stack frames of the body, innermost first (see `parseStackFrames`). */
   frames: StackFrame[];
-  /** Error and warning messages, most specific first, each one line (exception first lines, `Error:` / `Warning:` lines, Go `panic:`). */
+  /**
+   * Error and warning messages, most specific first, each one line (exception first lines, `Error:` / `Warning:` lines,
+   * Go `panic:`).
+   */
   errorMessages: string[];
   /** Identifiers quoted in the text (backticks first, then single/double quotes), in order of first appearance. */
   identifiers: string[];
@@ -35,9 +38,14 @@ export interface ProblemFacts {
 }
 
 const STOP_WORDS = new Set(
-  "the and for with that this from when then than into not but are was were has have had can could should would will error errors warning exception failed fails failing cannot undefined null nil none true false line file files function method class object value values reading property properties type types some any all its use used using may might also only just get set new see our your you they them there here what which while after before because about issue bug crash crashes problem app application code please thanks".split(
-    " ",
-  ),
+  (
+    "the and for with that this from when then than into not but are was were has have had " +
+    "can could should would will error errors warning exception failed fails failing cannot " +
+    "undefined null nil none true false line file files function method class object value " +
+    "values reading property properties type types some any all its use used using may might " +
+    "also only just get set new see our your you they them there here what which while after " +
+    "before because about issue bug crash crashes problem app application code please thanks"
+  ).split(" "),
 );
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -114,7 +122,10 @@ export function extractErrorMessages(text: string): string[] {
       .trim()
       .replace(/^(?:[>*|-]\s+)+/, "")
       .replace(
-        /^(?:[^\w\s(\[]{1,4}\s+)?(?:npm ERR!|error|ERR!|err)\s+(?=(?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception)\b)/,
+        new RegExp(
+          String.raw`^(?:[^\w\s(\[]{1,4}\s+)?(?:npm ERR!|error|ERR!|` +
+            String.raw`err)\s+(?=(?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception)\b)`,
+        ),
         "",
       );
     if (line === "" || /^at\s/.test(line) || /^File "/.test(line)) continue;
@@ -123,10 +134,10 @@ export function extractErrorMessages(text: string): string[] {
       add(ruby[1]);
       continue;
     }
-    const exception =
-      /^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$/.exec(
-        line,
-      );
+    const exception = new RegExp(
+      String.raw`^(?:Uncaught\s+|Exception in thread "[^"]*"\s+|Unhandled exception\.\s+)?((?:` +
+        String.raw`[A-Za-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Warning|Fault|Panic))(?::\s*(.*))?$`,
+    ).exec(line);
     if (exception) {
       // `OnUsageError: UsageError,` is a line of code (a struct field), not a message
       if (!CODE_END.test(exception[2] ?? "")) add(exception[2] ? `${exception[1]}: ${exception[2]}` : exception[1]);
@@ -139,10 +150,10 @@ export function extractErrorMessages(text: string): string[] {
     }
     // A capitalised word needs its colon (`Error: x`; "Error when trying to generate types:" is prose); a log level
     // tag does not (`WARN x`). A line ending in `:` introduces what follows; one ending in `,`/`{` is code.
-    const tagged =
-      /^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:(?:Error|Warning|panic|fatal error)\s*:|(?:ERROR|WARN(?:ING)?|FATAL|CRITICAL)\s*:?)\s+(.+)$/.exec(
-        line,
-      );
+    const tagged = new RegExp(
+      String.raw`^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:(?:Error|` +
+        String.raw`Warning|panic|fatal error)\s*:|(?:ERROR|WARN(?:ING)?|FATAL|CRITICAL)\s*:?)\s+(.+)$`,
+    ).exec(line);
     if (tagged && !/:$/.test(tagged[1] ?? "") && !CODE_END.test(tagged[1] ?? ""))
       add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
   }
@@ -151,9 +162,10 @@ export function extractErrorMessages(text: string): string[] {
 
 /** Names of runtime values and types an error message quotes (`of 'undefined'`, `'int' object`): never code names. */
 const RUNTIME_TYPES = new Set(
-  "undefined null None nil NoneType NilClass int str float bool bytes list dict tuple set object string number boolean bigint symbol function".split(
-    " ",
-  ),
+  (
+    "undefined null None nil NoneType NilClass int str float bool bytes " +
+    "list dict tuple set object string number boolean bigint symbol function"
+  ).split(" "),
 );
 
 /**
@@ -248,7 +260,8 @@ function primaryFirst(text: string, messages: string[]): string[] {
  */
 export function parseProblem(content: string): ProblemFacts {
   const { title, source, alert, body } = splitTask(content);
-  // A title may quote the top frame (`NoMethodError … (from gems/x-1.0/lib/x.rb:3:in 'm')`): used when the body has none.
+  // A title may quote the top frame (`NoMethodError … (from gems/x-1.0/lib/x.rb:3:in 'm')`): used when the body has
+  // none.
   const bodyFrames = parseStackFrames(body);
   const frames = bodyFrames.length ? bodyFrames : parseStackFrames(title);
   const errorMessages = primaryFirst(body, extractErrorMessages(body));

@@ -19,7 +19,10 @@ import { goNilComparable } from "./guard-go.js";
 
 /** What a crash message says was missing. */
 export interface Crash {
-  /** `member`: a property/attribute/method read on a missing value; `key`: a dict key; `index`/`iterate`: a None value subscripted/iterated; `any`: a null dereference that names nothing. */
+  /**
+   * `member`: a property/attribute/method read on a missing value; `key`: a dict key; `index`/`iterate`: a None value
+   * subscripted/iterated; `any`: a null dereference that names nothing.
+   */
   access: "member" | "key" | "index" | "iterate" | "any";
   /** The property, attribute, method or key named by the message, or null. */
   name: string | null;
@@ -61,14 +64,18 @@ export function crashOf(message: string | null): Crash | null {
     return { access: name ? "member" : "any", name, receiver };
   }
   if (/nil pointer dereference/.test(message)) return { access: "any", name: null, receiver: null };
-  // An analyzer's finding (code scanning) about a value that may be missing: "access on a possibly undefined value `x`".
+  // An analyzer's finding (code scanning) about a value that may be missing: "access on a possibly undefined value
+  // `x`".
   const maybe =
-    /\b(?:possibly|potentially|may be|might be|could be)\s+(?:an?\s+)?(?:undefined|null|nil|None)(?:\s+value)?\s+[`'"]([A-Za-z_$][\w$.]*)[`'"]/.exec(
-      message,
-    ) ??
-    /[`'"]([A-Za-z_$][\w$.]*)[`'"]\s+(?:is|may be|might be|could be)\s+(?:possibly\s+)?(?:undefined|null|nil|None)\b/.exec(
-      message,
-    );
+    new RegExp(
+      String.raw`\b(?:possibly|potentially|may be|might be|could be)\s+(?:an?\s+)?(?:undefined|null|nil|None)` +
+        String.raw`(?:\s+value)?\s+` +
+        "[`'\"]([A-Za-z_$][\\w$.]*)[`'\"]",
+    ).exec(message) ??
+    new RegExp(
+      "[`'\"]([A-Za-z_$][\\w$.]*)[`'\"]" +
+        String.raw`\s+(?:is|may be|might be|could be)\s+(?:possibly\s+)?(?:undefined|null|nil|None)\b`,
+    ).exec(message);
   if (maybe?.[1]) return { access: "any", name: null, receiver: maybe[1] };
   if (/NullReferenceException/.test(message)) return { access: "any", name: null, receiver: null };
   return null;
@@ -169,8 +176,8 @@ export interface Guard {
  * the receiver expression of the missing member (`order.items.total` → `order.items`), a Python dict before
  * `['key']`, the iterable of a `for … in x`, or the first dereferenced local (Go/C#/Java without a name). Null when
  * no receiver can be read safely: a call result, a name bound by the statement itself, a name never seen earlier in
- * the function, or (Go) a receiver the code does not show can be nil (comparing a non-pointer with nil does not compile;
- * see `goNilComparable`).
+ * the function, or (Go) a receiver the code does not show can be nil (comparing a non-pointer with nil does not
+ * compile; see `goNilComparable`).
  *
  * @param earlier the function's lines above the statement (signature included), to check the receiver is in scope
  * @param signature the enclosing function's definition line, or null at module level
@@ -250,8 +257,11 @@ export function guardFor(
   };
 }
 
-const SECRET_LIKE =
-  /pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$/i;
+const SECRET_LIKE = new RegExp(
+  String.raw`pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|` +
+    String.raw`^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$`,
+  "i",
+);
 const ID_LIKE = /^(?:id|uuid|[a-z][\w]*(?:Id|ID|_id|Uuid|_uuid))$/;
 const PLURAL = /^[a-z][\w]*(?:[^s]s|List|_list|Ids|_ids|Items|items)$/;
 
@@ -285,7 +295,10 @@ export function cheapContext(name: string, lang: CodeLanguage): ContextValue | n
   }
 }
 
-/** Cheap context for the parameters of `enc` (ids first, each group those used on the statement first), `exclude`d names left out, at most 3. */
+/**
+ * Cheap context for the parameters of `enc` (ids first, each group those used on the statement first), `exclude`d names
+ * left out, at most 3.
+ */
 export function contextValues(
   enc: Enclosing | null,
   statement: string,
@@ -316,9 +329,13 @@ export function contextValues(
  */
 export function fixOptions(id: string, message: string | null): string {
   const option = message
-    ? /\b((?:pass|set|use|enable|add)\s+[`'"][\w.$-]+[`'"](?:\s+(?:as|in|to|on)\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b(?:option|setting|flag|config(?:uration)?))?)/i.exec(
-        message,
-      )?.[1]
+    ? new RegExp(
+        String.raw`\b((?:pass|set|use|enable|add)\s+` +
+          "[`'\"][\\w.$-]+[`'\"]" +
+          String.raw`(?:\s+(?:as|in|to|on)\s+(?:an?\s+|the\s+)?[\w -]{0,40}?\b` +
+          String.raw`(?:option|setting|flag|config(?:uration)?))?)`,
+        "i",
+      ).exec(message)?.[1]
     : undefined;
   const quoted = option && !option.includes(id) ? option.replace(/\s+/g, " ") : null;
   return quoted
@@ -332,7 +349,10 @@ export function fixOptions(id: string, message: string | null): string {
  * finds no cause for these; the addition it can ground is a clearer error at the place it is raised.
  */
 export interface Mismatch {
-  /** `attribute`: `name` is missing on the value; `iterable`: the value cannot be iterated; `function`: `name` is not callable. */
+  /**
+   * `attribute`: `name` is missing on the value; `iterable`: the value cannot be iterated; `function`: `name` is not
+   * callable.
+   */
   kind: "attribute" | "iterable" | "function";
   /** The attribute or member, or null for `iterable`. */
   name: string | null;
@@ -401,7 +421,8 @@ export function clearerGuard(
     const member = `${receiver}.${mismatch.name}`;
     return {
       receiver,
-      condition: `typeof ${receiver === "this" ? "this" : receiver.split(".").join("?.")}?.${mismatch.name} !== "function"`,
+      condition:
+        `typeof ${receiver === "this" ? "this" : receiver.split(".").join("?.")}` + `?.${mismatch.name} !== "function"`,
       message: `${member} is not a function: ${receiver} is not the object this code expects`,
     };
   }

@@ -46,7 +46,10 @@ export function coversWholeFile(w: FileWindow): boolean {
   return true;
 }
 
-/** The file's text (lines joined with `\n`) when the window holds every line of it (see {@link coversWholeFile}), else null. */
+/**
+ * The file's text (lines joined with `\n`) when the window holds every line of it (see {@link coversWholeFile}), else
+ * null.
+ */
 export function wholeFileText(w: FileWindow): string | null {
   if (!coversWholeFile(w)) return null;
   return Array.from({ length: w.totalLines ?? 0 }, (_, i) => w.lines.get(i + 1) ?? "").join("\n");

@@ -10,7 +10,10 @@ import { cutAtWord } from "./problem.js";
 export interface LogStyle {
   receiver: string;
   method: string;
-  /** `printf`: a format string with `%v`/`%r` verbs and arguments; `concat`: one string built with `+`/interpolation; `args`: message then values. */
+  /**
+   * `printf`: a format string with `%v`/`%r` verbs and arguments; `concat`: one string built with `+`/interpolation;
+   * `args`: message then values.
+   */
   form: "printf" | "concat" | "args";
 }
 
@@ -312,14 +315,18 @@ function logCall(lang: CodeLanguage, style: LogStyle, message: string, values: r
         const file = style.method ? ", file=sys.stderr" : "";
         call = `print(${stringLiteral(message, lang)}${args ? `, ${args}` : ""}${file})`;
       } else {
-        const fmt = `${message.replace(/%/g, "%%")}${values.map((v) => ` ${v.label}=${v.type ? "%s" : "%r"}`).join("")}`;
-        call = `${style.receiver}.${style.method}(${stringLiteral(fmt, lang)}${values.map((v) => `, ${v.expr}`).join("")})`;
+        const fmt =
+          `${message.replace(/%/g, "%%")}` + `${values.map((v) => ` ${v.label}=${v.type ? "%s" : "%r"}`).join("")}`;
+        call =
+          `${style.receiver}.${style.method}(${stringLiteral(fmt, lang)}` +
+          `${values.map((v) => `, ${v.expr}`).join("")})`;
       }
       break;
     }
     case "go": {
       if (style.receiver === "println") {
-        call = `println(${[stringLiteral(message, lang), ...values.filter((v) => !v.type).map((v) => `${stringLiteral(` ${v.label}=`, lang)}, ${v.expr}`)].join(", ")})`;
+        const shown = values.filter((v) => !v.type).map((v) => `${stringLiteral(` ${v.label}=`, lang)}, ${v.expr}`);
+        call = `println(${[stringLiteral(message, lang), ...shown].join(", ")})`;
       } else {
         const fmt =
           stringLiteral(message, lang, { printf: true }).slice(0, -1) +

@@ -96,7 +96,10 @@ export function nounPhrase(clause: string, id: string): string | null {
   return m?.[1]?.trim() ?? null;
 }
 
-/** An exception's namespace is noise in a one-line note: `System.NullReferenceException: x` → `NullReferenceException: x`. */
+/**
+ * An exception's namespace is noise in a one-line note: `System.NullReferenceException: x` → `NullReferenceException:
+ * x`.
+ */
 function shortExceptionNames(message: string): string {
   return message.replace(/^(?:[A-Za-z_]\w*\.)+(?=[A-Z]\w*(?:Error|Exception|Warning)\b)/, "");
 }
