@@ -87,7 +87,8 @@ export class SnapshotBuilder {
    * text files make up most of the buffer (three quarters or more), the buffer becomes one string and each file's
    * text a slice of it: V8 keeps a slice as a reference into its parent, so the files cost one allocation instead of
    * one each, and the garbage collector moves one large string instead of thousands of small ones. Otherwise
-   * (binary files in between) each text file is a string of its own, so no binary byte is kept.
+   * (binary files in between) each text file is a string of its own, so no binary byte is kept. Nothing refers to
+   * `buffer` afterwards (strings are copies), so a caller may reuse it.
    */
   addFiles(buffer: Buffer, files: readonly { path: string; mode: string; start: number; end: number }[]): void {
     const texts: { path: string; start: number; end: number; bytes: Buffer }[] = [];
