@@ -3,7 +3,7 @@ import { basename, resolve } from "node:path";
 import type { RunResult } from "../agent/index.js";
 import { createModel } from "../agent/models/index.js";
 import { problemCutNote } from "../agent/prompt.js";
-import { createLocalHost } from "../host/local/index.js";
+import { createLocalHost, type LocalHost } from "../host/local/index.js";
 import { gitText } from "../host/local/git.js";
 import type { BranchCommit } from "../host/types.js";
 import { runPipeline } from "../pipeline/run.js";
@@ -32,6 +32,12 @@ export interface FixOptions {
   approve?: boolean;
   env?: NodeJS.ProcessEnv;
   onProgress?: (message: string) => void;
+  /**
+   * The local host of `repoDir` to run on, when the caller made one already (the CLI checks the ref and starts
+   * loading the snapshot with it before this module loads): what it resolved is not asked of git again. Default: a
+   * new host reporting to `onProgress`.
+   */
+  host?: LocalHost;
 }
 
 /** The whole local run: the task, the pinned base, the agent's result, and the delivery (branch + review) if any. */
@@ -94,7 +100,10 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   const progress = options.onProgress ?? (() => {});
   const modelSpec = options.model ?? (env.GROUNDFIX_MODEL?.trim() || DEFAULT_MODEL);
   const model = createModel(modelSpec, { env });
-  const host = createLocalHost(options.repoDir, { onProgress: progress });
+  const host = options.host ?? createLocalHost(options.repoDir, { onProgress: progress });
+  const ref = options.ref ?? "HEAD";
+  // The working tree's state is read while the run works (git status walks every tracked file).
+  const status = ref === "HEAD" ? gitText(options.repoDir, ["status", "--porcelain", "-z"]).catch(() => "") : null;
   const slug = slugFor(options.title, `${options.title}\n${options.body}`);
   const repo = { owner: "local", name: basename(resolve(options.repoDir)) };
   const run = await runPipeline(host, {
@@ -104,26 +113,24 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
       statusIssue: null,
       branchSuffix: slug,
     },
-    baseRef: options.ref ?? "HEAD",
+    baseRef: ref,
     runId: `local-${randomUUID()}`,
     model: () => model,
     onStep: progress,
   });
   if (run.status === "error") throw run.error;
   const report = fixReportOf(run, modelSpec);
-  const dirty = await uncommittedNote(options.repoDir, options.ref ?? "HEAD", run.base!.sha);
+  const dirty = status === null ? null : uncommittedNote(await status, run.base!.sha);
   if (dirty) report.notes.push(dirty);
   return report;
 }
 
 /**
  * A note when the run read `HEAD` while the working tree holds changes that are not committed (tracked files
- * changed, or files not yet added): the snapshot is the commit, so those changes were not seen. Null otherwise, and
- * for another `--ref` or a bare repository (no working tree).
+ * changed, or files not yet added; `status` is `git status --porcelain -z`, "" for a bare repository): the snapshot
+ * is the commit `sha`, so those changes were not seen. Null when there are none.
  */
-async function uncommittedNote(repoDir: string, ref: string, sha: string): Promise<string | null> {
-  if (ref !== "HEAD") return null;
-  const status = await gitText(repoDir, ["status", "--porcelain", "-z"]).catch(() => "");
+function uncommittedNote(status: string, sha: string): string | null {
   const count = status.split("\0").filter((entry) => /^(?:[ MADRCU?]{2}) /.test(entry)).length;
   if (count === 0) return null;
   return (

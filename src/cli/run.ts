@@ -106,12 +106,12 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
 
   await assertWritable(v.trace, "trace");
   await assertWritable(v.record, "record");
-  const early = createLocalHost(v.repo);
-  const base = await early.resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
+  const host = createLocalHost(v.repo, { onProgress: progress });
+  const base = await host.resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
   // Start reading the commit while the pipeline's modules load: git works in its own process, and the run's
   // loadSnapshot gets this same load (snapshots are cached per folder and commit). A failed load is forgotten
   // there, so the run loads again and reports the error itself.
-  early.loadSnapshot(base.sha).catch(() => undefined);
+  host.loadSnapshot(base.sha).catch(() => undefined);
   const { runFix } = await import("./fix.js");
   const { fixToJson } = await import("./json.js");
   const { renderFixReport } = await import("./render.js");
@@ -124,6 +124,7 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
     force: v.force,
     env: io.env,
     onProgress: progress,
+    host,
   });
   if (v.trace) await writeJsonFile(v.trace, report.result.trace, "trace");
   if (v.record) await writeJsonFile(v.record, report.result.transcript, "record");

@@ -44,13 +44,19 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
       throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
     }));
 
+  /** Full commit ids git resolved for this host: an id names the same commit for good, so it is not asked again. */
+  const commits = new Set<string>();
+
   /** The commit SHA `ref` names. @throws LocalInputError `unknown_ref`. */
   const resolveCommit = async (ref: string): Promise<string> => {
     await topLevel();
+    if (commits.has(ref)) return ref;
     if (ref === "" || ref.startsWith("-"))
       throw new LocalInputError("unknown_ref", `unknown revision ${JSON.stringify(ref)}`);
     try {
-      return await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+      const sha = await gitText(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+      commits.add(sha);
+      return sha;
     } catch (error) {
       if (error instanceof GitError) {
         // A repository without any commit (fresh `git init`): no revision can resolve, so say that instead.
@@ -73,12 +79,13 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
     repoDir,
     async resolveBase(ref = "HEAD") {
       if (ref !== "HEAD") return { sha: await resolveCommit(ref), ref };
-      await topLevel();
+      // The branch is asked for while the repository is checked (a failed symbolic-ref only means a detached HEAD).
       headBranch ??= gitText(repoDir, ["symbolic-ref", "-q", "HEAD"]).then(
         (name) => (name.startsWith("refs/heads/") ? name : null),
         () => null,
       );
-      return { sha: await resolveCommit((await headBranch) ?? "HEAD"), ref };
+      const [, branch] = await Promise.all([topLevel(), headBranch]);
+      return { sha: await resolveCommit(branch ?? "HEAD"), ref };
     },
     async readFile(sha, path) {
       const commit = await resolveCommit(sha);
