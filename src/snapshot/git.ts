@@ -84,12 +84,18 @@ function listTree(repoDir: string, sha: string, onEntries: (entries: TreeEntry[]
   });
 }
 
-/** Bytes of `git cat-file --batch` output handed on at once (a run of whole blobs; a blob larger than this is one run). */
+/**
+ * Bytes of `git cat-file --batch` output handed on at once (a run of whole blobs; a blob larger than this is one
+ * run).
+ */
 const RUN_BYTES = 4 * 1024 * 1024;
 /** How long the reader waits before looking again when it has read all git has written so far (milliseconds). */
 const POLL_MS = 2;
 
-/** Where one blob's bytes are in a run of `git cat-file --batch` output: its index in the ids asked for, `[start, end)`. */
+/**
+ * Where one blob's bytes are in a run of `git cat-file --batch` output: its index in the ids asked for, `[start,
+ * end)`.
+ */
 interface BlobRange {
   index: number;
   start: number;
