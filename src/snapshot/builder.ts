@@ -25,8 +25,8 @@ export function decodeText(bytes: Uint8Array): string | null {
 /** Characters of decoded non-ASCII files a snapshot keeps for repeated reads. */
 const DECODED_CACHE_CHARS = 4_000_000;
 
-/** The raw text of each snapshot built here (see {@link rawText}). */
-const raws = new WeakMap<object, (path: string) => string | undefined>();
+/** The raw text of each snapshot built here (see {@link rawText}), and whether a path's raw text is not its text. */
+const raws = new WeakMap<object, { raw: (path: string) => string | undefined; encoded: (path: string) => boolean }>();
 
 /**
  * The bytes of a text file as a string of one character per byte (Latin-1 of its UTF-8), without decoding: every
@@ -38,7 +38,16 @@ const raws = new WeakMap<object, (path: string) => string | undefined>();
  */
 export function rawText(snapshot: Pick<Snapshot, "read">, path: string): string | undefined {
   const raw = raws.get(snapshot);
-  return raw !== undefined ? raw(path) : snapshot.read(path);
+  return raw !== undefined ? raw.raw(path) : snapshot.read(path);
+}
+
+/**
+ * Whether {@link rawText} of `path` is its decoded text too (`read` gives the same string, nothing to decode): true
+ * for ASCII files, for paths that are not text files, and for every path of snapshots not built by this module.
+ * False for a file with bytes past ASCII, whose raw text is the Latin-1 of its UTF-8.
+ */
+export function rawIsText(snapshot: Pick<Snapshot, "read">, path: string): boolean {
+  return raws.get(snapshot)?.encoded(path) !== true;
 }
 
 /**
@@ -234,7 +243,7 @@ export class SnapshotBuilder {
       entry: (path: string) => entries.get(path),
       read: (path: string) => this.read(path, cached, remember),
     });
-    raws.set(snapshot, (path) => contents.get(path));
+    raws.set(snapshot, { raw: (path) => contents.get(path), encoded: (path) => this.encoded.has(path) });
     return snapshot;
   }
 

@@ -18,4 +18,4 @@ export {
 export { snapshotFromGit, resolveCommit } from "./git.js";
 export { cachedSnapshot, clearSnapshotCache, SNAPSHOT_CACHE_SIZE } from "./cache.js";
 export { DEFAULT_LIMITS, resolveLimits, type SnapshotLimits } from "./limits.js";
-export { decodeText, rawText } from "./builder.js";
+export { decodeText, rawIsText, rawText } from "./builder.js";

@@ -7,7 +7,7 @@ import { splitLines } from "../grounding/lines.js";
 import { clipLine, finish } from "./output.js";
 import { servedLines } from "./serve.js";
 import { requiredLiterals } from "./regex-literals.js";
-import { rawText } from "../snapshot/builder.js";
+import { rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 
 /** Default and largest number of hits `grep_codebase` shows. */
@@ -91,6 +91,7 @@ export function grepSnapshot(
     fileTest = (content) => content.toLowerCase().includes(needle);
   }
   const asciiLiterals = literals !== null && literals.every((l) => /^[\x00-\x7f]*$/.test(l));
+  const finder = literals !== null ? literalFinder(literals) : null;
   const hits: GrepHit[] = [];
   let total = 0;
   let files = 0;
@@ -104,19 +105,25 @@ export function grepSnapshot(
       continue;
     }
     // Literals are looked for in the raw text when ASCII (nothing decoded); only files holding one go further.
-    if (literals !== null ? !literals.some((l) => raw.includes(l)) : !fileTest(raw)) continue;
+    if (finder !== null ? !finder.holds(raw) : !fileTest(raw)) continue;
     // Lines are matched and quoted from the served text (secrets redacted): a pattern that matches only a secret
     // finds nothing, so hit counts cannot spell out a secret. Only the lines matching the text as read are redacted
     // (`servedLines`: each as the whole served text has it), and only in files that have such a line.
-    const content = asciiLiterals ? (snapshot.read(path) as string) : raw;
     const matching: number[] = [];
-    const test = (line: string, number: number) => {
-      if (lineTest(line)) matching.push(number);
-    };
-    if (literals !== null) forCandidateLines(content, literals, test);
-    else splitLines(content).forEach((line, i) => test(line, i + 1));
+    if (finder !== null) {
+      // The lines holding a literal, found in `raw`: line breaks are the same bytes in the raw and the decoded text,
+      // so a raw line is its decoded line's UTF-8 (decoded alone here; the whole file only when a line matches).
+      const decode = asciiLiterals && !rawIsText(snapshot, path);
+      forCandidateLines(raw, finder, (line, number) => {
+        if (lineTest(decode ? Buffer.from(line, "latin1").toString("utf8") : line)) matching.push(number);
+      });
+    } else
+      splitLines(raw).forEach((line, i) => {
+        if (lineTest(line)) matching.push(i + 1);
+      });
     if (matching.length === 0) continue;
-    const served = servedLines(snapshot, path, matching) ?? [];
+    const content = asciiLiterals ? snapshot.read(path) : raw;
+    const served = servedLines(snapshot, path, matching, content) ?? [];
     let inFile = 0;
     for (let m = 0; m < matching.length; m++) {
       const number = matching[m] as number;
@@ -134,35 +141,59 @@ export function grepSnapshot(
 }
 
 /**
- * Call `fn(line, number)` for each line of `content` (as `splitLines` cuts it: no line break, a "\r" before "\n"
- * dropped; 1-based numbers) that holds one of `literals`, in line order, each line once.
+ * Finds any of a few literals in a text: `holds` whether it has one, `next` the offset of the first one at or after
+ * `from` (-1 when none).
  */
-function forCandidateLines(
-  content: string,
-  literals: readonly string[],
-  fn: (line: string, number: number) => void,
-): void {
-  const offsets: number[] = [];
-  for (const literal of literals) {
-    for (let at = content.indexOf(literal); at !== -1; at = content.indexOf(literal, at + 1)) offsets.push(at);
+interface LiteralFinder {
+  holds(text: string): boolean;
+  next(text: string, from: number): number;
+}
+
+/**
+ * A {@link LiteralFinder} for `literals` (non-empty): `indexOf` for one; for several, one regular expression of them
+ * as alternatives, which scans a text once instead of once per literal (V8 looks for all of them in one pass;
+ * measured on 109 MB of JavaScript: two literals 41 ms instead of 72 ms with two `includes`). Only literal
+ * characters, so its time is linear in the text.
+ */
+function literalFinder(literals: readonly string[]): LiteralFinder {
+  if (literals.length === 1) {
+    const literal = literals[0] as string;
+    return { holds: (text) => text.includes(literal), next: (text, from) => text.indexOf(literal, from) };
   }
-  if (offsets.length === 0) return;
-  offsets.sort((a, b) => a - b);
+  const source = literals.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const any = new RegExp(source);
+  const scan = new RegExp(source, "g");
+  return {
+    holds: (text) => any.test(text),
+    next(text, from) {
+      scan.lastIndex = from;
+      return scan.exec(text)?.index ?? -1;
+    },
+  };
+}
+
+/**
+ * Call `fn(line, number)` for each line of `content` (as `splitLines` cuts it: no line break, a "\r" before "\n"
+ * dropped; 1-based numbers) that holds one of the finder's literals, in line order, each line once: the first
+ * literal at or after a line's start lies in the first line that holds one (a literal never spans lines).
+ */
+function forCandidateLines(content: string, finder: LiteralFinder, fn: (line: string, number: number) => void): void {
   let lineStart = 0;
   let lineNumber = 1;
-  let lastLine = 0;
-  for (const at of offsets) {
-    // Move to the line holding `at` (line breaks are never inside a literal).
+  for (let at = finder.next(content, 0); at !== -1;) {
+    // Move to the line holding `at`.
     for (let nl = content.indexOf("\n", lineStart); nl !== -1 && nl < at; nl = content.indexOf("\n", lineStart)) {
       lineStart = nl + 1;
       lineNumber++;
     }
-    if (lineNumber === lastLine) continue;
-    lastLine = lineNumber;
     const nl = content.indexOf("\n", lineStart);
     let end = nl === -1 ? content.length : nl;
     if (end > lineStart && content.charCodeAt(end - 1) === 13) end--;
     fn(content.slice(lineStart, end), lineNumber);
+    if (nl === -1) return;
+    lineStart = nl + 1;
+    lineNumber++;
+    at = finder.next(content, lineStart);
   }
 }
 

@@ -32,18 +32,20 @@ export function servedText(snapshot: { read(path: string): string | undefined },
 /**
  * Lines of {@link servedText} (1-based `lineNumbers`, in the order given; "" past the last line) without redacting
  * the whole file: `redactLines` over the snapshot content, each line the same as the whole served text has. For a
- * tool that shows a few lines of many files (grep hits); nothing is cached.
+ * tool that shows a few lines of many files (grep hits); nothing is cached. `content`: the file's text when the
+ * caller has read it already (`snapshot.read(path)`), so a large file is not decoded twice.
  * @returns `undefined` where `snapshot.read` has no text
  */
 export function servedLines(
   snapshot: { read(path: string): string | undefined },
   path: string,
   lineNumbers: readonly number[],
+  content?: string,
 ): string[] | undefined {
   const whole = served.get(snapshot)?.get(path);
   if (whole !== undefined) return redactLines(whole, lineNumbers);
-  const content = snapshot.read(path);
-  return content === undefined ? undefined : redactLines(content, lineNumbers);
+  const text = content ?? snapshot.read(path);
+  return text === undefined ? undefined : redactLines(text, lineNumbers);
 }
 
 /** Per snapshot, the secrets of each file {@link servedWords} looked at: spans only, no text. */

@@ -8,6 +8,7 @@ const FILES = {
   "src/ascii.js": "export function plain() { return 1; }\n",
   "src/greet.js": "\uFEFF// Grüße → 👋\nexport function sayHello(name) {\n  return `Привет, ${name} 👋`;\n}\n",
   "src/latin.txt": "caf\u00e9 cr\u00e8me\n",
+  "src/keys.js": `// Schlüssel für die API\nconst token = "ghp_${"a1B2".repeat(9)}"; // gültig\n`,
   "bin/bad.dat": new Uint8Array([0x61, 0xff, 0xfe, 0x62]),
 };
 
@@ -24,7 +25,7 @@ describe("text kept as bytes", () => {
     }
     expect(snap.entry("bin/bad.dat")?.kind).toBe("binary");
     expect(snap.read("bin/bad.dat")).toBeUndefined();
-    expect(snap.stats.textFiles).toBe(3);
+    expect(snap.stats.textFiles).toBe(4);
   });
 
   it("gives the raw text one character per byte, ASCII where the file has ASCII", async () => {
@@ -49,5 +50,24 @@ describe("text kept as bytes", () => {
     expect(search.text).toContain("function sayHello src/greet.js:2");
     const verify = await runTool(verifySymbolInRepo, { name: "sayHello" }, ctx);
     expect(verify.text).toBe("FOUND: sayHello is defined 1 time(s):\nsrc/greet.js:2-4 function sayHello");
+  });
+
+  it("tests a regex with ASCII literals on the decoded line: a non-ASCII character is one character", async () => {
+    const ctx = { snapshot: await load(), reads: createReadLog() };
+    const six = await runTool(grepCodebase, { pattern: "return `.{6}, ", regex: true }, ctx);
+    expect(six.text).toContain("1 matching line(s) in 1 file(s)");
+    expect(six.text).toContain("src/greet.js:3: return `Привет, ${name} 👋`;");
+    const twelve = await runTool(grepCodebase, { pattern: "return `.{12}, ", regex: true }, ctx);
+    expect(twelve.text).toMatch(/^0 matches/);
+    const cafe = await runTool(grepCodebase, { pattern: "caf. cr.me$", regex: true }, ctx);
+    expect(cafe.text).toContain("src/latin.txt:1: café crème");
+  });
+
+  it("never matches a secret in a non-ASCII file, and shows its line redacted", async () => {
+    const ctx = { snapshot: await load(), reads: createReadLog() };
+    const secret = await runTool(grepCodebase, { pattern: "ghp_a1B2" }, ctx);
+    expect(secret.text).toMatch(/^0 matches/);
+    const line = await runTool(grepCodebase, { pattern: "const token = .*gültig", regex: true }, ctx);
+    expect(line.text).toContain('src/keys.js:2: const token = "[redacted]"; // gültig');
   });
 });

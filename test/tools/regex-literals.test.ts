@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
 import { requiredLiterals } from "../../src/tools/regex-literals.js";
 import { grepSnapshot } from "../../src/tools/grep.js";
+import { snapshotFromTar } from "../../src/snapshot/index.js";
+import { makeGitHubTarball } from "../snapshot/build-repo.js";
 
 describe("requiredLiterals", () => {
   it.each([
@@ -115,6 +117,53 @@ describe("grep with a literal prefilter", () => {
     ]);
     expect(found.total).toBe(4);
     expect(found.files).toBe(2);
+  });
+
+  it("finds with several literals every line testing each line finds, on generated files and patterns", async () => {
+    // Literals that overlap, repeat on a line, hold regex syntax (". ( $ |") or a line break, in CRLF and LF files.
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 16) % n; // the high bits: the low bits of this generator repeat quickly
+    };
+    const words = ["abc", "bcd", "a.c", "x(y", "p$q", "a|b", "abcd", " ", "zz", "é", "\t"];
+    const patterns = [
+      "(abc|bcd)",
+      "(abc|bcd)d",
+      "a\\.c|x\\(y",
+      "(p\\$q|a\\|b)z*",
+      "(abcd|zz) (abc|é)",
+      "(abc|zz)\\t(bcd|a)",
+      "(bcd|abc)+$",
+    ];
+    for (let k = 0; k < 60; k++) {
+      const files: Record<string, string> = {};
+      for (let f = 0; f < 4; f++) {
+        const eol = rand(2) === 0 ? "\n" : "\r\n";
+        const lines = Array.from({ length: 1 + rand(8) }, () =>
+          Array.from({ length: rand(6) }, () => words[rand(words.length)]).join(""),
+        );
+        files[`f${f}.txt`] = lines.join(eol) + (rand(2) === 0 ? eol : "");
+      }
+      const real = await snapshotFromTar(await makeGitHubTarball(files), { sha: "a".repeat(40), stripTopFolder: true });
+      for (const pattern of patterns) {
+        expect(requiredLiterals(pattern)?.length ?? 0, pattern).toBeGreaterThan(1);
+        const re = RE2JS.compile(pattern);
+        const expected: { path: string; line: number; text: string }[] = [];
+        for (const path of Object.keys(files).sort())
+          (files[path] as string).split("\n").forEach((raw, i, all) => {
+            const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+            if (i === all.length - 1 && raw === "") return;
+            if (re.test(text)) expected.push({ path, line: i + 1, text });
+          });
+        // A snapshot as the tools get it (raw text of UTF-8 files) and a plain double of one.
+        for (const snap of [real, snapshot(files)]) {
+          const found = grepSnapshot(snap, { pattern, regex: true, maxHits: 500 });
+          expect(found.hits, `${pattern} in ${JSON.stringify(files)}`).toEqual(expected);
+          expect(found.total).toBe(expected.length);
+        }
+      }
+    }
   });
 
   it("does not use the prefilter for case-insensitive searches", () => {
