@@ -7,25 +7,28 @@ const run = runHeuristic;
 const lines = (text: string) => new Map(text.split("\n").map((t, i) => [i + 1, t] as const));
 
 describe("the guard is written in the file's own indentation", () => {
-  it("indentUnit: tabs when the file indents with tabs, also at module level; a Javadoc's ` * ` is no block level", () => {
-    expect(indentUnit(lines("if (a) {\n\tb();\n\tif (c) {\n\t\td();\n\t}\n}"), "javascript", "")).toBe("\t");
-    const java = [
-      "class A {",
-      "    /**",
-      "     * Docs.",
-      "     */",
-      "    void f() {",
-      "        if (x) {",
-      "            y();",
-      "        }",
-      "    }",
-      "}",
-    ].join("\n");
-    expect(indentUnit(lines(java), "java", "        ")).toBe("    ");
-    // the most frequent step wins over a one-off deeper continuation line
-    const js = "function f() {\n  a(\n      b);\n  if (c) {\n    d();\n  }\n}";
-    expect(indentUnit(lines(js), "javascript", "  ")).toBe("  ");
-  });
+  it(
+    "indentUnit: tabs when the file indents with tabs, also " + "at module level; a Javadoc's ` * ` is no block level",
+    () => {
+      expect(indentUnit(lines("if (a) {\n\tb();\n\tif (c) {\n\t\td();\n\t}\n}"), "javascript", "")).toBe("\t");
+      const java = [
+        "class A {",
+        "    /**",
+        "     * Docs.",
+        "     */",
+        "    void f() {",
+        "        if (x) {",
+        "            y();",
+        "        }",
+        "    }",
+        "}",
+      ].join("\n");
+      expect(indentUnit(lines(java), "java", "        ")).toBe("    ");
+      // the most frequent step wins over a one-off deeper continuation line
+      const js = "function f() {\n  a(\n      b);\n  if (c) {\n    d();\n  }\n}";
+      expect(indentUnit(lines(js), "javascript", "  ")).toBe("  ");
+    },
+  );
 
   it("a tab-indented script crashing at module level: the guard's throw is one tab deeper, and parses", async () => {
     const cli = [
@@ -86,13 +89,16 @@ describe("Go: an error checked and not returned", () => {
     "\t/home/u/go/src/github.com/acme/tool/cmd/tool/create.go:10 +0x43e",
   ].join("\n");
 
-  it("the block wraps the error and drops it: the missing return of that wrap, inside the block; a pull request", async () => {
-    const result = await run({ "cmd/tool/create.go": file(['\t\terrors.Wrap(err, "creating")']) }, "panic", body);
-    expect(addedLines(result).slice(1)).toEqual(['\t\treturn errors.Wrap(err, "creating")']);
-    expect(result.outcome).toBe("pr_ready");
-    const after = result.files[0]?.content ?? "";
-    expect(after).toContain('\t\terrors.Wrap(err, "creating")\n\t\t// groundfix:');
-  });
+  it(
+    "the block wraps the error and drops it: the missing " + "return of that wrap, inside the block; a pull request",
+    async () => {
+      const result = await run({ "cmd/tool/create.go": file(['\t\terrors.Wrap(err, "creating")']) }, "panic", body);
+      expect(addedLines(result).slice(1)).toEqual(['\t\treturn errors.Wrap(err, "creating")']);
+      expect(result.outcome).toBe("pr_ready");
+      const after = result.files[0]?.content ?? "";
+      expect(after).toContain('\t\terrors.Wrap(err, "creating")\n\t\t// groundfix:');
+    },
+  );
 
   it("other results get their zero values; a block that only logs returns the error itself", async () => {
     const result = await run(
@@ -121,38 +127,42 @@ describe("Go: an error checked and not returned", () => {
 });
 
 describe("Java: the guard needs the method around the frame line", () => {
-  it("a frame line far below the window's start: the lines above are read until the method's signature, and the guard leaves as the method's own guards do", async () => {
-    const filler = Array.from({ length: 360 }, (_, i) => `            int v${i} = ${i};`);
-    const java = [
-      "package org.acme;",
-      "",
-      "enum State {",
-      "    InBody {",
-      "        boolean process(Token t, Builder tb) {",
-      "            Token.StartTag startTag = t.asStartTag();",
-      "            String name = startTag.name();",
-      ...filler,
-      "            if (tb.form() != null)",
-      "                return false;",
-      '            if (startTag.attributes.hasKey("action")) {',
-      '                tb.form().attr("action", startTag.attributes.get("action"));',
-      "            }",
-      "            return true;",
-      "        }",
-      "    };",
-      "}",
-      "",
-    ].join("\n");
-    const line = java.split("\n").findIndex((l) => l.includes('hasKey("action")')) + 1;
-    const body = `java.lang.NullPointerException\n\tat org.acme.State$1.process(State.java:${line})`;
-    const result = await run({ "src/main/java/org/acme/State.java": java }, "NPE", body);
-    // startTag was dereferenced above (startTag.name()): only the missing part of the chain is checked
-    expect(addedLines(result).slice(1)).toEqual([
-      "            if (startTag.attributes == null) {",
-      "                return false;",
-      "            }",
-    ]);
-  });
+  it(
+    "a frame line far below the window's start: the lines above are read until " +
+      "the method's signature, and the guard leaves as the method's own guards do",
+    async () => {
+      const filler = Array.from({ length: 360 }, (_, i) => `            int v${i} = ${i};`);
+      const java = [
+        "package org.acme;",
+        "",
+        "enum State {",
+        "    InBody {",
+        "        boolean process(Token t, Builder tb) {",
+        "            Token.StartTag startTag = t.asStartTag();",
+        "            String name = startTag.name();",
+        ...filler,
+        "            if (tb.form() != null)",
+        "                return false;",
+        '            if (startTag.attributes.hasKey("action")) {',
+        '                tb.form().attr("action", startTag.attributes.get("action"));',
+        "            }",
+        "            return true;",
+        "        }",
+        "    };",
+        "}",
+        "",
+      ].join("\n");
+      const line = java.split("\n").findIndex((l) => l.includes('hasKey("action")')) + 1;
+      const body = `java.lang.NullPointerException\n\tat org.acme.State$1.process(State.java:${line})`;
+      const result = await run({ "src/main/java/org/acme/State.java": java }, "NPE", body);
+      // startTag was dereferenced above (startTag.name()): only the missing part of the chain is checked
+      expect(addedLines(result).slice(1)).toEqual([
+        "            if (startTag.attributes == null) {",
+        "                return false;",
+        "            }",
+      ]);
+    },
+  );
 });
 
 describe("Python: a frame line inside a call's argument list", () => {
@@ -184,58 +194,74 @@ describe("Python: a frame line inside a call's argument list", () => {
   });
 });
 
-describe("a value of the wrong kind, no cause found: a clearer error where it is raised, proposed below the threshold", () => {
-  it("Python `'T' object has no attribute`: a hasattr guard raising TypeError; `'T' object is not iterable`: an __iter__ guard", async () => {
-    const py = ["def total(order):", "    rows = list(order.lines)", "    return order.amount + len(rows)", ""].join(
-      "\n",
+describe(
+  "a value of the wrong kind, no cause found: a clearer " + "error where it is raised, proposed below the threshold",
+  () => {
+    it(
+      "Python `'T' object has no attribute`: a hasattr guard raising " +
+        "TypeError; `'T' object is not iterable`: an __iter__ guard",
+      async () => {
+        const py = [
+          "def total(order):",
+          "    rows = list(order.lines)",
+          "    return order.amount + len(rows)",
+          "",
+        ].join("\n");
+        const attr = await run(
+          { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
+          "crash",
+          [
+            "Traceback (most recent call last):",
+            '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 3, in total',
+            "    return order.amount + len(rows)",
+            "AttributeError: 'Invoice' object has no attribute 'amount'",
+          ].join("\n"),
+        );
+        expect(addedLines(attr).slice(1, 3)).toEqual([
+          '    if not hasattr(order, "amount"):',
+          '        raise TypeError("total(): order has no attribute ' +
+            "'amount': it is not the object this code expects\")",
+        ]);
+        expect(attr.outcome).toBe("diagnosis_only");
+        expect(attr.diagnosis?.confidence).toBeLessThan(0.7);
+        const iter = await run(
+          { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
+          "crash",
+          [
+            "Traceback (most recent call last):",
+            '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 2, in total',
+            "    rows = list(order.lines)",
+            "TypeError: 'int' object is not iterable",
+          ].join("\n"),
+        );
+        expect(addedLines(iter).slice(1, 2)).toEqual(['    if not hasattr(order.lines, "__iter__"):']);
+        // a missing value stays the guard of a crash: 'NoneType' is no mismatch
+        expect(addedLines(iter).join("\n")).not.toMatch(/NoneType/);
+      },
     );
-    const attr = await run(
-      { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
-      "crash",
-      [
-        "Traceback (most recent call last):",
-        '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 3, in total',
-        "    return order.amount + len(rows)",
-        "AttributeError: 'Invoice' object has no attribute 'amount'",
-      ].join("\n"),
-    );
-    expect(addedLines(attr).slice(1, 3)).toEqual([
-      '    if not hasattr(order, "amount"):',
-      "        raise TypeError(\"total(): order has no attribute 'amount': it is not the object this code expects\")",
-    ]);
-    expect(attr.outcome).toBe("diagnosis_only");
-    expect(attr.diagnosis?.confidence).toBeLessThan(0.7);
-    const iter = await run(
-      { "shop/total.py": py, "setup.py": "setup(name='shop')\n" },
-      "crash",
-      [
-        "Traceback (most recent call last):",
-        '  File "/srv/venv/lib/python3.11/site-packages/shop/total.py", line 2, in total',
-        "    rows = list(order.lines)",
-        "TypeError: 'int' object is not iterable",
-      ].join("\n"),
-    );
-    expect(addedLines(iter).slice(1, 2)).toEqual(['    if not hasattr(order.lines, "__iter__"):']);
-    // a missing value stays the guard of a crash: 'NoneType' is no mismatch
-    expect(addedLines(iter).join("\n")).not.toMatch(/NoneType/);
-  });
 
-  it("JavaScript `x.y is not a function`: a typeof guard before the call; a call bound by the statement is left alone", async () => {
-    const js = [
-      "function help(usage) {",
-      "  const text = usage.epilog.replace(/x/g, 'y');",
-      "  return text;",
-      "}",
-      "",
-    ].join("\n");
-    const result = await run(
-      { "lib/usage.js": js, "package.json": '{"name":"tool"}\n' },
-      "crash",
-      "TypeError: usage.epilog.replace is not a function\n    at help (/usr/lib/node_modules/tool/lib/usage.js:2:31)",
+    it(
+      "JavaScript `x.y is not a function`: a typeof guard before " +
+        "the call; a call bound by the statement is left alone",
+      async () => {
+        const js = [
+          "function help(usage) {",
+          "  const text = usage.epilog.replace(/x/g, 'y');",
+          "  return text;",
+          "}",
+          "",
+        ].join("\n");
+        const result = await run(
+          { "lib/usage.js": js, "package.json": '{"name":"tool"}\n' },
+          "crash",
+          "TypeError: usage.epilog.replace is not a function\n   " +
+            " at help (/usr/lib/node_modules/tool/lib/usage.js:2:31)",
+        );
+        const added = addedLines(result);
+        expect(added[1]).toBe('  if (typeof usage?.epilog?.replace !== "function") {');
+        expect(syntaxErrors("lib/usage.js", result.files[0]?.content ?? "")).toEqual([]);
+        expect(result.outcome).toBe("diagnosis_only");
+      },
     );
-    const added = addedLines(result);
-    expect(added[1]).toBe('  if (typeof usage?.epilog?.replace !== "function") {');
-    expect(syntaxErrors("lib/usage.js", result.files[0]?.content ?? "")).toEqual([]);
-    expect(result.outcome).toBe("diagnosis_only");
-  });
-});
+  },
+);

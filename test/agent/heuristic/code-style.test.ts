@@ -10,20 +10,24 @@ import { buildAddition, detectLogStyle, stringLiteral } from "../../../src/agent
 const numbered = (text: string) => new Map(text.split("\n").map((l, i) => [i + 1, l] as [number, string]));
 
 describe("insertionBefore", () => {
-  it("walks up a multi-line JS call and an object literal to the statement start, keeping leading comments attached", () => {
-    const lines = numbered(
-      [
-        "function f(a) {",
-        "  // build the entry",
-        "  const x = make({",
-        "    name: a.name,",
-        "    size: a.items.length,",
-        "  });",
-        "}",
-      ].join("\n"),
-    );
-    expect(insertionBefore(lines, 5, "javascript")).toEqual({ line: 2, statement: 3, indent: "  " });
-  });
+  it(
+    "walks up a multi-line JS call and an object literal to " +
+      "the statement start, keeping leading comments attached",
+    () => {
+      const lines = numbered(
+        [
+          "function f(a) {",
+          "  // build the entry",
+          "  const x = make({",
+          "    name: a.name,",
+          "    size: a.items.length,",
+          "  });",
+          "}",
+        ].join("\n"),
+      );
+      expect(insertionBefore(lines, 5, "javascript")).toEqual({ line: 2, statement: 3, indent: "  " });
+    },
+  );
 
   it("walks up chained calls that start with a dot", () => {
     const lines = numbered(
@@ -134,7 +138,8 @@ describe("detectLogStyle", () => {
     expect(detectLogStyle("const logger = require('./log');\nlogger.warn('x');", "javascript", false, "error")).toEqual(
       { receiver: "logger", method: "warn", form: "args" },
     );
-    expect(detectLogStyle("this.logger.error('x')", "typescript", false, "error").receiver).toBe("console"); // not in an instance method
+    // not in an instance method
+    expect(detectLogStyle("this.logger.error('x')", "typescript", false, "error").receiver).toBe("console");
     expect(detectLogStyle("this.logger.error('x')", "typescript", true, "error")).toMatchObject({
       receiver: "this.logger",
       method: "error",
@@ -212,7 +217,8 @@ describe("buildAddition", () => {
     });
     expect(js).toEqual([
       '    // groundfix: Error: bad "quote" \\ 100% #{x} ${y} * / second line; the issue\'s trace points here.',
-      '    console.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line", { userId });', // optsType dropped: 120 characters
+      // optsType dropped: 120 characters
+      '    console.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line", { userId });',
     ]);
     const go = buildAddition({
       ...base,
@@ -221,7 +227,8 @@ describe("buildAddition", () => {
       style: { receiver: "log", method: "Printf", form: "printf" },
     });
     expect(go[1]).toBe(
-      '\tlog.Printf("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line userId=%v", userId)',
+      '\tlog.Printf("[groundfix] save(): Error: bad \\"quote\\" ' +
+        '\\\\ 100%% #{x} ${y} */ second line userId=%v", userId)',
     ); // optsType dropped: 120 characters
     const rb = buildAddition({
       ...base,
@@ -242,7 +249,8 @@ describe("buildAddition", () => {
       style: { receiver: "logger", method: "error", form: "printf" },
     });
     expect(py[1]).toBe(
-      '    logger.error("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100%% #{x} ${y} */ second line userId=%r", userId)',
+      '    logger.error("[groundfix] save(): Error: bad \\"quote\\" ' +
+        '\\\\ 100%% #{x} ${y} */ second line userId=%r", userId)',
     ); // optsType dropped: 120 characters
     const cs = buildAddition({
       ...base,
@@ -251,42 +259,50 @@ describe("buildAddition", () => {
       style: { receiver: "System.Console.Error", method: "WriteLine", form: "concat" },
     });
     expect(cs[1]).toBe(
-      '        System.Console.Error.WriteLine("[groundfix] save(): Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line");',
+      '        System.Console.Error.WriteLine("[groundfix] save(): ' +
+        'Error: bad \\"quote\\" \\\\ 100% #{x} ${y} */ second line");',
     ); // whole message, values dropped
   });
 
-  it("stays within 120 characters: drops values before cutting the message, then cuts the quoted text between words", () => {
-    const long =
-      "TypeError: Cannot read properties of undefined (reading 'items') while rendering the shopping cart summary for a returning customer";
-    const style = { receiver: "console", method: "error", form: "args" } as const;
-    const [note, log] = buildAddition({
-      lang: "javascript",
-      indent: "  ",
-      style,
-      note: { head: "", text: long, tail: "; the issue's trace points here." },
-      message: { head: "render(): ", text: long, tail: "" },
-      values: [
-        { label: "cartId", expr: "cartId" },
-        { label: "userId", expr: "userId" },
-      ],
-    });
-    expect(note).toBe(
-      "  // groundfix: TypeError: Cannot read properties of undefined (reading 'items') while…; the issue's trace points here.",
-    );
-    expect(log).toBe(
-      "  console.error(\"[groundfix] render(): TypeError: Cannot read properties of undefined (reading 'items')…\", { cartId });",
-    );
-    for (const line of [note, log]) expect(line?.trimStart().length).toBeLessThanOrEqual(120);
-    const short = buildAddition({
-      lang: "javascript",
-      indent: "",
-      style,
-      note: { head: "", text: "Error: boom", tail: "." },
-      message: { head: "f(): ", text: "Error: boom", tail: "" },
-      values: ["a", "b", "c"].map((v) => ({ label: v, expr: v })),
-    });
-    expect(short[1]).toBe('console.error("[groundfix] f(): Error: boom", { a, b, c });');
-  });
+  it(
+    "stays within 120 characters: drops values before cutting " +
+      "the message, then cuts the quoted text between words",
+    () => {
+      const long =
+        "TypeError: Cannot read properties of undefined (reading 'items') " +
+        "while rendering the shopping cart summary for a returning customer";
+      const style = { receiver: "console", method: "error", form: "args" } as const;
+      const [note, log] = buildAddition({
+        lang: "javascript",
+        indent: "  ",
+        style,
+        note: { head: "", text: long, tail: "; the issue's trace points here." },
+        message: { head: "render(): ", text: long, tail: "" },
+        values: [
+          { label: "cartId", expr: "cartId" },
+          { label: "userId", expr: "userId" },
+        ],
+      });
+      expect(note).toBe(
+        "  // groundfix: TypeError: Cannot read properties of undefined " +
+          "(reading 'items') while…; the issue's trace points here.",
+      );
+      expect(log).toBe(
+        '  console.error("[groundfix] render(): TypeError: Cannot ' +
+          "read properties of undefined (reading 'items')…\", { cartId });",
+      );
+      for (const line of [note, log]) expect(line?.trimStart().length).toBeLessThanOrEqual(120);
+      const short = buildAddition({
+        lang: "javascript",
+        indent: "",
+        style,
+        note: { head: "", text: "Error: boom", tail: "." },
+        message: { head: "f(): ", text: "Error: boom", tail: "" },
+        values: ["a", "b", "c"].map((v) => ({ label: v, expr: v })),
+      });
+      expect(short[1]).toBe('console.error("[groundfix] f(): Error: boom", { a, b, c });');
+    },
+  );
 
   it("escapes Kotlin string templates", () => {
     expect(stringLiteral("cost ${x} $y", "kotlin")).toBe('"cost \\${x} \\$y"');

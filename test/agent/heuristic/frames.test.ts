@@ -114,7 +114,8 @@ describe("parseStackFrames", () => {
   it("reads C# frames with Windows paths and async state machines", () => {
     const trace = [
       "System.NullReferenceException: Object reference not set to an instance of an object.",
-      "   at Shop.Services.CartService.<AddItemAsync>d__4.MoveNext() in C:\\src\\shop\\Services\\CartService.cs:line 37",
+      "   at Shop.Services.CartService.<AddItemAsync>d__4.MoveNext() " +
+        "in C:\\src\\shop\\Services\\CartService.cs:line 37",
       "   at Shop.Api.CartController.Post(Int32 id) in /build/Api/CartController.cs:line 21",
       "   at System.Threading.Tasks.Task.Execute()",
     ].join("\n");

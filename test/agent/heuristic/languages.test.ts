@@ -35,119 +35,144 @@ describe("heuristic model on more languages (through runAgent)", () => {
     "",
   ].join("\n");
 
-  it("TypeScript: a webpack frame into a class method, a guard that throws naming the id in scope, still valid TypeScript", async () => {
-    const snapshot = await buildSnapshot({
-      "src/services/cart.service.ts": SERVICE,
-      "src/logger.ts": "export class Logger { info(m: string) {} }\n",
-      "src/legacy/cart.service.ts": "export {};\n",
-    });
-    const body =
-      "TypeError: Cannot read properties of undefined (reading 'items')\n    at CartService.addItem (webpack:///./src/services/cart.service.ts:9:10)\n    at async Router.handle (/app/node_modules/express/lib/router/index.js:284:7)";
-    const result = await runAgent({
-      task: task("Adding to cart crashes", body),
-      snapshot,
-      model: createHeuristicModel(),
-      config: config(),
-    });
-    expect(result.outcome).toBe("pr_ready");
-    expect(result.diagnosis).toMatchObject({
-      affected_file: "src/services/cart.service.ts",
-      affected_function: "addItem",
-    });
-    const lines = addedLines(result);
-    expect(lines[0]).toBe(
-      "    // groundfix: TypeError: Cannot read properties of undefined (reading 'items'); the issue's trace points here.",
-    );
-    // a guard on the receiver of `.items` (a local assigned above): only when cart is missing it throws, naming the
-    // id parameter in scope (where the cart came from), never whole objects; it never runs on into the same crash
-    expect(lines.slice(1)).toEqual([
-      "    if (cart == null) {",
-      "      throw new TypeError(`addItem(): cart is null or undefined before reading 'items' (cartId: ${cartId})`);",
-      "    }",
-    ]);
-    expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
-    expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
-  });
+  it(
+    "TypeScript: a webpack frame into a class method, a guard " +
+      "that throws naming the id in scope, still valid TypeScript",
+    async () => {
+      const snapshot = await buildSnapshot({
+        "src/services/cart.service.ts": SERVICE,
+        "src/logger.ts": "export class Logger { info(m: string) {} }\n",
+        "src/legacy/cart.service.ts": "export {};\n",
+      });
+      const body =
+        "TypeError: Cannot read properties of undefined (reading 'items')\n    at " +
+        "CartService.addItem (webpack:///./src/services/cart.service.ts:9:10)\n    " +
+        "at async Router.handle (/app/node_modules/express/lib/router/index.js:284:7)";
+      const result = await runAgent({
+        task: task("Adding to cart crashes", body),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
+      expect(result.outcome).toBe("pr_ready");
+      expect(result.diagnosis).toMatchObject({
+        affected_file: "src/services/cart.service.ts",
+        affected_function: "addItem",
+      });
+      const lines = addedLines(result);
+      expect(lines[0]).toBe(
+        "    // groundfix: TypeError: Cannot read properties of " +
+          "undefined (reading 'items'); the issue's trace points here.",
+      );
+      // a guard on the receiver of `.items` (a local assigned above): only when cart is missing it throws, naming the
+      // id parameter in scope (where the cart came from), never whole objects; it never runs on into the same crash
+      expect(lines.slice(1)).toEqual([
+        "    if (cart == null) {",
+        "      throw new TypeError(`addItem(): cart is null or undefined before reading 'items' (cartId: ${cartId})`);",
+        "    }",
+      ]);
+      expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
+      expect(syntaxErrors("cart.service.ts", result.files[0]?.content ?? "")).toEqual([]);
+    },
+  );
 
-  it("Ruby: a Rails backtrace whose app/ folder survives the /app container prefix; a raise guarded by nil?", async () => {
-    const user = [
-      "class User < ApplicationRecord",
-      "  def display_name",
-      '    Rails.logger.debug("name for #{id}")',
-      "    profile.name.upcase",
-      "  end",
-      "end",
-      "",
-    ].join("\n");
-    const snapshot = await buildSnapshot({
-      "app/models/user.rb": user,
-      "lib/models/user.rb": "class User\nend\n",
-      "app/controllers/users_controller.rb": "class UsersController\n  def show\n    @user.display_name\n  end\nend\n",
-    });
-    const body =
-      "NoMethodError (undefined method `name' for nil):\n/app/app/models/user.rb:4:in `display_name'\n/app/app/controllers/users_controller.rb:3:in `show'\n/usr/local/bundle/gems/actionpack-7.1.2/lib/abstract_controller/base.rb:224:in `process_action'";
-    const result = await runAgent({
-      task: task("Profile page 500", body),
-      snapshot,
-      model: createHeuristicModel(),
-      config: config(),
-    });
-    expect(result.diagnosis).toMatchObject({ affected_file: "app/models/user.rb", affected_function: "display_name" });
-    expect(result.outcome).toBe("pr_ready");
-    const lines = addedLines(result);
-    expect(lines[0]).toMatch(/^ {4}# groundfix: /);
-    // `profile.name.upcase`: the receiver of `name` is guarded with a trailing modifier; Rails.logger has every level
-    expect(lines[1]).toBe(
-      "    raise ArgumentError, \"display_name(): profile is nil before calling 'name'\" if profile.nil?",
-    );
-    expect(lines).toHaveLength(2);
-    expectReadable(result, "NoMethodError: undefined method `name' for nil");
-  });
+  it(
+    "Ruby: a Rails backtrace whose app/ folder survives " + "the /app container prefix; a raise guarded by nil?",
+    async () => {
+      const user = [
+        "class User < ApplicationRecord",
+        "  def display_name",
+        '    Rails.logger.debug("name for #{id}")',
+        "    profile.name.upcase",
+        "  end",
+        "end",
+        "",
+      ].join("\n");
+      const snapshot = await buildSnapshot({
+        "app/models/user.rb": user,
+        "lib/models/user.rb": "class User\nend\n",
+        "app/controllers/users_controller.rb":
+          "class UsersController\n  def show\n    @user.display_name\n  end\nend\n",
+      });
+      const body =
+        "NoMethodError (undefined method `name' for nil):\n/app/app/models/user.rb:4:in " +
+        "`display_name'\n/app/app/controllers/users_controller.rb:3:in " +
+        "`show'\n/usr/local/bundle/gems/actionpack-7.1.2/lib/abstract_controller/base.rb:224:in " +
+        "`process_action'";
+      const result = await runAgent({
+        task: task("Profile page 500", body),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
+      expect(result.diagnosis).toMatchObject({
+        affected_file: "app/models/user.rb",
+        affected_function: "display_name",
+      });
+      expect(result.outcome).toBe("pr_ready");
+      const lines = addedLines(result);
+      expect(lines[0]).toMatch(/^ {4}# groundfix: /);
+      // `profile.name.upcase`: the receiver of `name` is guarded with a trailing modifier; Rails.logger has every level
+      expect(lines[1]).toBe(
+        "    raise ArgumentError, \"display_name(): profile is nil before calling 'name'\" if profile.nil?",
+      );
+      expect(lines).toHaveLength(2);
+      expectReadable(result, "NoMethodError: undefined method `name' for nil");
+    },
+  );
 
-  it("Java: a frame resolved through its package path to src/main/java; a null return value gets no unconditional log, no pull request", async () => {
-    const invoice = [
-      "package com.acme.billing;",
-      "",
-      "import org.slf4j.Logger;",
-      "import org.slf4j.LoggerFactory;",
-      "",
-      "public class Invoice {",
-      "    private static final Logger LOG = LoggerFactory.getLogger(Invoice.class);",
-      "",
-      "    public long total(Customer customer) {",
-      '        LOG.warn("total for {}", customer);',
-      "        return customer.getDiscount().apply(100);",
-      "    }",
-      "}",
-      "",
-    ].join("\n");
-    const snapshot = await buildSnapshot({
-      "src/main/java/com/acme/billing/Invoice.java": invoice,
-      "src/main/java/com/acme/legacy/Invoice.java": "package com.acme.legacy;\npublic class Invoice {}\n",
-    });
-    const body =
-      'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null\n\tat com.acme.billing.Invoice.total(Invoice.java:11)\n\tat com.acme.App.main(App.java:9)';
-    const result = await runAgent({
-      task: task("NPE in invoice total", body),
-      snapshot,
-      model: createHeuristicModel(),
-      config: config(),
-    });
-    expect(result.diagnosis).toMatchObject({
-      affected_file: "src/main/java/com/acme/billing/Invoice.java",
-      affected_function: "total",
-    });
-    const lines = addedLines(result);
-    // the null is a call's return value (nothing to guard on without calling twice): a log line would only restate
-    // the error, so the finding is a comment (the exception's package dropped, cut between words), below the PR threshold
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^ {8}\/\/ groundfix: NullPointerException: Cannot invoke "Discount\.apply\(int\)"/);
-    expect(result.outcome).toBe("diagnosis_only");
-    expectReadable(
-      result,
-      'java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" because the return value of "Customer.getDiscount()" is null',
-    );
-  });
+  it(
+    "Java: a frame resolved through its package path to src/main/java; " +
+      "a null return value gets no unconditional log, no pull request",
+    async () => {
+      const invoice = [
+        "package com.acme.billing;",
+        "",
+        "import org.slf4j.Logger;",
+        "import org.slf4j.LoggerFactory;",
+        "",
+        "public class Invoice {",
+        "    private static final Logger LOG = LoggerFactory.getLogger(Invoice.class);",
+        "",
+        "    public long total(Customer customer) {",
+        '        LOG.warn("total for {}", customer);',
+        "        return customer.getDiscount().apply(100);",
+        "    }",
+        "}",
+        "",
+      ].join("\n");
+      const snapshot = await buildSnapshot({
+        "src/main/java/com/acme/billing/Invoice.java": invoice,
+        "src/main/java/com/acme/legacy/Invoice.java": "package com.acme.legacy;\npublic class Invoice {}\n",
+      });
+      const body =
+        'Exception in thread "main" java.lang.NullPointerException: Cannot invoke ' +
+        '"Discount.apply(int)" because the return value of "Customer.getDiscount()" is ' +
+        "null\n\tat com.acme.billing.Invoice.total(Invoice.java:11)\n\tat com.acme.App.main(App.java:9)";
+      const result = await runAgent({
+        task: task("NPE in invoice total", body),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
+      expect(result.diagnosis).toMatchObject({
+        affected_file: "src/main/java/com/acme/billing/Invoice.java",
+        affected_function: "total",
+      });
+      const lines = addedLines(result);
+      // the null is a call's return value (nothing to guard on without calling twice): a log line would only restate
+      // the error, so the finding is a comment (the exception's package dropped, cut between words), below the PR
+      // threshold
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^ {8}\/\/ groundfix: NullPointerException: Cannot invoke "Discount\.apply\(int\)"/);
+      expect(result.outcome).toBe("diagnosis_only");
+      expectReadable(
+        result,
+        'java.lang.NullPointerException: Cannot invoke "Discount.apply(int)" ' +
+          'because the return value of "Customer.getDiscount()" is null',
+      );
+    },
+  );
 
   it("code scanning: reads the alert location and cites it", async () => {
     const query = [
@@ -175,7 +200,9 @@ describe("heuristic model on more languages (through runAgent)", () => {
     // a comment is no runtime change: the answer stays below the pull-request threshold
     expect(result.outcome).toBe("diagnosis_only");
     expect(result.diagnosis?.summary).toBe(
-      'The alert is titled "Database query built from user-controlled sources". The alert points at src/users.js:4 in `findUser`. A comment naming the problem (no log line: it would only restate the error) was added before line 4.',
+      'The alert is titled "Database query built from user-controlled sources". ' +
+        "The alert points at src/users.js:4 in `findUser`. A comment naming the " +
+        "problem (no log line: it would only restate the error) was added before line 4.",
     );
     expect(addedLines(result)[0]).toBe(
       "  // groundfix: Database query built from user-controlled sources; the alert points here.",
@@ -225,7 +252,9 @@ describe("heuristic model on more languages (through runAgent)", () => {
       "tests/Shop.Tests/CartServiceTests.cs": "namespace Shop.Tests { public class CartServiceTests {} }\n",
     });
     const body =
-      "System.NullReferenceException: Object reference not set to an instance of an object.\n   at Shop.Services.CartService.<AddItemAsync>d__4.MoveNext() in C:\\agent\\_work\\1\\s\\src\\Shop\\Services\\CartService.cs:line 13";
+      "System.NullReferenceException: Object reference not set to an instance " +
+      "of an object.\n   at Shop.Services.CartService.<AddItemAsync>d__4.MoveNext() " +
+      "in C:\\agent\\_work\\1\\s\\src\\Shop\\Services\\CartService.cs:line 13";
     const result = await runAgent({
       task: task("Null reference when adding to cart", body),
       snapshot,
@@ -243,75 +272,85 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(lines.slice(1)).toEqual([
       "            if (cart?.Items == null)",
       "            {",
-      '                throw new InvalidOperationException("AddItemAsync(): cart.Items is null" + " cartId=" + cartId);',
+      '                throw new InvalidOperationException("AddItemAsync(): ' +
+        'cart.Items is null" + " cartId=" + cartId);',
       "            }",
     ]);
     expectReadable(result, "System.NullReferenceException: Object reference not set to an instance of an object.");
   });
 
-  it("keeps the frame line as the root cause when it names the quoted identifier itself (a declaration nearby is not cited)", async () => {
-    const cart = [
-      "const defaults = {",
-      "  items: [],",
-      "};",
-      "",
-      "function add(cart, sku) {",
-      "  cart.items.push(sku);",
-      "}",
-      "",
-      "module.exports = { add, defaults };",
-      "",
-    ].join("\n");
-    const snapshot = await buildSnapshot({ "src/cart.js": cart });
-    const body = "TypeError: Cannot read properties of undefined (reading 'items')\n    at add (/app/src/cart.js:6:8)";
-    const result = await runAgent({
-      task: task("Adding fails", body),
-      snapshot,
-      model: createHeuristicModel(),
-      config: config(),
-    });
-    expect(result.diagnosis?.root_cause_snippet).toBe("  cart.items.push(sku);");
-    expect(result.diagnosis?.citations[0]).toEqual({ path: "src/cart.js", start_line: 6, end_line: 6 });
-    expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at src/cart.js:6 in `add`.");
-    expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
-  });
+  it(
+    "keeps the frame line as the root cause when it names the " +
+      "quoted identifier itself (a declaration nearby is not cited)",
+    async () => {
+      const cart = [
+        "const defaults = {",
+        "  items: [],",
+        "};",
+        "",
+        "function add(cart, sku) {",
+        "  cart.items.push(sku);",
+        "}",
+        "",
+        "module.exports = { add, defaults };",
+        "",
+      ].join("\n");
+      const snapshot = await buildSnapshot({ "src/cart.js": cart });
+      const body =
+        "TypeError: Cannot read properties of undefined (reading 'items')\n    at add (/app/src/cart.js:6:8)";
+      const result = await runAgent({
+        task: task("Adding fails", body),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
+      expect(result.diagnosis?.root_cause_snippet).toBe("  cart.items.push(sku);");
+      expect(result.diagnosis?.citations[0]).toEqual({ path: "src/cart.js", start_line: 6, end_line: 6 });
+      expect(result.diagnosis?.summary).toContain("The stack trace enters the repository at src/cart.js:6 in `add`.");
+      expectReadable(result, "TypeError: Cannot read properties of undefined (reading 'items')");
+    },
+  );
 
-  it("Python: a KeyError about a field declared in the frame's class body cites that declaration and says where it is", async () => {
-    const model = [
-      "class Order:",
-      "    status = 'new'",
-      "",
-      "    def close(self, reason):",
-      "        self.audit(reason)",
-      "        return self.fields['closed_at']",
-      "",
-      "    fields = {'opened_at': None}",
-      "",
-    ].join("\n");
-    const snapshot = await buildSnapshot({ "shop/order.py": model, "shop/other.py": "fields = {}\n" });
-    const body = [
-      "Traceback (most recent call last):",
-      '  File "/srv/app/shop/order.py", line 5, in close',
-      "    self.audit(reason)",
-      "KeyError: 'fields'",
-    ].join("\n");
-    const result = await runAgent({
-      task: task("Closing an order fails", body),
-      snapshot,
-      model: createHeuristicModel(),
-      config: config(),
-    });
-    expect(result.diagnosis?.affected_file).toBe("shop/order.py");
-    expect(result.diagnosis?.root_cause_snippet).toBe("    fields = {'opened_at': None}");
-    expect(result.diagnosis?.citations[0]).toEqual({ path: "shop/order.py", start_line: 8, end_line: 8 });
-    const lines = addedLines(result);
-    expect(lines[0]).toBe(
-      "        # groundfix: KeyError: 'fields' (see the error in the issue); the code below declares it.",
-    );
-    // an error (not a warning) about a declared name, no receiver to guard on the frame line: the finding as a
-    // comment (a log line would only restate the error), no pull request
-    expect(lines).toHaveLength(1);
-    expect(result.outcome).toBe("diagnosis_only");
-    expectReadable(result, "KeyError: 'fields'");
-  });
+  it(
+    "Python: a KeyError about a field declared in the frame's " +
+      "class body cites that declaration and says where it is",
+    async () => {
+      const model = [
+        "class Order:",
+        "    status = 'new'",
+        "",
+        "    def close(self, reason):",
+        "        self.audit(reason)",
+        "        return self.fields['closed_at']",
+        "",
+        "    fields = {'opened_at': None}",
+        "",
+      ].join("\n");
+      const snapshot = await buildSnapshot({ "shop/order.py": model, "shop/other.py": "fields = {}\n" });
+      const body = [
+        "Traceback (most recent call last):",
+        '  File "/srv/app/shop/order.py", line 5, in close',
+        "    self.audit(reason)",
+        "KeyError: 'fields'",
+      ].join("\n");
+      const result = await runAgent({
+        task: task("Closing an order fails", body),
+        snapshot,
+        model: createHeuristicModel(),
+        config: config(),
+      });
+      expect(result.diagnosis?.affected_file).toBe("shop/order.py");
+      expect(result.diagnosis?.root_cause_snippet).toBe("    fields = {'opened_at': None}");
+      expect(result.diagnosis?.citations[0]).toEqual({ path: "shop/order.py", start_line: 8, end_line: 8 });
+      const lines = addedLines(result);
+      expect(lines[0]).toBe(
+        "        # groundfix: KeyError: 'fields' (see the error in the issue); the code below declares it.",
+      );
+      // an error (not a warning) about a declared name, no receiver to guard on the frame line: the finding as a
+      // comment (a log line would only restate the error), no pull request
+      expect(lines).toHaveLength(1);
+      expect(result.outcome).toBe("diagnosis_only");
+      expectReadable(result, "KeyError: 'fields'");
+    },
+  );
 });

@@ -37,35 +37,40 @@ describe("frames as reports paste them", () => {
     expect(frames.map((f) => `${f.fn} ${f.line}`)).toEqual(["shouldSkip 6", "run 3"]);
   });
 
-  it("a line that is only a location is a frame: Go module cache, an error tracker's `[PROJECT_ROOT]/…:18→ file`", () => {
-    const go = parseStackFrames("Then panic:\n\n/go/pkg/mod/github.com/acme/cli/v2@v2.25.7/help.go:419 \n")[0];
-    expect(go).toMatchObject({ language: "go", line: 419, library: true });
-    const rb = parseStackFrames(
-      [
-        "[PROJECT_ROOT]/decorators/line_decorator.rb:18→ file",
-        "[PROJECT_ROOT]/decorators/line_decorator.rb:5→ in_app?",
-        "actionview-4.2.9/lib/action_view/template.rb:145→ block in render",
-        "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3→ call",
-      ].join("\n"),
-    );
-    expect(rb.map((f) => `${f.path}:${f.line} ${f.fn} ${f.library ? "lib" : "own"}`)).toEqual([
-      "decorators/line_decorator.rb:18 file own",
-      "decorators/line_decorator.rb:5 in_app? own",
-      "actionview-4.2.9/lib/action_view/template.rb:145 render lib",
-      "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3 call lib",
-    ]);
-    // Node's location header above the message is the same frame as the full one below it: one frame, with its column
-    const node = parseStackFrames(
-      "/usr/lib/node_modules/x/cli.js:10\nTypeError: x\n    at Object.<anonymous> (/usr/lib/node_modules/x/cli.js:10:32)",
-    );
-    expect(node.map((f) => `${f.line}:${f.column}`)).toEqual(["10:32"]);
-    // prose that merely names a file is no frame
-    expect(parseStackFrames("See lib/a.rb for details, and lib/b.rb:12 too.")).toEqual([]);
-  });
+  it(
+    "a line that is only a location is a frame: Go module " + "cache, an error tracker's `[PROJECT_ROOT]/…:18→ file`",
+    () => {
+      const go = parseStackFrames("Then panic:\n\n/go/pkg/mod/github.com/acme/cli/v2@v2.25.7/help.go:419 \n")[0];
+      expect(go).toMatchObject({ language: "go", line: 419, library: true });
+      const rb = parseStackFrames(
+        [
+          "[PROJECT_ROOT]/decorators/line_decorator.rb:18→ file",
+          "[PROJECT_ROOT]/decorators/line_decorator.rb:5→ in_app?",
+          "actionview-4.2.9/lib/action_view/template.rb:145→ block in render",
+          "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3→ call",
+        ].join("\n"),
+      );
+      expect(rb.map((f) => `${f.path}:${f.line} ${f.fn} ${f.library ? "lib" : "own"}`)).toEqual([
+        "decorators/line_decorator.rb:18 file own",
+        "decorators/line_decorator.rb:5 in_app? own",
+        "actionview-4.2.9/lib/action_view/template.rb:145 render lib",
+        "[GEM_ROOT]/gems/rack-3.0/lib/rack.rb:3 call lib",
+      ]);
+      // Node's location header above the message is the same frame as the full one below it: one frame, with its column
+      const node = parseStackFrames(
+        "/usr/lib/node_modules/x/cli.js:10\nTypeError: x\n    at " +
+          "Object.<anonymous> (/usr/lib/node_modules/x/cli.js:10:32)",
+      );
+      expect(node.map((f) => `${f.line}:${f.column}`)).toEqual(["10:32"]);
+      // prose that merely names a file is no frame
+      expect(parseStackFrames("See lib/a.rb for details, and lib/b.rb:12 too.")).toEqual([]);
+    },
+  );
 
   it("a title that quotes the top frame gives the frame when the body has none", () => {
     const p = problem(
-      "NoMethodError: undefined method `split' for nil:NilClass (from gems/acme-2.0.11/lib/acme/notice.rb:365:in `extract_source')",
+      "NoMethodError: undefined method `split' for nil:NilClass (from " +
+        "gems/acme-2.0.11/lib/acme/notice.rb:365:in `extract_source')",
       "I'm getting this in a Rails 4.1 app.",
     );
     expect(p.frames.map((f) => `${f.path}:${f.line} ${f.fn}`)).toEqual([
@@ -74,32 +79,36 @@ describe("frames as reports paste them", () => {
     expect(p.errorMessages[0]).toMatch(/^NoMethodError: undefined method `split'/);
   });
 
-  it("a GOPATH checkout under any folder maps by the path after go/src/<host>/<owner>/<repo>/; another repository's file does not", async () => {
-    const files = {
-      "command.go": [
-        "package cobra",
+  it(
+    "a GOPATH checkout under any folder maps by the path after " +
+      "go/src/<host>/<owner>/<repo>/; another repository's file does not",
+    async () => {
+      const files = {
+        "command.go": [
+          "package cobra",
+          "",
+          "type Command struct{ Run func() }",
+          "",
+          "func (c *Command) execute() {",
+          "\tc.Run()",
+          "}",
+          "",
+        ].join("\n"),
+      };
+      const body = [
+        "panic: runtime error: invalid memory address or nil pointer dereference",
         "",
-        "type Command struct{ Run func() }",
-        "",
-        "func (c *Command) execute() {",
-        "\tc.Run()",
-        "}",
-        "",
-      ].join("\n"),
-    };
-    const body = [
-      "panic: runtime error: invalid memory address or nil pointer dereference",
-      "",
-      "goroutine 16 [running]:",
-      "github.com/acme/cobra.(*Command).execute(0xd55ca0)",
-      "    /tmp/go/src/github.com/acme/cobra/command.go:6 +0x177",
-      "main.main()",
-      "    /tmp/go/src/github.com/acme/hugo/main.go:24 +0x30",
-    ].join("\n");
-    const result = await run(files, "nil Run panics", body);
-    expect(result.diagnosis).toMatchObject({ affected_file: "command.go", affected_function: "execute" });
-    expect(result.diagnosis?.citations[0]?.start_line).toBe(6);
-  });
+        "goroutine 16 [running]:",
+        "github.com/acme/cobra.(*Command).execute(0xd55ca0)",
+        "    /tmp/go/src/github.com/acme/cobra/command.go:6 +0x177",
+        "main.main()",
+        "    /tmp/go/src/github.com/acme/hugo/main.go:24 +0x30",
+      ].join("\n");
+      const result = await run(files, "nil Run panics", body);
+      expect(result.diagnosis).toMatchObject({ affected_file: "command.go", affected_function: "execute" });
+      expect(result.diagnosis?.citations[0]?.start_line).toBe(6);
+    },
+  );
 });
 
 describe("the primary message and the names a report quotes", () => {
@@ -124,20 +133,24 @@ describe("the primary message and the names a report quotes", () => {
     expect(p.errorMessages).toEqual([]);
   });
 
-  it("quotes inside a reproduction's code are the user's strings, not names; runtime type names are not names either", () => {
-    const p = problem(
-      "TypeError: 'int' object is not iterable",
-      [
-        "The `flagSet` of the context is nil.",
-        "```go",
-        'flag := ctx.String("flag")',
-        'err := app.Run([]string{"test", "--flag"})',
-        "```",
-        "TypeError: Cannot destructure property 'packageJson' of 'undefined' as it is undefined.",
-      ].join("\n"),
-    );
-    expect(p.identifiers).toEqual(["flagSet", "packageJson"]);
-  });
+  it(
+    "quotes inside a reproduction's code are the user's " +
+      "strings, not names; runtime type names are not names either",
+    () => {
+      const p = problem(
+        "TypeError: 'int' object is not iterable",
+        [
+          "The `flagSet` of the context is nil.",
+          "```go",
+          'flag := ctx.String("flag")',
+          'err := app.Run([]string{"test", "--flag"})',
+          "```",
+          "TypeError: Cannot destructure property 'packageJson' of 'undefined' as it is undefined.",
+        ].join("\n"),
+      );
+      expect(p.identifiers).toEqual(["flagSet", "packageJson"]);
+    },
+  );
 
   it("a quoted call names its function, and C#'s `get_X` is the property X", () => {
     const p = problem("Empty file", "- `Acme.Reader.get_FieldCount()` is throwing `System.NullReferenceException`.");
@@ -190,38 +203,44 @@ describe("build output: the frame's function is found in the source", () => {
     "    at extractResult (/x/node_modules/bundle-req/dist/index.cjs:190:21)",
   ].join("\n");
 
-  it("a bundle made from several sources: dist/index.cjs's dynamicImport is src/utils.ts, not src/index.ts", async () => {
-    const files = {
-      "package.json": JSON.stringify({ name: "bundle-req", main: "dist/index.cjs" }),
-      "src/index.ts": index,
-      "src/utils.ts": utils,
-      "test/utils.test.ts": "export const dynamicImport = () => null;\n",
-    };
-    const result = await run(files, "createRequire throws", body);
-    expect(result.diagnosis).toMatchObject({ affected_file: "src/utils.ts", affected_function: "dynamicImport" });
-    expect(result.diagnosis?.citations[0]?.start_line).not.toBe(75); // never the bundle's line
-  });
+  it(
+    "a bundle made from several sources: dist/index.cjs's " + "dynamicImport is src/utils.ts, not src/index.ts",
+    async () => {
+      const files = {
+        "package.json": JSON.stringify({ name: "bundle-req", main: "dist/index.cjs" }),
+        "src/index.ts": index,
+        "src/utils.ts": utils,
+        "test/utils.test.ts": "export const dynamicImport = () => null;\n",
+      };
+      const result = await run(files, "createRequire throws", body);
+      expect(result.diagnosis).toMatchObject({ affected_file: "src/utils.ts", affected_function: "dynamicImport" });
+      expect(result.diagnosis?.citations[0]?.start_line).not.toBe(75); // never the bundle's line
+    },
+  );
 
-  it("a bundle named after its package (no source of that name): the package's file that defines the function", async () => {
-    const files = {
-      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
-      "packages/skip/package.json": JSON.stringify({ name: "@acme/skip", main: "dist/acme-skip.cjs.js" }),
-      "packages/skip/src/index.ts": "export function shouldSkip(name: string) {\n  return name.startsWith('.');\n}\n",
-      "packages/other/src/index.ts": "export function other() {\n  return 1;\n}\n",
-    };
-    const result = await run(
-      files,
-      "crash",
-      [
-        "TypeError: Cannot read properties of undefined (reading 'startsWith')",
-        "    at shouldSkip (/h/p/node_modules/@acme/skip/dist/acme-skip.cjs.js:6:3)",
-      ].join("\n"),
-    );
-    expect(result.diagnosis).toMatchObject({
-      affected_file: "packages/skip/src/index.ts",
-      affected_function: "shouldSkip",
-    });
-  });
+  it(
+    "a bundle named after its package (no source of that " + "name): the package's file that defines the function",
+    async () => {
+      const files = {
+        "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+        "packages/skip/package.json": JSON.stringify({ name: "@acme/skip", main: "dist/acme-skip.cjs.js" }),
+        "packages/skip/src/index.ts": "export function shouldSkip(name: string) {\n  return name.startsWith('.');\n}\n",
+        "packages/other/src/index.ts": "export function other() {\n  return 1;\n}\n",
+      };
+      const result = await run(
+        files,
+        "crash",
+        [
+          "TypeError: Cannot read properties of undefined (reading 'startsWith')",
+          "    at shouldSkip (/h/p/node_modules/@acme/skip/dist/acme-skip.cjs.js:6:3)",
+        ].join("\n"),
+      );
+      expect(result.diagnosis).toMatchObject({
+        affected_file: "packages/skip/src/index.ts",
+        affected_function: "shouldSkip",
+      });
+    },
+  );
 
   it("two source files define the function: no guess between them (the same-named source stays)", async () => {
     const files = {
@@ -279,19 +298,22 @@ describe("relaying frames: the cause is where the value came from", () => {
     expect(result.diagnosis?.citations[0]?.start_line).toBe(6);
   });
 
-  it("the caller is the user's code (a third-party or unmapped frame between): the library's own frame stays", async () => {
-    const result = await run(
-      files,
-      "crash",
-      [
-        message,
-        "    at Resolver.resolve (/p/node_modules/typer/lib/resolver.js:3:28)",
-        "    at main (/home/u/app/index.js:6:29)",
-        "    at Visitor.printOperation (/p/node_modules/typer/lib/visitor.js:6:29)",
-      ].join("\n"),
-    );
-    expect(result.diagnosis?.affected_file).toBe("lib/resolver.js");
-  });
+  it(
+    "the caller is the user's code (a third-party or " + "unmapped frame between): the library's own frame stays",
+    async () => {
+      const result = await run(
+        files,
+        "crash",
+        [
+          message,
+          "    at Resolver.resolve (/p/node_modules/typer/lib/resolver.js:3:28)",
+          "    at main (/home/u/app/index.js:6:29)",
+          "    at Visitor.printOperation (/p/node_modules/typer/lib/visitor.js:6:29)",
+        ].join("\n"),
+      );
+      expect(result.diagnosis?.affected_file).toBe("lib/resolver.js");
+    },
+  );
 
   it("a parameter reassigned before the crash, or a local, is the function's own value: the frame stays", async () => {
     const local = resolver.replace("    const target", "    element = file.parse();\n    const target");
@@ -406,7 +428,8 @@ describe("relaying frames: the cause is where the value came from", () => {
   it("a dependency crashed on a parameter the own frame passed on unchanged: the caller produced it", async () => {
     const util = "export function load(file: string) {\n  return createRequire(file);\n}\n";
     const main =
-      "import { load } from './util';\n\nexport function start(opts: { file?: string }) {\n  return load(opts.file!);\n}\n";
+      "import { load } from './util';\n\nexport function start(opts: " +
+      "{ file?: string }) {\n  return load(opts.file!);\n}\n";
     const result = await run(
       { "package.json": JSON.stringify({ name: "ld" }), "src/util.ts": util, "src/main.ts": main },
       "crash",

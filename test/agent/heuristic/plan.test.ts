@@ -93,7 +93,8 @@ describe("planNextTurn", () => {
       before.replace(
         "  return sum / items.length;",
         [
-          "  // groundfix: TypeError: Cannot read properties of undefined (reading 'length'); the issue's trace points here.",
+          "  // groundfix: TypeError: Cannot read properties of " +
+            "undefined (reading 'length'); the issue's trace points here.",
           "  if (items == null) {",
           "    throw new TypeError(`average(): items is null or undefined before reading 'length'`);",
           "  }",
@@ -109,27 +110,38 @@ describe("planNextTurn", () => {
       confidence: 0.85,
     });
     expect(answerArgs?.summary).toBe(
-      "The issue reports \"TypeError: Cannot read properties of undefined (reading 'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. A guard that fails with a clear error when `items` is missing was added before line 11.",
+      'The issue reports "TypeError: Cannot read properties of undefined (reading ' +
+        "'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. " +
+        "A guard that fails with a clear error when `items` is missing was added before line 11.",
     );
   });
 
-  it("re-anchors a frame line that does not read what the crash names to the line of the same function that does, and says so", async () => {
-    const calls = await drive([]);
-    const [edit] = of(calls, "suggest_addition");
-    expect(edit?.code_after).toContain(
-      "  if (items == null) {\n    throw new TypeError(`average(): items is null or undefined before reading 'length'`);\n  }\n  return sum / items.length;",
-    );
-    const [answerArgs] = of(calls, "submit_answer");
-    expect(answerArgs?.root_cause_snippet).toBe("  return sum / items.length;");
-    expect(answerArgs?.summary).toContain(
-      "Line 10 of the trace does not read the member the error names (the reporter's version may differ); line 11 of `average`, which does, was used.",
-    );
-  });
+  it(
+    "re-anchors a frame line that does not read what the crash " +
+      "names to the line of the same function that does, and says so",
+    async () => {
+      const calls = await drive([]);
+      const [edit] = of(calls, "suggest_addition");
+      expect(edit?.code_after).toContain(
+        "  if (items == null) {\n    throw new TypeError(`average(): items is null " +
+          "or undefined before reading 'length'`);\n  }\n  return sum / items.length;",
+      );
+      const [answerArgs] = of(calls, "submit_answer");
+      expect(answerArgs?.root_cause_snippet).toBe("  return sum / items.length;");
+      expect(answerArgs?.summary).toContain(
+        "Line 10 of the trace does not read the member the error names (the " +
+          "reporter's version may differ); line 11 of `average`, which does, was used.",
+      );
+    },
+  );
 
   it("widens the anchor after an ambiguity rejection and re-reads after a read-before-edit rejection", async () => {
     const calls = await drive([
-      "REJECTED: code_before occurs 2 times in src/cart.js (lines 2, 10); add surrounding lines so it occurs exactly once.",
-      "REJECTED: code_before anchors on lines 9-11 of src/cart.js, but you have not read line(s) 9-11 of it in this run. Call get_file_contents on src/cart.js covering lines 9-11, then call suggest_addition again.",
+      "REJECTED: code_before occurs 2 times in src/cart.js (lines " +
+        "2, 10); add surrounding lines so it occurs exactly once.",
+      "REJECTED: code_before anchors on lines 9-11 of src/cart.js, but you " +
+        "have not read line(s) 9-11 of it in this run. Call get_file_contents " +
+        "on src/cart.js covering lines 9-11, then call suggest_addition again.",
     ]);
     const edits = of(calls, "suggest_addition");
     expect(edits).toHaveLength(3);

@@ -78,7 +78,8 @@ describe("parseProblem", () => {
 
 describe("shortening text for a reader", () => {
   const warning =
-    "Warning: `errors` is a reserved schema pathname and may break some functionality. You are allowed to use it, but use at your own risk.";
+    "Warning: `errors` is a reserved schema pathname and may break some " +
+    "functionality. You are allowed to use it, but use at your own risk.";
 
   it("cuts at a sentence end when one is far enough in, else between words, never inside a word", () => {
     expect(headlineOf(warning, 120)).toBe(
