@@ -185,6 +185,11 @@ export interface OwnPackage {
   root: string;
   /** The manifest (or, for Python import packages, the `__init__.py`) the name was read from. */
   source: string;
+  /**
+   * npm only: the package's entry file relative to `root`, as its package.json names it (`exports["."]`, else
+   * `main`, else Node's default `index.js`); a leading `./` is dropped. Absent for other kinds.
+   */
+  entry?: string;
 }
 
 /** Folders whose manifests describe tests, fixtures or third-party copies, never the repository's own package. */
@@ -192,6 +197,11 @@ const NOT_OWN = new RegExp(
   String.raw`(?:^|\/)(?:node_modules|vendor|third_party|bower_components|test|` +
     String.raw`tests|__tests__|spec|specs|fixtures?|testdata|__fixtures__|e2e|\.git)\/`,
 );
+
+/** Folders of samples and docs: their source folders are not the repository's own packages. */
+const SAMPLES = /(?:^|\/)(?:examples?|samples?|docs?|benchmarks?|demos?)(?:\/|$)/;
+/** Top-level Java package segments shared by unrelated projects (`com.acme` and `com.other`). */
+const GENERIC_TOP = new Set(["com", "org", "net", "io", "de", "fr", "uk", "edu", "gov", "info", "me", "dev", "app"]);
 
 /** The folder of a repository path ("" at the root). */
 const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
@@ -201,7 +211,8 @@ const fileOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
  * The repository's own package names (see {@link OwnPackage}), read from its manifests: package.json `name` (root
  * and every workspace package), pyproject.toml `[project].name` / `[tool.poetry].name`, setup.cfg `[metadata] name`,
  * setup.py `name=`, plus Python import packages (folders with an `__init__.py` at a manifest's root or under its
- * `src/`), go.mod `module`, Maven `groupId` (the project's, else its parent's), Gradle `group`, a gemspec's name,
+ * `src/`), go.mod `module`, Maven `groupId` (the project's, else its parent's), Gradle `group`, the Java/Kotlin
+ * package path the files of each `src/main/java/` or `src/main/kotlin/` folder share, a gemspec's name,
  * and a .csproj's `AssemblyName`/`RootNamespace` (else its file name). Manifests under tests, fixtures and vendored
  * folders are ignored. Shallower manifests come first; no duplicates. Never throws.
  *
@@ -210,10 +221,17 @@ const fileOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
  */
 export function ownPackages(paths: readonly string[], read: (path: string) => string | undefined): OwnPackage[] {
   const out: OwnPackage[] = [];
-  const add = (name: string | undefined | null, kind: OwnPackage["kind"], root: string, source: string) => {
+  const add = (
+    name: string | undefined | null,
+    kind: OwnPackage["kind"],
+    root: string,
+    source: string,
+    entry?: string,
+  ) => {
     const n = (name ?? "").trim();
     if (n === "" || !/^[@\w][\w@./+-]*$/.test(n)) return;
-    if (!out.some((p) => p.name === n && p.kind === kind && p.root === root)) out.push({ name: n, kind, root, source });
+    if (!out.some((p) => p.name === n && p.kind === kind && p.root === root))
+      out.push({ name: n, kind, root, source, ...(entry !== undefined ? { entry } : {}) });
   };
   const candidates = paths
     .filter((p) => !NOT_OWN.test(p))
@@ -233,8 +251,8 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     if (text === undefined) continue;
     if (base === "package.json") {
       try {
-        const name = (JSON.parse(text) as { name?: unknown }).name;
-        if (typeof name === "string") add(name, "npm", dir, path);
+        const pkg = JSON.parse(text) as { name?: unknown; main?: unknown; exports?: unknown };
+        if (typeof pkg.name === "string") add(pkg.name, "npm", dir, path, npmEntry(pkg));
       } catch {
         // not JSON: no name
       }
@@ -295,6 +313,28 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
     if (pythonRoots.has(projectRoot) && /^[A-Za-z_]\w*$/.test(fileOf(pkgDir)))
       add(fileOf(pkgDir), "python", holder, path);
   }
+  // Java/Kotlin packages from the source folders: a Gradle `group` or Maven `groupId` (`info.picocli`) need not be
+  // the package the classes are in (`picocli`), so each `src/main/java/` or `src/main/kotlin/` folder adds the
+  // package path all its files share (`org/jsoup/…` → `org.jsoup`). A single generic top segment (`com`, `org`)
+  // says nothing and is left out.
+  const javaRoots = new Map<string, string[] | null>();
+  for (const path of candidates) {
+    const m = /^((?:.*\/)?src\/main\/(?:java|kotlin))\/(.+)\/[^/]+\.(?:java|kt)$/.exec(path);
+    if (!m?.[1] || !m[2] || SAMPLES.test(m[1])) continue;
+    const segs = m[2].split("/");
+    const prev = javaRoots.get(m[1]);
+    if (prev === undefined) javaRoots.set(m[1], segs);
+    else if (prev !== null) {
+      let n = 0;
+      while (n < prev.length && n < segs.length && prev[n] === segs[n]) n++;
+      javaRoots.set(m[1], n ? prev.slice(0, n) : null);
+    }
+  }
+  for (const [root, segs] of javaRoots) {
+    if (!segs || !segs.every((s) => /^[a-z_][\w]*$/.test(s))) continue;
+    if (segs.length === 1 && GENERIC_TOP.has(segs[0] as string)) continue;
+    add(segs.join("."), "java", root, root);
+  }
   // A Python distribution name that is also an import package keeps only the import package's root.
   return out.filter(
     (p) =>
@@ -302,6 +342,28 @@ export function ownPackages(paths: readonly string[], read: (path: string) => st
       p.source.endsWith("__init__.py") ||
       !out.some((q) => q.kind === "python" && q.name === p.name && q !== p),
   );
+}
+
+/**
+ * The entry file of a package.json, relative to its folder: `exports["."]` (a string, or its `require`/`import`/
+ * `default` condition), else `exports` as a string, else `main`, else `index.js` (Node's default); `./` dropped.
+ */
+function npmEntry(pkg: { main?: unknown; exports?: unknown }): string {
+  const pick = (v: unknown): string | null => {
+    if (typeof v === "string") return v;
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      for (const k of ["require", "import", "default", "node"]) {
+        const got = pick(o[k]);
+        if (got) return got;
+      }
+    }
+    return null;
+  };
+  const exp = pkg.exports;
+  const dot = exp && typeof exp === "object" && !Array.isArray(exp) ? (exp as Record<string, unknown>)["."] : null;
+  const entry = pick(dot) ?? (typeof exp === "string" ? exp : null) ?? (typeof pkg.main === "string" ? pkg.main : null);
+  return (entry ?? "index.js").replace(/^\.\//, "") || "index.js";
 }
 
 /** The import name a Python distribution is usually imported as: `Flask` → `flask`, `my-lib` → `my_lib`. */

@@ -467,3 +467,119 @@ describe("functions recognised in the forms a frame names them", () => {
     expect(ends).toEqual(expect.arrayContaining(["start 1-3", "skip 4-8", "save 10-12"]));
   });
 });
+
+/** The tool calls of a run, `name {args}`. */
+const callsOf = (result: Awaited<ReturnType<typeof run>>) =>
+  result.trace.steps.flatMap((s) => s.tool_calls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`));
+
+describe("fallbacks when no frame maps (rule 7)", () => {
+  const monorepo = {
+    "package.json": JSON.stringify({ name: "@acme/root", private: true, workspaces: ["packages/*"] }),
+    "packages/cli/package.json": JSON.stringify({ name: "@acme/cli", main: "lib/cli.js" }),
+    "packages/cli/src/cli.ts": [
+      "export function main(config: { rules?: object }) {",
+      "  if (!config.rules) throw new Error('Please add rules to your `acme.config.js`');",
+      "}",
+      "",
+    ].join("\n"),
+    "packages/cli/acme.config.js": "module.exports = { rules: {} };\n",
+    "packages/cli/fixtures/empty/acme.config.js": "module.exports = {};\n",
+    "packages/preset-basic/package.json": JSON.stringify({ name: "@acme/preset-basic", main: "lib/index.js" }),
+    "packages/preset-basic/src/index.ts": "export const config = { rules: { a: 1 } };\n",
+  };
+
+  it("a file the message names exists only as fixtures and dev config: the message's writer is cited", async () => {
+    const result = await run(monorepo, "rules missing", "Error: Please add rules to your `acme.config.js`\n");
+    expect(result.diagnosis?.affected_file).toBe("packages/cli/src/cli.ts");
+  });
+
+  it("the title names a workspace package: its entry's source before the message's writer elsewhere", async () => {
+    const result = await run(
+      monorepo,
+      "acme --extends is ignored for acme/preset-basic (v2.1)",
+      "Error: Please add rules to your `acme.config.js`\n\n```bash\nnpm i -g @acme/cli @acme/preset-basic\n```\n",
+    );
+    expect(result.diagnosis?.affected_file).toBe("packages/preset-basic/src/index.ts");
+    expect(result.diagnosis?.summary).toContain("names the package `@acme/preset-basic`");
+  });
+
+  it("attacker: a package named only in the body, a bare product word, an unknown package: no narrowing", async () => {
+    for (const title of ["acme is broken with rules", "broken with @acme/nothing-here", "rules missing"]) {
+      const result = await run(
+        monorepo,
+        title,
+        "Error: Please add rules to your `acme.config.js`\n\nI use @acme/preset-basic and @acme/cli.\n",
+      );
+      expect(result.diagnosis?.affected_file, title).toBe("packages/cli/src/cli.ts");
+    }
+  });
+
+  it("search never runs on generic words, the package's own name or the command the user typed", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "acme-tool" }),
+      "src/reader.ts":
+        "// read type run error acme tool\nexport function read(type: string) {\n  return run(type);\n}\n",
+      "src/version.ts": "export function version() {\n  return 'acme-tool version';\n}\n",
+    };
+    const result = await run(
+      files,
+      "Cannot read properties of undefined (reading 'push')",
+      "```shell\nnpx acme-tool version --force\n```\n" +
+        "🦋  error TypeError: Cannot read properties of undefined (reading 'push')\n",
+    );
+    expect(callsOf(result).filter((c) => c.startsWith("search_codebase"))).toEqual([]);
+    expect(result.diagnosis?.affected_file ?? null).toBeNull();
+    expect(result.diagnosis?.summary).toContain("no word specific enough to search for");
+  });
+
+  it("declarations in a comment, a string, a URL or a `case` label do not count; a Go method's do", async () => {
+    const files = {
+      "go.mod": "module github.com/acme/cli\n",
+      "context.go": [
+        "package cli",
+        "",
+        "type Context struct {",
+        "\tflagSet *FlagSet",
+        "}",
+        "",
+        "func (c *Context) NArg() int {",
+        "\treturn c.flagSet.NArg()",
+        "}",
+        "",
+      ].join("\n"),
+      // decoys: the name planted where it declares nothing
+      "decoy.go": [
+        "package cli",
+        "",
+        "// NArg: see https://example.com/NArg = the count",
+        'var help = "NArg: the number of arguments"',
+        "func pick(s string) int {",
+        "\tswitch s {",
+        "\tcase NArg:",
+        "\t\treturn 1",
+        "\t}",
+        "\treturn 0",
+        "}",
+        "var x = Opts{NArg: 2}",
+        "",
+      ].join("\n"),
+    };
+    const result = await run(files, "ctx.NArg() returns garbage", "Calling `ctx.NArg()` gives a wrong count.");
+    expect(result.diagnosis?.affected_file).toBe("context.go");
+  });
+
+  it("`Type.member`: the file declaring the type and member; a value the text calls nil is not looked up", async () => {
+    const files = {
+      "go.mod": "module github.com/acme/cli\n",
+      "app.go": "package cli\n\ntype App struct {\n\tBashComplete func()\n}\n",
+      "command.go": "package cli\n\ntype Command struct {\n\tBashComplete func()\n\tName string\n}\n",
+      "context.go": "package cli\n\ntype Context struct {\n\tflagSet *int\n}\n",
+    };
+    const result = await run(
+      files,
+      "v2 bug: panics on Command.BashComplete",
+      "`ctx.flagSet` is nil during `cli.Command.BashComplete` when a flag is malformed.",
+    );
+    expect(result.diagnosis?.affected_file).toBe("command.go");
+  });
+});

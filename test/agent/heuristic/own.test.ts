@@ -338,3 +338,39 @@ describe("functions and fallbacks", () => {
     },
   );
 });
+
+describe("Java packages from the source folders; npm entries", () => {
+  it("a Gradle group that is not the Java package: the package the source folder's files share is own code", () => {
+    const files: Record<string, string> = {
+      "build.gradle": "group 'info.tool'\nversion '1.0'\n",
+      "src/main/java/tool/Cli.java": "package tool;\nclass Cli {}\n",
+      "src/main/java/tool/groovy/Script.java": "package tool.groovy;\nclass Script {}\n",
+      "lib/src/main/java/org/acme/core/A.java": "package org.acme.core;\n",
+      "lib/src/main/java/org/acme/util/B.java": "package org.acme.util;\n",
+      // a folder of unrelated top-level packages, an example and a test source set say nothing
+      "mixed/src/main/java/com/a/X.java": "",
+      "mixed/src/main/java/com/b/Y.java": "",
+      "examples/src/main/java/demo/D.java": "",
+      "src/test/java/tool/CliTest.java": "",
+    };
+    const java = own(files)
+      .filter((p) => p.kind === "java")
+      .map((p) => `${p.name}@${p.root}`);
+    expect(java).toEqual(expect.arrayContaining(["info.tool@", "tool@src/main/java", "org.acme@lib/src/main/java"]));
+    expect(java.join(" ")).not.toMatch(/\bcom\b|demo|org\.acme\.core/);
+    const pkgs = own(files);
+    expect(ownByLabel(frameOf("\tat tool.Cli$Model.init(Cli.java:12)"), pkgs)).toBe(true);
+    expect(ownByLabel(frameOf("\tat toolkit.Other.x(Other.java:1)"), pkgs)).toBe(false);
+  });
+
+  it("an npm package's entry: exports['.'], else main, else index.js", () => {
+    const files: Record<string, string> = {
+      "package.json": JSON.stringify({ name: "root", private: true }),
+      "packages/a/package.json": JSON.stringify({ name: "@s/a", main: "./lib/index.js" }),
+      "packages/b/package.json": JSON.stringify({ name: "@s/b", exports: { ".": { import: "./dist/b.mjs" } } }),
+      "packages/c/package.json": JSON.stringify({ name: "@s/c" }),
+    };
+    const entries = Object.fromEntries(own(files).map((p) => [p.name, p.entry]));
+    expect(entries).toEqual({ root: "index.js", "@s/a": "lib/index.js", "@s/b": "dist/b.mjs", "@s/c": "index.js" });
+  });
+});

@@ -64,6 +64,10 @@ export interface Candidate {
    * apply).
    */
   compiled?: { start: number; end: number | null };
+  /** A package's entry file, chosen because the title names that workspace package (`@scope/name`). */
+  pkg?: string;
+  /** The file exists but is over the snapshot's per-file cap: it could not be read (the frame still counts). */
+  tooLarge?: boolean;
   /** The inner frame this caller was chosen over: it only relayed a value that arrived missing or wrong. */
   relayedFrom?: { frame: StackFrame; path: string; why: RelayReason };
 }
@@ -79,24 +83,181 @@ export const TEST_PATH = new RegExp(
 
 /**
  * Files that are not where a maintainer fixes a bug: generated or minified bundles, vendored third-party folders,
- * docs and examples, dev scripts. They rank last among fallbacks and never stand for an installed copy's source.
+ * docs and examples, dev scripts and tool configuration (`jest.config.js`, `.eslintrc.js`). They rank last among
+ * fallbacks and never stand for an installed copy's source.
  */
 export const LAST_RESORT = new RegExp(
-  String.raw`(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|` +
-    String.raw`docs?|examples?|scripts|benchmarks?|dist|build|out)\/|\.min\.[a-z]+$|` +
-    String.raw`[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$`,
+  [
+    String.raw`(?:^|\/)(?:vendor|vendored|third_party|third-party|bower_components|docs?|examples?|scripts)\/`,
+    String.raw`(?:^|\/)(?:benchmarks?|dist|build|out)\/`,
+    String.raw`\.min\.[a-z]+$|[.-]bundle\.[a-z]+$|\.(?:md|markdown|rst|txt|html?)$`,
+    String.raw`(?:^|\/)[\w.-]+\.config\.[cm]?[jt]s$|(?:^|\/)\.[\w-]+rc\.[cm]?js$`,
+  ].join("|"),
 );
+
+/** A fallback file that ranks last: a test, a fixture, or a {@link LAST_RESORT} file. */
+export const isWeak = (path: string): boolean => TEST_PATH.test(path) || LAST_RESORT.test(path);
+
+/**
+ * The one workspace package the title names, or null (none, or several): an npm package of the repository (not the
+ * root one) written as `@scope/name` or `scope/name`, or an unscoped name holding a `-` or `.` (`config-x`). A single
+ * word is the product or its command (`commitlint --extends …`), not a package; the root package is the whole
+ * repository and narrows nothing.
+ */
+export function namedPackage(problem: ProblemFacts, own: readonly OwnPackage[]): OwnPackage | null {
+  const hits = own.filter((p) => {
+    if (p.kind !== "npm" || p.root === "") return false;
+    const forms = p.name.startsWith("@") ? [p.name, p.name.slice(1)] : /[-.]/.test(p.name) ? [p.name] : [];
+    return forms.some((f) => new RegExp(`(?:^|[^\\w@/.-])${escapeRe(f)}(?![\\w/-])`).test(problem.title));
+  });
+  const names = new Set(hits.map((p) => p.name));
+  return names.size === 1 ? (hits[0] ?? null) : null;
+}
+
+/** The source candidates of a package's entry file (see `sourceCandidates` in own.ts), repository paths. */
+function entryPaths(pkg: OwnPackage): string[] {
+  const entry = `${pkg.root === "" ? "" : `${pkg.root}/`}${pkg.entry ?? "index.js"}`;
+  return sourceCandidates(entry, pkg.root);
+}
+
+/** `list_files` globs that show which of a package's entry candidates exist. */
+function entryGlobs(pkg: OwnPackage): string[] {
+  return exactGlobs(entryPaths(pkg));
+}
+
+/** The candidate for a named package's entry: the first of its source candidates that is a file, else null. */
+function packageEntry(steps: readonly Step[], pkg: OwnPackage): Candidate | null {
+  const answers = entryGlobs(pkg).map((glob) => listedPaths(steps, { glob }));
+  if (!answers.length || answers.some((a) => a === null)) return null;
+  const listed = answers.flatMap((a) => a ?? []);
+  const path = entryPaths(pkg).find((p) => listed.includes(p));
+  return path ? { path, line: null, evidence: "path", pkg: pkg.name } : null;
+}
+
+/** Words search never runs on alone: runtime message templates and reporting words. */
+const GENERIC = new Set(
+  [
+    "read reads reading write writes run runs running ran call calls called calling invoke invoked invalid memory",
+    "address pointer dereference runtime panic panics panicked segmentation violation signal sigsegv iterable",
+    "subscriptable attribute attributes instance argument arguments expected received returned returns thrown throws",
+    "raised stack trace traceback version command module package working works happens still does doesn isn",
+    "when how why",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * The problem's search words without the ones that say nothing about this repository: generic words
+ * ({@link GENERIC}, exception class names), the repository's own package names (and their parts), the command words
+ * the user typed (words of shell lines: `$ x`, `npx x`, `yarn x …`, and `--flags`), and the member a crash on a
+ * missing value reads (a name of the missing value's type, read everywhere).
+ */
+export function specificWords(problem: ProblemFacts, own: readonly OwnPackage[]): string[] {
+  const ownParts = new Set(
+    own.flatMap((p) =>
+      p.name
+        .toLowerCase()
+        .split(/[@/.\-_]+/)
+        .concat(p.name.toLowerCase()),
+    ),
+  );
+  const commands = commandWords(problem.body);
+  const member = crashOf(problem.errorMessages[0] ?? problem.title)?.name ?? null;
+  return problem.searchWords.filter(
+    (w) =>
+      !GENERIC.has(w.toLowerCase()) &&
+      !/^[A-Z]\w*(?:Error|Exception|Warning)$/.test(w) &&
+      !ownParts.has(w.toLowerCase()) &&
+      !commands.has(w) &&
+      w !== member,
+  );
+}
+
+/**
+ * Words of the command lines a report shows — the user's input, not names of this repository's code: lines after a
+ * shell prompt (`$ `, `PS C:\\> `, `➜ `), lines and backtick spans that start with a package runner or interpreter
+ * (`npx x`, `yarn x`, `go run …`), lines of a shell code block that pass flags, and every `--flag`.
+ */
+export function commandWords(body: string): Set<string> {
+  const out = new Set<string>();
+  const runners =
+    "npx yarn npm pnpm bun bunx node deno go python python3 pip pip3 pipx uv ruby bundle gem rake java mvn";
+  const runner = new RegExp(`^(?:${`${runners} gradle dotnet cargo`.split(" ").join("|")})\\s+\\S`);
+  const prompt = /^\s*(?:\$|PS [^>]*>|➜|%)\s+/;
+  let shell = false;
+  for (const raw of body.split("\n")) {
+    const fence = /^\s*(?:```|~~~)\s*(\w*)/.exec(raw);
+    if (fence) {
+      shell = !shell && /^(?:sh|bash|shell|console|zsh|powershell|ps1?|cmd|terminal)$/i.test(fence[1] ?? "");
+      continue;
+    }
+    const line = raw.replace(prompt, "").trim();
+    const spans = [...raw.matchAll(/\x60([^\x60\n]+)\x60/g)].map((m) => (m[1] ?? "").trim());
+    const typed = [
+      ...(prompt.test(raw) || runner.test(line) || (shell && /(?:^|\s)--?[A-Za-z]/.test(line)) ? [line] : []),
+      ...spans.filter((t) => runner.test(t)),
+    ];
+    for (const l of typed) for (const w of l.split(/[^\w$-]+/)) if (w) out.add(w.replace(/^-+/, ""));
+    for (const m of raw.matchAll(/(?:^|\s)--([A-Za-z][\w-]*)/g)) if (m[1]) out.add(m[1]);
+  }
+  return out;
+}
 
 /** A planned tool call: the tool's `name` and its JSON `arguments`. */
 export const call = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
-/** RE2 pattern for a declaration of `id`: `id:` (object key, field), `id =`, `def id`, `function id`, `func id`. */
+/** Words a Java/Kotlin/C# method declaration starts with (a modifier, or `void`). */
+const MODIFIERS = "public|private|protected|internal|static|final|override|abstract|synchronized|void";
+
+/**
+ * RE2 pattern for a declaration of `id` (its last dotted segment): `id:` (object key, field), `id =`, `def id`,
+ * `function id`, `func id`, `fun id`, a Go method `func (r *T) id`, a Go struct field `id Type`, a Java/Kotlin/C#
+ * method after a modifier or type (`public Token id(`). Its hits are filtered by {@link countsAsDeclaration}.
+ */
 export function declarationPattern(id: string): string {
   const name = escapeRe(id.split(".").pop() ?? id);
   return (
-    `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}` +
-    `\\s*(:[^:]|=[^=>]|:$|=$)|\\b(def|function|func|fn|class|type)\\s+${name}\\b`
+    `(^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(:[^:]|=[^=>]|:$|=$)` +
+    `|\\b(def|function|func|fun|fn|class|type)\\s+${name}\\b` +
+    `|\\bfunc\\s*\\([^)]*\\)\\s*${name}\\s*[(\\[]|^\\s+${name}\\s+[*\\[\\]]*[A-Za-z_]` +
+    `|\\b(${MODIFIERS})\\b[^=;(]*[\\s.]${name}\\s*\\(`
   );
+}
+
+/** Lines where a match cannot be a declaration: a comment line, a `case`/`default:` label. */
+const NOT_CODE_LINE = /^\s*(?:\/\/|\*|\/\*|<!--|case\b[^:]*:|default\s*:)/;
+/** Files whose comments start with `#` (elsewhere `#` starts a private name, a directive or a preprocessor line). */
+const HASH_COMMENTS = /\.(?:py|pyi|rb|rake|sh|bash|pl|r|ex|exs|cr)$/;
+
+/**
+ * Whether a declaration-pattern hit (`text`, the whole line, in `path`) declares `id`: not inside a comment, a string
+ * or a URL, not a `case`/`default:` label. In Go a method (`func (r *T) id(`), a struct field (`id Type`) or an
+ * assignment counts, and a composite-literal key (`Name: value,`) is a use; a field shape counts only in Go.
+ */
+export function countsAsDeclaration(path: string, text: string, id: string): boolean {
+  const name = escapeRe(id.split(".").pop() ?? id);
+  const hash = HASH_COMMENTS.test(path);
+  if (NOT_CODE_LINE.test(text) || (hash && /^\s*#/.test(text))) return false;
+  const at = new RegExp(`(?:^|[^\\w$])${name}(?![\\w$])`).exec(text);
+  if (!at) return false;
+  const before = text.slice(0, at.index + 1);
+  // an odd number of quotes before the name: it is inside a string literal; `//` or `#` before it: a comment or a URL
+  const open = (q: string) => (before.split(q).length - 1) % 2 === 1;
+  if (open('"') || open("'") || open("\x60")) return false;
+  if (/(?:^|\s)\/\/|\/\*|:\/\//.test(before) || (hash && before.includes("#"))) return false;
+  const go = path.endsWith(".go");
+  if (new RegExp(`\\b(?:def|function|func|fun|fn|class|type)\\s+${name}\\b`).test(text)) return true;
+  if (go) {
+    if (new RegExp(`\\bfunc\\s*\\([^)]*\\)\\s*${name}\\s*[(\\[]`).test(text)) return true;
+    // a struct field (`Name Type`, `Name *pkg.T`, `Name []T`, `Name map[K]V`, `Name func(…)`), with a tag or comment
+    const type = String.raw`[*\[\]]*(?:func\s*\(.*|map\[.*|chan\s.*|[A-Za-z_][\w.]*(?:\[[\w., *]*\])?)`;
+    if (new RegExp(`^\\s+${name}\\s+${type}(?:\\s+\x60.*)?\\s*(?://.*)?$`).test(text)) return true;
+    // `name :=` and `name =` assign; `Name: value,` is a composite-literal key, a use
+    return new RegExp(`(?:^|[^\\w$.])${name}\\s*(?::=|=[^=])`).test(text);
+  }
+  if (new RegExp(`\\b(?:${MODIFIERS})\\b[^=;(]*[\\s.]${name}\\s*\\(`).test(text)) return true;
+  return new RegExp(`(?:^|[^\\w$.]|\\bself\\.|\\bthis\\.|@)${name}\\s*(?::[^:]|=[^=>]|:$|=$)`).test(text);
 }
 
 /**
@@ -305,7 +466,47 @@ export function declaredIds(problem: ProblemFacts): string[] {
     missing && (missing.destructured || crashOf(problem.errorMessages[0] ?? problem.title)?.access === "member")
       ? missing.name
       : null;
-  return problem.identifiers.filter((id) => id !== member).slice(0, 3);
+  const nil = missingInProse(problem);
+  return problem.identifiers.filter((id) => id !== member && !nil.has(id)).slice(0, 3);
+}
+
+/**
+ * Identifiers the text says are missing: "`ctx.flagSet` is nil", "'user' was undefined", Java's `because "token" is
+ * null`. Like the member a crash reads, the missing value is the problem: its declaration is not where the cause is
+ * (what left it unset is), so it is not looked for as one.
+ */
+export function missingInProse(problem: ProblemFacts): Set<string> {
+  const out = new Set<string>();
+  const text = `${problem.title}\n${problem.body}`;
+  for (const m of text.matchAll(
+    new RegExp(
+      String.raw`[\x60'"‘“]([A-Za-z_$][\w$.]*)(?:\(\))?[\x60'"’”]\s+` +
+        String.raw`(?:is|was|are|were|becomes|became|is still|remains)\s+(?:a\s+)?` +
+        String.raw`(?:nil|null|undefined|None|NULL|unset)\b`,
+      "g",
+    ),
+  ))
+    if (m[1]) out.add(m[1]);
+  return out;
+}
+
+/**
+ * The type a dotted identifier names its member on (`cli.Command.BashComplete` → `Command`, `Parser.parse` →
+ * `Parser`): the segment before the last when it is capitalised; null for `ctx.flagSet` (a variable) or a plain name.
+ */
+export function ownerType(id: string): string | null {
+  const parts = id.split(".");
+  const owner = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  return owner && /^[A-Z][A-Za-z0-9_]*$/.test(owner) && owner.length >= 2 ? owner : null;
+}
+
+/** `grep_codebase` arguments for the declaration of type `name` (`type Name`, `class Name`, `struct Name`, …). */
+function typeArgs(name: string): Record<string, unknown> {
+  return {
+    pattern: `\\b(type|class|struct|interface|record|enum|object|trait|module)\\s+${escapeRe(name)}\\b`,
+    regex: true,
+    max_results: 50,
+  };
 }
 
 /** Declaration hits of the quoted identifiers (from the discovery greps): path → identifier, line, and hit text. */
@@ -316,7 +517,22 @@ export function declarationHits(
   const out: { id: string; rank: number; path: string; line: number; text: string }[] = [];
   declaredIds(problem).forEach((id, rank) => {
     const res = grepHits(steps, { pattern: declarationPattern(id), regex: true, max_results: 50 });
-    for (const hit of res?.hits ?? []) if (languageOf(hit.path) !== null) out.push({ id, rank, ...hit });
+    const owner = ownerType(id);
+    const typeFiles = owner
+      ? new Set(
+          (grepHits(steps, typeArgs(owner))?.hits ?? [])
+            .filter((h) => countsAsDeclaration(h.path, h.text, owner))
+            .map((h) => h.path),
+        )
+      : null;
+    for (const hit of res?.hits ?? [])
+      if (
+        languageOf(hit.path) !== null &&
+        countsAsDeclaration(hit.path, hit.text, id) &&
+        // `Command.BashComplete`: the member of that type, declared where the type is (when some file declares it)
+        (!typeFiles?.size || typeFiles.has(hit.path))
+      )
+        out.push({ id, rank, ...hit });
   });
   return out;
 }
@@ -379,8 +595,12 @@ export function locate(
   const names = [...new Set(refs.filter((r) => !r.mapped).map((r) => baseName(r.frame.path)))];
   const mentioned = refs.length ? [] : problem.paths.filter((p) => languageOf(p) !== null).slice(0, 3);
   for (const p of mentioned) if (!names.includes(baseName(p))) names.push(baseName(p));
+  const scope = namedPackage(problem, own);
   const discovery: PlannedCall[] = [];
   if (has("describe_repo")) discovery.push(call("describe_repo", {}));
+  // A title that names a workspace package, and no frame of the trace is own code: which of its entry's sources exist.
+  if (scope && !refs.length && has("list_files"))
+    for (const glob of entryGlobs(scope)) discovery.push(call("list_files", { glob }));
   if (has("list_files")) for (const n of names) discovery.push(call("list_files", { glob: n }));
   for (const r of refs) {
     // An installed copy of an own package: which of the mapped path and its source candidates exist.
@@ -392,8 +612,11 @@ export function locate(
     if (r.frame.fn && has("verify_symbol_in_repo")) discovery.push(call("verify_symbol_in_repo", { name: r.frame.fn }));
   }
   if (has("grep_codebase"))
-    for (const id of declaredIds(problem))
+    for (const id of declaredIds(problem)) {
       discovery.push(call("grep_codebase", { pattern: declarationPattern(id), regex: true, max_results: 50 }));
+      const owner = ownerType(id);
+      if (owner) discovery.push(call("grep_codebase", typeArgs(owner)));
+    }
   const firstCalls = pending(
     discovery.filter(
       (c, i) => discovery.findIndex((d) => callKey(d.name, d.arguments) === callKey(c.name, c.arguments)) === i,
@@ -464,9 +687,9 @@ export function locate(
   }
   if (problem.alert) cands.push({ path: problem.alert.path, line: problem.alert.line, evidence: "alert" });
   const idCands = identifierCandidates(steps, problem, framePaths);
-  if (problem.identifiers.length && !idCands.length)
+  if (declaredIds(problem).length && !idCands.length)
     tried.push(
-      `No declaration of ${problem.identifiers
+      `No declaration of ${declaredIds(problem)
         .slice(0, 3)
         .map((i) => `\`${i}\``)
         .join(", ")} was found.`,
@@ -475,9 +698,28 @@ export function locate(
   for (const p of mentioned) {
     const best = (listedPaths(steps, { glob: baseName(p) }) ?? [])
       .filter((q) => baseName(q) === baseName(p))
-      .sort((a, b) => commonSuffixSegments(p, b) - commonSuffixSegments(p, a) || (a < b ? -1 : 1))[0];
+      .sort(
+        (a, b) =>
+          Number(isWeak(a)) - Number(isWeak(b)) ||
+          commonSuffixSegments(p, b) - commonSuffixSegments(p, a) ||
+          (a < b ? -1 : 1),
+      )[0];
     if (best) cands.push({ path: best, line: null, evidence: "path" });
   }
+  // Rule: fallbacks in tests, fixtures, docs, bundles, vendored folders and dev configuration rank last — after the
+  // message's writer and the search; a title that names one workspace package puts that package's files first,
+  // then its entry file.
+  const strong = cands.filter((c) => c.evidence === "frame" || c.evidence === "alert");
+  const fallbacks = cands.filter((c) => !strong.includes(c));
+  const inScope = (path: string) => scope !== null && (scope.root === "" || path.startsWith(`${scope.root}/`));
+  const entry = scope && !refs.length ? packageEntry(steps, scope) : null;
+  const ordered = [
+    ...strong,
+    ...fallbacks.filter((c) => !isWeak(c.path) && inScope(c.path)),
+    ...(entry ? [entry] : []),
+    ...fallbacks.filter((c) => !isWeak(c.path) && !inScope(c.path)),
+  ];
+  const last = fallbacks.filter((c) => isWeak(c.path));
   const seen = new Set<string>();
   /** Read candidates in order; the first readable one wins. A plan when a read is still to be made. */
   const pick = (list: readonly Candidate[]): Candidate | Plan | null => {
@@ -503,7 +745,7 @@ export function locate(
     }
     return null;
   };
-  let picked = pick(cands);
+  let picked = pick(ordered);
   if (picked && "calls" in picked) return picked;
   // Nothing pointed at a readable file: the error message's own text first (where it is raised), then the words.
   const phrase = messagePhrase(problem.errorMessages[0] ?? null);
@@ -515,15 +757,21 @@ export function locate(
         calls: [call("grep_codebase", args)],
       };
     }
-    const hits = (grepHits(steps, args)?.hits ?? []).filter(
-      (h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path),
-    );
+    const hits = (grepHits(steps, args)?.hits ?? [])
+      .filter((h) => languageOf(h.path) !== null && !TEST_PATH.test(h.path) && !isCompiledOutputPath(h.path))
+      .sort((a, b) => Number(isWeak(a.path)) - Number(isWeak(b.path)));
     picked = pick(hits.slice(0, 2).map((h) => ({ path: h.path, line: h.line, evidence: "search" as const })));
     if (picked && "calls" in picked) return picked;
   }
-  // Then search the problem's words (a successful search also counts as reading code).
-  if (!picked && has("search_codebase")) {
-    const query = (problem.searchWords.length ? problem.searchWords.join(" ") : oneLine(problem.title, 120)) || "main";
+  // Then search the problem's words (a successful search also counts as reading code) — never generic words alone.
+  const words = specificWords(problem, own);
+  if (!picked && has("search_codebase") && !words.length)
+    tried.push(
+      "The problem names no word specific enough to search for " +
+        "(only generic words, command words or the package's own name).",
+    );
+  if (!picked && has("search_codebase") && words.length) {
+    const query = words.join(" ");
     const res = resultOf(steps, "search_codebase", { query });
     if (res === undefined && canAsk)
       return {
@@ -532,7 +780,12 @@ export function locate(
       };
     const hits = (searchFiles(steps, { query }) ?? []).filter((p) => languageOf(p) !== null && !TEST_PATH.test(p));
     if (!hits.length) tried.push(`search_codebase found no code file for "${query}".`);
-    picked = pick(hits.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
+    const ranked = [...hits.filter((p) => !isWeak(p)), ...hits.filter((p) => isWeak(p))];
+    picked = pick(ranked.slice(0, 2).map((p) => ({ path: p, line: null, evidence: "search" as const })));
+    if (picked && "calls" in picked) return picked;
+  }
+  if (!picked) {
+    picked = pick(last);
     if (picked && "calls" in picked) return picked;
   }
   return { chosen: picked, tried, identifierFile: idCands[0]?.path ?? null };

@@ -734,6 +734,7 @@ function wordingInput(a: Analysis, problem: ProblemFacts, fn: string | null): Wo
     lineInFile: a.lineInFile || (a.cand.evidence !== "frame" && a.cand.evidence !== "alert"),
     tied: a.cand.tied ?? false,
     identifier: a.cand.identifier ?? null,
+    pkg: a.cand.pkg ?? null,
     decl: a.decl ? { id: a.decl.id, line: a.decl.line, message: a.decl.message, place: declPlace(a, a.decl) } : null,
   };
 }

@@ -43,6 +43,8 @@ export interface WordingInput {
   tied: boolean;
   identifier: string | null;
   decl: DeclaredName | null;
+  /** Path evidence through a package the title names: the package's name (the file is its entry's source). */
+  pkg?: string | null;
 }
 
 /** `name` with the regular-expression characters an identifier or dotted name can hold (`.`, `$`) escaped. */
@@ -147,7 +149,9 @@ export function additionWording(w: WordingInput): { note: FittedText; message: F
         : w.evidence === "identifier" && w.identifier
           ? `; the ${src} quotes \`${w.identifier}\`.`
           : w.evidence === "path"
-            ? `; the ${src} names this file.`
+            ? w.pkg
+              ? `; the ${src} names the package \`${w.pkg}\`, whose entry this is.`
+              : `; the ${src} names this file.`
             : `; this code matches the ${src}'s words.`;
   return {
     note: { head: "", text: quoted, tail },
@@ -187,7 +191,11 @@ export function diagnosisSentences(w: WordingInput): string[] {
   } else if (w.evidence === "identifier") {
     out.push(`\`${w.identifier ?? "the quoted name"}\` is declared in ${at}.`);
   } else if (w.evidence === "path") {
-    out.push(`The ${src} names ${w.path}.`);
+    out.push(
+      w.pkg
+        ? `The ${src}'s title names the package \`${w.pkg}\`; ${w.path} is the source of its entry file.`
+        : `The ${src} names ${w.path}.`,
+    );
   } else {
     out.push(`search_codebase ranked ${w.path} first for the ${src}'s words.`);
   }
