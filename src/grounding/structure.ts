@@ -32,6 +32,11 @@ interface Flat {
   errorAt: number;
 }
 
+/** A {@link Flat} with no nodes yet; `errorAt` is the offset of the first parse error (0 when there is none). */
+function emptyFlat(hasError: boolean, errorAt: number): Flat {
+  return { kind: [], start: [], end: [], parent: [], containers: new Map(), hasError, errorAt };
+}
+
 /** What the comparison needs from a language: its parse, names, and the control-flow facts of its statements. */
 interface Adapter {
   flat: Flat;
@@ -490,15 +495,7 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
   const ts = typescript();
   const K = ts.SyntaxKind;
   const diags = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics ?? [];
-  const flat: Flat = {
-    kind: [],
-    start: [],
-    end: [],
-    parent: [],
-    containers: new Map(),
-    hasError: diags.length > 0,
-    errorAt: diags[0]?.start ?? 0,
-  };
+  const flat = emptyFlat(diags.length > 0, diags[0]?.start ?? 0);
   const nodes: TS.Node[] = [];
   const visit = (node: TS.Node, parent: number): void => {
     const index = nodes.length;
@@ -820,16 +817,8 @@ function sitterAdapter(
   const containerIds = new Set(facts.containers.flatMap((t) => lang.idForNodeType(t, true) ?? []));
   const commentId = lang.idForNodeType("comment", true);
   const named = (id: number) => lang.nodeTypeIsNamed(id);
-  const flat: Flat = {
-    kind: [],
-    start: [],
-    end: [],
-    parent: [],
-    containers: new Map(),
-    hasError: tree.rootNode.hasError,
-    errorAt: 0,
-  };
-  if (flat.hasError) flat.errorAt = firstErrorNode(tree.rootNode)?.startIndex ?? 0;
+  const hasError = tree.rootNode.hasError;
+  const flat = emptyFlat(hasError, hasError ? (firstErrorNode(tree.rootNode)?.startIndex ?? 0) : 0);
   const cursor = tree.walk();
   const stack: number[] = [];
   try {
