@@ -3,6 +3,15 @@ import type { Language as TSLanguage, Node as SitterNode, Parser as SitterParser
 import { languageOfExtension } from "../lang/languages.js";
 import { firstErrorNode, treeSitterParser } from "../lang/tree-sitter.js";
 import { typescript } from "../lang/typescript.js";
+import {
+  addedCodeProblems,
+  sitterAddedFacts,
+  sitterHolds,
+  tsAddedFacts,
+  tsHolds,
+  tsNames,
+  type AddedFacts,
+} from "./added-code.js";
 import { linesAt } from "./lines.js";
 
 /**
@@ -55,6 +64,12 @@ interface Adapter {
   exports(index: number): boolean;
   /** The names the node at `index` declares in its parent's scope (a function, class, variable, member, key). */
   declares(index: number): string[];
+  /** True when an added node `child` may sit directly in the existing node `parent` (see `tsHolds`, `sitterHolds`). */
+  holds(parent: number, child: number): boolean;
+  /** True for nodes that are not code: a comment, punctuation. */
+  ignorable(index: number): boolean;
+  /** What the added node at `index`, held by the existing node `parent`, does to the code around it. */
+  addedFacts(index: number, parent: number): AddedFacts;
   dispose(): void;
 }
 
@@ -392,7 +407,11 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
   const attached = attachment(A, B, image, pre, ins, before, after);
   if (attached) problems.push(attached);
 
-  // 5. Reachability: a statement that ran before must still be reached after.
+  // 5. Placement and effect of added code: added nodes sit only where statements or members go, and do not change
+  //    what existing code means (directives, side-effect imports, implicit members, rebinding, assignments).
+  if (problems.length === 0) problems.push(...placement(A, B, pre, ins, before, after));
+
+  // 6. Reachability: a statement that ran before must still be reached after.
   for (const [c, stmts] of b.containers) {
     const pc = pre[c]!;
     if (pc < 0 || !ins.touches(b.start[c]!, b.end[c]!)) continue;
@@ -474,6 +493,52 @@ function attachment(
     }
   }
   return undefined;
+}
+
+/** The problems of {@link compare} step 5: each topmost added node's place ({@link Adapter.holds}) and facts. */
+function placement(
+  A: Adapter,
+  B: Adapter,
+  pre: Int32Array,
+  ins: Insertions,
+  before: string,
+  after: string,
+): { offset: number; message: string }[] {
+  const b = B.flat;
+  const nodes: { index: number; parent: number }[] = [];
+  for (let i = 1; i < b.kind.length; i++) {
+    const parent = b.parent[i]!;
+    if (pre[i]! >= 0 || parent < 0 || pre[parent]! < 0 || B.ignorable(i)) continue;
+    // A statement list that is new as a whole (Go's first statement in an empty block): its statements are held.
+    if (b.containers.has(i) && B.holds(parent, i)) {
+      for (const s of b.containers.get(i)!) if (!B.ignorable(s)) nodes.push({ index: s, parent: i });
+      continue;
+    }
+    nodes.push({ index: i, parent });
+  }
+  const misplaced = nodes.find((n) => !B.holds(n.parent, n.index));
+  if (misplaced) {
+    const { index, parent } = misplaced;
+    return [
+      {
+        offset: b.start[index]!,
+        message:
+          `the added ${B.kindName(b.kind[index]!)} at line ${lineIn(after, b.start[index]!)} goes inside the ` +
+          `existing ${B.kindName(b.kind[parent]!)} at line ${lineIn(before, A.flat.start[pre[parent]!]!)} (an ` +
+          `argument, parameter, element, key, field or clause of it), which changes what that existing code does; ` +
+          `add a statement of its own instead`,
+      },
+    ];
+  }
+  return addedCodeProblems(
+    nodes.map(({ index, parent }) => ({
+      facts: B.addedFacts(index, parent),
+      kind: B.kindName(b.kind[index]!),
+      line: lineIn(after, b.start[index]!),
+      offset: b.start[index]!,
+    })),
+    before,
+  );
 }
 
 function lineIn(text: string, offset: number): number {
@@ -646,20 +711,16 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
       return target.text === "exports" || (target.text === "module" && names[0] === "exports");
     },
     declares: (i) => tsDeclaredNames(ts, nodes[i]!),
+    holds: (p, c) => tsHolds(ts, nodes[p]!, nodes[c]!),
+    ignorable: () => false,
+    addedFacts: (i, p) => tsAddedFacts(ts, sf, nodes[i]!, nodes[p]!),
     dispose: () => {},
   };
 }
 
 /** The names `node` declares in the scope of its parent: see `Adapter.declares`. */
 function tsDeclaredNames(ts: typeof TS, node: TS.Node): string[] {
-  const nameOf = (name: TS.Node | undefined): string[] => {
-    if (name === undefined) return [];
-    if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
-      return [name.text];
-    if (ts.isObjectBindingPattern(name) || ts.isArrayBindingPattern(name))
-      return name.elements.flatMap((e) => (ts.isBindingElement(e) ? nameOf(e.name) : []));
-    return [];
-  };
+  const nameOf = (name: TS.Node | undefined) => tsNames(ts, name);
   if (ts.isVariableStatement(node)) return node.declarationList.declarations.flatMap((d) => nameOf(d.name));
   if (
     ts.isFunctionDeclaration(node) ||
@@ -949,6 +1010,12 @@ function sitterAdapter(
       if (n?.type === "decorated_definition") n = n.childForFieldName("definition") ?? undefined;
       const name = n?.childForFieldName("name")?.text;
       return name ? [name] : [];
+    },
+    holds: (p, c) => sitterHolds(language, lang.types[flat.kind[p]!] ?? "", lang.types[flat.kind[c]!] ?? ""),
+    ignorable: (i) => flat.kind[i] === commentId || !named(flat.kind[i]!),
+    addedFacts: (i) => {
+      const n = nodeAt(i);
+      return n ? sitterAddedFacts(language, n) : { binds: [], locals: [], assigns: [] };
     },
     dispose: () => tree.delete(),
   };

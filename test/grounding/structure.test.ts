@@ -2,19 +2,11 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { addedLineNumbers } from "../../src/grounding/additive.js";
 import { addedTextProblems, structureLanguage, structureProblems } from "../../src/grounding/structure.js";
 import { loadGrammars } from "../../src/lang/tree-sitter.js";
+import { add } from "./helpers.js";
 
 beforeAll(async () => {
   expect(await loadGrammars()).toBe(true);
 });
-
-/** Insert `lines` after line `at` (0 = top) of `before`, as suggest_addition would, and compare the parses. */
-function add(path: string, before: string, at: number, lines: string) {
-  const rows = before.split("\n");
-  const offset = rows.slice(0, at).reduce((n, r) => n + r.length + 1, 0);
-  const after = before.slice(0, offset) + lines + before.slice(offset);
-  const added = addedLineNumbers(before, offset, 0, lines);
-  return structureProblems(structureLanguage(path)!, before, after, added);
-}
 
 const JS = [
   "export function handle(req, res, next) {",
