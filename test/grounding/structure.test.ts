@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { addedLineNumbers } from "../../src/grounding/additive.js";
-import { addedTextProblems, structureLanguage, structureProblems } from "../../src/grounding/structure.js";
+import { addedTextProblems, structureProblems } from "../../src/grounding/structure.js";
 import { loadGrammars } from "../../src/lang/tree-sitter.js";
 import { add } from "./helpers.js";
 
