@@ -46,3 +46,38 @@ describe("a hostile issue title", () => {
     expect(state.checkRuns.length).toBeGreaterThan(0);
   });
 });
+
+describe("a hostile .github/groundfix.yml", () => {
+  // Key names are the config author's text, and YAML lets a quoted key hold line breaks: each bad key is quoted in
+  // the status comment (and in the review check) as one line of inline code, redacted, pinging no one.
+  const CONFIG = [
+    `"${TOKEN}": 1`,
+    '"x\\n\\n@acme/security-team please look ![p](https://attacker.example/p.png) <img src=x>": 1',
+    "thresholds:",
+    '  "a`` @octocat ``b": 2',
+    "",
+  ].join("\n");
+
+  it("the status comment quotes each bad key on one line: no token, no mention, no image outside code", async () => {
+    app = await startApp({ config: CONFIG });
+    await app.receive("issues", labeledIssue());
+    const comments = app.fake.state.comments.filter((c) => c.body.includes("<!-- groundfix:status -->"));
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body).toContain(".github/groundfix.yml` is invalid");
+    expect(body).not.toContain(TOKEN);
+    expect(body).toContain("[redacted]");
+    const bullets = body.split("\n").filter((l) => l.startsWith("- "));
+    expect(bullets).toHaveLength(2);
+    // Each bullet is one inline code span that nothing closes early, so the mention and the image stay literal.
+    for (const bullet of bullets) {
+      const fence = /^- (`+)/.exec(bullet)![1]!;
+      const inner = bullet.slice(2 + fence.length, bullet.length - fence.length);
+      expect(bullet.endsWith(fence)).toBe(true);
+      expect(inner.match(/`+/g) ?? []).not.toContain(fence); // no run inside closes the span early
+    }
+    expect(body).not.toMatch(/^@acme/m);
+    expect(body).not.toContain("@acme"); // the mention is broken (and inside code)
+    expect(body.split("\n").filter((l) => l.includes("acme/security-team"))).toEqual([expect.stringMatching(/^- `/)]);
+  });
+});

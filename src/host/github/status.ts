@@ -1,5 +1,6 @@
 import type { BranchCommit, Delivery, HeldBranch } from "../types.js";
 import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
+import { postedLine } from "../../grounding/posted.js";
 import { capText, escapeUntrusted, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
@@ -170,7 +171,24 @@ function withTopWarning(body: string, warning: string): string {
   return capText(`${STATUS_MARKER}\n> [!WARNING]\n> ${warning}\n${rest}`, GITHUB_BODY_LIMIT);
 }
 
-/** The bad keys of a config as a Markdown list, each quoted as code (a backtick in it cannot close the quote). */
+/** Bad keys {@link issueBullets} lists at most; the rest are counted. */
+export const MAX_ISSUE_BULLETS = 20;
+
+/**
+ * The bad keys of a config as a Markdown list: each issue (whose key names are the config author's text: a quoted
+ * YAML key may hold line breaks, a token, a mention, HTML) is made one line (line breaks shown as `⏎`), redacted
+ * and cleaned by `postedLine` (src/grounding/posted.ts), cut to 300 characters, and quoted as inline code whose
+ * backtick run is longer than any inside it (CommonMark code spans), so nothing in it renders, links or notifies.
+ * At most {@link MAX_ISSUE_BULLETS} bullets, then one line counting the rest.
+ */
 export function issueBullets(issues: readonly string[]): string {
-  return issues.map((issue) => `- \`${issue.replace(/`/g, "'")}\``).join("\n");
+  const shown = issues.slice(0, MAX_ISSUE_BULLETS).map((issue) => {
+    const line = postedLine(issue.replace(/\r\n|[\r\n\u2028\u2029]/g, " ⏎ "), 300);
+    const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+    return `- ${fence}${pad}${line}${pad}${fence}`;
+  });
+  const more = issues.length - shown.length;
+  return [...shown, ...(more > 0 ? [`- … and ${more} more`] : [])].join("\n");
 }
