@@ -1,7 +1,9 @@
+import { partRefusal } from "../config/protected.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import { applyVerbatimEdit, locateVerbatim } from "../grounding/index.js";
 import { redactQuoted } from "../grounding/secrets.js";
 import type { Host, HostFile } from "../host/types.js";
+import { additionRefusal, prepareSuggestAddition } from "../tools/suggest-addition.js";
 import type { AppliedEdit, ChangedFile } from "../types.js";
 
 /** Where the base moved: `from` the commit the run investigated, `to` the head of `ref` read before committing. */
@@ -46,6 +48,7 @@ export async function freshBase(
   if (head.sha === input.base.sha) return { kind: "unmoved" };
   const move: BaseMove = { from: input.base.sha, to: head.sha, ref: input.base.ref };
   const read = await Promise.all(input.files.map((f) => host.readFile(head.sha, f.path)));
+  for (const f of input.files) await prepareSuggestAddition({ path: f.path });
   const atHead = new Map(input.files.map((f, i) => [f.path, read[i] ?? null]));
   return { ...reapplyEdits(input.edits, input.files, atHead, config), ...move };
 }
@@ -53,7 +56,10 @@ export async function freshBase(
 /**
  * Apply `edits` again, in the order the run applied them, on the files as the new head has them (`atHead`, null for
  * a path that is no regular text file there): the same rule as `suggest_addition` (`applyVerbatimEdit` with
- * `edits.allow`: `code_before` verbatim, exactly once, in the file as earlier edits left it). Every edit applied →
+ * `edits.allow`: `code_before` verbatim, exactly once, in the file as earlier edits left it; then, as there, the
+ * protected parts of manifests (`partRefusal`) and what the addition does to the code around it (`additionRefusal`:
+ * hidden characters, the structure rule), so lines harmless on the base that would take over a loop or shadow a
+ * name on the new head are `outdated`, never delivered). Every edit applied →
  * `moved`, with each edit's lines and unified diff recomputed on the new head (the diff's context redacted like the
  * tool's, `redactQuoted`) and each file's mode from the new head when the host knows it, else from `files`. Every
  * edit's `code_after` already there → `already_fixed`. Anything else — an anchor gone, found twice, a file deleted,
@@ -75,6 +81,16 @@ export function reapplyEdits(
       return { kind: "outdated", path: edit.path, edit: i + 1, why: "the file is no longer a text file there" };
     const current = contents.get(edit.path) ?? file.content;
     const applied = applyVerbatimEdit(current, edit, { allow: config.edits.allow, path: edit.path });
+    // The rest of suggest_addition's rule on the new head: a protected part of a manifest, and what the addition
+    // does to the code around it there (the same lines can be harmless on the base and take over a loop here).
+    const refusal = applied.ok
+      ? (partRefusal(edit.path, current, applied.content, config)?.message ??
+        additionRefusal(edit.path, current, applied, config))
+      : null;
+    if (refusal !== null) {
+      notApplied = { path: edit.path, edit: i + 1, why: `applied there it would change existing code (${refusal})` };
+      break;
+    }
     if (applied.ok) {
       const inBase = locateVerbatim(file.content, edit.code_before);
       const baseSpan = inBase.length === 1 ? inBase[0] : undefined;

@@ -291,12 +291,15 @@ export async function prepareSuggestAddition(rawArgs: unknown): Promise<void> {
 
 /**
  * Why an applied edit may not stand, or null: an added line holds a hidden line break or an invisible/bidi character
- * (any `edits.allow`); with `edits.allow: additions`, the addition changes how existing code parses or whether it runs
- * (`structureProblems` of src/grounding/structure.ts: TypeScript's parser for JS/TS, tree-sitter for Python and Go,
- * whose grammar {@link prepareSuggestAddition} loads). A Python or Go file whose grammar is not loaded is refused
- * (fail closed). The reason is one sentence for the model.
+ * (any `edits.allow`); with `edits.allow: additions`, the addition changes how existing code parses, runs or what it
+ * means (`structureProblems` of src/grounding/structure.ts: TypeScript's parser for JS/TS, tree-sitter for Python and
+ * Go, whose grammar {@link prepareSuggestAddition} loads). A Python or Go file whose grammar is not loaded is refused
+ * (fail closed). `current` is the file before the edit, `applied` what `applyVerbatimEdit` gave on it.
+ *
+ * @returns one clause `"<path> line <n>: <why>"` (or `"<path>: <why>"`), for the model and for a status; null when
+ *   the edit may stand.
  */
-function additionProblem(
+export function additionRefusal(
   path: string,
   current: string,
   applied: { content: string; startLine: number; endLine: number; kind: "addition" | "modification" },
@@ -305,7 +308,7 @@ function additionProblem(
   const added = addedLinesBetween(current, applied.content, applied.startLine, applied.endLine);
   const rows = applied.content.split("\n");
   const text = addedTextProblems(added.map((line) => ({ line, text: rows[line - 1] ?? "" })));
-  if (text[0]) return `${path}: ${text[0].message}. Nothing was applied.`;
+  if (text[0]) return `${path}: ${text[0].message}`;
   if (config.edits.allow !== "additions" || applied.kind !== "addition") return null;
   const language = structureLanguage(path);
   if (!language) return null;
@@ -313,15 +316,26 @@ function additionProblem(
   if (problems === undefined) {
     return (
       `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code ` +
-      `as it was. Nothing was applied.`
+      `as it was`
     );
   }
   const first = problems[0];
-  if (!first) return null;
+  return first ? `${path} line ${first.line}: ${first.message}` : null;
+}
+
+/** {@link additionRefusal} worded for the model: what to do instead, and that nothing was applied. */
+function additionProblem(
+  path: string,
+  current: string,
+  applied: { content: string; startLine: number; endLine: number; kind: "addition" | "modification" },
+  config: GroundfixConfig,
+): string | null {
+  const why = additionRefusal(path, current, applied, config);
+  if (why === null) return null;
+  if (!why.startsWith(`${path} line `)) return `${why}. Nothing was applied.`;
   return (
-    `${path} line ${first.line}: ${first.message}. An addition must leave every existing line parsing and ` +
-    `running as before; add a guard that tests a value (for example "if (!x) throw …") instead. Nothing was ` +
-    `applied.`
+    `${why}. An addition must leave every existing line parsing and running as before; add a guard that tests a ` +
+    `value (for example "if (!x) throw …") instead. Nothing was applied.`
   );
 }
 

@@ -162,6 +162,20 @@ describe("a fresh base on GitHub", () => {
     );
   });
 
+  it("hostile: on the new head the guard would become a brace-less loop's body: no PR, no branch, nothing pushed", async () => {
+    // Without the structure rule on the new head this opened a PR (with a failing check) whose commit runs the
+    // existing `sum += …` once, after the loop.
+    const braceless = CART.replace("  for (const item of items) {\n", "  for (const item of items)\n").replace(
+      "    sum += item.price * item.qty;\n  }\n",
+      "    sum += item.price * item.qty;\n",
+    );
+    const { fake, comment, routes } = await runWithPush({ "src/cart.js": braceless });
+    expect(fake.state.pulls).toEqual([]);
+    expect(writes(routes)).toEqual([]);
+    expect(fake.state.refs.has("groundfix/issue-1")).toBe(false);
+    expect(comment).toContain("no longer applies: applied there it would change existing code (src/cart.js line 4:");
+  });
+
   it("the edited file deleted on the new head: no PR", async () => {
     const { fake, comment } = await runWithPush({ "src/cart.js": null });
     expect(fake.state.pulls).toEqual([]);

@@ -175,6 +175,27 @@ describe("a fresh base on a checkout", () => {
     expect(report.deliveryNote).toContain("its code_before now occurs 2 times (lines 4, 12)");
   });
 
+  it("hostile: on the new head the same addition would take over a loop's body: no branch, the edit is outdated", async () => {
+    // The anchor is still there once, but the maintainer made the loop brace-less: the guard inserted before the
+    // anchor would become the loop's body, and the existing `sum += …` would run once, after the loop.
+    const repo = makeRepo(SHOP_FILES);
+    let head = "";
+    const braceless = CART.replace("  for (const item of items) {\n", "  for (const item of items)\n").replace(
+      "    sum += item.price * item.qty;\n  }\n",
+      "    sum += item.price * item.qty;\n",
+    );
+    const report = await fix(repo.dir, () => {
+      head = commit(repo.dir, { "src/cart.js": braceless });
+    });
+    expect(report.status).toBe("outdated");
+    expect(report.delivery).toBeNull();
+    expect(branchExists(repo.dir, branchOf(report))).toBe(false);
+    expect(report.deliveryNote).toContain(
+      `to ${head.slice(0, 12)} during the run and edit 1 to src/cart.js no longer applies there: applied there it ` +
+        "would change existing code (src/cart.js line 4: the added line 4 changes how the existing for of statement",
+    );
+  });
+
   it("the edited file deleted on the new head: no branch", async () => {
     const repo = makeRepo(SHOP_FILES);
     const report = await fix(repo.dir, () => commit(repo.dir, { "src/cart.js": null }));
