@@ -255,7 +255,7 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     expect(calls.filter((c) => c.startsWith("POST"))).toEqual([]);
 
     // An explicit re-run produces a fresh completed check on the same SHA; the PR body is fetched for the record.
-    await serveChange("src/x.js", before, "a\nb\nc\nd\n");
+    await serveChange("src/x.js", before, "a\nb\nc\nd();\n"); // a call: a bare `d` line is refused (it only reads)
     let created: any, update: any;
     nock(API)
       .get(`${repoPath}/pulls/9`)
