@@ -23,15 +23,25 @@ export interface GitOptions {
 }
 
 /**
+ * Config given on every git command line (`-c`, which wins over the repository's own `.git/config`): a checkout's
+ * config is as untrusted as its files (a downloaded repository, a shared folder), and these keys make plumbing run
+ * programs: `core.hooksPath` (`update-ref` runs the `reference-transaction` hook, `read-tree` and `update-index` the
+ * `post-index-change` hook; git-scm.com/docs/githooks), `core.fsmonitor` (a command run by every command that reads
+ * an index; git-scm.com/docs/git-config#Documentation/git-config.txt-corefsmonitor).
+ */
+export const SAFE_GIT_CONFIG: readonly string[] = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"];
+
+/**
  * Run `git -C <repoDir> <args…>` without a shell and return its stdout as bytes.
  * The arguments are passed as an array, so nothing in them is ever interpreted by a shell.
- * Pagers, prompts and the user's external diff tools are switched off.
+ * Pagers, prompts and the user's external diff tools are switched off, and so are the repository's hooks and its
+ * file-system monitor ({@link SAFE_GIT_CONFIG}).
  *
  * @throws GitError when git exits non-zero; the plain spawn error when git is not installed.
  */
 export function git(repoDir: string, args: readonly string[], options: GitOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-C", repoDir, ...args], {
+    const child = spawn("git", [...SAFE_GIT_CONFIG, "-C", repoDir, ...args], {
       env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
