@@ -162,7 +162,7 @@ describe("a fresh base on GitHub", () => {
     );
   });
 
-  it("hostile: on the new head the guard would become a brace-less loop's body: no PR, no branch, nothing pushed", async () => {
+  it("hostile: the guard would become a brace-less loop's body on the new head: no PR, nothing pushed", async () => {
     // Without the structure rule on the new head this opened a PR (with a failing check) whose commit runs the
     // existing `sum += …` once, after the loop.
     const braceless = CART.replace("  for (const item of items) {\n", "  for (const item of items)\n").replace(

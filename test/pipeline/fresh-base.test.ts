@@ -175,7 +175,7 @@ describe("a fresh base on a checkout", () => {
     expect(report.deliveryNote).toContain("its code_before now occurs 2 times (lines 4, 12)");
   });
 
-  it("hostile: on the new head the same addition would take over a loop's body: no branch, the edit is outdated", async () => {
+  it("hostile: the same addition would take over a loop's body on the new head: outdated, no branch", async () => {
     // The anchor is still there once, but the maintainer made the loop brace-less: the guard inserted before the
     // anchor would become the loop's body, and the existing `sum += …` would run once, after the loop.
     const repo = makeRepo(SHOP_FILES);
