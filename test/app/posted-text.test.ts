@@ -3,6 +3,9 @@
  * the branch name, the status comment, the check run — is redacted and escaped the same way. The attacker writes the
  * issue title.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { labeledIssue, startApp } from "./harness.js";
 
@@ -79,5 +82,52 @@ describe("a hostile .github/groundfix.yml", () => {
     expect(body).not.toMatch(/^@acme/m);
     expect(body).not.toContain("@acme"); // the mention is broken (and inside code)
     expect(body.split("\n").filter((l) => l.includes("acme/security-team"))).toEqual([expect.stringMatching(/^- `/)]);
+  });
+});
+
+describe("a hostile model answer", () => {
+  // The model's summary and rationale are its own text: a PR body must not carry its links, images or HTML as
+  // live content (a "verified" badge from an attacker host, a "log in to approve" link), nor mention a team.
+  const HOSTILE =
+    "Guard added. ![verified by security](https://attacker.example/badge.svg) " +
+    "[Approve this fix here](https://attacker.example/login) <https://attacker.example/x> @acme/security-team";
+
+  it("the PR body shows the summary and rationale as text: no live link, image or mention", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "groundfix-replay-"));
+    const file = join(dir, "hostile.json");
+    const anchor = "    sum += item.price * item.qty;\n";
+    const edit = {
+      path: "src/cart.js",
+      code_before: anchor,
+      code_after: `    if (item == null) throw new TypeError("total(): item is missing");\n${anchor}`,
+      rationale: HOSTILE,
+    };
+    const answer = {
+      summary: HOSTILE,
+      affected_file: "src/cart.js",
+      affected_function: "total",
+      root_cause_snippet: "    sum += item.price * item.qty;",
+      confidence: 0.95,
+    };
+    const turns = [
+      { tool_calls: [{ name: "get_file_contents", arguments: { path: "src/cart.js" } }] },
+      { tool_calls: [{ name: "suggest_addition", arguments: edit }] },
+      { tool_calls: [{ name: "submit_answer", arguments: answer }] },
+    ];
+    writeFileSync(file, JSON.stringify({ turns }));
+    app = await startApp({}, { GROUNDFIX_MODEL: `replay:${file}` });
+    await app.receive("issues", labeledIssue());
+    expect(app.fake.state.pulls).toHaveLength(1);
+    const body = app.fake.state.pulls[0]!.body;
+    expect(body).toContain("Guard added.");
+    // No Markdown image or link, no autolink, no mention pointing anywhere the model chose.
+    expect(body).not.toMatch(/!\[[^\]]*\]\(https:\/\/attacker/);
+    expect(body).not.toMatch(/(^|[^\\])\[[^\]]*\]\(https:\/\/attacker/m);
+    expect(body).not.toContain("<https://attacker");
+    // A bare URL is autolinked by GitHub: each one the model wrote is inline code.
+    const urls = [...body.matchAll(/.https:\/\/attacker\.example[^\s`]*./g)].map((m) => m[0]);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url).toMatch(/^`.*`$/);
+    expect(body).not.toContain("@acme");
   });
 });
