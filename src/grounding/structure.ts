@@ -68,6 +68,8 @@ interface Adapter {
   holds(parent: number, child: number): boolean;
   /** True for nodes that are not code: a comment, punctuation. */
   ignorable(index: number): boolean;
+  /** True for a string literal or a literal part of a template (whose text is a value, unlike a comment's). */
+  isString(index: number): boolean;
   /** What the added node at `index`, held by the existing node `parent`, does to the code around it. */
   addedFacts(index: number, parent: number): AddedFacts;
   dispose(): void;
@@ -516,6 +518,21 @@ function placement(
     }
     nodes.push({ index: i, parent });
   }
+  // Lines added inside an existing string (a multi-line template, a triple-quoted or raw string) change its value:
+  // `OR 1=1` in a query, a flag in a command line.
+  for (let i = 1; i < b.kind.length; i++) {
+    if (pre[i]! < 0 || !B.isString(i) || !ins.touches(b.start[i]!, b.end[i]!)) continue;
+    const at = ins.from.find((f) => f >= b.start[i]! && f < b.end[i]!) ?? b.start[i]!;
+    return [
+      {
+        offset: at,
+        message:
+          `the added line ${lineIn(after, at)} lies inside the existing ${B.kindName(b.kind[i]!)} at line ` +
+          `${lineIn(before, A.flat.start[pre[i]!]!)}, which changes its value (a query, a message, a command); add ` +
+          `a statement of its own instead`,
+      },
+    ];
+  }
   const misplaced = nodes.find((n) => !B.holds(n.parent, n.index));
   if (misplaced) {
     const { index, parent } = misplaced;
@@ -713,6 +730,10 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
     declares: (i) => tsDeclaredNames(ts, nodes[i]!),
     holds: (p, c) => tsHolds(ts, nodes[p]!, nodes[c]!),
     ignorable: () => false,
+    isString: (i) =>
+      [K.StringLiteral, K.NoSubstitutionTemplateLiteral, K.TemplateHead, K.TemplateMiddle, K.TemplateTail].includes(
+        nodes[i]!.kind,
+      ),
     addedFacts: (i, p) => tsAddedFacts(ts, sf, nodes[i]!, nodes[p]!),
     dispose: () => {},
   };
@@ -1013,6 +1034,7 @@ function sitterAdapter(
     },
     holds: (p, c) => sitterHolds(language, lang.types[flat.kind[p]!] ?? "", lang.types[flat.kind[c]!] ?? ""),
     ignorable: (i) => flat.kind[i] === commentId || !named(flat.kind[i]!),
+    isString: (i) => STRINGS.has(lang.types[flat.kind[i]!] ?? ""),
     addedFacts: (i) => {
       const n = nodeAt(i);
       return n ? sitterAddedFacts(language, n) : { binds: [], locals: [], assigns: [] };
@@ -1020,6 +1042,9 @@ function sitterAdapter(
     dispose: () => tree.delete(),
   };
 }
+
+/** tree-sitter string nodes of Python and Go (see `Adapter.isString`). */
+const STRINGS = new Set(["string", "raw_string_literal", "interpreted_string_literal"]);
 
 /** Python statements that bind a name: see `Adapter.declares`. */
 const DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);

@@ -320,6 +320,26 @@ describe.each([
   });
 });
 
+describe("a line added inside an existing string changes its value and is refused", () => {
+  const INSIDE_STRING = /lies inside the existing .* which changes its value/;
+  test.each([
+    ["a JS template with a substitution", "a.js", "const q = `\n  SELECT * FROM t\n  WHERE id = ${id}\n`;\n", 2],
+    ["a JS template without one", "a.ts", "const q = `\n  SELECT * FROM t\n  WHERE id = 1\n`;\n", 2],
+    ["a Python triple-quoted string", "a.py", 'q = """\nSELECT * FROM t\nWHERE id = 1\n"""\n', 2],
+    ["a Go raw string", "a.go", "package main\n\nvar q = `\nSELECT * FROM t\nWHERE id = 1\n`\n", 4],
+  ])("%s: OR 1=1 added to a query", (_name, path, before, at) => {
+    expect(
+      add(path, before, at, "  OR 1=1\n")!
+        .map((p) => p.message)
+        .join("\n"),
+    ).toMatch(INSIDE_STRING);
+  });
+
+  test("a line added inside an existing block comment still passes", () => {
+    expect(add("a.js", "/* a\n b */\nrun();\n", 1, " note\n")).toEqual([]);
+  });
+});
+
 describe("the product's own kinds of addition still pass", () => {
   test.each([
     [
