@@ -1,4 +1,5 @@
 import { postedLine } from "../../grounding/posted.js";
+import { githubWebUrl } from "../../grounding/permalink.js";
 import { redact } from "../../grounding/secrets.js";
 
 /** GitHub's limit for an issue comment or pull request body (characters); a longer body is refused with 422. */
@@ -15,14 +16,15 @@ const AUTOLINK = /\b(?:https?:\/\/|www\.)[^\s<>`()[\]]+/gi;
  * are redacted (src/grounding/secrets.ts), `<` becomes `&lt;` (no HTML, so no hidden comment can forge a status
  * marker or a run record), `[` and `]` are backslash-escaped and each bare URL is shown as inline code (no link,
  * no image: a "verified" badge or a "log in to approve" link from the model's host would look like groundfix's
- * own), and `@name` mentions are broken with a zero-width space (`&#8203;`), so posting never notifies anyone.
+ * own) unless it is on the GitHub host the app talks to (`githubWebUrl`: a pull request's own address stays a
+ * link), and `@name` mentions are broken with a zero-width space (`&#8203;`), so posting never notifies anyone.
  * Other Markdown (emphasis, lists, code) stays.
  */
 export function escapeUntrusted(text: string): string {
   return redact(text)
     .replace(/</g, "&lt;")
     .replace(/[[\]]/g, "\\$&")
-    .replace(AUTOLINK, (url) => `\`${url}\``)
+    .replace(AUTOLINK, (url) => (url.startsWith(`${githubWebUrl()}/`) ? url : `\`${url}\``))
     .replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@&#8203;");
 }
 
