@@ -6,6 +6,32 @@ export const CONFIG_FILE = "groundfix.yml";
 /** Where a repository keeps its groundfix config, on every host. */
 export const CONFIG_PATH = ".github/groundfix.yml";
 
+/**
+ * The names a user might give the config that groundfix does not read (only {@link CONFIG_PATH} is read, as Probot
+ * reads `.github/<file>`): another extension, the repository root, a leading dot.
+ */
+export const MISPLACED_CONFIG_PATHS = [
+  ".github/groundfix.yaml",
+  ".github/.groundfix.yml",
+  ".github/.groundfix.yaml",
+  ".groundfix.yml",
+  ".groundfix.yaml",
+  "groundfix.yml",
+  "groundfix.yaml",
+] as const;
+
+/**
+ * One note per file of `paths` (a snapshot's sorted path list) that looks like a groundfix config at a name groundfix
+ * does not read ({@link MISPLACED_CONFIG_PATHS}), e.g. `found .groundfix.yml, which is not read: groundfix reads only
+ * .github/groundfix.yml (move it there)`. Empty when there is none.
+ */
+export function misplacedConfigNotes(paths: readonly string[]): string[] {
+  const present = new Set(paths);
+  return MISPLACED_CONFIG_PATHS.filter((p) => present.has(p)).map(
+    (p) => `found ${p}, which is not read: groundfix reads only ${CONFIG_PATH} (move it there)`,
+  );
+}
+
 /** The one message for a config file whose YAML does not parse: `(file): invalid YAML: <the parser's first line>`. */
 function invalidYaml(error: unknown): string {
   // The yaml package ends its first line with ":" before a code frame; without the frame the colon dangles.

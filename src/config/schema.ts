@@ -341,7 +341,18 @@ export class ConfigError extends Error {
 export function parseConfig(raw: unknown, source = ".github/groundfix.yml"): GroundfixConfig {
   const result = configSchema.safeParse(raw ?? {});
   if (result.success) return result.data;
-  throw new ConfigError(zodIssueLines(result.error, { namedKeys: true }), source);
+  throw new ConfigError(zodIssueLines(result.error, { namedKeys: true, knownKeys: keysOfDefaults }), source);
+}
+
+let defaults: GroundfixConfig | undefined;
+
+/** The keys the config object at `path` accepts, read from the defaults (every key has one); `[]` off the map. */
+function keysOfDefaults(path: readonly PropertyKey[]): string[] {
+  defaults ??= defaultConfig();
+  let node: unknown = defaults;
+  for (const step of path)
+    node = node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[step] : undefined;
+  return node && typeof node === "object" && !Array.isArray(node) ? Object.keys(node) : [];
 }
 
 /** The config with every default, as used when a repository has no `.github/groundfix.yml`. */

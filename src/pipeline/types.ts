@@ -83,6 +83,8 @@ export interface RunReport {
   pullRequest?: PullRequestRef;
   review?: ReviewReport;
   reviewCheck?: ReviewCheckFailure;
+  /** Config files at names groundfix does not read (`misplacedConfigNotes`, config/load.ts), one line each. */
+  configNotes?: string[];
   /** Why nothing was delivered or what the reader must know (model refusal, approve without an edit). */
   note?: string;
   /** The error of an `error` run, and what it had already written. */

@@ -136,6 +136,17 @@ describe("/groundfix retry never force-pushes over commits groundfix did not mak
   });
 });
 
+describe("a config at a name groundfix does not read", () => {
+  it("is named in the final status comment (the run used the defaults)", async () => {
+    app = await startApp({ files: { ...SHOP_FILES, ".github/groundfix.yaml": "trigger_label: autofix\n" } });
+    await app.receive("issues", labeledIssue());
+    const status = statusOf(app.fake).at(-1)!.body;
+    expect(status).toContain(
+      "found .github/groundfix.yaml, which is not read: groundfix reads only .github/groundfix.yml (move it there).",
+    );
+  });
+});
+
 describe("an archived repository refuses every write (403 “Repository was archived so is read-only.”)", () => {
   it(
     "archived in the payload: nothing is tried — no " + "reaction, no comment, no model run — and the job ends",

@@ -251,9 +251,29 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(r.stderr).toBe(
       `groundfix: invalid .github/groundfix.yml at ${sha.slice(0, 12)} ` +
         `(as committed; uncommitted edits are not read): ` +
-        "thresholds.pull_requst: unknown key\n",
+        "thresholds.pull_requst: unknown key (did you mean pull_request?)\n",
     );
     expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
+  });
+
+  it("notes a config committed at a name groundfix does not read, instead of running silently on defaults", () => {
+    const { dir } = demoRepo();
+    writeFileSync(join(dir, ".groundfix.yml"), "thresholds:\n  pull_request: 0.1\n");
+    mkdirSync(join(dir, ".github"));
+    writeFileSync(join(dir, ".github", "groundfix.yaml"), "edits:\n  max_added_line: 3\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "configs at the wrong names");
+    const r = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const notes = [
+      "found .github/groundfix.yaml, which is not read: groundfix reads only .github/groundfix.yml (move it there)",
+      "found .groundfix.yml, which is not read: groundfix reads only .github/groundfix.yml (move it there)",
+    ];
+    expect(doc.notes).toEqual(notes);
+    expect(r.stderr).toBe(notes.map((n) => `groundfix: note: ${n}\n`).join(""));
+    // The defaults were used: the comment-only addition (0.6) stays below the default threshold (0.7).
+    expect(doc.status).not.toBe("pr_ready");
   });
 
   it(

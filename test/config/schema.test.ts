@@ -23,7 +23,21 @@ describe("parseConfig", () => {
     try {
       parseConfig({ edits: { max_file: 3 } });
     } catch (e) {
-      expect((e as ConfigError).issues).toEqual(["edits.max_file: unknown key"]);
+      expect((e as ConfigError).issues).toEqual(["edits.max_file: unknown key (did you mean max_files?)"]);
+    }
+  });
+
+  it("suggests the nearest key only for a near miss, one line per unknown key", () => {
+    try {
+      parseConfig({ trigger_lable: "x", colour: "red", thresholds: { Pull_Request: 0.9, commnt: 0.1 } });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ConfigError).issues).toEqual([
+        "thresholds.Pull_Request: unknown key (did you mean pull_request?)",
+        "thresholds.commnt: unknown key (did you mean comment?)",
+        "trigger_lable: unknown key (did you mean trigger_label?)",
+        "colour: unknown key",
+      ]);
     }
   });
 

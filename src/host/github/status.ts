@@ -36,7 +36,9 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
     ...(report.baseMoved ? { baseMoved: report.baseMoved } : {}),
   };
   const delivery = report.delivery;
-  if (delivery?.kind === "held") return renderStatusComment({ ...site, note: heldNote(delivery) });
+  const config = (report.configNotes ?? []).map((n) => escapeUntrusted(oneLine(n, 300)).replace(/\.?$/, "."));
+  const withConfig = (note: string | undefined) => [note, ...config].filter(Boolean).join("\n\n") || undefined;
+  if (delivery?.kind === "held") return renderStatusComment({ ...site, note: withConfig(heldNote(delivery))! });
   if (!report.pullRequest) {
     const note =
       report.status === "review_failed"
@@ -46,7 +48,8 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
           : report.status === "already_fixed"
             ? "the base branch moved during the run and its new head already holds this fix"
             : report.note;
-    return renderStatusComment({ ...site, ...(note ? { note } : {}) });
+    const shown = withConfig(note);
+    return renderStatusComment({ ...site, ...(shown ? { note: shown } : {}) });
   }
   const pr = report.pullRequest;
   const pullRequest = { number: pr.number, url: pr.url ?? "", reused: pr.existing };
@@ -56,7 +59,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
     delivery?.kind === "replaced" ? replacedNote(delivery) : "",
     check && check.stage !== "create" ? reviewNote(check) : "",
   ];
-  const note = notes.filter(Boolean).join("\n\n");
+  const note = withConfig(notes.filter(Boolean).join("\n\n")) ?? "";
   const body = renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) });
   return check?.stage === "create" ? withTopWarning(body, reviewNote(check)) : body;
 }
