@@ -75,6 +75,8 @@ interface Found {
   kind: SymbolDef["kind"];
   /** Opens a container whose body holds methods (class, interface, struct, namespace). */
   opens?: boolean;
+  /** A Java enum: its constants may have bodies that hold methods. */
+  enumType?: boolean;
   container?: string;
 }
 
@@ -87,6 +89,7 @@ interface Open {
   opened: boolean;
   linesWaited: number;
   isContainer: boolean;
+  isEnum: boolean;
 }
 
 const JS_MODIFIERS =
@@ -257,13 +260,29 @@ function goLine(text: string, goBlock: string | null): Found | null {
   return null;
 }
 
-function javaLine(text: string, inClass: string | undefined, lang: Lang): Found | null {
+/**
+ * A Java or C# declaration on one line. `inClass`: the type whose body the line is directly in; `inEnum`: the same
+ * when it is a Java enum, whose constants may have a body of their own (`InBody {`, `PLUS("+") {`): a container
+ * named by the constant, whose methods are found like a class's. C# properties are methods: `int Count` alone on its
+ * line (the accessors follow), `int Count { get … }` and the expression-bodied `int Count => …;`; so are indexers
+ * (`this[int i]`, named `this`).
+ */
+function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum = false): Found | null {
   const t = text.trimStart();
   if (t.startsWith("@") || t.startsWith("[")) return null;
   const rest = stripPrefixes(t, JAVA_MODIFIERS);
   let m = /^(class|interface|enum|record|struct|@interface)\s+(\w+)/.exec(rest);
   if (m?.[1] && m[2])
-    return { name: m[2], kind: m[1] === "interface" || m[1] === "@interface" ? "interface" : "class", opens: true };
+    return {
+      name: m[2],
+      kind: m[1] === "interface" || m[1] === "@interface" ? "interface" : "class",
+      opens: true,
+      ...(lang === "java" && m[1] === "enum" ? { enumType: true } : {}),
+    };
+  // a constant with a body; not the enum's constructor, nor a `static {` initializer
+  m = inEnum ? /^([A-Za-z_$][\w$]*)\s*(?:\([^;{}]*\))?\s*\{/.exec(t) : null;
+  if (m?.[1] && m[1] !== inClass && !/^(?:static|synchronized|default)$/.test(m[1]))
+    return { name: m[1], kind: "class", opens: true };
   if (lang === "csharp") {
     m = /^namespace\s+([\w.]+)/.exec(rest);
     if (m?.[1]) return { name: m[1], kind: "module", opens: true };
@@ -277,6 +296,13 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang): Found 
   if (m?.[1] && m[1] === inClass) return { name: m[1], kind: "method" };
   m = /^([\w.[\]?,]+)\s+(\w+)\s*\(/.exec(plain);
   if (m?.[1] && m[2] && !NOT_METHOD.has(m[1]) && !NOT_METHOD.has(m[2])) return { name: m[2], kind: "method" };
+  if (lang === "csharp") {
+    // a property or indexer: the type, the name (`Explicit.Interface.Name`, `this[…]`), then `{`, `=>` or nothing
+    m = /^([\w.[\]?,]+)\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*(?:\{|=>|$)/.exec(plain);
+    const name = m?.[2]?.startsWith("this") ? "this" : m?.[2];
+    if (m?.[1] && name && !NOT_METHOD.has(m[1]) && !/^(?:event|operator|delegate|const|using)$/.test(m[1]))
+      return { name, kind: "method" };
+  }
   return null;
 }
 
@@ -297,6 +323,7 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
     for (let k = open.length - 1; k >= 0 && holder === undefined; k--)
       if (open[k]?.isContainer && open[k]?.opened) holder = open[k];
     const inClass = holder !== undefined && depth === holder.depthBefore + 1 ? holder.def.name : undefined;
+    const inEnum = inClass !== undefined && holder?.isEnum === true;
     let found: Found | null = null;
     if (!startedInComment && raw.length <= MAX_SCAN_LINE) {
       if (lang === "js") found = jsLine(raw, inClass);
@@ -304,7 +331,7 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
         if (depth === 0 && /^(type|var|const)\s*\(/.test(raw)) goBlock = /^(\w+)/.exec(raw)?.[1] ?? null;
         else if (goBlock !== null && /^\)/.test(raw)) goBlock = null;
         else if (depth === 0 || (goBlock !== null && depth <= 1)) found = goLine(raw, goBlock);
-      } else found = javaLine(raw, inClass, lang);
+      } else found = javaLine(raw, inClass, lang, inEnum);
     }
     if (found !== null) {
       const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo };
@@ -326,6 +353,7 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
           opened: false,
           linesWaited: 0,
           isContainer: found.opens === true,
+          isEnum: found.enumType === true,
         });
     }
     // Lines without a brace or parenthesis skip the character loop.

@@ -191,6 +191,77 @@ describe("extractSymbols", () => {
     ]);
   });
 
+  it("Java: methods inside enum constants' bodies belong to the constant; the enum's own members still count", () => {
+    const src = [
+      "enum State {", // 1
+      "    Initial {", // 2
+      "        boolean process(Token t, Builder tb) {", // 3
+      "            if (t == null) { return false; }", // 4
+      "            return true;", // 5
+      "        }", // 6
+      "    },", // 7
+      '    PLUS("+") {', // 8
+      "        int apply(int a, int b) { return a + b; }", // 9
+      "    };", // 10
+      "    State() {", // 11
+      "    }", // 12
+      "    static {", // 13
+      "    }", // 14
+      "    abstract boolean process(Token t, Builder tb);", // 15
+      "    boolean isWhitespace(Token t) {", // 16
+      "        return false;", // 17
+      "    }", // 18
+      "}", // 19
+    ].join("\n");
+    expect(brief(extractSymbols("src/main/java/a/State.java", src))).toEqual([
+      "1-19 class State",
+      "2-7 class State.Initial",
+      "3-6 method Initial.process",
+      "8-10 class State.PLUS",
+      "9-9 method PLUS.apply",
+      "11-12 method State.State",
+      "15-15 method State.process",
+      "16-18 method State.isWhitespace",
+    ]);
+    // in a class (not an enum), a `Name {` line is no constant
+    const cls = "class A {\n    Inner {\n        void m() {\n        }\n    }\n}\n";
+    expect(brief(extractSymbols("A.java", cls))).toEqual(["1-6 class A"]);
+  });
+
+  it("C#: properties (accessor blocks, auto-properties, expression-bodied) and indexers are methods; fields and events are not", () => {
+    const src = [
+      "public class Reader", // 1
+      "{", // 2
+      "    private int count;", // 3
+      "    public int FieldCount", // 4
+      "    {", // 5
+      "        get", // 6
+      "        {", // 7
+      "            return csv.Context.Record.Length;", // 8
+      "        }", // 9
+      "    }", // 10
+      "    public string Name { get; set; }", // 11
+      "    public int Depth => 0;", // 12
+      "    public object this[int i]", // 13
+      "    {", // 14
+      "        get { return values[i]; }", // 15
+      "    }", // 16
+      "    public event EventHandler Changed;", // 17
+      "    int IReader.Count => count;", // 18
+      "    public static Reader Create() => new Reader();", // 19
+      "}", // 20
+    ].join("\n");
+    expect(brief(extractSymbols("src/Reader.cs", src))).toEqual([
+      "1-20 class Reader",
+      "4-10 method Reader.FieldCount",
+      "11-11 method Reader.Name",
+      "12-12 method Reader.Depth",
+      "13-16 method Reader.this",
+      "18-18 method Reader.Count",
+      "19-19 method Reader.Create",
+    ]);
+  });
+
   it("braces inside strings, template literals and comments do not end a block", () => {
     const src = [
       "export function render(v) {", // 1

@@ -6,6 +6,7 @@
 
 import { languageOfExtension } from "../../../lang/languages.js";
 import { goLiteralOn, goSignatureText } from "./guard-go.js";
+import { csharpPropertyOn } from "./guard-jvm.js";
 
 /** Languages the heuristic writes additions for. */
 export type CodeLanguage = "javascript" | "typescript" | "python" | "go" | "java" | "kotlin" | "ruby" | "csharp";
@@ -226,6 +227,8 @@ export function definitionOn(
           return null;
         return { name, kind: "function", params: params(m.index + m[0].length - 1), method: !/\bstatic\b/.test(line) };
       }
+      const property = lang === "csharp" ? csharpPropertyOn(line) : null;
+      if (property) return { name: property, kind: "function", params: [], method: !/\bstatic\b/.test(line) };
       return null;
     case "javascript":
     case "typescript":

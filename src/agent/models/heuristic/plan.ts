@@ -13,6 +13,7 @@
  */
 import { baseName } from "./frames.js";
 import { goContextValues, goNamedNil, goPackageDeclarations, goPredicateExit, goVarQuery } from "./guard-go.js";
+import { fieldLines, lateinitGuardLines, lateinitProperty, lateinitRead, namedMemberLine } from "./guard-jvm.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
   enclosingDefinition,
@@ -138,6 +139,8 @@ interface Analysis {
   decl: Declaration | null;
   /** The frame's line was replaced by a line of the frame's function (the reporter's version differs). */
   reanchor: Reanchor | null;
+  /** Java/C#: no frame line; `targetLine` is the first statement of this member, which the report names. */
+  member: string | null;
 }
 
 /**
@@ -250,6 +253,16 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
       ...problem.identifiers,
       ...(cand.evidence === "search" ? problem.searchWords : []),
     ]);
+  // Kotlin: a lateinit property read too early, no frame line: the first read of it in a function of the file.
+  const noFrameLine = !lineInFile || (cand.evidence !== "frame" && cand.evidence !== "alert");
+  const lateinit = lang === "kotlin" && noFrameLine ? lateinitProperty(problem.errorMessages[0] ?? null) : null;
+  if (lateinit) targetLine = lateinitRead(window.lines, lateinit) ?? targetLine;
+  // Java/C#: no frame line, a member the report names: the first statement of its body.
+  const member =
+    noFrameLine && (lang === "java" || lang === "csharp")
+      ? namedMemberLine(cand.path, window.lines, problem.identifiers)
+      : null;
+  if (member) targetLine = member.line;
   let ins: InsertionPoint | null = null;
   let editBlocked: string | null = null;
   let enc: Enclosing | null = null;
@@ -266,7 +279,20 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   }
   const fnName = enc?.name ?? cand.frame?.fn ?? null;
   const decl = findDeclaration(steps, cand, window, targetLine, problem);
-  return { cand, lang, window, targetLine, lineInFile, ins, enc, fnName, editBlocked, decl, reanchor };
+  return {
+    cand,
+    lang,
+    window,
+    targetLine,
+    lineInFile,
+    ins,
+    enc,
+    fnName,
+    editBlocked,
+    decl,
+    reanchor,
+    member: member?.name ?? null,
+  };
 }
 
 /**
@@ -498,7 +524,8 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
   const crash =
     crashOf(message0) ??
     (a.cand.evidence === "alert" ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null) ??
-    (named ? { access: "any" as const, name: null, receiver: named } : null);
+    (named ? { access: "any" as const, name: null, receiver: named } : null) ??
+    (a.member ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
   // 0. Go: a nil result read just after its error was checked and not returned: the missing return, in that block.
   if (lang === "go" && crash && a.lineInFile && a.cand.evidence === "frame") {
@@ -506,13 +533,18 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     if (dropped) return dropped;
   }
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
-  if (crash && a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) {
+  if (crash && ((a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) || a.member)) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
-    // Go: the package's own `var` declarations (found by the discovery greps) are in scope too.
+    const signature0 = a.enc ? get(a.enc.line) : "";
+    // In scope besides the function's own lines: Go's package-level `var`s (found by the greps), Java/C# fields.
     const goVar = goVarCheck(a, problem);
     const varHits = goVar ? (grepHits(steps, goVar)?.hits ?? []) : [];
     const visible =
-      lang === "go" ? goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path) : [];
+      lang === "go"
+        ? goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path)
+        : lang === "java" || lang === "csharp"
+          ? fieldLines(a.window.lines, indentOf(signature0))
+          : [];
     const earlier = [...visible, ...Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i))].join(
       "\n",
     );
@@ -575,6 +607,16 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
           : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
       return { kind: "guard", lines, what, output: "" };
     }
+  }
+  // 1c. Kotlin: a lateinit property read before it was set: an `isInitialized` check before the read.
+  const lateinit = lang === "kotlin" ? lateinitProperty(message0) : null;
+  if (lateinit && a.enc?.kind === "function" && mentions(get(a.targetLine), lateinit)) {
+    const unit = indentUnit(a.window.lines, lang, a.ins.indent);
+    const guard = lateinitGuardLines(lateinit, get(a.enc.line), a.ins.indent, unit, where, wording.note);
+    const what = guard.returns
+      ? `a check that returns early while \`${lateinit}\` is not initialized yet`
+      : `a check that fails with a clear error while \`${lateinit}\` is not initialized yet`;
+    return { kind: "guard", lines: guard.lines, what, output: "" };
   }
   // 1b. a value of the wrong kind at the frame line, no cause found: a clearer error just before it is raised (a
   // proposal: below the pull-request threshold, see CLEARER_CAP).

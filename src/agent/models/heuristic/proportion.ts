@@ -102,6 +102,14 @@ function codeOnly(line: string, lang: CodeLanguage): string {
   return marker >= 0 ? noStrings.slice(0, marker) : noStrings;
 }
 
+/** {@link codeOnly} of each line of `text` (a comment on one line hides nothing on the next). */
+function codeLines(text: string, lang: CodeLanguage): string {
+  return text
+    .split("\n")
+    .map((l) => codeOnly(l, lang))
+    .join("\n");
+}
+
 /** True when `root` is bound by the statement itself (loop variable, declaration, lambda or block parameter). */
 function boundIn(statement: string, root: string): boolean {
   const r = esc(root);
@@ -239,10 +247,10 @@ export function guardFor(
   const instance = /^(?:this\.|self\.|@)/.test(receiver);
   if (!instance && boundIn(codeOnly(statement, lang), root)) return null;
   // In scope: seen earlier in the function (Ruby: a bare name may also be a method, always callable).
-  if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang)))
+  if (!instance && lang !== "ruby" && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeLines(earlier, lang)))
     return null;
   if (instance && !enc?.instance && lang !== "ruby") return null;
-  if (lang === "go" && (!signature || !goNilComparable(receiver, code, codeOnly(earlier, lang), imports))) return null;
+  if (lang === "go" && (!signature || !goNilComparable(receiver, code, codeLines(earlier, lang), imports))) return null;
   const what = crash.access === "key" ? `has no key '${key}'` : `is ${nullWord(lang)}`;
   const use =
     crash.access === "member" && crash.name
@@ -252,7 +260,7 @@ export function guardFor(
         : "";
   return {
     receiver,
-    condition: condition(lang, receiver, key, codeOnly(earlier, lang)),
+    condition: condition(lang, receiver, key, codeLines(earlier, lang)),
     message: `${receiver} ${what}${use}`,
   };
 }
@@ -416,7 +424,7 @@ export function clearerGuard(
   const root = receiver.replace(/^(?:this\.|self\.)/, "").split(".")[0] ?? "";
   const instance = /^(?:this|self)(?:\.|$)/.test(receiver);
   if (instance ? !enc?.instance : boundIn(codeOnly(statement, lang), root)) return null;
-  if (!instance && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeOnly(earlier, lang))) return null;
+  if (!instance && !new RegExp(`(^|[^\\w$.])${esc(root)}([^\\w$]|$)`).test(codeLines(earlier, lang))) return null;
   if (mismatch.kind === "function") {
     const member = `${receiver}.${mismatch.name}`;
     return {

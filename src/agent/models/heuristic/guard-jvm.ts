@@ -1,0 +1,152 @@
+/**
+ * Java, Kotlin and C# specifics of the heuristic's addition (line-based, like `code.ts`):
+ *
+ * - a report that names a member (`Ns.Reader.FieldCount`) without a frame line: the first statement of that method
+ *   or property is where the guard goes ({@link namedMemberLine}); the file's fields are in scope there;
+ * - Kotlin's `UninitializedPropertyAccessException: lateinit property x has not been initialized` names a property
+ *   of the file; the addition goes before the first statement of a function that reads it (`x` bare, not assigned,
+ *   not `other.x`), and checks `::x.isInitialized` there: a function returning `Unit` returns early (nothing to
+ *   compute yet), any other fails with `IllegalStateException` naming the property (Kotlin's
+ *   `Any.isInitialized` on a property reference: kotlinlang.org, "Checking whether a lateinit var is initialized").
+ */
+import { enclosingDefinition, type CodeLanguage } from "./code.js";
+import { buildAddition, type FittedText } from "./style.js";
+import { extractSymbols } from "../../../grounding/symbols.js";
+
+const esc = (s: string) => s.replace(/[.$]/g, (c) => `\\${c}`);
+
+/** The property a Kotlin lateinit error names (`lateinit property rectF has not been initialized` → `rectF`), or null. */
+export function lateinitProperty(message: string | null): string | null {
+  const m = /lateinit property ([A-Za-z_]\w*) has not been initialized/.exec(message ?? "");
+  return m?.[1] ?? null;
+}
+
+/**
+ * The first line (in file order) of a function of the window that reads the lateinit property `name` the window
+ * declares (`lateinit var name`): a bare read, not an assignment (`name = …`), not a property reference (`::name`),
+ * not a member of another object (`o.name`), outside comments and strings. Null when the window declares no such
+ * property or no function reads it.
+ */
+export function lateinitRead(lines: ReadonlyMap<number, string>, name: string): number | null {
+  const n = esc(name);
+  const declares = [...lines.values()].some((t) => new RegExp(`\\blateinit\\s+var\\s+${n}\\b`).test(t));
+  if (!declares) return null;
+  const read = new RegExp(`(?<![\\w.:$])${n}(?![\\w$])(?!\\s*=[^=])`);
+  for (const [line, text] of [...lines.entries()].sort((a, b) => a[0] - b[0])) {
+    const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\/\/.*$/, "");
+    if (/^\s*(?:\*|\/\*)/.test(code) || /\blateinit\b/.test(code) || !read.test(code)) continue;
+    if (enclosingDefinition(lines, line, "kotlin")?.kind === "function") return line;
+  }
+  return null;
+}
+
+/** True when a Kotlin function's definition line declares no result (or `Unit`) and opens a block body. */
+export function kotlinReturnsUnit(signature: string): boolean {
+  const code = signature.replace(/\/\/.*$/, "").trim();
+  if (!/\{$/.test(code) || !/\bfun\b/.test(code)) return false;
+  const afterParams = code
+    .slice(code.lastIndexOf(")") + 1)
+    .replace(/\{$/, "")
+    .trim();
+  return afterParams === "" || /^:\s*Unit$/.test(afterParams);
+}
+
+/** The guard condition that is true when the lateinit property `name` was not set yet (Kotlin). */
+export function lateinitCondition(name: string): string {
+  return `!::${name}.isInitialized`;
+}
+
+/**
+ * The lines of the lateinit guard before a read of `name` in a Kotlin function: the `groundfix:` comment `note`,
+ * then `if (!::name.isInitialized) {` with `return` (a function returning `Unit`) or `throw IllegalStateException(…)`
+ * naming the property, the function (`where`) and what to do. `unit` is the file's indentation step.
+ */
+export function lateinitGuardLines(
+  name: string,
+  signature: string,
+  indent: string,
+  unit: string,
+  where: string,
+  note: FittedText,
+): { lines: string[]; returns: boolean } {
+  const returns = kotlinReturnsUnit(signature);
+  const lines = buildAddition({
+    lang: "kotlin",
+    indent,
+    style: { receiver: "", method: "", form: "args" },
+    note,
+    shape: {
+      kind: "guard",
+      open: [`if (${lateinitCondition(name)}) {`],
+      close: ["}"],
+      inner: unit,
+      exit: returns ? { kind: "return", value: "" } : { kind: "throw", parameter: false },
+    },
+    message: { head: where, text: `${name} is not initialized yet; set it before this is called`, tail: "" },
+    values: [],
+  });
+  return { lines, returns };
+}
+
+/**
+ * Java/C#: the member a report names by a qualified identifier (`Ns.Reader.FieldCount`, the runtime's `get_X`
+ * already read as `X`) when the lines read define it as a method or property (`grounding/symbols.ts`, over the
+ * lines read with the others blank), and the first statement of its body: where to look when no frame gives a line.
+ * Null when no identifier names a member read whole, or its body holds no statement.
+ */
+export function namedMemberLine(
+  path: string,
+  lines: ReadonlyMap<number, string>,
+  identifiers: readonly string[],
+): { name: string; line: number } | null {
+  const last = Math.max(0, ...lines.keys());
+  const text = Array.from({ length: last }, (_, i) => lines.get(i + 1) ?? "");
+  const read = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => from + i).every((n) => lines.has(n));
+  const symbols = extractSymbols(path, text.join("\n")).filter(
+    (s) => s.kind === "method" && s.endLine !== undefined && read(s.line, s.endLine),
+  );
+  for (const id of identifiers) {
+    const parts = id.split(".");
+    const name = parts[parts.length - 1] ?? "";
+    const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+    const def = symbols.find((s) => s.name === name && (owner === undefined || s.container === owner));
+    if (!def) continue;
+    for (let n = def.line + 1; n <= (def.endLine ?? def.line); n++) {
+      const t = (text[n - 1] ?? "").trim();
+      if (t === "" || /^(?:[{}]|get|set|init|\/\/.*|\/\*.*|\*.*|\[.*\])$/.test(t)) continue;
+      if (/^(?:get|set)\s*\{?$/.test(t)) continue;
+      return { name, line: n };
+    }
+  }
+  return null;
+}
+
+/**
+ * The field declarations of a Java/C# window (`private readonly CsvReader csv;`, `static int count = 0;`:
+ * modifiers, a type, a name, then `;` or `=`) indented no deeper than `memberIndent` (the enclosing method's
+ * definition line, so locals of other methods are left out): a method reads them without `this.`, so they are in
+ * scope.
+ */
+export function fieldLines(lines: ReadonlyMap<number, string>, memberIndent: string): string[] {
+  const field =
+    /^\s*(?:(?:private|protected|public|internal|readonly|static|final|volatile|transient)\s+)+[\w<>[\],.?]+\s+[A-Za-z_]\w*\s*(?:;|=[^=>])/;
+  const depth = (t: string) => (/^[ \t]*/.exec(t)?.[0] ?? "").replace(/\t/g, "    ").length;
+  const max = depth(memberIndent);
+  return [...lines.values()].filter((t) => field.test(t) && depth(t) <= max);
+}
+
+/**
+ * A C# property (or indexer) whose accessors follow as a block: `public int FieldCount`, `protected override string
+ * Name {`, `public object this[int i]` — at least one modifier, a type, a name, no `;` and no parameter list. Its
+ * accessors' statements belong to it, as a method's do. Null for anything else.
+ */
+export function csharpPropertyOn(line: string): string | null {
+  const code = line.replace(/\/\/.*$/, "").trimEnd();
+  const m =
+    /^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|sealed|new|extern|unsafe)\s+)+[\w<>[\],.?]+\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*\{?$/.exec(
+      code,
+    );
+  if (!m?.[1] || /^(?:class|struct|interface|enum|record|namespace|event|delegate|operator)$/.test(m[1])) return null;
+  return m[1].startsWith("this") ? "this" : m[1];
+}
