@@ -228,7 +228,7 @@ describe("extractSymbols", () => {
     expect(brief(extractSymbols("A.java", cls))).toEqual(["1-6 class A"]);
   });
 
-  it("C#: properties (accessor blocks, auto-properties, expression-bodied) and indexers are methods; fields and events are not", () => {
+  it("C#: properties (accessors, auto, expression-bodied) and indexers are methods; fields and events not", () => {
     const src = [
       "public class Reader", // 1
       "{", // 2

@@ -106,84 +106,77 @@ describe("goNilComparable: `x == nil` is written only where the code shows x can
 });
 
 describe("Go guards in the run", () => {
-  it(
-    "a local pointer read in a command's Run literal: the " + "guard is in the literal and panics with a clear message",
-    async () => {
-      const src = [
-        "package cmd",
-        "",
-        "import (",
-        '\t"fmt"',
-        "",
-        '\t"github.com/spf13/cobra"',
-        ")",
-        "",
-        "var deployCmd = &cobra.Command{",
-        '\tUse: "deploy",',
-        "\tRun: func(cmd *cobra.Command, args []string) {",
-        "\t\tvar data *Project",
-        "\t\tif len(args) > 0 {",
-        "\t\t\tdata = load(args[0])",
-        "\t\t}",
-        "\t\tfor _, ev := range env() {",
-        "\t\t\tif data.Env[ev.Key] == ev.Val {",
-        "\t\t\t\tcontinue",
-        "\t\t\t}",
-        '\t\t\tfmt.Println("new key", ev.Key)',
-        "\t\t}",
-        "\t},",
-        "}",
-        "",
-      ].join("\n");
-      const result = await runHeuristic(
-        { "cmd/cloud.go": src, "go.mod": "module github.com/acme/tool\n" },
-        "deploy crashes",
-        trace("github.com/acme/tool/cmd.init.func1", "cmd/cloud.go", 17),
-      );
-      expect(addedLines(result).slice(1)).toEqual([
-        "\t\t\tif data == nil {",
-        '\t\t\t\tpanic(fmt.Sprintf("Run(): data is nil len(args)=%v", len(args)))',
-        "\t\t\t}",
-      ]);
-      expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
-    },
-  );
+  it("a local pointer read in a command's Run literal: the guard is in the literal and panics clearly", async () => {
+    const src = [
+      "package cmd",
+      "",
+      "import (",
+      '\t"fmt"',
+      "",
+      '\t"github.com/spf13/cobra"',
+      ")",
+      "",
+      "var deployCmd = &cobra.Command{",
+      '\tUse: "deploy",',
+      "\tRun: func(cmd *cobra.Command, args []string) {",
+      "\t\tvar data *Project",
+      "\t\tif len(args) > 0 {",
+      "\t\t\tdata = load(args[0])",
+      "\t\t}",
+      "\t\tfor _, ev := range env() {",
+      "\t\t\tif data.Env[ev.Key] == ev.Val {",
+      "\t\t\t\tcontinue",
+      "\t\t\t}",
+      '\t\t\tfmt.Println("new key", ev.Key)',
+      "\t\t}",
+      "\t},",
+      "}",
+      "",
+    ].join("\n");
+    const result = await runHeuristic(
+      { "cmd/cloud.go": src, "go.mod": "module github.com/acme/tool\n" },
+      "deploy crashes",
+      trace("github.com/acme/tool/cmd.init.func1", "cmd/cloud.go", 17),
+    );
+    expect(addedLines(result).slice(1)).toEqual([
+      "\t\t\tif data == nil {",
+      '\t\t\t\tpanic(fmt.Sprintf("Run(): data is nil len(args)=%v", len(args)))',
+      "\t\t\t}",
+    ]);
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
 
-  it(
-    "a field whose struct was dereferenced above, in a function " +
-      "returning (int, error): return 0 and an error naming it",
-    async () => {
-      const src = [
-        "package main",
-        "",
-        'import "fmt"',
-        "",
-        "func checkPath(path string, file *ast.File) (int, error) {",
-        "\tfor _, d := range file.Decls {",
-        "\t\tif f, ok := d.(*ast.FuncDecl); ok {",
-        "\t\t\tparams := f.Type.Params",
-        "\t\t\tclosing := f.Body.Pos() + 1",
-        "\t\t\tfmt.Println(params, closing)",
-        "\t\t}",
-        "\t}",
-        "\treturn 0, nil",
-        "}",
-        "",
-      ].join("\n");
-      const result = await runHeuristic(
-        { "main.go": src, "go.mod": "module github.com/acme/tool\n" },
-        "panic on a declaration without a body",
-        trace("main.checkPath", "main.go", 9),
-      );
-      expect(addedLines(result).slice(1)).toEqual([
-        "\t\t\tif f.Body == nil {",
-        '\t\t\t\treturn 0, fmt.Errorf("checkPath(): f.Body is nil")',
-        "\t\t\t}",
-      ]);
-      expect(result.outcome).toBe("pr_ready");
-      expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
-    },
-  );
+  it("a field whose struct was dereferenced above, results (int, error): return 0 and an error naming it", async () => {
+    const src = [
+      "package main",
+      "",
+      'import "fmt"',
+      "",
+      "func checkPath(path string, file *ast.File) (int, error) {",
+      "\tfor _, d := range file.Decls {",
+      "\t\tif f, ok := d.(*ast.FuncDecl); ok {",
+      "\t\t\tparams := f.Type.Params",
+      "\t\t\tclosing := f.Body.Pos() + 1",
+      "\t\t\tfmt.Println(params, closing)",
+      "\t\t}",
+      "\t}",
+      "\treturn 0, nil",
+      "}",
+      "",
+    ].join("\n");
+    const result = await runHeuristic(
+      { "main.go": src, "go.mod": "module github.com/acme/tool\n" },
+      "panic on a declaration without a body",
+      trace("main.checkPath", "main.go", 9),
+    );
+    expect(addedLines(result).slice(1)).toEqual([
+      "\t\t\tif f.Body == nil {",
+      '\t\t\t\treturn 0, fmt.Errorf("checkPath(): f.Body is nil")',
+      "\t\t\t}",
+    ]);
+    expect(result.outcome).toBe("pr_ready");
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
 
   const helpGo = [
     "package cli",
@@ -225,73 +218,65 @@ describe("Go guards in the run", () => {
     expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
   });
 
-  it(
-    "attacker: the title names a value declared as a struct, " +
-      "or not read on the frame line, or smuggles code: no guard",
-    async () => {
-      const files = (decl: string) => ({
-        "help.go": helpGo,
-        "flag.go": flagGo(decl).join("\n"),
-        "go.mod": "module github.com/acme/cli/v2\n",
-      });
-      // a struct value cannot be compared with nil: the guard would not compile
-      const struct = await runHeuristic(
-        files("var HelpFlag BoolFlag = BoolFlag{"),
-        "Set HelpFlag=nil causes panic",
-        moduleFrame,
-      );
-      expect(addedLines(struct).some((l) => /== nil/.test(l))).toBe(false);
-      expect(struct.outcome).not.toBe("pr_ready");
-      // a name the frame line does not read
-      const other = await runHeuristic(
-        files("var HelpFlag Flag = &BoolFlag{"),
-        "Set os=nil causes panic",
-        `panic\n${moduleFrame}`,
-      );
-      expect(addedLines(other).some((l) => /== nil/.test(l))).toBe(false);
-      // code in the title reaches neither the condition nor the error: only the identifier before `=nil` is read
-      const hostile = await runHeuristic(
-        files("var HelpFlag Flag = &BoolFlag{"),
-        'HelpFlag = nil") ; os.Exit(0) // causes panic',
-        moduleFrame,
-      );
-      const code = addedLines(hostile).filter((l) => !/^\s*\/\//.test(l));
-      expect(code).toEqual(["\tif HelpFlag == nil {", "\t\treturn false", "\t}"]);
-      expect(goErrors(hostile.files[0]?.content ?? "")).toBeNull();
-    },
-  );
+  it("attacker: the title names a struct value, a name the frame line does not read, or code: no guard", async () => {
+    const files = (decl: string) => ({
+      "help.go": helpGo,
+      "flag.go": flagGo(decl).join("\n"),
+      "go.mod": "module github.com/acme/cli/v2\n",
+    });
+    // a struct value cannot be compared with nil: the guard would not compile
+    const struct = await runHeuristic(
+      files("var HelpFlag BoolFlag = BoolFlag{"),
+      "Set HelpFlag=nil causes panic",
+      moduleFrame,
+    );
+    expect(addedLines(struct).some((l) => /== nil/.test(l))).toBe(false);
+    expect(struct.outcome).not.toBe("pr_ready");
+    // a name the frame line does not read
+    const other = await runHeuristic(
+      files("var HelpFlag Flag = &BoolFlag{"),
+      "Set os=nil causes panic",
+      `panic\n${moduleFrame}`,
+    );
+    expect(addedLines(other).some((l) => /== nil/.test(l))).toBe(false);
+    // code in the title reaches neither the condition nor the error: only the identifier before `=nil` is read
+    const hostile = await runHeuristic(
+      files("var HelpFlag Flag = &BoolFlag{"),
+      'HelpFlag = nil") ; os.Exit(0) // causes panic',
+      moduleFrame,
+    );
+    const code = addedLines(hostile).filter((l) => !/^\s*\/\//.test(l));
+    expect(code).toEqual(["\tif HelpFlag == nil {", "\t\treturn false", "\t}"]);
+    expect(goErrors(hostile.files[0]?.content ?? "")).toBeNull();
+  });
 
-  it(
-    "attacker: a closure inside a function returning an error " +
-      "leaves the closure with a panic, never `return …, err`",
-    async () => {
-      const src = [
-        "package main",
-        "",
-        'import "fmt"',
-        "",
-        "func serve(addr string) error {",
-        "\thandler := func(name string) {",
-        "\t\tvar s *Session",
-        '\t\tif name != "" {',
-        "\t\t\ts = open(name)",
-        "\t\t}",
-        "\t\ts.Touch()",
-        "\t}",
-        '\thandler("x")',
-        "\treturn nil",
-        "}",
-        "",
-      ].join("\n");
-      const result = await runHeuristic(
-        { "main.go": src, "go.mod": "module github.com/acme/tool\n" },
-        "panic in handler",
-        trace("main.serve.func1", "main.go", 11),
-      );
-      expect(addedLines(result).slice(1)).toEqual(["\t\tif s == nil {", '\t\t\tpanic("serve(): s is nil")', "\t\t}"]);
-      expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
-    },
-  );
+  it("attacker: a closure in a function returning an error panics, never `return …, err`", async () => {
+    const src = [
+      "package main",
+      "",
+      'import "fmt"',
+      "",
+      "func serve(addr string) error {",
+      "\thandler := func(name string) {",
+      "\t\tvar s *Session",
+      '\t\tif name != "" {',
+      "\t\t\ts = open(name)",
+      "\t\t}",
+      "\t\ts.Touch()",
+      "\t}",
+      '\thandler("x")',
+      "\treturn nil",
+      "}",
+      "",
+    ].join("\n");
+    const result = await runHeuristic(
+      { "main.go": src, "go.mod": "module github.com/acme/tool\n" },
+      "panic in handler",
+      trace("main.serve.func1", "main.go", 11),
+    );
+    expect(addedLines(result).slice(1)).toEqual(["\t\tif s == nil {", '\t\t\tpanic("serve(): s is nil")', "\t\t}"]);
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
 });
 
 describe("Go guard pieces", () => {
@@ -308,22 +293,18 @@ describe("Go guard pieces", () => {
     expect(goPredicateExit([])).toBeNull();
   });
 
-  it(
-    "goContextValues: ids, numbers and booleans by value, slices and " +
-      "maps by length; other strings, contexts, requests and secrets never",
-    () => {
-      const cheap = (n: string) => (/ctx|req|token/.test(n) ? null : /^(?:id|\w+ID)$/.test(n) ? {} : { type: true });
-      expect(
-        goContextValues("func run(ctx context.Context, userID string, n, m int, opts *Opts) error {", [], cheap),
-      ).toEqual([
-        { label: "userID", expr: "userID" },
-        { label: "n", expr: "n" },
-        { label: "m", expr: "m" },
-      ]);
-      expect(
-        goContextValues("\tRun: func(cmd *Command, args []string, token string, path string) {", [], cheap),
-      ).toEqual([{ label: "len(args)", expr: "len(args)" }]);
-      expect(goContextValues("func (c *T) get(n int) (V, error) {", ["n"], cheap)).toEqual([]);
-    },
-  );
+  it("goContextValues: ids, numbers, booleans by value, slices/maps by length; no other string or secret", () => {
+    const cheap = (n: string) => (/ctx|req|token/.test(n) ? null : /^(?:id|\w+ID)$/.test(n) ? {} : { type: true });
+    expect(
+      goContextValues("func run(ctx context.Context, userID string, n, m int, opts *Opts) error {", [], cheap),
+    ).toEqual([
+      { label: "userID", expr: "userID" },
+      { label: "n", expr: "n" },
+      { label: "m", expr: "m" },
+    ]);
+    expect(goContextValues("\tRun: func(cmd *Command, args []string, token string, path string) {", [], cheap)).toEqual(
+      [{ label: "len(args)", expr: "len(args)" }],
+    );
+    expect(goContextValues("func (c *T) get(n int) (V, error) {", ["n"], cheap)).toEqual([]);
+  });
 });

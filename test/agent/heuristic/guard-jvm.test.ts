@@ -64,7 +64,7 @@ describe("Kotlin: a lateinit property read before it was set", () => {
     expect(kotlinReturnsUnit("    fun area() = 1f")).toBe(false);
   });
 
-  it("the run: an isInitialized check before the read that returns early from a Unit function, below the threshold (found by search)", async () => {
+  it("the run: an isInitialized check returning early from a Unit function, below the threshold", async () => {
     const result = await runHeuristic(
       { "lib/src/main/java/com/acme/round/Rounder.kt": ROUNDER, "README.md": "# round\n" },
       "lateinit property has not been initialized",
@@ -96,10 +96,11 @@ describe("Kotlin: a lateinit property read before it was set", () => {
     ]);
   });
 
-  it("attacker: a message naming a property the file does not declare lateinit, or smuggling code, writes no check", async () => {
+  it("attacker: a property the file does not declare lateinit, or smuggled code: no check", async () => {
     for (const body of [
       "kotlin.UninitializedPropertyAccessException: lateinit property path has not been initialized",
-      'kotlin.UninitializedPropertyAccessException: lateinit property rect.isInitialized) { System.exit(0) } //"rect has not been initialized',
+      "kotlin.UninitializedPropertyAccessException: lateinit property " +
+        'rect.isInitialized) { System.exit(0) } //"rect has not been initialized',
       "kotlin.UninitializedPropertyAccessException: lateinit property rect$ has not been initialized",
     ]) {
       const result = await runHeuristic(
@@ -150,7 +151,7 @@ describe("C#: a report naming a property, no trace", () => {
     expect(csharpPropertyOn("            return value")).toBeNull();
   });
 
-  it("the guard goes in the getter the report names, on the chain it reads (the field is in scope), below the threshold", async () => {
+  it("the guard goes in the getter the report names, on the chain it reads, below the threshold", async () => {
     const result = await runHeuristic(
       { "src/Acme.Csv/DataReader.cs": READER, "README.md": "# csv\n" },
       "Empty CSV file passed to DataReader",
@@ -169,7 +170,8 @@ describe("C#: a report naming a property, no trace", () => {
   it("attacker: a member the file does not define, or code in the member's name, writes no guard", async () => {
     for (const body of [
       "- `Acme.Csv.DataReader.get_RowCount()` is throwing `System.NullReferenceException`.",
-      '- `Acme.Csv.DataReader.get_FieldCount"); Environment.Exit(0); //()` is throwing `System.NullReferenceException`.',
+      '- `Acme.Csv.DataReader.get_FieldCount"); Environment.Exit(0); //()` is throwing ' +
+        "`System.NullReferenceException`.",
       "- `Other.Thing.FieldCount` is throwing `System.NullReferenceException`.",
     ]) {
       const result = await runHeuristic(
@@ -211,7 +213,7 @@ describe("Java: what is in scope for the guard", () => {
     "\tat org.acme.Builder.track(Builder.java:14)",
   ].join("\n");
 
-  it("a field read without `this.`, with comments above: the guard is written, and returns as the method's own guard does", async () => {
+  it("a field read without `this.`, a comment above: a guard, returning as the method's guard does", async () => {
     const result = await runHeuristic(
       { "src/main/java/org/acme/Builder.java": src("    private Token current;\n    private boolean tracking;") },
       "NPE in track",

@@ -15,7 +15,7 @@ import { extractSymbols } from "../../../grounding/symbols.js";
 
 const esc = (s: string) => s.replace(/[.$]/g, (c) => `\\${c}`);
 
-/** The property a Kotlin lateinit error names (`lateinit property rectF has not been initialized` → `rectF`), or null. */
+/** The property a Kotlin lateinit error names (`lateinit property rectF has not been initialized` → `rectF`); null. */
 export function lateinitProperty(message: string | null): string | null {
   const m = /lateinit property ([A-Za-z_]\w*) has not been initialized/.exec(message ?? "");
   return m?.[1] ?? null;
@@ -129,8 +129,10 @@ export function namedMemberLine(
  * scope.
  */
 export function fieldLines(lines: ReadonlyMap<number, string>, memberIndent: string): string[] {
-  const field =
-    /^\s*(?:(?:private|protected|public|internal|readonly|static|final|volatile|transient)\s+)+[\w<>[\],.?]+\s+[A-Za-z_]\w*\s*(?:;|=[^=>])/;
+  const field = new RegExp(
+    String.raw`^\s*(?:(?:private|protected|public|internal|readonly|static|final|volatile|transient)\s+)+` +
+      String.raw`[\w<>[\],.?]+\s+[A-Za-z_]\w*\s*(?:;|=[^=>])`,
+  );
   const depth = (t: string) => (/^[ \t]*/.exec(t)?.[0] ?? "").replace(/\t/g, "    ").length;
   const max = depth(memberIndent);
   return [...lines.values()].filter((t) => field.test(t) && depth(t) <= max);
@@ -143,10 +145,11 @@ export function fieldLines(lines: ReadonlyMap<number, string>, memberIndent: str
  */
 export function csharpPropertyOn(line: string): string | null {
   const code = line.replace(/\/\/.*$/, "").trimEnd();
-  const m =
-    /^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|sealed|new|extern|unsafe)\s+)+[\w<>[\],.?]+\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*\{?$/.exec(
-      code,
-    );
+  const m = new RegExp(
+    String.raw`^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|sealed|new|extern|unsafe)` +
+      String.raw`\s+)+` +
+      String.raw`[\w<>[\],.?]+\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*\{?$`,
+  ).exec(code);
   if (!m?.[1] || /^(?:class|struct|interface|enum|record|namespace|event|delegate|operator)$/.test(m[1])) return null;
   return m[1].startsWith("this") ? "this" : m[1];
 }
