@@ -182,6 +182,16 @@ function isQuoteOrSlash(code: number): boolean {
 }
 
 /** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
+/** `const name = function …` / `= (…) =>` / `= async x =>`: a function bound to a variable (group 1: the name). */
+const JS_BOUND_FUNCTION = new RegExp(
+  String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)` +
+    String.raw`\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)`,
+);
+/** `a.b.name = function …` / `= (…) =>`: a function assigned to a member (group 1: the object, group 2: the member). */
+const JS_MEMBER_FUNCTION = new RegExp(
+  String.raw`^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$]` +
+    String.raw`[\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
+);
 const JS_CANDIDATE = new RegExp(
   String.raw`^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|` +
     String.raw`module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.` +
@@ -204,10 +214,7 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1]) return { name: m[1], kind: "module", opens: true };
   m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
-  m = new RegExp(
-    String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)` +
-      String.raw`\s*(?::[^=]*)?=\s*(async\b\s*)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)`,
-  ).exec(t);
+  m = JS_BOUND_FUNCTION.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
   m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
   if (m?.[1]) return { name: m[1], kind: "function" };
@@ -215,10 +222,7 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
   if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
   // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the
   // member.
-  m = new RegExp(
-    String.raw`^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$]` +
-      String.raw`[\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
-  ).exec(t);
+  m = JS_MEMBER_FUNCTION.exec(t);
   if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return { name: m[2], kind: "method", container: m[1] };
   // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
   m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
