@@ -44,17 +44,77 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
 }
 
 /**
+ * The distinct words one {@link scanWords} pass met, interned without slicing the text per hit: an open-addressing
+ * table of word ids keyed by a hash of the word's characters, so a word seen before (in this file or another) costs
+ * a hash and a comparison of its characters, not a new string. Shapes: `slots` holds id + 1 (0 = empty), its length
+ * a power of two kept at most half full; `words[id]` the word, `hashes[id]` its hash, `lastFile[id]` the last file
+ * index it was reported for (−1 before).
+ */
+class WordTable {
+  slots = new Int32Array(1 << 14);
+  words: string[] = [];
+  hashes: number[] = [];
+  lastFile: number[] = [];
+
+  /** The id of `text.slice(start, end)` (`hash` being {@link hashWord} of it), added if new. */
+  id(text: string, start: number, end: number, hash: number): number {
+    const { slots } = this;
+    const mask = slots.length - 1;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot] as number;
+      if (entry === 0) {
+        const id = this.words.length;
+        this.words.push(text.slice(start, end));
+        this.hashes.push(hash);
+        this.lastFile.push(-1);
+        slots[slot] = id + 1;
+        if (this.words.length * 2 > slots.length) this.grow();
+        return id;
+      }
+      const id = entry - 1;
+      if (this.hashes[id] !== hash) continue;
+      const word = this.words[id] as string;
+      if (word.length !== length) continue;
+      let i = 0;
+      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      if (i === length) return id;
+    }
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    this.hashes.forEach((hash, id) => {
+      let slot = hash & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    });
+    this.slots = slots;
+  }
+}
+
+/** FNV-1a (32-bit) of the UTF-16 code units `text[start..end)`. */
+function hashWord(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+/**
  * One pass over the text files of a snapshot (secret files skipped) for the words that contain any of `needles`
  * (lower-case strings of word characters), ignoring case: one regular expression with the needles as alternatives
- * (V8 scans for them together), each match widened to the whole word around it. `onWord(file, word)` is called once
- * per distinct word (2 to 80 characters) per file, `file` being the index in `snapshot.paths`; at most
- * {@link MAX_WORDS_PER_FILE} distinct words are taken per file.
+ * (V8 scans for them together), each match widened to the whole word around it. `onWord(file, word, id)` is called
+ * once per distinct word (2 to 80 characters) per file, `file` being the index in `snapshot.paths` and `id` a number
+ * from 0 that is the same for the same word throughout the pass (first seen first); at most
+ * {@link MAX_WORDS_PER_FILE} distinct words are taken per file. Repeated words cost no allocation: they are found
+ * again in a table of the pass's words (see {@link WordTable}), and `word` is the same string each time.
  * @returns the number of text files scanned.
  */
 export function scanWords(
   snapshot: Snapshot,
   needles: readonly string[],
-  onWord: (file: number, word: string) => void,
+  onWord: (file: number, word: string, id: number) => void,
 ): number {
   // A word holding a needle that holds another needle also holds the shorter one: scanning for it finds the word.
   const distinct = [...new Set(needles)].filter((n) => n !== "");
@@ -62,7 +122,7 @@ export function scanWords(
   if (alternatives.length === 0) return 0;
   // The rest of the word is matched by the expression itself (`[\w$]` is `isWordChar`): a hit ends at its word's end.
   const re = new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
-  const seen = new Set<string>();
+  const table = new WordTable();
   let scanned = 0;
   const { paths } = snapshot;
   for (let file = 0; file < paths.length; file++) {
@@ -71,7 +131,7 @@ export function scanWords(
     const content = rawText(snapshot, path);
     if (content === undefined || isSecretPath(path)) continue;
     scanned++;
-    seen.clear();
+    let taken = 0;
     re.lastIndex = 0;
     // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
     // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left.
@@ -80,11 +140,11 @@ export function scanWords(
       let s = e - 1;
       while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
       if (e - s < 2 || e - s > MAX_WORD) continue;
-      const word = content.slice(s, e);
-      if (seen.has(word)) continue;
-      seen.add(word);
-      onWord(file, word);
-      if (seen.size >= MAX_WORDS_PER_FILE) break;
+      const id = table.id(content, s, e, hashWord(content, s, e));
+      if (table.lastFile[id] === file) continue;
+      table.lastFile[id] = file;
+      onWord(file, table.words[id] as string, id);
+      if (++taken >= MAX_WORDS_PER_FILE) break;
     }
   }
   return scanned;
@@ -186,12 +246,62 @@ function docTable(snapshot: Snapshot): DocTable {
   return table;
 }
 
-/** One way a query term matched: the term itself or an expansion of it, with its weight and term frequencies. */
+/**
+ * One way a query term matched: the term itself or an expansion of it, with its weight and its text-field postings:
+ * `files` the files whose text holds the token (ascending, each once) and `tf[i]` its frequency in `files[i]` (the
+ * number of distinct words of the file holding the token). Filled by one ascending scan, so a count for a file is
+ * always for the last file listed.
+ */
 interface Derived {
+  token: string;
   source: number;
   weight: number;
-  /** File index → frequency in the text field (distinct words holding the token). */
-  text: Map<number, number>;
+  files: number[];
+  tf: number[];
+}
+
+/** Add one occurrence of `d`'s token in `file`, `file` being the last file counted for it or a later one. */
+function count(d: Derived, file: number): void {
+  const last = d.files.length - 1;
+  if (last >= 0 && d.files[last] === file) d.tf[last] = (d.tf[last] as number) + 1;
+  else {
+    d.files.push(file);
+    d.tf.push(1);
+  }
+}
+
+/** Whether ascending `list` holds `value` (binary search). */
+function holds(list: readonly number[], value: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid] as number;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The number of bits set in a 32-bit integer. */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The files {@link rankFiles} found, best first, with the detail of each computed only when asked. */
+export interface Ranking {
+  /** Every matching file's path, best first (ties in path order). */
+  paths: string[];
+  /** The score, matched terms and fields of `paths[k]` (`k` from 0). */
+  hit(k: number): SearchHit;
+  /**
+   * The other files holding a token that a term of 4+ letters starts (also when the term itself is present), most
+   * such tokens first — where a caller looks for names by prefix.
+   */
+  prefixFiles: string[];
 }
 
 /**
@@ -207,74 +317,71 @@ export function pieces(term: string, k: number): string[] {
 }
 
 /**
- * Files of a snapshot ranked for query `terms` (lower-case tokens, see {@link searchTokens}) with BM25+ over three
- * fields — the path's tokens, the symbols defined in the file (names split by {@link searchTokens}), and the tokens
- * of the distinct words of a text file — summed over the terms and multiplied by the number of terms matched.
- * Nothing is indexed ahead: the text field is one {@link scanWords} pass for the query's terms, with term
- * frequencies and document frequencies for those terms only; the symbols field is scored for the best
- * {@link SYMBOL_CANDIDATES} files by path and text that fit the extraction budget (its document frequency taken from
- * the text field, which holds every defined name). A term no path or text holds as such is expanded: to the longer
- * tokens it starts (4+ letters, from the same pass) and to tokens within an edit distance of `fuzzy × length` (6+
- * letters, one more pass for pieces of the term), each weighted down with its distance.
- * @returns `hits`: every matching file, best first (ties in path order); `prefixFiles`: the other files holding a
- *   token that a term of 4+ letters starts (also when the term itself is present), most such tokens first — where
- *   a caller looks for names by prefix.
+ * Files of a snapshot ranked for query `terms` (at most 31 distinct lower-case tokens, see {@link searchTokens})
+ * with BM25+ over three fields — the path's tokens, the symbols defined in the file (names split by
+ * {@link searchTokens}), and the tokens of the distinct words of a text file — summed over the terms and multiplied
+ * by the number of terms matched. Nothing is indexed ahead: the text field is one {@link scanWords} pass for the
+ * query's terms, with term frequencies and document frequencies for those terms only; the symbols field is scored
+ * for the best {@link SYMBOL_CANDIDATES} files by path and text that fit the extraction budget (its document
+ * frequency taken from the text field, which holds every defined name). A term no path or text holds as such is
+ * expanded: to the longer tokens it starts (4+ letters, from the same pass) and to tokens within an edit distance of
+ * `fuzzy × length` (6+ letters, one more pass for pieces of the term), each weighted down with its distance.
+ * Per file only a score (`Float64Array`) and a bit set of the terms matched (`Int32Array`) are kept; which token
+ * matched in which field is worked out for the hits a caller asks for.
+ * @throws RangeError for more than 31 terms.
  */
-export function rankFiles(
-  snapshot: Snapshot,
-  terms: readonly string[],
-  options: RankOptions,
-): { hits: SearchHit[]; prefixFiles: string[] } {
+export function rankFiles(snapshot: Snapshot, terms: readonly string[], options: RankOptions): Ranking {
+  if (terms.length > 31) throw new RangeError(`rankFiles takes at most 31 terms, not ${terms.length}`);
   const table = docTable(snapshot);
   const n = snapshot.paths.length;
+  // Insertion order is the order tokens are scored in and listed in a hit's fields.
   const derived = new Map<string, Derived>();
   const exactTerm = new Map(terms.map((t, i) => [t, i]));
   const derive = (token: string, source: number, weight: number): Derived => {
     let d = derived.get(token);
     if (d === undefined) {
-      d = { source, weight, text: new Map() };
+      d = { token, source, weight, files: [], tf: [] };
       derived.set(token, d);
     }
     return d;
   };
-  const count = (d: Derived, file: number) => d.text.set(file, (d.text.get(file) ?? 0) + 1);
-  // Each distinct word is split once per query; a word's tokens are matched against the terms and their prefixes.
-  const memo = new Map<string, string[]>();
+  // Prefix tokens → the files holding them, once per distinct word (ascending): a plain array per token, as most of
+  // them are dropped (terms the repository holds are not expanded).
+  const prefixHits = new Map<string, number[]>();
   const prefixOf = new Map<string, number>();
-  const tokensHolding = (word: string): string[] => {
-    let list = memo.get(word);
-    if (list !== undefined) return list;
-    list = [];
+  // Per word id of the pass: where each of its tokens is counted — a term's postings, or a prefix token's files
+  // (a token twice in a word counts twice). Each distinct word is split once per query.
+  const NONE = { exact: [] as Derived[], prefix: [] as number[][] };
+  const targets: (typeof NONE)[] = [];
+  const targetsOf = (word: string) => {
+    let exact: Derived[] | undefined;
+    let prefix: number[][] | undefined;
     for (const token of searchTokens(word)) {
-      if (exactTerm.has(token)) list.push(token);
+      const source = exactTerm.get(token);
+      if (source !== undefined) (exact ??= []).push(derive(token, source, 1));
       else
         for (let i = 0; i < terms.length; i++) {
           const t = terms[i] as string;
           if (t.length >= 4 && token.startsWith(t)) {
-            list.push(token);
-            if (!prefixOf.has(token)) prefixOf.set(token, i);
+            let files = prefixHits.get(token);
+            if (files === undefined) {
+              prefixHits.set(token, (files = []));
+              prefixOf.set(token, i);
+            }
+            (prefix ??= []).push(files);
             break;
           }
         }
     }
-    memo.set(word, list);
-    return list;
+    return exact === undefined && prefix === undefined ? NONE : { exact: exact ?? [], prefix: prefix ?? [] };
   };
-  // Prefix tokens → the files holding them, once per distinct word (ascending): a plain array per token, as most of
-  // them are dropped (terms the repository holds are not expanded).
-  const prefixHits = new Map<string, number[]>();
-  scanWords(snapshot, terms, (file, word) => {
-    for (const token of tokensHolding(word)) {
-      const source = exactTerm.get(token);
-      if (source !== undefined) count(derive(token, source, 1), file);
-      else {
-        const files = prefixHits.get(token);
-        if (files === undefined) prefixHits.set(token, [file]);
-        else files.push(file);
-      }
-    }
+  scanWords(snapshot, terms, (file, word, id) => {
+    let t = targets[id];
+    if (t === undefined) targets[id] = t = targetsOf(word);
+    for (const d of t.exact) count(d, file);
+    for (const files of t.prefix) files.push(file);
   });
-  const present = (t: string) => (derived.get(t)?.text.size ?? 0) > 0 || table.pathPostings.has(t);
+  const present = (t: string) => (derived.get(t)?.files.length ?? 0) > 0 || table.pathPostings.has(t);
   const absent = terms.map((t) => !present(t));
   // Prefix expansions of absent terms, from the text pass and from the path vocabulary.
   const prefixWeight = (token: string, term: string) =>
@@ -283,7 +390,7 @@ export function rankFiles(
     const source = prefixOf.get(token) as number;
     if (!absent[source]) continue;
     const d = derive(token, source, prefixWeight(token, terms[source] as string));
-    for (const file of files) d.text.set(file, (d.text.get(file) ?? 0) + 1);
+    for (const file of files) count(d, file);
   }
   terms.forEach((t, source) => {
     if (!absent[source] || t.length < 4) return;
@@ -306,22 +413,23 @@ export function rankFiles(
       }
       return undefined;
     };
-    const fuzzyMemo = new Map<string, readonly string[]>();
     const weightOf = (token: string, distance: number) =>
       (options.fuzzyWeight * token.length) / (token.length + distance);
+    const fuzzyTargets: Derived[][] = [];
     scanWords(
       snapshot,
       fuzzyTerms.flatMap((f) => pieces(f.t, f.k)),
-      (file, word) => {
-        let tokens = fuzzyMemo.get(word);
-        if (tokens === undefined) {
-          tokens = searchTokens(word).filter((token) => fuzzyOf(token) !== undefined);
-          fuzzyMemo.set(word, tokens);
+      (file, word, id) => {
+        let list = fuzzyTargets[id];
+        if (list === undefined) {
+          list = [];
+          for (const token of searchTokens(word)) {
+            const f = fuzzyOf(token);
+            if (f !== undefined) list.push(derive(token, f.source, weightOf(token, f.distance)));
+          }
+          fuzzyTargets[id] = list;
         }
-        for (const token of tokens) {
-          const f = fuzzyOf(token) as { source: number; distance: number };
-          count(derive(token, f.source, weightOf(token, f.distance)), file);
-        }
+        for (const d of list) count(d, file);
       },
     );
     for (const token of table.pathVocabulary) {
@@ -329,42 +437,41 @@ export function rankFiles(
       if (f !== undefined) derive(token, f.source, weightOf(token, f.distance));
     }
   }
-  // Path and text fields.
+  // Path and text fields. `scored` are the tokens that count (a term, or an expansion of an absent one).
   const score = new Float64Array(n);
-  const sources = new Map<number, Set<number>>();
-  const fields = new Map<number, Map<string, Set<SearchField>>>();
-  const note = (file: number, token: string, d: Derived, field: SearchField) => {
-    let s = sources.get(file);
-    if (s === undefined) sources.set(file, (s = new Set()));
-    s.add(d.source);
-    let f = fields.get(file);
-    if (f === undefined) fields.set(file, (f = new Map()));
-    let set = f.get(token);
-    if (set === undefined) f.set(token, (set = new Set()));
-    set.add(field);
-  };
-  for (const [token, d] of derived) {
-    if (d.source !== exactTerm.get(token) && !absent[d.source]) continue;
+  const matched = new Int32Array(n);
+  const scored = [...derived.values()].filter((d) => d.source === exactTerm.get(d.token) || absent[d.source]);
+  for (const d of scored) {
+    const bit = 1 << d.source;
     const inPath = new Map<number, number>();
-    for (const file of table.pathPostings.get(token) ?? []) inPath.set(file, (inPath.get(file) ?? 0) + 1);
+    for (const file of table.pathPostings.get(d.token) ?? []) inPath.set(file, (inPath.get(file) ?? 0) + 1);
     for (const [file, tf] of inPath) {
       score[file] =
         (score[file] as number) +
         d.weight * options.boost.path * bm25(tf, inPath.size, n, table.pathLength[file] as number, table.avgPathLength);
-      note(file, token, d, "path");
+      matched[file] = (matched[file] as number) | bit;
     }
-    for (const [file, tf] of d.text) {
+    const { files, tf } = d;
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i] as number;
       score[file] =
         (score[file] as number) +
-        d.weight * options.boost.text * bm25(tf, d.text.size, n, table.textLength[file] as number, table.avgTextLength);
-      note(file, token, d, "text");
+        d.weight *
+          options.boost.text *
+          bm25(tf[i] as number, files.length, n, table.textLength[file] as number, table.avgTextLength);
+      matched[file] = (matched[file] as number) | bit;
     }
   }
   // Symbols field, for the best candidates so far.
-  const quality = (file: number) => sources.get(file)?.size ?? 0;
   const byScore = (a: number, b: number) =>
-    (score[b] as number) * quality(b) - (score[a] as number) * quality(a) || a - b;
-  const best = [...sources.keys()].sort(byScore);
+    (score[b] as number) * popcount(matched[b] as number) - (score[a] as number) * popcount(matched[a] as number) ||
+    a - b;
+  const matching = (): number[] => {
+    const out: number[] = [];
+    for (let file = 0; file < n; file++) if (matched[file] !== 0) out.push(file);
+    return out.sort(byScore);
+  };
+  const best = matching();
   const affordable = new Set(
     withinBudget(
       snapshot,
@@ -377,40 +484,68 @@ export function rankFiles(
     [...new Set(options.symbolsOf(snapshot.paths[file] as string))].flatMap((name) => searchTokens(name)),
   );
   const avgSymbols = symbolTokens.reduce((s, t) => s + t.length, 0) / (symbolTokens.length || 1);
+  /** File → the derived tokens its symbols matched, in the order first met. */
+  const inSymbols = new Map<number, Derived[]>();
   candidates.forEach((file, c) => {
     const tokens = symbolTokens[c] as string[];
+    const seen = new Set<string>();
     for (const token of tokens) {
       const d = derived.get(token);
-      if (d === undefined) continue;
-      if (fields.get(file)?.get(token)?.has("symbols")) continue;
+      if (d === undefined || seen.has(token)) continue;
+      seen.add(token);
       let tf = 0;
       for (const t of tokens) if (t === token) tf++;
-      const df = Math.max(1, d.text.size);
+      const df = Math.max(1, d.files.length);
       score[file] =
         (score[file] as number) + d.weight * options.boost.symbols * bm25(tf, df, n, tokens.length, avgSymbols);
-      note(file, token, d, "symbols");
+      matched[file] = (matched[file] as number) | (1 << d.source);
+      let list = inSymbols.get(file);
+      if (list === undefined) inSymbols.set(file, (list = []));
+      list.push(d);
     }
   });
-  const ranked = [...sources.keys()].sort(byScore);
+  const ranked = matching();
   const prefixCount = new Map<number, number>();
   for (const files of prefixHits.values()) {
     files.forEach((file, i) => {
-      if (files[i - 1] !== file && !sources.has(file)) prefixCount.set(file, (prefixCount.get(file) ?? 0) + 1);
+      if (files[i - 1] !== file && matched[file] === 0) prefixCount.set(file, (prefixCount.get(file) ?? 0) + 1);
     });
   }
   const prefixFiles = [...prefixCount.keys()].sort(
     (a, b) => (prefixCount.get(b) as number) - (prefixCount.get(a) as number) || a - b,
   );
-  const hits = ranked.map((file) => {
+  const hit = (k: number): SearchHit => {
+    const file = ranked[k];
+    if (file === undefined) throw new RangeError(`no hit ${k} of ${ranked.length}`);
+    // Fields per token in the order they were scored: path and text token by token, then the symbols field.
+    const fields = new Map<string, Set<SearchField>>();
+    for (const d of scored) {
+      const inPath = table.pathPostings.get(d.token)?.includes(file) === true;
+      const inText = holds(d.files, file);
+      if (!inPath && !inText) continue;
+      const set = new Set<SearchField>();
+      if (inPath) set.add("path");
+      if (inText) set.add("text");
+      fields.set(d.token, set);
+    }
+    for (const d of inSymbols.get(file) ?? []) {
+      const set = fields.get(d.token);
+      if (set === undefined) fields.set(d.token, new Set(["symbols"]));
+      else set.add("symbols");
+    }
     const match: Record<string, SearchField[]> = {};
-    for (const [token, set] of fields.get(file) ?? []) match[token] = SEARCH_FIELDS.filter((f) => set.has(f));
-    const matched = [...(sources.get(file) ?? [])].sort((a, b) => a - b).map((i) => terms[i] as string);
+    for (const [token, set] of fields) match[token] = SEARCH_FIELDS.filter((f) => set.has(f));
+    const bits = matched[file] as number;
     return {
       id: snapshot.paths[file] as string,
-      score: (score[file] as number) * quality(file),
-      terms: matched,
+      score: (score[file] as number) * popcount(bits),
+      terms: terms.filter((_, i) => (bits & (1 << i)) !== 0),
       match,
     };
-  });
-  return { hits, prefixFiles: prefixFiles.map((file) => snapshot.paths[file] as string) };
+  };
+  return {
+    paths: ranked.map((file) => snapshot.paths[file] as string),
+    hit,
+    prefixFiles: prefixFiles.map((file) => snapshot.paths[file] as string),
+  };
 }

@@ -153,19 +153,19 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
     const snapshot = ctx.snapshot;
     const symbolNames = (path: string) => fileSymbols(snapshot, path).map((d) => d.name);
-    const { hits: results, prefixFiles } = rankFiles(snapshot, terms, {
+    const ranking = rankFiles(snapshot, terms, {
       boost: { symbols: 3, path: 2, text: 1 },
       prefixWeight: 0.5,
       fuzzyWeight: 0.3,
       fuzzy: 0.15,
       symbolsOf: symbolNames,
     });
-    const total = results.length;
+    const total = ranking.paths.length;
     // A file is shown for the words its served text (secrets redacted) or path holds: a word found only inside a
     // secret is neither shown (expansions are words of the repository) nor a reason to list the file.
     const hits: SearchHit[] = [];
-    for (const r of results) {
-      if (hits.length >= max) break;
+    for (let k = 0; k < total && hits.length < max; k++) {
+      const r = ranking.hit(k);
       const path = r.id.toLowerCase();
       const inText = servedWords(
         snapshot,
@@ -178,7 +178,7 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then
     // of files holding longer words the terms start (names matched by prefix).
     const sitesByName = new Map<string, SymbolSite[]>();
-    for (const path of withinBudget(snapshot, [...results.map((r) => r.id), ...prefixFiles], SYMBOL_FILES)) {
+    for (const path of withinBudget(snapshot, [...ranking.paths, ...ranking.prefixFiles], SYMBOL_FILES)) {
       for (const site of fileSymbols(snapshot, path)) {
         const list = sitesByName.get(site.name);
         if (list === undefined) sitesByName.set(site.name, [site]);
