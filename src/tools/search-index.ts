@@ -2,7 +2,7 @@ import { isSecretPath } from "../grounding/secrets.js";
 import { rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
-import { identifierWords, isWordCode as isWordChar, withinBudget } from "./symbol-index.js";
+import { identifierWords, isWordCode as isWordChar, withinBudget, type ExtractBudget } from "./symbol-index.js";
 
 /** Distinct words of one file that are ranked; the rest of a huge file is not. */
 export const MAX_WORDS_PER_FILE = 5000;
@@ -176,6 +176,8 @@ export interface RankOptions {
   fuzzy: number;
   /** Symbol names defined in a file (the symbols field), asked only for the best candidates. */
   symbolsOf(path: string): readonly string[];
+  /** What the symbols field may extract (default: `EXTRACT_BUDGET_CHARS` of symbol-index.ts); what it takes is subtracted. */
+  budget?: ExtractBudget;
 }
 
 /** How many of the best files by path and text get their symbols field scored (within the extraction budget). */
@@ -477,6 +479,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
       snapshot,
       best.map((file) => snapshot.paths[file] as string),
       SYMBOL_CANDIDATES,
+      options.budget,
     ),
   );
   const candidates = best.filter((file) => affordable.has(snapshot.paths[file] as string));

@@ -4,7 +4,14 @@ import { finish } from "./output.js";
 import { rankFiles, searchTokens, type SearchHit } from "./search-index.js";
 import { servedWords } from "./serve.js";
 import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
-import { fileSymbols, formatSymbol, withinBudget, type SymbolSite } from "./symbol-index.js";
+import {
+  EXTRACT_BUDGET_CHARS,
+  fileSymbols,
+  formatSymbol,
+  withinBudget,
+  type ExtractBudget,
+  type SymbolSite,
+} from "./symbol-index.js";
 
 /** Default and largest number of files (and of symbols) `search_codebase` ranks. */
 export const SEARCH_DEFAULT_RESULTS = 10;
@@ -153,12 +160,15 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     // prefix ("handler" → handler1, handler2, …) costs time in large repositories and adds little.
     const snapshot = ctx.snapshot;
     const symbolNames = (path: string) => fileSymbols(snapshot, path).map((d) => d.name);
+    // One extraction budget for the call: the symbols field and the symbol list below share it.
+    const budget: ExtractBudget = { chars: EXTRACT_BUDGET_CHARS };
     const ranking = rankFiles(snapshot, terms, {
       boost: { symbols: 3, path: 2, text: 1 },
       prefixWeight: 0.5,
       fuzzyWeight: 0.3,
       fuzzy: 0.15,
       symbolsOf: symbolNames,
+      budget,
     });
     const total = ranking.paths.length;
     // A file is shown for the words its served text (secrets redacted) or path holds: a word found only inside a
@@ -178,7 +188,7 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then
     // of files holding longer words the terms start (names matched by prefix).
     const sitesByName = new Map<string, SymbolSite[]>();
-    for (const path of withinBudget(snapshot, [...ranking.paths, ...ranking.prefixFiles], SYMBOL_FILES)) {
+    for (const path of withinBudget(snapshot, [...ranking.paths, ...ranking.prefixFiles], SYMBOL_FILES, budget)) {
       for (const site of fileSymbols(snapshot, path)) {
         const list = sitesByName.get(site.name);
         if (list === undefined) sitesByName.set(site.name, [site]);

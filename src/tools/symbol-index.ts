@@ -33,19 +33,25 @@ export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
  */
 export const EXTRACT_BUDGET_CHARS = 4_000_000;
 
+/** Characters of text left to extract symbols from, shared by the {@link withinBudget} calls of one tool call. */
+export interface ExtractBudget {
+  chars: number;
+}
+
 /**
  * The first paths of `paths` (in order, at most `maxFiles`) whose symbols a call can afford: files already extracted
  * are free, the others count their length against `budget` characters; a file that would pass the budget is skipped.
+ * Given an {@link ExtractBudget}, the characters taken are subtracted from it, so calls sharing it share the budget.
  */
 export function withinBudget(
   snapshot: Snapshot,
   paths: Iterable<string>,
   maxFiles: number,
-  budget = EXTRACT_BUDGET_CHARS,
+  budget: number | ExtractBudget = EXTRACT_BUDGET_CHARS,
 ): string[] {
   const cache = perFile.get(snapshot);
   const out: string[] = [];
-  let left = budget;
+  let left = typeof budget === "number" ? budget : budget.chars;
   for (const path of paths) {
     if (out.length >= maxFiles) break;
     if (cache?.has(path) !== true) {
@@ -55,6 +61,7 @@ export function withinBudget(
     }
     out.push(path);
   }
+  if (typeof budget !== "number") budget.chars = left;
   return out;
 }
 
