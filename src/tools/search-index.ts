@@ -176,7 +176,7 @@ export interface RankOptions {
   fuzzy: number;
   /** Symbol names defined in a file (the symbols field), asked only for the best candidates. */
   symbolsOf(path: string): readonly string[];
-  /** What the symbols field may extract (default: `EXTRACT_BUDGET_CHARS` of symbol-index.ts); what it takes is subtracted. */
+  /** What the symbols field may extract (default `EXTRACT_BUDGET_CHARS`, symbol-index.ts); it is debited. */
   budget?: ExtractBudget;
 }
 
