@@ -211,7 +211,8 @@ const tables = new WeakMap<Snapshot, DocTable>();
  * The per-snapshot table: the tokens of each path, and the length of each text file's text field. The text field's
  * length is estimated as √(characters) — the number of distinct words of a text grows about as the square root of
  * its length (Heaps' law; Heaps, "Information Retrieval: Computational and Theoretical Aspects", 1978) — so no pass
- * over the words of every file is needed.
+ * over the words of every file is needed. Shapes: `pathLength[i]`/`textLength[i]` for `snapshot.paths[i]` (tokens;
+ * √characters, 0 for non-text and secret files).
  */
 function docTable(snapshot: Snapshot): DocTable {
   const hit = tables.get(snapshot);
@@ -222,15 +223,23 @@ function docTable(snapshot: Snapshot): DocTable {
   const postings = new Map<string, number[]>();
   let pathSum = 0;
   let textSum = 0;
+  // "/" is no word character, so a path's tokens are its segments' tokens in order: each distinct segment is split
+  // once ("p0/typescript/lib" begins thousands of paths).
+  const segmentTokens = new Map<string, string[]>();
   snapshot.paths.forEach((path, i) => {
-    const tokens = searchTokens(path);
-    pathLength[i] = tokens.length;
-    pathSum += tokens.length;
-    for (const t of tokens) {
-      const list = postings.get(t);
-      if (list === undefined) postings.set(t, [i]);
-      else list.push(i);
+    let count = 0;
+    for (const segment of path.split("/")) {
+      let tokens = segmentTokens.get(segment);
+      if (tokens === undefined) segmentTokens.set(segment, (tokens = searchTokens(segment)));
+      count += tokens.length;
+      for (const t of tokens) {
+        const list = postings.get(t);
+        if (list === undefined) postings.set(t, [i]);
+        else list.push(i);
+      }
     }
+    pathLength[i] = count;
+    pathSum += count;
     const content = isSecretPath(path) ? undefined : rawText(snapshot, path);
     const length = content === undefined ? 0 : Math.sqrt(content.length);
     textLength[i] = length;
