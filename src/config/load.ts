@@ -1,5 +1,12 @@
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
 import { ConfigError, defaultConfig, parseConfig, type GroundfixConfig } from "./schema.js";
+
+/** The YAML parser, loaded the first time a config file is parsed (most repositories have none). */
+let yaml: typeof import("yaml") | undefined;
+function parseYaml(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yaml.parse(text);
+}
 
 /** The file name Probot looks up under `.github/` (repository first, then the owner's `.github` repository). */
 export const CONFIG_FILE = "groundfix.yml";

@@ -1,8 +1,6 @@
 import { runAgent, type RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { Host } from "../host/types.js";
-import { reviewFiles, snapshotWithFiles } from "../review/commit.js";
-import { short } from "../review/rules/grounded.js";
 import type { ReviewReport, Snapshot, Task } from "../types.js";
 import { freshBase } from "./fresh-base.js";
 import { commitMessage, runRecord } from "./record.js";
@@ -118,6 +116,11 @@ export interface EditsToDeliver {
 export async function deliverEdits(host: Host, report: RunReport, edits: EditsToDeliver): Promise<RunReport["status"]> {
   let { task, result, snapshot, base } = edits;
   const { config } = edits;
+  // The review rules (and the parsers they load) are loaded only for a run that has edits to review.
+  const [{ reviewFiles, snapshotWithFiles }, { short }] = await Promise.all([
+    import("../review/commit.js"),
+    import("../review/rules/grounded.js"),
+  ]);
   const { request, runId } = report;
   const branch = `${config.pull_request.branch_prefix}${request.branchSuffix}`;
   report.branch = branch;

@@ -45,16 +45,20 @@
  * - it adds lines only; it never fixes the bug itself.
  */
 import type { Model, ModelTurn, ToolCall } from "./types.js";
-import { planNextTurn, type Plan } from "./heuristic/plan.js";
+import type { Plan } from "./heuristic/plan.js";
 
 /**
  * Create the heuristic model (`spec: "heuristic"`). Its `next` never throws and never touches the network;
- * call ids are `h<turn>_<index>`.
+ * call ids are `h<turn>_<index>`. Its modules start loading here (while the run reads the commit), so a run with
+ * another model never loads them.
  */
 export function createHeuristicModel(): Model {
+  const planner = import("./heuristic/plan.js");
+  planner.catch(() => undefined); // a failed load is reported by the first turn
   return {
     spec: "heuristic",
     async next({ messages, tools }): Promise<ModelTurn> {
+      const { planNextTurn } = await planner;
       let plan: Plan;
       try {
         plan = planNextTurn(messages, new Set(tools.map((t) => t.name)));
