@@ -9,7 +9,7 @@
  *   compute yet), any other fails with `IllegalStateException` naming the property (Kotlin's
  *   `Any.isInitialized` on a property reference: kotlinlang.org, "Checking whether a lateinit var is initialized").
  */
-import { enclosingDefinition, type CodeLanguage } from "./code.js";
+import { enclosingDefinition, splitParams } from "./code.js";
 import { buildAddition, type FittedText } from "./style.js";
 import { extractSymbols } from "../../../grounding/symbols.js";
 
@@ -152,4 +152,84 @@ export function csharpPropertyOn(line: string): string | null {
   ).exec(code);
   if (!m?.[1] || /^(?:class|struct|interface|enum|record|namespace|event|delegate|operator)$/.test(m[1])) return null;
   return m[1].startsWith("this") ? "this" : m[1];
+}
+
+/**
+ * True when a report asks for argument checks: "doesn't perform `null` checks", "check … for null", "an
+ * `ArgumentNullException` … should be thrown", `requireNonNull`.
+ */
+export function asksForNullChecks(text: string): boolean {
+  return /\bnull`?[- ]checks?\b|\bcheck(?:s|ing)?\b[^.\n]{0,60}\bfor `?null\b|ArgumentNullException|requireNonNull/i.test(
+    text,
+  );
+}
+
+/**
+ * The constructor of `className` in the lines read (`public CsvParser(TextReader reader, Config configuration)`,
+ * the parameter list on one line) and the parameters the report names, by name or by type, that its body does not
+ * check yet: the first statement line of the body, and `[type, name]` pairs. Null when there is none.
+ */
+export function requestedChecks(
+  lines: ReadonlyMap<number, string>,
+  className: string,
+  named: (word: string) => boolean,
+): { line: number; params: string[] } | null {
+  const sorted = [...lines.entries()].sort((a, b) => a[0] - b[0]);
+  const ctor = new RegExp(
+    `^\\s*(?:(?:public|internal|protected|private)\\s+)?${esc(className)}\\s*\\(([^()]*)\\)\\s*(?:\\{)?\\s*$`,
+  );
+  for (const [n, text] of sorted) {
+    const m = ctor.exec(text);
+    if (!m) continue;
+    let body = n + 1;
+    while (lines.has(body) && /^\s*(?:\{|\/\/.*)?\s*$/.test(lines.get(body) ?? "")) body++;
+    if (!lines.has(body)) return null;
+    const bodyText: string[] = [];
+    for (let k = body, depth = 1; lines.has(k) && depth > 0 && k < body + 200; k++) {
+      const t = lines.get(k) ?? "";
+      bodyText.push(t);
+      depth += (t.match(/\{/g) ?? []).length - (t.match(/\}/g) ?? []).length;
+    }
+    const checked = (name: string) =>
+      new RegExp(`\\b${name}\\s*(?:==|is|!=)\\s*null\\b|nameof\\(${name}\\)|requireNonNull\\(${name}\\b`).test(
+        bodyText.join("\n"),
+      );
+    const params = splitParams(m[1] ?? "")
+      .map((p) => /^(?:final\s+)?([\w.<>[\]?]+)\s+([A-Za-z_]\w*)$/.exec(p.trim()))
+      .filter((p): p is RegExpExecArray => p !== null)
+      .filter((p) => !/^(?:int|long|short|byte|bool|boolean|char|double|float|decimal)$/.test(p[1] ?? ""))
+      .filter((p) => (named(p[1] ?? "") || named(p[2] ?? "")) && !checked(p[2] ?? ""))
+      .map((p) => p[2] ?? "");
+    return params.length ? { line: body, params } : null;
+  }
+  return null;
+}
+
+/**
+ * The checks at the start of a constructor for `params`, in the file's conventions: C# `if (x is null)` (or
+ * `== null` when the file never writes `is null`) with `throw new ArgumentNullException(nameof(x));`, braces on their
+ * own lines when the file does so; Java `if (x == null) { throw new IllegalArgumentException("x must not be
+ * null"); }`. `indent` is the statement's, `unit` the file's indentation step.
+ */
+export function nullCheckLines(
+  lang: "java" | "csharp",
+  params: readonly string[],
+  content: string,
+  indent: string,
+  unit: string,
+): string[] {
+  const out: string[] = [];
+  const allman = lang === "csharp" && /^\s*\{\s*$/m.test(content);
+  const isNull = lang === "csharp" && /\bis null\b/.test(content);
+  for (const p of params) {
+    const cond = isNull ? `${p} is null` : `${p} == null`;
+    const raise =
+      lang === "csharp"
+        ? `throw new ArgumentNullException(nameof(${p}));`
+        : `throw new IllegalArgumentException("${p} must not be null");`;
+    if (allman) out.push(`${indent}if (${cond})`, `${indent}{`, `${indent}${unit}${raise}`, `${indent}}`);
+    else out.push(`${indent}if (${cond}) {`, `${indent}${unit}${raise}`, `${indent}}`);
+    out.push("");
+  }
+  return out;
 }

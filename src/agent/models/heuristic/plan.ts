@@ -13,7 +13,16 @@
  */
 import { baseName } from "./frames.js";
 import { goContextValues, goNamedNil, goPackageDeclarations, goPredicateExit, goVarQuery } from "./guard-go.js";
-import { fieldLines, lateinitGuardLines, lateinitProperty, lateinitRead, namedMemberLine } from "./guard-jvm.js";
+import {
+  asksForNullChecks,
+  fieldLines,
+  lateinitGuardLines,
+  lateinitProperty,
+  lateinitRead,
+  namedMemberLine,
+  nullCheckLines,
+  requestedChecks,
+} from "./guard-jvm.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
   enclosingDefinition,
@@ -141,6 +150,8 @@ interface Analysis {
   reanchor: Reanchor | null;
   /** Java/C#: no frame line; `targetLine` is the first statement of this member, which the report names. */
   member: string | null;
+  /** Java/C#: the constructor parameters a report asks to check for null; `targetLine` is the body's first line. */
+  checks: string[] | null;
 }
 
 /**
@@ -263,6 +274,16 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
       ? namedMemberLine(cand.path, window.lines, problem.identifiers)
       : null;
   if (member) targetLine = member.line;
+  // Java/C#: the report asks for argument checks in a constructor the file defines: its first statement.
+  const text = `${problem.title}\n${problem.body}`;
+  const named = (w: string) => problem.identifiers.includes(w) || wholeWord(w).test(text);
+  const checks =
+    (lang === "java" || lang === "csharp") && asksForNullChecks(text)
+      ? (problem.identifiers
+          .map((id) => requestedChecks(window.lines, id.split(".").pop() ?? id, named))
+          .find((c) => c !== null) ?? null)
+      : null;
+  if (checks) targetLine = checks.line;
   let ins: InsertionPoint | null = null;
   let editBlocked: string | null = null;
   let enc: Enclosing | null = null;
@@ -292,6 +313,7 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
     decl,
     reanchor,
     member: member?.name ?? null,
+    checks: checks?.params ?? null,
   };
 }
 
@@ -527,6 +549,19 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     (named ? { access: "any" as const, name: null, receiver: named } : null) ??
     (a.member ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
+  // 0a. Java/C#: the argument checks a report asks for, at the start of the constructor (a proposal: the place comes
+  // from the report's words, not from a frame).
+  if (a.checks && (lang === "java" || lang === "csharp") && a.enc?.kind === "function") {
+    const unit = indentUnit(a.window.lines, lang, a.ins.indent);
+    return {
+      kind: "guard",
+      lines: nullCheckLines(lang, a.checks, content, a.ins.indent, unit),
+      clearer: true,
+      what: `checks that ${a.checks.map((p) => `\`${p}\``).join(" and ")} ${a.checks.length > 1 ? "are" : "is"} not null, as the issue asks`,
+      plural: true,
+      output: "",
+    };
+  }
   // 0. Go: a nil result read just after its error was checked and not returned: the missing return, in that block.
   if (lang === "go" && crash && a.lineInFile && a.cand.evidence === "frame") {
     const dropped = droppedGoError(a, get(a.enc?.line ?? 0));
