@@ -154,14 +154,19 @@ export function csharpPropertyOn(line: string): string | null {
   return m[1].startsWith("this") ? "this" : m[1];
 }
 
+/** A report asking for argument checks (see {@link asksForNullChecks}). */
+const NULL_CHECK_REQUEST = new RegExp(
+  "\\bnull`?[- ]checks?\\b|\\bcheck(?:s|ing)?\\b[^.\\n]{0,60}\\bfor `?null\\b|" +
+    "ArgumentNullException|requireNonNull",
+  "i",
+);
+
 /**
  * True when a report asks for argument checks: "doesn't perform `null` checks", "check … for null", "an
  * `ArgumentNullException` … should be thrown", `requireNonNull`.
  */
 export function asksForNullChecks(text: string): boolean {
-  return /\bnull`?[- ]checks?\b|\bcheck(?:s|ing)?\b[^.\n]{0,60}\bfor `?null\b|ArgumentNullException|requireNonNull/i.test(
-    text,
-  );
+  return NULL_CHECK_REQUEST.test(text);
 }
 
 /**

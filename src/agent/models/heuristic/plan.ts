@@ -557,7 +557,9 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
       kind: "guard",
       lines: nullCheckLines(lang, a.checks, content, a.ins.indent, unit),
       clearer: true,
-      what: `checks that ${a.checks.map((p) => `\`${p}\``).join(" and ")} ${a.checks.length > 1 ? "are" : "is"} not null, as the issue asks`,
+      what:
+        `checks that ${a.checks.map((p) => `\`${p}\``).join(" and ")} ` +
+        `${a.checks.length > 1 ? "are" : "is"} not null, as the issue asks`,
       plural: true,
       output: "",
     };
