@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
 import { parseProblem } from "../../../src/agent/models/heuristic/problem.js";
 import { runHeuristic } from "./readable.js";
+import tar from "tar-stream";
+import { runAgent } from "../../../src/agent/index.js";
+import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
+import { snapshotFromTar } from "../../../src/snapshot/index.js";
+import { config, SHA } from "../helpers.js";
 
 const run = runHeuristic;
 const problem = (title: string, body: string) =>
@@ -581,5 +586,48 @@ describe("fallbacks when no frame maps (rule 7)", () => {
       "`ctx.flagSet` is nil during `cli.Command.BashComplete` when a flag is malformed.",
     );
     expect(result.diagnosis?.affected_file).toBe("command.go");
+  });
+});
+
+describe("a frame whose file is over the per-file cap", () => {
+  /** The default model on a snapshot whose per-file cap is 4 KB. */
+  const runCapped = async (files: Record<string, string>, title: string, body: string) => {
+    const pack = tar.pack();
+    for (const [name, content] of Object.entries(files)) pack.entry({ name, mode: 0o644 }, content);
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+    const snapshot = await snapshotFromTar(Buffer.concat(chunks), { sha: SHA, limits: { maxFileBytes: 4096 } });
+    const task = { source: "issue" as const, key: "acme/x#issue-9", title, body, repo: { owner: "acme", name: "x" } };
+    return runAgent({ task: { ...task, baseSha: SHA }, snapshot, model: createHeuristicModel(), config: config() });
+  };
+  const files = {
+    "package.json": JSON.stringify({ name: "acme" }),
+    "lib/big.js": `export function render(x) {\n  const y = load(x);\n${"  total += y.a;\n".repeat(400)}}\n`,
+    "lib/caller.js": "import { render } from './big.js';\nexport function main(x) {\n  return render(x.item);\n}\n",
+    "lib/other.js": "export function render(x) {\n  return x.a;\n}\n",
+  };
+  const body = [
+    "The bug is in lib/other.js, see `render` there.",
+    "TypeError: Cannot read properties of undefined (reading 'a')",
+    "    at render (/app/node_modules/acme/lib/big.js:300:20)",
+    "    at main (/app/node_modules/acme/lib/caller.js:3:10)",
+  ].join("\n");
+
+  it("is still the frame: named with its line, said to be unread, and no other file is blamed for it", async () => {
+    const result = await runCapped(files, "crash in render", body);
+    expect(result.diagnosis?.affected_file ?? null).toBeNull();
+    expect(result.edits).toEqual([]);
+    const summary = result.diagnosis?.summary ?? "";
+    expect(summary).toContain("lib/big.js:300 in `render`");
+    expect(summary).toContain("over the snapshot's per-file cap");
+    // attacker: the text names a decoy that defines the same function, and the caller is readable
+    expect(summary).not.toMatch(/lib\/(?:other|caller)\.js/);
+  });
+
+  it("the same trace with the file under the cap reads and cites it (the test above fails rightly)", async () => {
+    const small = { ...files, "lib/big.js": "export function render(x) {\n  const y = load(x);\n  total += y.a;\n}\n" };
+    const result = await runCapped(small, "crash in render", body.replace("big.js:300:20", "big.js:3:20"));
+    expect(result.diagnosis?.affected_file).toBe("lib/big.js");
   });
 });

@@ -24,11 +24,11 @@ import {
 } from "./frames.js";
 import { callKey, dataOf, resultOf, type Step } from "./history.js";
 import { definitionOn, enclosingDefinition, languageOf } from "./code.js";
-import { oneLine, type ProblemFacts } from "./problem.js";
+import { headlineOf, oneLine, type ProblemFacts } from "./problem.js";
 import { definitionSites, grepHits, knownLines, listedPaths, searchFiles, type FileWindow } from "./results.js";
 import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
 import { crashOf } from "./proportion.js";
-import { escapeRe, wholeWord } from "./wording.js";
+import { escapeRe, sourceNoun, wholeWord } from "./wording.js";
 import type { OwnPackage } from "../../../tools/manifests.js";
 import type { DefinitionSite } from "../../../tools/results.js";
 
@@ -566,6 +566,52 @@ function identifierCandidates(
     .map(({ path, e }) => ({ path, line: e.line, evidence: "identifier" as const, identifier: e.identifier }));
 }
 
+/** The `get_file_contents` answer for a file over the snapshot's per-file cap (src/tools/serve.ts). */
+const TOO_LARGE = /^NOT_FOUND: \S.* is too large to serve\b/;
+
+/**
+ * The turn for a frame whose file is over the snapshot's per-file cap ({@link Candidate.tooLarge}): the file cannot
+ * be read, so nothing of it is quoted, claimed or edited, and no other file is blamed in its place. The answer names
+ * the file, the frame line and function, and says why it is not cited as verified. Before it, one `grep_codebase`
+ * for the frame's function (or the file name) — a search of the rest of the code, which the answer gate needs.
+ */
+export function tooLargeTurn(problem: ProblemFacts, c: Candidate, steps: readonly Step[]): Plan {
+  const grep = { pattern: c.frame?.fn ?? baseName(c.path), max_results: 20 };
+  if (resultOf(steps, "grep_codebase", grep) === undefined)
+    return {
+      text: `${c.path} is over the per-file cap; looking for the code that names ${grep.pattern}.`,
+      calls: [call("grep_codebase", grep)],
+    };
+  const src = sourceNoun(problem.source);
+  const message = problem.errorMessages[0];
+  const at = `${c.path}${c.line !== null ? `:${c.line}` : ""}${c.frame?.fn ? ` in \`${c.frame.fn}\`` : ""}`;
+  const summary = oneLine(
+    [
+      message
+        ? `The ${src} reports "${headlineOf(message, 120)}".`
+        : `The ${src} is titled "${headlineOf(problem.title, 120)}".`,
+      `The stack trace enters the repository at ${at}.`,
+      `${c.path} is over the snapshot's per-file cap, so it could not be read whole: ` +
+        "no line of it is quoted or edited, and it is not cited as verified.",
+      `No other file is blamed for this frame; read ${c.path}${c.line !== null ? ` around line ${c.line}` : ""} ` +
+        "to confirm.",
+    ].join(" "),
+    900,
+  );
+  return {
+    text: `Submitting the frame's file ${c.path} as unread (over the per-file cap).`,
+    calls: [
+      call("submit_answer", {
+        summary,
+        affected_file: null,
+        affected_function: null,
+        root_cause_snippet: null,
+        confidence: 0.3,
+      }),
+    ],
+  };
+}
+
 /**
  * Where locating ended: the chosen candidate (null: nothing readable), what was tried, and the identifiers' best file.
  */
@@ -738,6 +784,8 @@ export function locate(
         };
       }
       if (!res || !dataOf(steps, "get_file_contents", args, "get_file_contents")) {
+        // A frame's file over the per-file cap still holds the frame: it is the place, unread; no other file is blamed.
+        if (c.evidence === "frame" && res && TOO_LARGE.test(res)) return { ...c, tooLarge: true };
         tried.push(`${c.path} could not be read.`);
         continue;
       }

@@ -73,6 +73,7 @@ import {
   type Evidence,
   type Plan,
   type PlannedCall,
+  tooLargeTurn,
 } from "./locate.js";
 
 export type { Plan, PlannedCall } from "./locate.js";
@@ -917,6 +918,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const located = locate(problem, steps, turns < MAX_TURNS, has);
   if ("calls" in located) return located;
   const { chosen, tried } = located;
+  if (chosen?.tooLarge) return tooLargeTurn(problem, chosen, steps);
   const submits = steps.filter((s) => s.call.name === "submit_answer");
   if (!chosen) {
     if (submits.length && !has("get_file_contents"))
