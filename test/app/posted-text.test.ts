@@ -71,7 +71,7 @@ describe("a hostile .github/groundfix.yml", () => {
     expect(body).not.toContain(TOKEN);
     expect(body).toContain("[redacted]");
     const bullets = body.split("\n").filter((l) => l.startsWith("- "));
-    expect(bullets).toHaveLength(2);
+    expect(bullets).toHaveLength(3); // one per bad key: two at the top level, one under thresholds;
     // Each bullet is one inline code span that nothing closes early, so the mention and the image stay literal.
     for (const bullet of bullets) {
       const fence = /^- (`+)/.exec(bullet)![1]!;
