@@ -130,8 +130,7 @@ describe("a fresh base on GitHub", () => {
     async () => {
       // The same guard, pushed by a maintainer: what the run would have written.
       const guard =
-        "    // groundfix: TypeError: Cannot read properties of undefined (reading 'price'); the " +
-        "issue's trace points here.\n    if (item == null) {\n      throw new TypeError(`total(): " +
+        "    if (item == null) {\n      throw new TypeError(`total(): " +
         "item is null or undefined before reading 'price' (itemsLength: ${items?.length})`);\n    }\n";
       const fixed = CART.replace("    sum += item.price", `${guard}    sum += item.price`);
       const { fake, head, comment, routes } = await runWithPush({ "src/cart.js": fixed });
@@ -142,7 +141,7 @@ describe("a fresh base on GitHub", () => {
       );
       expect(comment).toContain(
         `[\`${head.slice(0, 7)}\`](${WEB}/commit/${head}) already holds this fix ` +
-          `(edit 1 at [\`src/cart.js#L4-L8\`](${WEB}/blob/${head}/src/cart.js#L4-L8))`,
+          `(edit 1 at [\`src/cart.js#L4-L7\`](${WEB}/blob/${head}/src/cart.js#L4-L7))`,
       );
       expect(comment).not.toContain("/groundfix retry");
     },

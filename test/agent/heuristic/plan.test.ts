@@ -93,8 +93,6 @@ describe("planNextTurn", () => {
       before.replace(
         "  return sum / items.length;",
         [
-          "  // groundfix: TypeError: Cannot read properties of " +
-            "undefined (reading 'length'); the issue's trace points here.",
           "  if (items == null) {",
           "    throw new TypeError(`average(): items is null or undefined before reading 'length'`);",
           "  }",

@@ -511,11 +511,7 @@ function droppedGoError(a: Analysis, signature: string): AdditionDesign | null {
   return {
     kind: "guard",
     at: close,
-    lines: [
-      `${indent}// groundfix: the error was not returned, so the ` +
-        `nil ${nilRead} below was read (the panic in the issue).`,
-      `${indent}return ${[...zeros, returned].join(", ")}`,
-    ],
+    lines: [`${indent}return ${[...zeros, returned].join(", ")}`],
     what:
       `the missing \`return\` of the \`${errVar}\` checked ` +
       `above (the block went on to read the nil \`${nilRead}\`)`,

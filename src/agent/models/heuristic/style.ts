@@ -203,7 +203,7 @@ export interface ContextValue {
 /**
  * The shape of the clarifying addition:
  * - `log`: a comment, then a log line (runs every time the statement below runs);
- * - `guard`: a comment, then, inside `if <condition>` (`open` … `close` lines; Ruby: a trailing `if <cond>`
+ * - `guard`: inside `if <condition>` (`open` … `close` lines; Ruby: a trailing `if <cond>`
  *   modifier in `suffix`), the {@link GuardExit}: it runs only when the value the crash needs is missing, and it
  *   leaves the function (never logs and runs on into the same crash);
  * - `comment`: comment lines only (the finding, then `fix` when given: what to change), no runtime change.
@@ -380,9 +380,10 @@ function fitLine(text: string, min: number, make: (text: string) => string): str
 }
 
 /**
- * The lines of the clarifying addition (without line breaks), already indented: one comment naming the problem
- * (`groundfix: <note>`), then, by {@link AdditionShape}: a logging statement that prints `[groundfix] <message>`
- * and the cheap context values; the same statement inside a guard; or a second comment line with the fix options.
+ * The lines of the clarifying addition (without line breaks), already indented, by {@link AdditionShape}: a guard
+ * alone (its error message names the value and the function, so no comment restates it); else one comment naming
+ * the problem (`groundfix: <note>`), then a logging statement that prints `[groundfix] <message>` and the cheap
+ * context values, or a second comment line with the fix options.
  * Each line aims at {@link MAX_ADDED_LINE} characters after the indentation. The log line keeps the whole message
  * and drops values from the end (down to none) first; only a message too long even alone is cut at a word boundary
  * (with one value, then none). Comments cut their quoted text at a word boundary.
@@ -427,13 +428,14 @@ export function buildAddition(input: AdditionInput): string[] {
     fitLine(m.text, 32, make(Math.min(1, values.length))) ??
     fitLine(m.text, 32, make(0)) ??
     make(0)(fitWords(m.text, 32));
+  // A guard says what went wrong in its own error message: no comment line restating it (a maintainer deletes it).
   if (shape.kind === "guard" && !shape.suffix) {
     return [
-      `${indent}${note}`,
       ...shape.open.map((l) => `${indent}${l}`),
       `${indent}${shape.inner}${call}`,
       ...shape.close.map((l) => `${indent}${l}`),
     ];
   }
+  if (shape.kind === "guard") return [`${indent}${call}`];
   return [`${indent}${note}`, `${indent}${call}`];
 }
