@@ -25,6 +25,7 @@ import {
 } from "./guard-jvm.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
+  definitionOn,
   enclosingDefinition,
   goErrorReturn,
   goResults,
@@ -49,8 +50,26 @@ import {
   type FileWindow,
 } from "./results.js";
 import type { DefinitionSite } from "../../../tools/results.js";
-import { buildAddition, detectLogStyle, type AdditionShape, type FittedText, type GuardExit } from "./style.js";
-import { cheapContext, clearerGuard, contextValues, crashOf, fixOptions, guardFor, mismatchOf } from "./proportion.js";
+import {
+  buildAddition,
+  detectLogStyle,
+  type AdditionShape,
+  type ContextValue,
+  type FittedText,
+  type GuardExit,
+} from "./style.js";
+import {
+  cheapContext,
+  clearerGuard,
+  contextValues,
+  crashOf,
+  fixOptions,
+  guardFor,
+  mismatchOf,
+  nullWord,
+  SECRET_LIKE,
+  type Mismatch,
+} from "./proportion.js";
 import {
   additionWording,
   diagnosisSentences,
@@ -59,6 +78,7 @@ import {
   type DeclaredName,
   type WordingInput,
 } from "./wording.js";
+import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -153,6 +173,16 @@ interface Analysis {
   member: string | null;
   /** Java/C#: the constructor parameters a report asks to check for null; `targetLine` is the body's first line. */
   checks: string[] | null;
+  /** The candidate was chosen over the frame of the function it calls, which only received the missing value. */
+  relay: Relay | null;
+}
+
+/** A call to a relaying function: its name as called, the member it reads, the parameter that arrived missing. */
+interface Relay {
+  callee: string;
+  member: string | null;
+  /** The 0-based position of the parameter in the callee's signature, or null when it was not read. */
+  index: number | null;
 }
 
 /**
@@ -221,6 +251,50 @@ function findDeclaration(
 }
 
 /**
+ * The first body line of the function defined at `start` that raises the {@link Mismatch} — where
+ * {@link clearerGuard} finds the value of the wrong kind read (`list(x)`, `for … in x`, `x.attr`, `x.f(…)`) — outside
+ * the blocks that already narrowed that value (an `if`/`elif` testing `hasattr(x, …)`, `isinstance(x, …)` or
+ * `typeof x`) and outside exception handlers (a recovery path, not where the error was raised). Null when none does.
+ */
+function lineRaising(
+  w: FileWindow,
+  start: number,
+  body: readonly [number, string][],
+  mismatch: Mismatch,
+  lang: CodeLanguage,
+): number | null {
+  const enc = enclosingDefinition(w.lines, start + 1, lang);
+  const width = (t: string) => indentOf(t).length;
+  /** The header lines of the blocks holding line `n`, innermost first. */
+  const headers = (n: number): string[] => {
+    const out: string[] = [];
+    let depth = width(w.lines.get(n) ?? "");
+    for (let k = n - 1; k > start && depth > 0; k--) {
+      const t = w.lines.get(k);
+      if (t === undefined || t.trim() === "") continue;
+      if (width(t) < depth) {
+        out.push(t);
+        depth = width(t);
+      }
+    }
+    return out;
+  };
+  for (const [n, t] of body) {
+    const earlier = Array.from({ length: n - start }, (_, i) => w.lines.get(start + i) ?? "").join("\n");
+    const guard = clearerGuard(mismatch, lang, t, t, earlier, enc);
+    if (!guard) continue;
+    const parts = guard.receiver.split(".");
+    const x = escapeRe(/^(?:this|self)$/.test(parts[0] ?? "") ? parts.slice(0, 2).join(".") : (parts[0] ?? ""));
+    const narrowing = new RegExp(
+      `^\\s*(?:\\}\\s*)?(?:(?:if|elif|else\\s+if)\\b.*(?:\\b(?:hasattr|isinstance|callable)\\(\\s*${x}\\b|\\btypeof\\s+${x}\\b)|(?:except|catch|rescue)\\b)`,
+    );
+    if (headers(n).some((h) => narrowing.test(h))) continue;
+    return n;
+  }
+  return null;
+}
+
+/**
  * The line to anchor on inside a function located through a compiled-output frame (whose line number belongs to the
  * compiled file): the first body line that reads the member the crash names or a quoted identifier, else the first
  * statement of the body. Null when the body was not read.
@@ -229,16 +303,33 @@ function lineInCompiledFunction(
   w: FileWindow,
   fnLines: { start: number; end: number | null },
   problem: ProblemFacts,
+  lang: CodeLanguage | null = null,
 ): number | null {
   const end = fnLines.end ?? fnLines.start + 40;
   const body: [number, string][] = [];
+  /** The quote that closes the Python docstring being skipped; "" once it is closed. */
+  let docstring: string | null = null;
   for (let n = fnLines.start + 1; n <= end; n++) {
     const t = w.lines.get(n);
     if (t === undefined || w.clipped.has(n)) continue;
     const code = t.trim();
+    // A Python docstring is no statement: nothing goes before it (that would turn it into a plain string).
+    if (docstring) {
+      if (code.includes(docstring)) docstring = "";
+      continue;
+    }
+    const doc: RegExpExecArray | null =
+      lang === "python" && body.length === 0 && docstring === null ? /^[rRuU]?("""|''')/.exec(code) : null;
+    if (doc?.[1]) {
+      docstring = code.slice(doc[0].length).includes(doc[1]) ? "" : doc[1];
+      continue;
+    }
     if (code === "" || /^(?:\/\/|\/\*|\*|#|[{}]|\)\s*\{?)$/.test(code) || /^[}\])]+;?$/.test(code)) continue;
     body.push([n, t]);
   }
+  const mismatch = lang ? mismatchOf(problem.errorMessages[0] ?? null) : null;
+  const raised = mismatch && lang ? lineRaising(w, fnLines.start, body, mismatch, lang) : null;
+  if (raised !== null) return raised;
   const name = crashOf(problem.errorMessages[0] ?? null)?.name ?? null;
   const words = [...(name ? [name] : []), ...problem.identifiers];
   for (const word of words) {
@@ -249,13 +340,28 @@ function lineInCompiledFunction(
   return body[0]?.[0] ?? null;
 }
 
+/** True when `line` calls `callee` (`callee(`, `x.callee(`, `this.#callee(`). */
+function lineCalls(line: string, callee: string): boolean {
+  return new RegExp(`(?<![\\w$])${escapeRe(callee)}\\s*\\(`).test(line);
+}
+
+/** The first line of the function spanning `fn` (its definition lines) that calls `callee`, or null. */
+function lineCalling(w: FileWindow, fn: { start: number; end: number | null }, callee: string): number | null {
+  for (let n = fn.start + 1; n <= (fn.end ?? fn.start + 40); n++)
+    if (!w.clipped.has(n) && lineCalls(w.lines.get(n) ?? "", callee)) return n;
+  return null;
+}
+
 function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts): Analysis {
   const window = knownLines(steps, cand.path);
   const lang = languageOf(cand.path);
   let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
-  if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem);
+  if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem, lang);
+  // A caller chosen over a relaying frame: the line is its call of the relaying function.
+  const callee = cand.relayedFrom ? calleeName(cand.relayedFrom.frame.fn ?? "") : null;
+  if (cand.compiled && callee) targetLine = lineCalling(window, cand.compiled, callee) ?? targetLine;
   const reanchor =
-    targetLine !== null && !cand.compiled && lang
+    targetLine !== null && !cand.compiled && lang && !(callee && lineCalls(window.lines.get(targetLine) ?? "", callee))
       ? checkFrameLine(steps, cand, window, targetLine, lang, problem)
       : null;
   if (reanchor) targetLine = reanchor.line;
@@ -301,6 +407,7 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   }
   const fnName = enc?.name ?? cand.frame?.fn ?? null;
   const decl = findDeclaration(steps, cand, window, targetLine, problem);
+  const relay = callee && lang ? relayedParameter(steps, cand, callee, lang, problem) : null;
   return {
     cand,
     lang,
@@ -315,7 +422,59 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
     reanchor,
     member: member?.name ?? null,
     checks: checks?.params ?? null,
+    relay,
   };
+}
+
+/** The message's missing member: `Cannot destructure property 'x' of 'undefined'`, else {@link crashOf}'s name. */
+function missingName(message: string | null): { name: string | null; destructured: boolean } | null {
+  const d = message ? /Cannot destructure property ['"]([\w$]+)['"] of ['"]?(?:undefined|null)/.exec(message) : null;
+  if (d?.[1]) return { name: d[1], destructured: true };
+  const crash = crashOf(message);
+  return crash ? { name: crash.name, destructured: false } : null;
+}
+
+/** True when `line` opens the definition of function `name`, also one whose parameters continue on the next lines. */
+function definesFunction(line: string, name: string): boolean {
+  const n = escapeRe(name);
+  return new RegExp(
+    `\\bfunction\\s*\\*?\\s*${n}\\s*[(<]|\\bdef\\s+${n}\\s*\\(|(?:^|[\\s.])${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\()|^\\s*(?:(?:public|private|protected|static|async|override)\\s+)*#?${n}\\s*\\([^)]*\\)\\s*(?::[^{]*)?\\{\\s*$`,
+  ).test(line);
+}
+
+/**
+ * For a caller chosen over a frame that only received a missing value (not a validator's throw): the function it
+ * calls, the member that function reads, and the position of the parameter that arrived missing, read off the
+ * callee's definition in the relaying frame's file (the destructuring pattern holding the member, or the parameter
+ * whose member the frame line reads). Null when the message names no missing value.
+ */
+function relayedParameter(
+  steps: readonly Step[],
+  cand: Candidate,
+  callee: string,
+  lang: CodeLanguage,
+  problem: ProblemFacts,
+): Relay | null {
+  const from = cand.relayedFrom;
+  const missing = missingName(problem.errorMessages[0] ?? null);
+  if (!from || from.why === "validator" || !missing) return null;
+  const inner = knownLines(steps, from.path);
+  const innerLang = languageOf(from.path) ?? lang;
+  const bare = callee.replace(/^#/, "");
+  let signature: string | null = null;
+  for (const [n, t] of [...inner.lines.entries()].sort((x, y) => x[0] - y[0])) {
+    if (definitionOn(t, innerLang)?.name !== bare && !definesFunction(t, bare)) continue;
+    signature = Array.from({ length: 15 }, (_, i) => inner.lines.get(n + i) ?? "").join("\n");
+    break;
+  }
+  const frameText = from.frame.line !== null ? (inner.lines.get(from.frame.line) ?? "") : "";
+  const param = missing.name
+    ? (new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.|&\\.|\\[['"])${escapeRe(missing.name)}(?![\\w$])`).exec(
+        frameText,
+      )?.[1] ?? null)
+    : null;
+  const index = signature ? missingParameterIndex(signature, missing.destructured ? missing.name : null, param) : null;
+  return { callee, member: missing.name, index };
 }
 
 /**
@@ -339,7 +498,7 @@ function checkFrameLine(
   const reader = enclosingDefinition(w.lines, line, lang);
   if (sites.length && sites.every((s) => s.endLine !== null) && !sites.some(inside) && reader?.name !== fn) {
     const site = [...sites].sort((x, y) => Math.abs(x.line - line) - Math.abs(y.line - line))[0] as DefinitionSite;
-    const at = lineInCompiledFunction(w, { start: site.line, end: site.endLine }, problem);
+    const at = lineInCompiledFunction(w, { start: site.line, end: site.endLine }, problem, lang);
     return at !== null ? { line: at, from: line, why: "outside" } : null;
   }
   const crash = crashOf(problem.errorMessages[0] ?? null);
@@ -526,6 +685,65 @@ function goVarCheck(a: Analysis, problem: ProblemFacts): Record<string, unknown>
   return named ? goVarQuery(named, a.cand.path) : null;
 }
 
+/**
+ * The guard on the argument a caller passes to the function that received it missing (see `relay-guard.ts`): read
+ * off the statement from its first line through the call (at most 8 lines on), it leaves as the function's own
+ * guards do (else throws), naming the argument, the callee and the member the callee reads, with a lookup's key by
+ * value or else the cheap context of the parameters. Null when the argument cannot be checked without side effects.
+ */
+function relayGuard(
+  a: Analysis,
+  relay: Relay,
+  lang: CodeLanguage,
+  where: string,
+  content: string,
+): AdditionDesign | null {
+  if (!a.ins || a.targetLine === null) return null;
+  const get = (n: number) => a.window.lines.get(n) ?? "";
+  const lines: string[] = [];
+  for (let n = a.ins.statement; n <= a.targetLine + 8 && a.window.lines.has(n); n++) lines.push(get(n));
+  const top = a.enc?.kind === "function" ? a.enc.line : 1;
+  const earlier = Array.from({ length: Math.max(0, a.ins.line - top) }, (_, i) => get(top + i)).join("\n");
+  const arg = relayedArgument(lines.join("\n"), relay.callee, relay.index, lang, earlier);
+  if (!arg) return null;
+  const root = arg.expr.replace(/^(?:this\.|self\.|@)/, "").split(/[.(]/)[0] ?? "";
+  // in scope: a parameter or a name seen above in the function (an instance member in an instance method)
+  const instance = /^(?:this\.|self\.|@)/.test(arg.expr);
+  if (instance ? !a.enc?.instance : !new RegExp(`(^|[^\\w$.])${escapeRe(root)}([^\\w$]|$)`).test(earlier)) return null;
+  const signature = a.enc ? get(a.enc.line) : "";
+  const exit = guardExit(a, lang, root, signature, content);
+  const unit = indentUnit(a.window.lines, lang, a.ins.indent);
+  const shape: AdditionShape =
+    lang === "python"
+      ? { kind: "guard", open: [`if ${arg.condition}:`], close: [], inner: unit, exit }
+      : lang === "ruby"
+        ? { kind: "guard", open: [], close: [], inner: "", suffix: ` if ${arg.condition}`, exit }
+        : { kind: "guard", open: [`if (${arg.condition}) {`], close: ["}"], inner: unit, exit };
+  const callee = relay.callee.replace(/^#/, "");
+  const keyName = arg.key?.split(".").pop() ?? "";
+  // a lookup's key by value (labelled with its last name, to leave room for the message): what was looked up
+  const keyValue: ContextValue[] = arg.key && !SECRET_LIKE.test(keyName) ? [{ label: keyName, expr: arg.key }] : [];
+  const map = arg.key ? arg.expr.slice(0, arg.expr.lastIndexOf(".get(")) : "";
+  const text = arg.key
+    ? `no ${map} entry for ${arg.key}`
+    : `${arg.expr} is ${nullWord(lang)}; ${callee}() ${relay.member && /^[\w$]+$/.test(relay.member) ? `reads '${relay.member}'` : "needs it"}`;
+  const values = exit.kind !== "throw" ? [] : arg.key ? keyValue : contextValues(a.enc, lines.join("\n"), lang, [root]);
+  const added = buildAddition({
+    lang,
+    indent: a.ins.indent,
+    style: { receiver: "", method: "", form: "args" },
+    note: { head: "", text: "", tail: "" },
+    shape,
+    message: { head: where, text, tail: "" },
+    values,
+  });
+  const what =
+    exit.kind === "return"
+      ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${arg.expr}\` is missing before it is passed to \`${callee}\`, as the function's own guards do`
+      : `a guard that fails with a clear error when \`${arg.expr}\` is missing before it is passed to \`${callee}\``;
+  return { kind: "guard", lines: added, what, output: "" };
+}
+
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
 function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFacts): AdditionDesign | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
@@ -565,6 +783,11 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
   if (lang === "go" && crash && a.lineInFile && a.cand.evidence === "frame") {
     const dropped = droppedGoError(a, get(a.enc?.line ?? 0));
     if (dropped) return dropped;
+  }
+  // 1r. the caller of a function that received the missing value: a guard on the argument it passes.
+  if (a.relay && a.lineInFile && a.cand.evidence === "frame") {
+    const design = relayGuard(a, a.relay, lang, where, content);
+    if (design) return design;
   }
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && ((a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) || a.member)) {
@@ -942,6 +1165,25 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       return {
         text: `Reading ${chosen.path} above line ${top} for the function that holds line ${a.targetLine}.`,
         calls: [call("get_file_contents", above)],
+      };
+  }
+  // The line was searched inside the frame's function (compiled output, or a frame line outside that function): when
+  // the window read holds only part of it, read the whole function (at most 400 lines) and search again.
+  const span =
+    chosen.compiled ??
+    (a.reanchor?.why === "outside" && chosen.frame?.fn
+      ? sitesIn(steps, chosen.frame.fn, chosen.path)
+          .map((s) => ({ start: s.line, end: s.endLine }))
+          .find((s) => s.end !== null && a.reanchor!.line >= s.start && a.reanchor!.line <= s.end)
+      : undefined);
+  if (span?.end && has("get_file_contents") && turns < MAX_TURNS) {
+    const whole = { path: chosen.path, start_line: span.start, end_line: Math.min(span.end, span.start + 400) };
+    let missing = false;
+    for (let n = whole.start_line; n <= whole.end_line && !missing; n++) missing = !a.window.lines.has(n);
+    if (missing && resultOf(steps, "get_file_contents", whole) === undefined)
+      return {
+        text: `Reading the whole of \`${chosen.frame?.fn ?? "the function"}\` in ${chosen.path} (lines ${whole.start_line}-${whole.end_line}).`,
+        calls: [call("get_file_contents", whole)],
       };
   }
   const checks: PlannedCall[] = [];

@@ -53,6 +53,8 @@ export function crashOf(message: string | null): Crash | null {
   if (/'NoneType' object is not iterable/.test(message)) return { access: "iterate", name: null, receiver: null };
   if ((m = /^(?:\w+\.)*KeyError:\s*['"]([^'"]+)['"]\s*$/.exec(message)))
     return { access: "key", name: m[1] ?? null, receiver: null };
+  if (/undefined method [`']\[\]=?' for (?:nil\b|an instance of NilClass)/.test(message))
+    return { access: "index", name: null, receiver: null };
   if ((m = /undefined method [`']([\w]+[?!=]?)' for (?:nil\b|an instance of NilClass)/.exec(message)))
     return { access: "member", name: m[1] ?? null, receiver: null };
   if (/NullPointerException/.test(message)) {
@@ -257,7 +259,9 @@ export function guardFor(
       ? ` before ${lang === "java" || lang === "ruby" || lang === "csharp" ? "calling" : "reading"} '${crash.name}'`
       : crash.access === "iterate"
         ? " before the loop"
-        : "";
+        : crash.access === "index" && lang === "ruby"
+          ? " before calling '[]'"
+          : "";
   return {
     receiver,
     condition: condition(lang, receiver, key, codeLines(earlier, lang)),
@@ -265,7 +269,8 @@ export function guardFor(
   };
 }
 
-const SECRET_LIKE = new RegExp(
+/** Names whose values are never put in a message: secrets, requests/responses, contexts, callbacks. */
+export const SECRET_LIKE = new RegExp(
   String.raw`pass(?:word|wd)?|token|secret|cred|auth|cookie|session|api_?key|private|` +
     String.raw`^req$|^res$|request|response|^ctx$|context|^next$|^cb$|callback|^done$|^w$|^r$`,
   "i",

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { calleeName, missingParameterIndex, relayedArgument } from "../../../src/agent/models/heuristic/relay-guard.js";
+import { addedLines, syntaxErrors, runHeuristic as run } from "./readable.js";
+
+describe("the caller of a frame that only received the missing value: a guard on the argument it passes", () => {
+  const resolver = [
+    "class Resolver {",
+    "  resolve(element, file) {",
+    "    const target = element.target ?? element.type;",
+    "    return `${file}:${target}`;",
+    "  }",
+    "}",
+    "module.exports = { Resolver };",
+    "",
+  ].join("\n");
+  const visitor = [
+    "const { Resolver } = require('./resolver');",
+    "",
+    "class Visitor {",
+    "  printOperation(name, operation) {",
+    "    const file = operation.name.toLowerCase();",
+    "    const type = new Resolver().resolve(operation.returns, file);",
+    "    return type;",
+    "  }",
+    "}",
+    "module.exports = { Visitor };",
+    "",
+  ].join("\n");
+  const files = {
+    "package.json": JSON.stringify({ name: "typer" }),
+    "lib/resolver.js": resolver,
+    "lib/visitor.js": visitor,
+  };
+  const trace = (message: string) =>
+    [
+      message,
+      "    at Resolver.resolve (C:\\p\\node_modules\\typer\\lib\\resolver.js:3:28)",
+      "    at Visitor.printOperation (C:\\p\\node_modules\\typer\\lib\\visitor.js:6:29)",
+    ].join("\n");
+
+  it("a member read on a parameter: the argument in that position is guarded before the call, naming the callee", async () => {
+    const result = await run(
+      files,
+      "crash",
+      trace("TypeError: Cannot read properties of undefined (reading 'target')"),
+    );
+    expect(result.diagnosis?.affected_file).toBe("lib/visitor.js");
+    // `operation` was dereferenced above (`operation.name`): only `returns` is checked
+    expect(addedLines(result)).toEqual([
+      "    if (operation.returns == null) {",
+      "      throw new TypeError(`printOperation(): operation.returns is null or undefined; resolve() reads 'target'`);",
+      "    }",
+    ]);
+    const after = result.files[0]?.content ?? "";
+    expect(after.indexOf("if (operation.returns == null)")).toBeLessThan(after.indexOf("const type = new Resolver()"));
+    expect(syntaxErrors("lib/visitor.js", after)).toEqual([]);
+    expect(result.outcome).toBe("pr_ready");
+  });
+
+  it("a destructured parameter, the value a Map lookup: the lookup is re-read in the guard and the key shown", async () => {
+    const skip = [
+      "export function shouldSkip(",
+      "  { manifest }: Pkg,",
+      "  { ignore }: { ignore: string[] },",
+      ") {",
+      "  return ignore.includes(manifest.name);",
+      "}",
+      "",
+    ].join("\n");
+    const plan = [
+      "import { shouldSkip } from '../../skip/src/index';",
+      "",
+      "export function relevant(changes: Change[], byName: Map<string, Pkg>, ignore: string[]) {",
+      "  const out = [];",
+      "  for (const release of changes) {",
+      "    if (",
+      "      shouldSkip(byName.get(release.name)!, {",
+      "        ignore,",
+      "      })",
+      "    ) {",
+      "      continue;",
+      "    }",
+      "    out.push(release);",
+      "  }",
+      "  return out;",
+      "}",
+      "",
+    ].join("\n");
+    const result = await run(
+      {
+        "package.json": JSON.stringify({ name: "root", workspaces: ["packages/*"] }),
+        "packages/skip/package.json": JSON.stringify({ name: "@acme/skip" }),
+        "packages/skip/src/index.ts": skip,
+        "packages/plan/package.json": JSON.stringify({ name: "@acme/plan" }),
+        "packages/plan/src/index.ts": plan,
+      },
+      "crash",
+      [
+        "TypeError: Cannot destructure property 'manifest' of 'undefined' as it is undefined.",
+        "    at shouldSkip (/w/node_modules/@acme/skip/src/index.ts:1:8)",
+        "    at relevant (/w/node_modules/@acme/plan/src/index.ts:7:7)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis?.affected_file).toBe("packages/plan/src/index.ts");
+    expect(addedLines(result)).toEqual([
+      "    if (byName.get(release.name) == null) {",
+      "      throw new TypeError(`relevant(): no byName entry for release.name (name: ${release.name})`);",
+      "    }",
+    ]);
+    expect(syntaxErrors("packages/plan/src/index.ts", result.files[0]?.content ?? "")).toEqual([]);
+  });
+
+  it("attacker: an argument with side effects (a call) is never re-evaluated by a guard; no guard is written", async () => {
+    const calls = visitor.replace("resolve(operation.returns, file)", "resolve(operation.next(), file)");
+    const result = await run(
+      { ...files, "lib/visitor.js": calls },
+      "crash",
+      trace("TypeError: Cannot read properties of undefined (reading 'target')"),
+    );
+    expect(addedLines(result).join("\n")).not.toMatch(/operation\.next\(\)\s*==|throw/);
+    expect(result.outcome).not.toBe("pr_ready");
+  });
+
+  it("attacker: hostile issue text cannot steer the guard: the callee and argument come from the code", async () => {
+    const result = await run(
+      files,
+      "crash`); process.exit(1); (`",
+      [
+        'TypeError: Cannot read properties of undefined (reading \'target`);require("child_process").exec("x");//\')',
+        "    at Resolver.resolve (C:\\p\\node_modules\\typer\\lib\\resolver.js:3:28)",
+        "    at Visitor.printOperation (C:\\p\\node_modules\\typer\\lib\\visitor.js:6:29)",
+      ].join("\n"),
+    );
+    const added = addedLines(result).join("\n");
+    expect(added).not.toMatch(/child_process|process\.exit/);
+    expect(syntaxErrors("lib/visitor.js", result.files[0]?.content ?? visitor)).toEqual([]);
+  });
+
+  it("units: the callee as called, the parameter's position, the re-readable argument", () => {
+    expect(calleeName("Object.shouldSkipPackage")).toBe("shouldSkipPackage");
+    expect(calleeName("Object.assembleReleasePlan [as default]")).toBe("assembleReleasePlan");
+    expect(calleeName("#printOperation")).toBe("#printOperation");
+    expect(calleeName("<anonymous>")).toBeNull();
+    expect(calleeName("x`);evil(`")).toBeNull();
+    expect(missingParameterIndex("def load(self, cfg, path=None):", null, "path")).toBe(1);
+    expect(missingParameterIndex("function f(a, { b, c }, d) {", "c", null)).toBe(1);
+    expect(missingParameterIndex("export function f(\n  a: string,\n  { pj }: P,\n", "pj", null)).toBe(1);
+    expect(relayedArgument("  run(cfg.path, 'x')", "run", 0, "python")).toMatchObject({
+      expr: "cfg.path",
+      condition: "cfg is None or cfg.path is None",
+    });
+    expect(relayedArgument("  run(cfg.path)", "run", null, "python", "  print(cfg.name)")?.condition).toBe(
+      "cfg.path is None",
+    );
+    expect(relayedArgument("  run(cfg.path)", "run", null, "ruby")?.condition).toBe("cfg&.path.nil?");
+    // a call, a literal, `this` alone, several arguments without a known position: nothing to guard
+    expect(relayedArgument("run(load(x))", "run", 0, "javascript")).toBeNull();
+    expect(relayedArgument("run('a')", "run", 0, "javascript")).toBeNull();
+    expect(relayedArgument("run(this)", "run", 0, "javascript")).toBeNull();
+    expect(relayedArgument("run(a, b)", "run", null, "javascript")).toBeNull();
+    // a parenthesis inside a string argument does not end the call
+    expect(relayedArgument("run(')', opts.x)", "run", 1, "javascript")?.expr).toBe("opts.x");
+    expect(relayedArgument("x.run(a)", "go", 0, "go")).toBeNull();
+  });
+});
