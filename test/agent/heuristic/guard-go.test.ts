@@ -138,7 +138,7 @@ describe("Go guards in the run", () => {
       "deploy crashes",
       trace("github.com/acme/tool/cmd.init.func1", "cmd/cloud.go", 17),
     );
-    expect(addedLines(result).slice(1)).toEqual([
+    expect(addedLines(result)).toEqual([
       "\t\t\tif data == nil {",
       '\t\t\t\tpanic(fmt.Sprintf("Run(): data is nil len(args)=%v", len(args)))',
       "\t\t\t}",
@@ -169,7 +169,7 @@ describe("Go guards in the run", () => {
       "panic on a declaration without a body",
       trace("main.checkPath", "main.go", 9),
     );
-    expect(addedLines(result).slice(1)).toEqual([
+    expect(addedLines(result)).toEqual([
       "\t\t\tif f.Body == nil {",
       '\t\t\t\treturn 0, fmt.Errorf("checkPath(): f.Body is nil")',
       "\t\t\t}",
@@ -213,7 +213,7 @@ describe("Go guards in the run", () => {
       "Set HelpFlag=nil causes panic",
       `Setting it to nil panics:\n\n${moduleFrame}`,
     );
-    expect(addedLines(result).slice(1)).toEqual(["\tif HelpFlag == nil {", "\t\treturn false", "\t}"]);
+    expect(addedLines(result)).toEqual(["\tif HelpFlag == nil {", "\t\treturn false", "\t}"]);
     expect(result.outcome).toBe("pr_ready");
     expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
   });
@@ -274,7 +274,7 @@ describe("Go guards in the run", () => {
       "panic in handler",
       trace("main.serve.func1", "main.go", 11),
     );
-    expect(addedLines(result).slice(1)).toEqual(["\t\tif s == nil {", '\t\t\tpanic("serve(): s is nil")', "\t\t}"]);
+    expect(addedLines(result)).toEqual(["\t\tif s == nil {", '\t\t\tpanic("serve(): s is nil")', "\t\t}"]);
     expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
   });
 });
