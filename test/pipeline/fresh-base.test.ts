@@ -102,7 +102,7 @@ describe("a fresh base on a checkout", () => {
       const expected = movedCart.replace(ANCHOR, `${edit.code_after}\n`);
       expect(sh(repo.dir, "show", `${commitSha}:src/cart.js`)).toBe(expected.replace(/\n$/, ""));
       expect(sh(repo.dir, "diff", "--stat", head, commitSha)).toBe(
-        "src/cart.js | 4 ++++\n 1 file changed, 4 insertions(+)",
+        "src/cart.js | 3 +++\n 1 file changed, 3 insertions(+)",
       );
       // Lines and diff are those of the new head; the commit message names it as the base.
       expect(edit).toMatchObject({ baseStartLine: 6, baseEndLine: 6, startLine: 6 });
@@ -157,7 +157,7 @@ describe("a fresh base on a checkout", () => {
     expect(report.deliveryNote).toMatch(
       new RegExp(
         `to ${head.slice(0, 12)} during the run and ${head.slice(0, 12)} ` +
-          `already holds this fix \\(src/cart\\.js:4-8\\); nothing written$`,
+          `already holds this fix \\(src/cart\\.js:4-7\\); nothing written$`,
       ),
     );
   });
