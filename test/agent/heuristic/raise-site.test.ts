@@ -42,7 +42,7 @@ describe("the line that raises: a frame line from another version, re-found insi
       message,
     ].join("\n");
 
-  it("`'int' object is not iterable`: the clearer error goes before the iteration outside narrowed and except blocks", async () => {
+  it("not iterable: the clearer error goes before the iteration outside narrowed and except blocks", async () => {
     const result = await run(files, "crash", trace("TypeError: 'int' object is not iterable"));
     // not before the docstring, not in the `except` handler, not in the `hasattr(data, …)` branch
     expect(addedLines(result)).toEqual([

@@ -38,7 +38,7 @@ describe("the caller of a frame that only received the missing value: a guard on
       "    at Visitor.printOperation (C:\\p\\node_modules\\typer\\lib\\visitor.js:6:29)",
     ].join("\n");
 
-  it("a member read on a parameter: the argument in that position is guarded before the call, naming the callee", async () => {
+  it("a member read on a parameter: the argument in that position is guarded before the call", async () => {
     const result = await run(
       files,
       "crash",
@@ -48,7 +48,8 @@ describe("the caller of a frame that only received the missing value: a guard on
     // `operation` was dereferenced above (`operation.name`): only `returns` is checked
     expect(addedLines(result)).toEqual([
       "    if (operation.returns == null) {",
-      "      throw new TypeError(`printOperation(): operation.returns is null or undefined; resolve() reads 'target'`);",
+      "      throw new TypeError(`printOperation(): operation.returns is null or undefined; " +
+        "resolve() reads 'target'`);",
       "    }",
     ]);
     const after = result.files[0]?.content ?? "";
@@ -57,7 +58,7 @@ describe("the caller of a frame that only received the missing value: a guard on
     expect(result.outcome).toBe("pr_ready");
   });
 
-  it("a destructured parameter, the value a Map lookup: the lookup is re-read in the guard and the key shown", async () => {
+  it("a destructured parameter fed by a Map lookup: the lookup is re-read, the key shown", async () => {
     const skip = [
       "export function shouldSkip(",
       "  { manifest }: Pkg,",
@@ -110,7 +111,7 @@ describe("the caller of a frame that only received the missing value: a guard on
     expect(syntaxErrors("packages/plan/src/index.ts", result.files[0]?.content ?? "")).toEqual([]);
   });
 
-  it("attacker: an argument with side effects (a call) is never re-evaluated by a guard; no guard is written", async () => {
+  it("attacker: an argument with side effects (a call) is never re-evaluated: no guard", async () => {
     const calls = visitor.replace("resolve(operation.returns, file)", "resolve(operation.next(), file)");
     const result = await run(
       { ...files, "lib/visitor.js": calls },

@@ -286,7 +286,8 @@ function lineRaising(
     const parts = guard.receiver.split(".");
     const x = escapeRe(/^(?:this|self)$/.test(parts[0] ?? "") ? parts.slice(0, 2).join(".") : (parts[0] ?? ""));
     const narrowing = new RegExp(
-      `^\\s*(?:\\}\\s*)?(?:(?:if|elif|else\\s+if)\\b.*(?:\\b(?:hasattr|isinstance|callable)\\(\\s*${x}\\b|\\btypeof\\s+${x}\\b)|(?:except|catch|rescue)\\b)`,
+      String.raw`^\s*(?:\}\s*)?(?:(?:if|elif|else\s+if)\b.*` +
+        String.raw`(?:\b(?:hasattr|isinstance|callable)\(\s*${x}\b|\btypeof\s+${x}\b)|(?:except|catch|rescue)\b)`,
     );
     if (headers(n).some((h) => narrowing.test(h))) continue;
     return n;
@@ -438,7 +439,9 @@ function missingName(message: string | null): { name: string | null; destructure
 function definesFunction(line: string, name: string): boolean {
   const n = escapeRe(name);
   return new RegExp(
-    `\\bfunction\\s*\\*?\\s*${n}\\s*[(<]|\\bdef\\s+${n}\\s*\\(|(?:^|[\\s.])${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\()|^\\s*(?:(?:public|private|protected|static|async|override)\\s+)*#?${n}\\s*\\([^)]*\\)\\s*(?::[^{]*)?\\{\\s*$`,
+    String.raw`\bfunction\s*\*?\s*${n}\s*[(<]|\bdef\s+${n}\s*\(|` +
+      String.raw`(?:^|[\s.])${n}\s*[:=]\s*(?:async\s+)?(?:function\b|\()|` +
+      String.raw`^\s*(?:(?:public|private|protected|static|async|override)\s+)*#?${n}\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$`,
   ).test(line);
 }
 
@@ -724,9 +727,10 @@ function relayGuard(
   // a lookup's key by value (labelled with its last name, to leave room for the message): what was looked up
   const keyValue: ContextValue[] = arg.key && !SECRET_LIKE.test(keyName) ? [{ label: keyName, expr: arg.key }] : [];
   const map = arg.key ? arg.expr.slice(0, arg.expr.lastIndexOf(".get(")) : "";
+  const member = relay.member && /^[\w$]+$/.test(relay.member) ? relay.member : null;
   const text = arg.key
     ? `no ${map} entry for ${arg.key}`
-    : `${arg.expr} is ${nullWord(lang)}; ${callee}() ${relay.member && /^[\w$]+$/.test(relay.member) ? `reads '${relay.member}'` : "needs it"}`;
+    : `${arg.expr} is ${nullWord(lang)}; ${callee}() ${member ? `reads '${member}'` : "needs it"}`;
   const values = exit.kind !== "throw" ? [] : arg.key ? keyValue : contextValues(a.enc, lines.join("\n"), lang, [root]);
   const added = buildAddition({
     lang,
@@ -739,7 +743,8 @@ function relayGuard(
   });
   const what =
     exit.kind === "return"
-      ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${arg.expr}\` is missing before it is passed to \`${callee}\`, as the function's own guards do`
+      ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${arg.expr}\` is missing before it is ` +
+        `passed to \`${callee}\`, as the function's own guards do`
       : `a guard that fails with a clear error when \`${arg.expr}\` is missing before it is passed to \`${callee}\``;
   return { kind: "guard", lines: added, what, output: "" };
 }
@@ -1182,7 +1187,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     for (let n = whole.start_line; n <= whole.end_line && !missing; n++) missing = !a.window.lines.has(n);
     if (missing && resultOf(steps, "get_file_contents", whole) === undefined)
       return {
-        text: `Reading the whole of \`${chosen.frame?.fn ?? "the function"}\` in ${chosen.path} (lines ${whole.start_line}-${whole.end_line}).`,
+        text:
+          `Reading the whole of \`${chosen.frame?.fn ?? "the function"}\` in ${chosen.path} ` +
+          `(lines ${whole.start_line}-${whole.end_line}).`,
         calls: [call("get_file_contents", whole)],
       };
   }
