@@ -70,11 +70,7 @@ describe("Kotlin: a lateinit property read before it was set", () => {
       "lateinit property has not been initialized",
       `I get this error when I call setRadius from Java:\n\n${REPORT}`,
     );
-    expect(addedLines(result).slice(1)).toEqual([
-      "        if (!::rect.isInitialized) {",
-      "            return",
-      "        }",
-    ]);
+    expect(addedLines(result)).toEqual(["        if (!::rect.isInitialized) {", "            return", "        }"]);
     const after = result.files[0]?.content ?? "";
     expect(after).toContain(
       "        if (!::rect.isInitialized) {\n            return\n        }\n        path.addRoundRect(rect,",
@@ -89,7 +85,7 @@ describe("Kotlin: a lateinit property read before it was set", () => {
       "lateinit property has not been initialized",
       REPORT,
     );
-    expect(addedLines(result).slice(1)).toEqual([
+    expect(addedLines(result)).toEqual([
       "        if (!::rect.isInitialized) {",
       '            throw IllegalStateException("area(): rect is not initialized yet; set it before this is called")',
       "        }",
@@ -157,7 +153,7 @@ describe("C#: a report naming a property, no trace", () => {
       "Empty CSV file passed to DataReader",
       "- `Acme.Csv.DataReader.get_FieldCount()` is throwing `System.NullReferenceException` if you read an empty file.",
     );
-    expect(addedLines(result).slice(1)).toEqual([
+    expect(addedLines(result)).toEqual([
       "\t\t\t\tif (csv?.Context?.Record == null)",
       "\t\t\t\t{",
       '\t\t\t\t\tthrow new InvalidOperationException("FieldCount(): csv.Context.Record is null");',
@@ -219,7 +215,7 @@ describe("Java: what is in scope for the guard", () => {
       "NPE in track",
       body.replace("this.current", "current"),
     );
-    expect(addedLines(result).slice(1)).toEqual(["        if (current == null) {", "            return;", "        }"]);
+    expect(addedLines(result)).toEqual(["        if (current == null) {", "            return;", "        }"]);
   });
 
   it("attacker: a local of another method, or a name declared nowhere, is not in scope: no guard", async () => {
