@@ -299,7 +299,9 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum 
   m = /^(\w+)\s*\(/.exec(plain);
   if (m?.[1] && m[1] === inClass) return { name: m[1], kind: "method" };
   m = /^([\w.[\]?,]+)\s+(\w+)\s*\(/.exec(plain);
-  if (m?.[1] && m[2] && !NOT_METHOD.has(m[1]) && !NOT_METHOD.has(m[2])) return { name: m[2], kind: "method" };
+  // The return type may be `void` (a keyword JS's list holds as an operator; Java and C# have no such operator).
+  if (m?.[1] && m[2] && (m[1] === "void" || !NOT_METHOD.has(m[1])) && !NOT_METHOD.has(m[2]))
+    return { name: m[2], kind: "method" };
   if (lang === "csharp") {
     // a property or indexer: the type, the name (`Explicit.Interface.Name`, `this[…]`), then `{`, `=>` or nothing
     m = /^([\w.[\]?,]+)\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*(?:\{|=>|$)/.exec(plain);

@@ -153,6 +153,28 @@ describe("extractSymbols", () => {
     ]);
   });
 
+  it("Java and C#: methods returning void are methods (they were missing, so their frames had no function)", () => {
+    const java = [
+      "class CommandLine {", // 1
+      "  private static void initParentCommand(Object sub, Object parent) {", // 2
+      "    helper(sub);", // 3
+      "  }", // 4
+      "  void track(int a) { count(a); }", // 5
+      "  public synchronized void run() {", // 6
+      "    if (done) return;", // 7
+      "  }", // 8
+      "}", // 9
+    ].join("\n");
+    expect(brief(extractSymbols("src/main/java/picocli/CommandLine.java", java))).toEqual([
+      "1-9 class CommandLine",
+      "2-4 method CommandLine.initParentCommand",
+      "5-5 method CommandLine.track",
+      "6-8 method CommandLine.run",
+    ]);
+    const cs = "class Parser\n{\n  public void Read()\n  {\n    Next();\n  }\n}\n";
+    expect(brief(extractSymbols("Parser.cs", cs))).toEqual(["1-7 class Parser", "3-6 method Parser.Read"]);
+  });
+
   it("Ruby: modules, classes, methods and their ends", () => {
     const src = [
       "module Billing", // 1
