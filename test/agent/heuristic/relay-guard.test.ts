@@ -156,6 +156,26 @@ describe("the caller of a frame that only received the missing value: a guard on
     expect(relayedArgument("  run(cfg.path)", "run", null, "ruby")?.condition).toBe("cfg&.path.nil?");
     // a call, a literal, `this` alone, several arguments without a known position: nothing to guard
     expect(relayedArgument("run(load(x))", "run", 0, "javascript")).toBeNull();
+    // A call that may not run when the statement runs, or runs where its argument is not bound: no guard before the
+    // statement (it would throw on a path that works, or read a name that does not exist there).
+    const js = (stmt: string) => relayedArgument(stmt, "run", 0, "javascript");
+    expect(js("  const r = ok ? run(cfg.path) : null;")).toBeNull();
+    expect(js("  ready && run(cfg.path);")).toBeNull();
+    expect(js("  const r = cached || run(cfg.path);")).toBeNull();
+    expect(js("  const r = cached ?? run(cfg.path);")).toBeNull();
+    expect(js("  hooks?.run(cfg.path);")).toBeNull();
+    expect(js("  items.forEach((cfg) => run(cfg.path));")).toBeNull();
+    expect(js("  items.forEach(function (cfg) { run(cfg.path); });")).toBeNull();
+    expect(js("  const r = run(cfg.path) ? 1 : 2;")).not.toBeNull(); // runs every time: guarded
+    const py = (stmt: string) => relayedArgument(stmt, "run", 0, "python");
+    expect(py("  r = run(cfg.path) if cfg else None")).toBeNull();
+    expect(py("  rs = [run(c.path) for c in cfgs]")).toBeNull();
+    expect(py("  r = cached or run(cfg.path)")).toBeNull();
+    expect(py("  fs = map(lambda c: run(c.path), cfgs)")).toBeNull();
+    const rb = (stmt: string) => relayedArgument(stmt, "run", 0, "ruby");
+    expect(rb("  run(cfg.path) unless cfg.nil?")).toBeNull();
+    expect(rb("  cfgs.each { |c| run(c.path) }")).toBeNull();
+    expect(rb("  cfgs.each do |c| run(c.path) end")).toBeNull();
     expect(relayedArgument("run('a')", "run", 0, "javascript")).toBeNull();
     expect(relayedArgument("run(this)", "run", 0, "javascript")).toBeNull();
     expect(relayedArgument("run(a, b)", "run", null, "javascript")).toBeNull();

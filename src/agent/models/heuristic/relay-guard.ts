@@ -91,6 +91,24 @@ export function missingParameterIndex(signature: string, member: string | null, 
 }
 
 /**
+ * True when the call at `at` in `code` (strings blanked) may not run whenever the statement runs, or runs where its
+ * argument's names are not yet bound, so a guard placed before the statement would throw on a path that works or read
+ * a name that does not exist: a conditional before it (`?` of a ternary or of optional chaining, `&&`, `||`, `??`,
+ * Python/Ruby `and`/`or`/`not`), a function or block it sits in (`=>`, `function`, `lambda`, Ruby `do`/`{ |x|`), or,
+ * in Python and Ruby, a trailing condition or comprehension anywhere in the statement (`f(x) if ok`, `[f(x) for x in
+ * xs]`, `f(x) unless done`).
+ */
+function mayNotRun(code: string, at: number, lang: CodeLanguage): boolean {
+  const before = code.slice(0, at);
+  if (/\?|&&|\|\||=>|\bfunction\b/.test(before)) return true;
+  if (lang === "python" || lang === "ruby") {
+    if (/\b(?:and|or|not|lambda|do)\b|\|/.test(before)) return true;
+    if (/\b(?:if|unless|for|while|until|else)\b/.test(code)) return true;
+  }
+  return false;
+}
+
+/**
  * The argument the caller's `statement` passes to `callee` at position `index` (or the only argument when `index` is
  * null), when it can be checked without side effects: a chain of names (`operation.returns`, `self.config`) or a
  * lookup `m.get(k)` of a name chain `k` (JS/TS Map, Python dict); a TypeScript non-null assertion `!` is dropped. Null
@@ -109,6 +127,7 @@ export function relayedArgument(
   const code = blankStrings(statement);
   const call = new RegExp(`(?<![\\w$])${escapeRe(callee)}\\s*\\(`).exec(code);
   if (!call) return null;
+  if (mayNotRun(code, call.index, lang)) return null;
   const args = callArguments(code, statement, call.index + call[0].length - 1);
   if (!args?.length) return null;
   const at = index ?? (args.length === 1 ? 0 : null);
