@@ -60,6 +60,34 @@ describe("insertionBefore", () => {
 });
 
 describe("enclosingDefinition and parameters", () => {
+  it("a JS function assigned to a member is the enclosing function (not module level)", () => {
+    const js = numbered(
+      [
+        "res.status = function status(code) {",
+        "  if (!Number.isInteger(code)) {",
+        "    throw new TypeError('bad');",
+        "  }",
+        "};",
+        "exports.run = async (job, opts) => {",
+        "  return job.id;",
+        "};",
+        "app.handler = x => x.y;",
+      ].join("\n"),
+    );
+    expect(enclosingDefinition(js, 3, "javascript")).toMatchObject({
+      name: "status",
+      kind: "function",
+      params: ["code"],
+    });
+    expect(enclosingDefinition(js, 7, "javascript")).toMatchObject({
+      name: "run",
+      params: ["job", "opts"],
+      instance: false,
+    });
+    // a member assigned a value, not a function: no definition
+    expect(enclosingDefinition(numbered("res.locals = {\n  a: 1,\n};"), 2, "javascript")).toBeNull();
+  });
+
   it("finds the named function around a line, looking through callbacks, per language", () => {
     const js = numbered(
       [
