@@ -166,6 +166,19 @@ export function parameterNames(list: string, lang: CodeLanguage): string[] {
   return names.slice(0, 6);
 }
 
+/**
+ * The parameter names of a function bound on `line`: of the arrow's parameter text `arrow` (`(a, b)` or `a`) when
+ * there is one, else of the `function (…)` list.
+ */
+function boundParams(line: string, arrow: string | undefined, lang: CodeLanguage): string[] {
+  const list = arrow
+    ? arrow.startsWith("(")
+      ? arrow.slice(1, -1)
+      : arrow
+    : (parenGroup(line, line.indexOf("function")) ?? "");
+  return parameterNames(list, lang);
+}
+
 /** `a.b.name = function …(` / `= (…) =>` / `= x =>`: group 1 the member, group 2 an arrow's parameters. */
 const JS_MEMBER_FUNCTION_DEF = new RegExp(
   String.raw`^\s*(?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*)\s*=\s*` +
@@ -249,25 +262,13 @@ export function definitionOn(
             String.raw`(?:async\s+)?(?:function\b[^(]*\(|(\([^)]*\)|\w+)\s*(?::[^=]+)?=>)`,
         ).exec(line))
       ) {
-        const arrow = m[2];
-        const list = arrow
-          ? arrow.startsWith("(")
-            ? arrow.slice(1, -1)
-            : arrow
-          : (parenGroup(line, line.indexOf("function")) ?? "");
-        return { name: m[1] ?? "", kind: "function", params: parameterNames(list, lang), method: false };
+        return { name: m[1] ?? "", kind: "function", params: boundParams(line, m[2], lang), method: false };
       }
       // A function assigned to a member (`res.status = function status(code) {`, `exports.run = async (a) => {`):
       // named by the member; `this` is the object it was assigned to, except on `exports`.
       if ((m = JS_MEMBER_FUNCTION_DEF.exec(line))) {
-        const arrow = m[2];
-        const list = arrow
-          ? arrow.startsWith("(")
-            ? arrow.slice(1, -1)
-            : arrow
-          : (parenGroup(line, line.indexOf("function")) ?? "");
         const method = !/^\s*(?:module\.)?exports\./.test(line);
-        return { name: m[1] ?? "", kind: "function", params: parameterNames(list, lang), method };
+        return { name: m[1] ?? "", kind: "function", params: boundParams(line, m[2], lang), method };
       }
       if ((m = /^\s*(\w+)\s*:\s*(?:async\s+)?function\b/.exec(line)))
         return { name: m[1] ?? "", kind: "function", params: params(m.index + m[0].length), method: true };
