@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "../../../src/agent/models/heuristic/frames.js";
 import { parseProblem } from "../../../src/agent/models/heuristic/problem.js";
-import { runHeuristic } from "./readable.js";
+import { RESOLVER_JS, runHeuristic } from "./readable.js";
 import tar from "tar-stream";
 import { runAgent } from "../../../src/agent/index.js";
 import { createHeuristicModel } from "../../../src/agent/models/heuristic.js";
@@ -260,16 +260,6 @@ describe("build output: the frame's function is found in the source", () => {
 });
 
 describe("relaying frames: the cause is where the value came from", () => {
-  const resolver = [
-    "class Resolver {",
-    "  resolve(element, file) {",
-    "    const target = element.target ?? element.type;",
-    "    return `${file}:${target}`;",
-    "  }",
-    "}",
-    "module.exports = { Resolver };",
-    "",
-  ].join("\n");
   const visitor = [
     "const { Resolver } = require('./resolver');",
     "",
@@ -284,7 +274,7 @@ describe("relaying frames: the cause is where the value came from", () => {
   ].join("\n");
   const files = {
     "package.json": JSON.stringify({ name: "typer" }),
-    "lib/resolver.js": resolver,
+    "lib/resolver.js": RESOLVER_JS,
     "lib/visitor.js": visitor,
   };
   const message = "TypeError: Cannot read properties of undefined (reading 'target')";
@@ -321,7 +311,7 @@ describe("relaying frames: the cause is where the value came from", () => {
   );
 
   it("a parameter reassigned before the crash, or a local, is the function's own value: the frame stays", async () => {
-    const local = resolver.replace("    const target", "    element = file.parse();\n    const target");
+    const local = RESOLVER_JS.replace("    const target", "    element = file.parse();\n    const target");
     const result = await run(
       { ...files, "lib/resolver.js": local },
       "crash",

@@ -66,3 +66,18 @@ export async function runHeuristic(files: Record<string, string>, title: string,
     config: config(),
   });
 }
+
+/**
+ * A CommonJS `lib/resolver.js` whose `Resolver.resolve(element, file)` reads `element.target` on its third line (the
+ * frame a relayed missing value crashes in), shared by the locating and relay-guard tests.
+ */
+export const RESOLVER_JS = [
+  "class Resolver {",
+  "  resolve(element, file) {",
+  "    const target = element.target ?? element.type;",
+  "    return `${file}:${target}`;",
+  "  }",
+  "}",
+  "module.exports = { Resolver };",
+  "",
+].join("\n");

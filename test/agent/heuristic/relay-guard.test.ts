@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { calleeName, missingParameterIndex, relayedArgument } from "../../../src/agent/models/heuristic/relay-guard.js";
-import { addedLines, syntaxErrors, runHeuristic as run } from "./readable.js";
+import { addedLines, RESOLVER_JS, syntaxErrors, runHeuristic as run } from "./readable.js";
 
 describe("the caller of a frame that only received the missing value: a guard on the argument it passes", () => {
-  const resolver = [
-    "class Resolver {",
-    "  resolve(element, file) {",
-    "    const target = element.target ?? element.type;",
-    "    return `${file}:${target}`;",
-    "  }",
-    "}",
-    "module.exports = { Resolver };",
-    "",
-  ].join("\n");
   const visitor = [
     "const { Resolver } = require('./resolver');",
     "",
@@ -28,7 +18,7 @@ describe("the caller of a frame that only received the missing value: a guard on
   ].join("\n");
   const files = {
     "package.json": JSON.stringify({ name: "typer" }),
-    "lib/resolver.js": resolver,
+    "lib/resolver.js": RESOLVER_JS,
     "lib/visitor.js": visitor,
   };
   const trace = (message: string) =>
