@@ -1,7 +1,10 @@
-import { applyPatch, parsePatch } from "diff";
+import { applyPatch } from "diff";
 import type { FixJson } from "../src/cli/json.js";
+import { addedLines, isCommentLine } from "../src/pipeline/describe.js";
 import { syntaxError, syntaxLanguage } from "../src/review/rules/syntax.js";
 import type { EvalCase } from "./cases.js";
+
+export { isCommentLine };
 
 /**
  * Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no
@@ -52,31 +55,6 @@ export function plainName(name: string): string {
 /** How runtimes name a constructor in a frame: C# `.ctor`/`.cctor`, Java `<init>`/`<clinit>`, JavaScript. */
 const CONSTRUCTORS = new Set(["ctor", "cctor", "<init>", "<clinit>", "constructor"]);
 
-const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
-
-function extension(path: string): string {
-  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  return base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
-}
-
-/**
- * True when `line` (an added line, without its `+`) is blank or only a comment in the language of `path`: `#` for
- * Python, Ruby, shell and YAML; `//`, `/*`, `*`, `* /` for the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#);
- * Python lines that are only a string literal (a docstring line) count as comments too.
- */
-export function isCommentLine(path: string, line: string): boolean {
-  const t = line.trim();
-  if (t === "") return true;
-  const ext = extension(path);
-  if (HASH_COMMENT.has(ext)) {
-    if (t.startsWith("#")) return true;
-    if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
-    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
-    return false;
-  }
-  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
-}
-
 const LOG_CALL = new RegExp(
   [
     String.raw`^(?:console\.(?:log|error|warn|info|debug|trace)`,
@@ -100,15 +78,6 @@ const LOG_CALL = new RegExp(
  */
 export function isLogLine(line: string): boolean {
   return LOG_CALL.test(line.trim());
-}
-
-/** The lines a unified diff adds (without the leading `+`). */
-export function addedLines(diff: string): string[] {
-  const out: string[] = [];
-  for (const file of parsePatch(diff)) {
-    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
-  }
-  return out;
 }
 
 /**

@@ -110,6 +110,8 @@ export interface PullRequestInput {
   /** The branch the base was resolved from: the pull request's target. */
   baseRef: string;
   delivery: Delivery & { kind: "created" | "reused" | "fast_forwarded" | "replaced" };
+  /** The pull request's title: the commit's subject (`pullRequestTitle` in `pipeline/record.ts`). */
+  title: string;
   task: Task;
   result: RunResult;
   /** The run record with `head_sha`, hidden in the body. */

@@ -2,6 +2,7 @@ import type { RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { HeldReason } from "../host/types.js";
 import { postedLine } from "../grounding/posted.js";
+import { changeSubject, describeEdit, lineRange } from "./describe.js";
 import { redact } from "../grounding/secrets.js";
 import type { AppliedEdit, RunRecord, Task } from "../types.js";
 
@@ -14,19 +15,16 @@ export function editBaseLines(e: AppliedEdit): { start_line: number; end_line: n
 }
 
 /**
- * The pull request title and commit subject: `groundfix: ` and the verified diagnosis' first line, else the task
- * title, through `postedLine` (secrets redacted, unseen characters dropped, mentions broken, 100 characters). Of a
- * summary only its first sentence is used, so the subject ends where a thought ends rather than mid-word.
+ * The pull request title and commit subject: `groundfix: ` and what the edits do ({@link changeSubject}, e.g.
+ * `groundfix: guard node against null in hasMemberExpressionAssignment()`), at most 72 characters. No issue or model
+ * text reaches it (a summary saying `Fixes #1` would close that issue once merged). `readBase` reads a file of the
+ * base commit, to name the function an edit is in.
  */
-export function pullRequestTitle(task: Pick<Task, "title">, result: Pick<RunResult, "diagnosis">): string {
-  const summary = result.diagnosis ? postedLine(firstSentence(result.diagnosis.summary), 100) : "";
-  return `groundfix: ${summary || postedLine(task.title, 100) || "a grounded change"}`;
-}
-
-/** The first sentence of `text` (up to `. `, `! ` or `? ` followed by a capital or a quote), or all of it. */
-function firstSentence(text: string): string {
-  const end = /[.!?](?=\s+["'`(A-Z])/.exec(text);
-  return end && end.index >= 20 ? text.slice(0, end.index + 1) : text;
+export function pullRequestTitle(
+  result: Pick<RunResult, "diagnosis" | "edits">,
+  readBase?: (path: string) => string | undefined,
+): string {
+  return changeSubject(result.edits, result.diagnosis, readBase);
 }
 
 /**
@@ -50,15 +48,23 @@ export function runRecord(runId: string, baseSha: string, edits: readonly Applie
 
 /**
  * The message of a run's commit, the same on every host: the {@link pullRequestTitle} subject; the edits, one line
- * each; `<link_keyword> #N` for an issue's task; then the trailers `Groundfix-Task`, `Groundfix-Base` and
- * {@link RUN_TRAILER} (git's trailer format: the last paragraph, `Key: value` lines). Untrusted parts are one line
- * each (a task key cannot add a trailer), and the whole message has secrets redacted.
+ * each (`- addition in lib/a.js (line 12): guard x against null`); `<link_keyword> #N` for an issue's task; then the
+ * trailers `Groundfix-Task`, `Groundfix-Base` and {@link RUN_TRAILER} (git's trailer format: the last paragraph,
+ * `Key: value` lines). Untrusted parts are one line each (a task key cannot add a trailer), and the whole message has
+ * secrets redacted.
  */
-export function commitMessage(task: Task, result: RunResult, config: GroundfixConfig, runId: string): string {
-  const lines = [pullRequestTitle(task, result), ""];
+export function commitMessage(
+  task: Task,
+  result: RunResult,
+  config: GroundfixConfig,
+  runId: string,
+  readBase?: (path: string) => string | undefined,
+): string {
+  const lines = [pullRequestTitle(result, readBase), ""];
   for (const e of result.edits) {
     const { start_line, end_line } = editBaseLines(e);
-    lines.push(`- ${e.kind} in ${postedLine(e.path, 300)} (lines ${start_line}-${end_line})`);
+    const { what } = describeEdit(e, result.diagnosis, readBase);
+    lines.push(`- ${e.kind} in ${postedLine(e.path, 300)} (${lineRange(start_line, end_line)}): ${what}`);
   }
   if (task.number !== undefined && task.source !== "code_scanning")
     lines.push("", `${config.pull_request.link_keyword} #${task.number}`);

@@ -125,7 +125,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
   const branch = `${config.pull_request.branch_prefix}${request.branchSuffix}`;
   report.branch = branch;
   const stoppedByReview = async (): Promise<boolean> => {
-    report.message = commitMessage(task, result, config, runId);
+    report.message = commitMessage(task, result, config, runId, (path) => snapshot.read(path));
     report.record = runRecord(runId, base.sha, result.edits);
     report.review = await reviewFiles({
       base: snapshot,
@@ -187,6 +187,7 @@ export async function deliverEdits(host: Host, report: RunReport, edits: EditsTo
       branch: delivery.branch,
       baseRef: base.ref,
       delivery,
+      title: message.split("\n")[0]!,
       task,
       result,
       record: report.record,

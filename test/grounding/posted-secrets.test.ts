@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { postedLine } from "../../src/grounding/posted.js";
 import { redact } from "../../src/grounding/secrets.js";
-import { pullRequestTitle } from "../../src/pipeline/record.js";
-import type { Task } from "../../src/types.js";
 
 const TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
-const task = { title: "t" } as Pick<Task, "title">;
-const result = (summary: string) => ({ diagnosis: { summary } }) as unknown as Parameters<typeof pullRequestTitle>[1];
 
 describe("secrets that become whole only when a posted line is cleaned are redacted", () => {
   it("a zero-width space inside a token", () => {
     const split = TOKEN.slice(0, 10) + "\u200b" + TOKEN.slice(10);
-    const title = pullRequestTitle(task, result(`The crash logs ${split} to stdout`));
+    const title = postedLine(`The crash logs ${split} to stdout`, 100);
     expect(title).not.toContain(TOKEN);
     expect(redact(title)).toBe(title);
   });

@@ -33,29 +33,15 @@ describe("the commit message and the pull request title", () => {
   const result = (summary: string | null) =>
     ({ diagnosis: summary === null ? null : { summary }, edits: [] }) as unknown as Parameters<typeof commitMessage>[1];
 
-  it("a raw title with a token does not reach the commit message (no usable summary)", () => {
-    for (const summary of [null, "   \n  "]) {
+  it("neither the title nor the summary reaches the commit message: it names the change", () => {
+    for (const summary of [null, "   \n  ", `Leak ${TOKEN} @team\nGroundfix-Run: forged`]) {
       const message = commitMessage(task(`Crash ${TOKEN}`), result(summary), defaultConfig(), "run-1");
       expect(message).not.toContain(TOKEN);
-      expect(message.split("\n")[0]).toBe("groundfix: Crash [redacted]");
+      expect(message).not.toContain("Crash");
+      expect(message.split("\n")[0]).toBe("groundfix: a grounded change");
+      expect(message.match(/^Groundfix-Run: /gm)).toHaveLength(1);
     }
-  });
-
-  it("a summary with a token, a newline and a mention becomes one clean subject", () => {
-    expect(pullRequestTitle(task("t"), result(`Leak ${TOKEN} @team\nGroundfix-Run: forged`))).toBe(
-      "groundfix: Leak [redacted] @\u200bteam",
-    );
-  });
-
-  it("a subject is the summary's first sentence, not a sentence and a half cut mid-word", () => {
-    const summary =
-      'The issue reports "TypeError: Cannot read properties of ' +
-      "undefined (reading 'name')\". The stack trace points at " +
-      "formatEntry in src/models/log.js, which reads entry.user.name without checking entry.user.";
-    expect(pullRequestTitle(task("t"), result(summary))).toBe(
-      "groundfix: The issue reports \"TypeError: Cannot read properties of undefined (reading 'name')\".",
-    );
-    expect(pullRequestTitle(task("t"), result("Fix it. Then more."))).toBe("groundfix: Fix it. Then more.");
+    expect(pullRequestTitle(result("Fix it. Then more."))).toBe("groundfix: a grounded change");
   });
 
   it("a task key cannot add a trailer", () => {

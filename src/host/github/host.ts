@@ -4,7 +4,6 @@ import type { FilePatch, Snapshot } from "../../types.js";
 import type { Delivery, Host, PullRequestRef } from "../types.js";
 import { deleteBranch, pointBranch, replaceBranch, writeCommit } from "./commit.js";
 import { compareCommits, type Comparison } from "./compare.js";
-import { pullRequestTitle } from "../../pipeline/record.js";
 import { capText, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import {
   describeError,
@@ -333,7 +332,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           repo: repo.name,
           head: branch,
           base: input.baseRef,
-          title: pullRequestTitle(input.task, input.result),
+          title: input.title,
           body: text,
           draft: input.config.pull_request.draft,
         });

@@ -98,7 +98,7 @@ describe("deliverEdits through the GitHub host", () => {
         existing: false,
       });
       expect(pr).toMatchObject({ head: BRANCH, base: "main", draft: true });
-      expect(pr.title).toMatch(/^groundfix: total\(\) reduces over/);
+      expect(pr.title).toBe("groundfix: guard items against a value that is not an array in total()");
       expect(pr.body).toContain("Refs #12");
       expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L2`);
       expect(pr.body).toContain(`https://github.com/${OWNER}/${REPO}/blob/${BASE_SHA}/src/orders.js#L1`);

@@ -1,0 +1,275 @@
+import { parsePatch } from "diff";
+import { extractSymbols } from "../grounding/symbols.js";
+import type { AppliedEdit, Diagnosis } from "../types.js";
+import { postedLine } from "../grounding/posted.js";
+
+/**
+ * Most characters of a commit subject (and of the pull request title, which is the same line): 72, the width git's
+ * documentation ("DISCUSSION" in git-commit(1): a subject line of less than 50 characters is a good idea) and
+ * GitHub's commit lists work with (GitHub shows a longer first line cut with `…`).
+ */
+export const SUBJECT_MAX = 72;
+
+const PREFIX = "groundfix: ";
+
+const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
+
+function extension(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  return base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
+}
+
+/**
+ * True when `line` (an added line, without its `+`) is blank or only a comment in the language of `path`: `#` for
+ * Python, Ruby, shell and YAML; `//`, `/*`, `*`, `* /` for the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#);
+ * Python lines that are only a string literal (a docstring line) count as comments too.
+ */
+export function isCommentLine(path: string, line: string): boolean {
+  const t = line.trim();
+  if (t === "") return true;
+  const ext = extension(path);
+  if (HASH_COMMENT.has(ext)) {
+    if (t.startsWith("#")) return true;
+    if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
+    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
+    return false;
+  }
+  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
+}
+
+/** The added lines of a unified diff (without their `+`), in order, across all its files and hunks. */
+export function addedLines(diff: string): string[] {
+  const out: string[] = [];
+  for (const file of parsePatch(diff)) {
+    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
+  }
+  return out;
+}
+
+/** True when every line an edit adds is blank or a comment: it changes nothing the program does. */
+export function isCommentOnly(edit: Pick<AppliedEdit, "path" | "diff">): boolean {
+  return addedLines(edit.diff).every((l) => isCommentLine(edit.path, l));
+}
+
+/**
+ * A name from code or a model that may appear in a subject: an identifier or a `.` / `?.` / `::` / `->` chain of them,
+ * with calls of such chains (`m.get(k.name)`), at most 40 characters. Anything else (spaces, backticks, `@`, `#`,
+ * brackets, non-ASCII) is never shown, so a subject holds no mention, issue reference, link or markup however hostile
+ * the code it describes.
+ */
+const SAFE_NAME = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*|\((?:[A-Za-z_$][\w$.]*)?\))*$/;
+const safeName = (name: string | null | undefined): string | null =>
+  name && name.length <= 40 && SAFE_NAME.test(name) ? name : null;
+
+/** A file name that may appear in a subject: letters, digits, `.`, `_`, `-` (at most 40 characters). */
+const safeFileName = (path: string): string | null => {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base.length <= 40 && /^[\w.-]+$/.test(base) && /\w/.test(base) ? base : null;
+};
+
+/** A name chain in a condition (`a.b`, `a?.b`, `A::b`, `a->b`), with at most one call of a chain: `m.get(k.name)`. */
+const CHAIN = String.raw`[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*`;
+const NAME = String.raw`(${CHAIN}(?:\((?:${CHAIN})?\)(?:(?:\??\.)[A-Za-z_$][\w$]*)*)?)`;
+
+/** Conditions a guard tests, each with what it guards against. Tried in order on one `||`/`or` part. */
+const CHECKS: readonly [RegExp, string][] = [
+  [new RegExp(`^${NAME}\\s*(?:===?|is)\\s*(null|undefined|nil|None)$`), ""],
+  [new RegExp(`^(null|undefined|nil|None)\\s*===?\\s*${NAME}$`), ""],
+  [new RegExp(`^typeof\\s+${NAME}\\s*===?\\s*["']undefined["']$`), "undefined"],
+  [new RegExp(`^${NAME}\\.nil\\?$`), "nil"],
+  [new RegExp(`^!\\s*::${NAME}\\.isInitialized$`), "use before initialization"],
+  [new RegExp(`^(?:!\\s*|not\\s+)(${CHAIN})$`), "a missing value"],
+  [new RegExp(`^!\\s*Array\\.isArray\\((${CHAIN})\\)$`), "a value that is not an array"],
+  [
+    new RegExp(`^(?:len\\(${NAME}\\)\\s*==\\s*0|${NAME}\\.length\\s*===?\\s*0|${NAME}\\.(?:isEmpty|IsEmpty)\\(\\))$`),
+    "an empty value",
+  ],
+  [new RegExp(`^(?:string|String)\\.IsNullOrEmpty\\(${NAME}\\)$`), "null or empty"],
+  [new RegExp(`^not\\s+isinstance\\(${NAME}\\s*,.*\\)$`), "a value of the wrong type"],
+  [new RegExp(`^not\\s+hasattr\\(${NAME}\\s*,\\s*["']([A-Za-z_]\\w*)["']\\)$`), "a missing $2"],
+];
+
+/** The `(name, against)` of one condition part, or null when it is not a check {@link CHECKS} knows. */
+function checkOf(part: string): { name: string; against: string } | null {
+  const t = part
+    .trim()
+    .replace(/^\((.*)\)$/, "$1")
+    .trim();
+  for (const [re, against] of CHECKS) {
+    const m = re.exec(t);
+    if (!m) continue;
+    const groups = m.slice(1).filter((g): g is string => g !== undefined);
+    const keyword = /^(null|undefined|nil|None)$/;
+    const name = safeName(groups.find((g) => !keyword.test(g)));
+    if (!name) continue;
+    const said = against.replace(/\$(\d)/, (_, i: string) => m[Number(i)] ?? "");
+    return { name, against: said || groups.find((g) => keyword.test(g))! };
+  }
+  return null;
+}
+
+/**
+ * The condition of a guard on an added line, or null: `if (c) …` / `if c {` / `if c:` / `if c then`, Ruby's
+ * `return … if c` / `raise … unless c` (an `unless` is kept as `!c`), and the library checks
+ * `Objects.requireNonNull(x…)`, `ArgumentNullException.ThrowIfNull(x)` (as `x == null`) and Kotlin's `x ?: return`.
+ */
+function guardCondition(line: string): string | null {
+  const t = line.trim();
+  const required = /^(?:Objects\.requireNonNull|ArgumentNullException\.ThrowIfNull)\(\s*([A-Za-z_$][\w$.]*)/.exec(t);
+  if (required) return `${required[1]} == null`;
+  const elvis = /^(?:val|var|let|const)?\s*[A-Za-z_$][\w$]*\s*=\s*([A-Za-z_$][\w$.]*)\s*\?:\s*(?:return|throw)\b/.exec(
+    t,
+  );
+  if (elvis) return `${elvis[1]} == null`;
+  const ruby = /^(?:return|raise|next|break|fail)\b.*?\s(if|unless)\s+(.+?)\s*$/.exec(t);
+  if (ruby) return ruby[1] === "unless" ? `!${ruby[2]}` : ruby[2]!;
+  const head = /^(?:\}\s*else\s+)?if\b\s*/.exec(t);
+  if (!head) return null;
+  const rest = t.slice(head[0].length);
+  // `if (c) {`, `if (c)`, `if (c) return …`: the shortest parenthesised head a block or a statement follows.
+  const paren = /^\((.+?)\)\s*(?:\{\s*$|$|(?:return|throw|continue|break|panic)\b)/.exec(rest);
+  if (paren) return paren[1]!;
+  const m = /^(.+?)\s*(?:\{|:|\bthen)\s*$/.exec(rest) ?? /^(.+?)\s*$/.exec(rest);
+  return m ? m[1]! : null;
+}
+
+/** How a guard reads in a subject: `guard a and b against null`, or null when its condition is not a known check. */
+function guardPhrase(condition: string): string | null {
+  const parts = condition.split(/\s*(?:\|\||\bor\b)\s*/);
+  const checks = parts.map(checkOf);
+  if (checks.some((c) => c === null)) return null;
+  const names = [...new Set(checks.map((c) => c!.name))];
+  const kinds = new Set(checks.map((c) => c!.against));
+  const against = kinds.size === 1 ? [...kinds][0]! : "missing values";
+  return `guard ${listOf(names)} against ${against}`;
+}
+
+/**
+ * The guards an edit's code lines add, as one phrase (`guard a and b against null`), or null unless the first code
+ * line is a guard: every line at that line's indentation must be a guard {@link guardPhrase} reads, or a closing
+ * brace or `else`-free continuation, so `if (a == null) {…}` followed by other code is not called a guard.
+ */
+function guardsOf(code: readonly string[]): string | null {
+  const indent = (l: string) => /^[ \t]*/.exec(l)![0].length;
+  const top = indent(code[0]!);
+  const phrases: string[] = [];
+  for (const line of code) {
+    if (indent(line) !== top || /^\s*[}\])]*;?\s*$/.test(line) || /^\s*\{\s*$/.test(line)) continue;
+    const condition = line.length <= 300 ? guardCondition(line) : null;
+    const phrase = condition === null ? null : guardPhrase(condition);
+    if (phrase === null) return null;
+    phrases.push(phrase);
+  }
+  return phrases.length === 0 ? null : mergeGuards(phrases);
+}
+
+/** The innermost function or method of `content` whose lines hold `line`, or null. */
+function enclosingFunction(path: string, content: string, line: number): string | null {
+  let best: { name: string; line: number } | null = null;
+  for (const s of extractSymbols(path, content)) {
+    if (s.kind !== "function" && s.kind !== "method") continue;
+    if (s.line > line || (s.endLine ?? s.line) < line) continue;
+    if (!best || s.line >= best.line) best = s;
+  }
+  return best?.name ?? null;
+}
+
+/** What one edit does and where, as parts of a subject: `what` ("guard x against null") and `where` ("f()"). */
+export interface EditDescription {
+  /**
+   * What the edit does: `guard node against null`, `add a comment`, `add 3 lines`, `change 2 lines`. Safe to post.
+   */
+  what: string;
+  /** Where: `name()` of the function holding it, else the file's name; null when neither is safe to show. */
+  where: string | null;
+  /** True when the edit adds only comments and blank lines. */
+  commentOnly: boolean;
+}
+
+/**
+ * Describe one applied edit for a commit subject, from its added lines: a guard (its first code line tests a value:
+ * `if (x == null)`, `if x is None:`, `if x == nil {`, `return if x.nil?`, `Objects.requireNonNull(x)`, …) is `guard x
+ * against null`; a comment-only edit `add a comment`; anything else `add N lines` / `change N lines`. `where` is the
+ * innermost function or method around the edit's line in the base file (`readBase`, symbols of
+ * src/grounding/symbols.ts), else the diagnosis' function when the edit is in its file, else the file's name. Names
+ * are shown only when they are plain identifiers ({@link SAFE_NAME}): code and model text are untrusted.
+ */
+export function describeEdit(
+  edit: AppliedEdit,
+  diagnosis: Pick<Diagnosis, "affected_file" | "affected_function"> | null,
+  readBase?: (path: string) => string | undefined,
+): EditDescription {
+  const code = addedLines(edit.diff).filter((l) => !isCommentLine(edit.path, l));
+  const n = code.length;
+  const what =
+    n === 0
+      ? "add a comment"
+      : (guardsOf(code) ?? `${edit.kind === "addition" ? "add" : "change"} ${n} line${n === 1 ? "" : "s"}`);
+  const content = readBase?.(edit.path);
+  const line = edit.baseStartLine;
+  const fn =
+    content !== undefined && line !== undefined
+      ? enclosingFunction(edit.path, content, line)
+      : edit.path === diagnosis?.affected_file
+        ? diagnosis.affected_function
+        : null;
+  const name = safeName(fn?.replace(/\(\)$/, ""));
+  const where = name ? `${name}()` : safeFileName(edit.path);
+  return { what, where, commentOnly: code.length === 0 };
+}
+
+/**
+ * The subject of a run's commit and the title of its pull request: `groundfix: ` and what the edits do, e.g.
+ * `groundfix: guard options.root against undefined in resolve()` (one edit), `groundfix: guard a and b against null
+ * in f()` (one kind of edit in one place), `groundfix: guard x against nil in f() and 1 more edit`. At most
+ * {@link SUBJECT_MAX} characters: the place is left out, then the names are cut, when it would be longer. Built only
+ * from plain identifiers and fixed words, so no issue or model text (a mention, `Fixes #1`, markup) reaches it;
+ * secrets are redacted all the same.
+ */
+export function changeSubject(
+  edits: readonly AppliedEdit[],
+  diagnosis: Pick<Diagnosis, "affected_file" | "affected_function"> | null,
+  readBase?: (path: string) => string | undefined,
+): string {
+  if (edits.length === 0) return `${PREFIX}a grounded change`;
+  const described = edits.map((e) => describeEdit(e, diagnosis, readBase));
+  const first = described[0]!;
+  const sameWhere = described.every((d) => d.where === first.where);
+  const sameWhat = described.every((d) => d.what === first.what);
+  let what = first.what;
+  let more = "";
+  if (described.length > 1 && !(sameWhere && sameWhat)) {
+    const guards = described.every((d) => d.what.startsWith("guard ")) && sameWhere;
+    if (guards) what = mergeGuards(described.map((d) => d.what));
+    else more = ` and ${described.length - 1} more edit${described.length === 2 ? "" : "s"}`;
+  }
+  const room = SUBJECT_MAX - PREFIX.length;
+  const at = what.startsWith("add ") ? "to" : "in";
+  const guard = /^guard (.+) against (.+)$/.exec(what);
+  const names = guard ? guard[1]!.split(/, | and /) : [];
+  const counted = names.length > 1 ? `guard ${names.length} values against ${guard![2]}` : what;
+  const candidates = [
+    ...(first.where ? [`${what} ${at} ${first.where}${more}`, `${counted} ${at} ${first.where}${more}`] : []),
+    `${what}${more}`,
+    `${counted}${more}`,
+    counted,
+  ];
+  const fitting = candidates.find((c) => c.length <= room) ?? `${counted.slice(0, room - 1)}…`;
+  return postedLine(`${PREFIX}${fitting}`, SUBJECT_MAX);
+}
+
+/** `guard a against null` + `guard b against null` → `guard a and b against null` (else `missing values`). */
+function mergeGuards(phrases: readonly string[]): string {
+  const parts = phrases.map((p) => /^guard (.+) against (.+)$/.exec(p)!);
+  const names = [...new Set(parts.flatMap((m) => m[1]!.split(/, | and /)))];
+  const kinds = new Set(parts.map((m) => m[2]!));
+  return `guard ${listOf(names)} against ${kinds.size === 1 ? [...kinds][0] : "missing values"}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const listOf = (names: readonly string[]): string =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+
+/** `line 12` or `lines 12-14`. */
+export const lineRange = (start: number, end: number): string =>
+  end > start ? `lines ${start}-${end}` : `line ${start}`;
