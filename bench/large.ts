@@ -39,7 +39,7 @@ const MAX_FILE_BYTES = 1.9 * 1024 * 1024;
 const CODE = /\.(js|mjs|cjs|ts|mts|cts|tsx|jsx)$/;
 
 /** Every code file under the installed packages, once per real path (workspace symlinks are followed once). */
-function packageSources(): { rel: string; full: string; size: number }[] {
+export function packageSources(): { rel: string; full: string; size: number }[] {
   const base = realpathSync(join(ROOT, "node_modules"));
   const seen = new Set<string>();
   const out: { rel: string; full: string; size: number }[] = [];

@@ -13,6 +13,7 @@ import { type BenchRow, renderTable } from "./lib.js";
 import { benchRestCalls } from "./rest-calls.js";
 import { benchSnapshotSearch } from "./snapshot-search.js";
 import { benchStructure } from "./structure.js";
+import { benchSymbols } from "./symbols.js";
 import { benchWebhookAck } from "./webhook-ack.js";
 
 const quick = process.argv.includes("--quick");
@@ -25,6 +26,7 @@ const extra: Record<string, unknown> = {};
 const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: "edit", run: () => benchEditCore(quick ? 3 : 9) },
   { name: "structure", run: () => benchStructure(quick ? 3 : 7) },
+  { name: "symbols", run: () => benchSymbols(quick ? 5 : 9, quick ? 20 : 60) },
   {
     name: "snapshot",
     run: () =>

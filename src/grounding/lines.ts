@@ -115,3 +115,21 @@ export function splitLines(text: string): string[] {
 export function numberLine(lineNumber: number, text: string, width: number): string {
   return `${String(lineNumber).padStart(Math.max(4, width))}| ${text}`;
 }
+
+/** True for the characters `\s` matches in a JavaScript regular expression (ECMA-262 WhiteSpace and LineTerminator). */
+export function isSpace(code: number): boolean {
+  if (code > 32 && code < 0xa0) return false;
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}

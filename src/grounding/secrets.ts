@@ -1,4 +1,4 @@
-import { splitLines } from "./lines.js";
+import { isSpace, splitLines } from "./lines.js";
 import { mapStrings } from "./map-strings.js";
 
 /**
@@ -207,23 +207,6 @@ export function redactSecrets(text: string): { text: string; count: number } {
 /** {@link redactSecrets}'s text only: the form every call site that sends text out of the snapshot uses. */
 export function redact(text: string): string {
   return redactSecrets(text).text;
-}
-
-/** True for the characters `\s` matches in a JavaScript regular expression (ECMA-262 WhiteSpace and LineTerminator). */
-function isSpace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { languageOfBasename, languageOfExtension } from "../lang/languages.js";
+import { isSpace } from "./lines.js";
 
 /**
  * Symbol definitions of one source file, found with a per-language set of line patterns.
@@ -56,16 +57,12 @@ export function symbolLanguage(path: string): Lang | null {
 export function extractSymbols(path: string, content: string): SymbolDef[] {
   const lang = symbolLanguage(path);
   if (lang === null || content === "") return [];
-  const split = content.split("\n");
-  const lines = content.includes("\r") ? split.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : split;
-  switch (lang) {
-    case "python":
-      return indentSymbols(lines, pythonLine);
-    case "ruby":
-      return rubySymbols(lines);
-    default:
-      return braceSymbols(lines, lang);
+  if (lang === "python" || lang === "ruby") {
+    const split = content.split("\n");
+    const lines = content.includes("\r") ? split.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : split;
+    return lang === "python" ? indentSymbols(lines, pythonLine) : rubySymbols(lines);
   }
+  return braceSymbols(content, lang);
 }
 
 // ───────────── brace languages: JS/TS, Go, Java, C# ─────────────
@@ -134,54 +131,113 @@ function stripPrefixes(text: string, modifiers: RegExp): string {
   return rest;
 }
 
-/** Remove string literals and comments from one line (approximately) so braces can be counted. */
-function codeOnly(line: string, state: { inBlock: boolean }): string {
-  if (!state.inBlock && !QUOTE_OR_SLASH.test(line)) return line;
-  // Plain runs are copied as slices (not character by character): this runs for every line of every source file.
-  let out = "";
-  let i = 0;
-  const n = line.length;
-  while (i < n) {
-    if (state.inBlock) {
-      const close = line.indexOf("*/", i);
-      if (close === -1) return out;
-      state.inBlock = false;
-      i = close + 2;
-      continue;
+/**
+ * Character kinds for the line scan of the brace languages (ASCII only; every other character is plain code):
+ * 1 a quote or slash (a string, comment or division starts there), 2 `(`, 3 `)`, 4 `{`, 5 `}`.
+ */
+const CHAR_KIND = new Uint8Array(128);
+for (const [ch, kind] of [
+  ['"', 1],
+  ["'", 1],
+  ["`", 1],
+  ["/", 1],
+  ["(", 2],
+  [")", 3],
+  ["{", 4],
+  ["}", 5],
+] as const)
+  CHAR_KIND[ch.charCodeAt(0)] = kind;
+
+/**
+ * The code of one line of a brace language at a time, outside string literals and comments (approximately: a string
+ * ends at its closing quote or the end of the line, a block comment at the next `*\/`, `//` ends the line). Reads the
+ * file in place: no line or code string is built. After `line(start, end)`, `brackets[0..count)` holds the line's
+ * parentheses and braces in order (kinds 2-5 of `CHAR_KIND`), `last` the last code character that is not white space
+ * (0 for none; a string literal counts as its quote) and `opensBrace` whether a `{` is among them.
+ */
+class CodeLines {
+  /** Inside a block comment at the end of the last line scanned. */
+  inBlock = false;
+  readonly brackets = new Uint8Array(MAX_SCAN_LINE);
+  count = 0;
+  last = 0;
+  opensBrace = false;
+  /** The first `*\/` at or after `closeFrom` (-1: none), so that a long comment is searched once, not once a line. */
+  private close = -2;
+  private closeFrom = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The first `*\/` at or after `from`, or -1. */
+  private closeAt(from: number): number {
+    if (this.close < from && !(this.close === -1 && this.closeFrom <= from)) {
+      this.close = this.text.indexOf("*/", from);
+      this.closeFrom = from;
     }
-    let j = i;
-    while (j < n && !isQuoteOrSlash(line.charCodeAt(j))) j++;
-    if (j > i) out += line.slice(i, j);
-    if (j >= n) break;
-    const ch = line[j] as string;
-    const next = line[j + 1];
-    if (ch === "/" && next === "/") return out;
-    if (ch === "/" && next === "*") {
-      state.inBlock = true;
-      i = j + 2;
-      continue;
-    }
-    if (ch === "/") {
-      out += ch;
-      i = j + 1;
-      continue;
-    }
-    let k = j + 1;
-    while (k < n && line[k] !== ch) k += line[k] === "\\" ? 2 : 1;
-    out += ch + ch;
-    i = k + 1;
+    return this.close;
   }
-  return out;
+
+  /** Nothing of the line is code (a line too long to scan): the comment state carries over unchanged. */
+  skip(): void {
+    this.count = 0;
+    this.last = 0;
+    this.opensBrace = false;
+  }
+
+  /** Scan the line `text[start, end)`. */
+  line(start: number, end: number): void {
+    const text = this.text;
+    const brackets = this.brackets;
+    let count = 0;
+    let last = 0;
+    let opensBrace = false;
+    let i = start;
+    while (i < end) {
+      if (this.inBlock) {
+        const close = this.closeAt(i);
+        if (close === -1 || close > end - 2) break;
+        this.inBlock = false;
+        i = close + 2;
+        continue;
+      }
+      const code = text.charCodeAt(i);
+      const kind = code < 128 ? (CHAR_KIND[code] as number) : 0;
+      if (kind === 0) {
+        if (!isSpace(code)) last = code;
+        i++;
+      } else if (kind > 1) {
+        brackets[count++] = kind;
+        if (kind === 4) opensBrace = true;
+        last = code;
+        i++;
+      } else if (code === 47) {
+        const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+        if (next === 47) break;
+        if (next === 42) {
+          this.inBlock = true;
+          i += 2;
+        } else {
+          last = code;
+          i++;
+        }
+      } else {
+        // a string literal: up to the same quote, over backslash escapes
+        let j = i + 1;
+        while (j < end) {
+          const c = text.charCodeAt(j);
+          if (c === code) break;
+          j += c === 92 ? 2 : 1;
+        }
+        last = code;
+        i = j + 1;
+      }
+    }
+    this.count = count;
+    this.last = last;
+    this.opensBrace = opensBrace;
+  }
 }
 
-const QUOTE_OR_SLASH = /["'`/]/;
-
-/** `"`, `'`, `` ` `` or `/`. */
-function isQuoteOrSlash(code: number): boolean {
-  return code === 34 || code === 39 || code === 96 || code === 47;
-}
-
-/** Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns). */
 /** `const name = function …` / `= (…) =>` / `= async x =>`: a function bound to a variable (group 1: the name). */
 const JS_BOUND_FUNCTION = new RegExp(
   String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)` +
@@ -192,42 +248,194 @@ const JS_MEMBER_FUNCTION = new RegExp(
   String.raw`^([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*\.([A-Za-z_$]` +
     String.raw`[\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
 );
+/**
+ * Lines outside a class body that can start a JS/TS definition (a cheap test before the specific patterns), besides
+ * lines holding `.prototype.` (which the caller finds with one search of the file).
+ */
 const JS_CANDIDATE = new RegExp(
-  String.raw`^\s*(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|` +
-    String.raw`module|function|const|let|var|exports)\b|\.prototype\.|^\s*[A-Za-z_$][\w$]*(?:\.` +
+  String.raw`^\s*(?:(?:export|default|declare|abstract|async|class|interface|enum|type|namespace|` +
+    String.raw`module|function|const|let|var|exports)\b|[A-Za-z_$][\w$]*(?:\.` +
     String.raw`[A-Za-z_$][\w$]*)+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)|` +
-    String.raw`^\s*(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)`,
+    String.raw`(?:[A-Za-z_$][\w$]*|"[^"]+"|'[^']+')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>))`,
+);
+// The patterns of `jsLine`, as bits of the set `jsPatterns` picks for a line.
+const P_CLASS = 1;
+const P_INTERFACE = 2;
+const P_ENUM = 4;
+const P_TYPE = 8;
+const P_NAMESPACE = 16;
+const P_FUNCTION = 32;
+const P_BOUND = 64;
+const P_EXPORTS = 128;
+const P_PROTOTYPE = 256;
+const P_MEMBER = 512;
+const P_PROPERTY = 1024;
+const P_VARIABLE = 2048;
+const P_METHOD = 4096;
+/** Not a pattern: the line must pass `JS_CANDIDATE` before any pattern is tried. */
+const P_GATE = 8192;
+const P_ALL = 16383;
+
+/**
+ * The patterns of `jsLine` that a line starting with each word (its run of `\w`) can match: every keyword pattern
+ * starts with optional modifiers, then its keyword, then white space. These are the words `JS_CANDIDATE` starts with.
+ */
+const JS_WORD_PATTERNS = new Map<string, number>([
+  ["export", P_CLASS | P_INTERFACE | P_ENUM | P_TYPE | P_NAMESPACE | P_FUNCTION | P_BOUND | P_VARIABLE],
+  ["default", P_CLASS | P_FUNCTION],
+  ["declare", P_CLASS | P_INTERFACE | P_ENUM | P_TYPE | P_NAMESPACE | P_FUNCTION | P_BOUND],
+  ["abstract", P_CLASS],
+  ["async", P_FUNCTION],
+  ["class", P_CLASS],
+  ["interface", P_INTERFACE],
+  ["enum", P_ENUM],
+  ["type", P_TYPE],
+  ["namespace", P_NAMESPACE],
+  ["module", P_NAMESPACE | P_EXPORTS],
+  ["function", P_FUNCTION],
+  ["const", P_ENUM | P_BOUND | P_VARIABLE],
+  ["let", P_BOUND | P_VARIABLE],
+  ["var", P_BOUND | P_VARIABLE],
+  ["exports", P_EXPORTS],
+]);
+/** The words a Java or C# type or namespace declaration can start with: `JAVA_MODIFIERS` and the declaring keywords. */
+const JAVA_START_WORDS = new Set(
+  (
+    "public private protected static final abstract synchronized native default transient volatile strictfp " +
+    "internal sealed virtual override async extern unsafe partial readonly new const " +
+    "class interface enum record struct namespace"
+  ).split(" "),
 );
 
-function jsLine(text: string, inClass: string | undefined): Found | null {
-  if (inClass === undefined && !JS_CANDIDATE.test(text)) return null;
+/** `[A-Za-z_$]`. */
+function isIdentStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36;
+}
+
+/** `\w`: `[A-Za-z0-9_]`. */
+function isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+}
+
+/** The end of the run of `\w` characters of `text` from `from` (before `end`). */
+function wordEnd(text: string, from: number, end: number): number {
+  let i = from;
+  while (i < end && isWordChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Whether the line's first character after spaces and tabs is one the patterns cannot tell without `\s` (other
+ * white space, or anything outside ASCII): such rare lines go to the patterns unfiltered. */
+function unusualStart(code: number): boolean {
+  return code >= 128 || (code >= 10 && code <= 13);
+}
+
+/**
+ * The patterns of `jsLine` that can match the line `text[start, end)` whose first character after spaces and tabs is
+ * at `first` (0: none can): each needs its own start, a keyword (`JS_WORD_PATTERNS`), a dotted name, a property key
+ * followed by `:`, `.prototype.` on the line, and in a class body a member name (also `*` or `#`). Outside a class
+ * body `JS_CANDIDATE` holds for every such line but one starting with a word like `functionName` (then `P_GATE`).
+ */
+function jsPatterns(
+  text: string,
+  start: number,
+  first: number,
+  end: number,
+  inClass: boolean,
+  prototype: boolean,
+): number {
+  if (first === end) return 0;
+  const c = text.charCodeAt(first);
+  if (unusualStart(c)) return inClass ? P_ALL & ~P_GATE : P_ALL;
+  if (c === 34 || c === 39) return P_PROPERTY;
+  if (!isIdentStart(c)) return inClass && (c === 42 || c === 35) ? P_METHOD : 0;
+  const word = wordEnd(text, first, end);
+  let patterns = word - first <= 9 ? (JS_WORD_PATTERNS.get(text.slice(first, word)) ?? 0) : 0;
+  // `function\s*\*?\s*name` also matches `functionName`, which `JS_CANDIDATE` does not accept
+  if (patterns === 0 && text.startsWith("function", first)) patterns = P_FUNCTION | (inClass || prototype ? 0 : P_GATE);
+  let i = word;
+  while (i < end && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === 36)) i++;
+  if (i < end && text.charCodeAt(i) === 46) patterns |= P_MEMBER;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  const next = i < end ? text.charCodeAt(i) : 0;
+  if (next === 58 || unusualStart(next)) patterns |= P_PROPERTY;
+  if (prototype) patterns |= P_PROTOTYPE;
+  if (inClass) patterns |= P_METHOD;
+  // a top-level variable is declared at the start of the line
+  else if (first !== start) patterns &= ~P_VARIABLE;
+  return patterns;
+}
+
+/**
+ * False when `javaLine` surely finds nothing on a line outside a type body (`inClass` undefined): a type or namespace
+ * declaration starts with a modifier or its keyword.
+ */
+function javaMayDeclare(text: string, first: number, end: number): boolean {
+  if (first === end) return false;
+  const c = text.charCodeAt(first);
+  if (unusualStart(c)) return true;
+  const word = wordEnd(text, first, end);
+  return word - first <= 12 && JAVA_START_WORDS.has(text.slice(first, word));
+}
+
+/**
+ * The JS/TS declaration on one line, if any. `inClass`: the class (or interface, namespace) whose body the line is
+ * directly in; `patterns`: the patterns to try (`jsPatterns`: the others cannot match the line).
+ */
+function jsLine(text: string, inClass: string | undefined, patterns: number): Found | null {
+  if (inClass === undefined && (patterns & P_GATE) !== 0 && !JS_CANDIDATE.test(text)) return null;
   const t = text.trimStart();
-  let m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "class", opens: true };
-  m = /^(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "interface", opens: true };
-  m = /^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "type" };
-  m = /^(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*[=<]/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "type" };
-  m = /^(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+([A-Za-z_$][\w$.]*)\s*\{/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "module", opens: true };
-  m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "function" };
-  m = JS_BOUND_FUNCTION.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "function" };
-  m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
-  if (m?.[1]) return { name: m[1], kind: "function" };
-  m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
-  if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
+  let m: RegExpExecArray | null;
+  if (patterns & P_CLASS) {
+    m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "class", opens: true };
+  }
+  if (patterns & P_INTERFACE) {
+    m = /^(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "interface", opens: true };
+  }
+  if (patterns & P_ENUM) {
+    m = /^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "type" };
+  }
+  if (patterns & P_TYPE) {
+    m = /^(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*[=<]/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "type" };
+  }
+  if (patterns & P_NAMESPACE) {
+    m = /^(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+([A-Za-z_$][\w$.]*)\s*\{/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "module", opens: true };
+  }
+  if (patterns & P_FUNCTION) {
+    m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "function" };
+  }
+  if (patterns & P_BOUND) {
+    m = JS_BOUND_FUNCTION.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "function" };
+  }
+  if (patterns & P_EXPORTS) {
+    m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
+    if (m?.[1]) return { name: m[1], kind: "function" };
+  }
+  if (patterns & P_PROTOTYPE) {
+    m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
+    if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
+  }
   // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the
   // member.
-  m = JS_MEMBER_FUNCTION.exec(t);
-  if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return { name: m[2], kind: "method", container: m[1] };
+  if (patterns & P_MEMBER) {
+    m = JS_MEMBER_FUNCTION.exec(t);
+    if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module")
+      return { name: m[2], kind: "method", container: m[1] };
+  }
   // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
-  m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
-  if (m && (m[1] ?? m[2] ?? m[3])) return { name: (m[1] ?? m[2] ?? m[3]) as string, kind: "method" };
+  if (patterns & P_PROPERTY) {
+    m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
+    if (m && (m[1] ?? m[2] ?? m[3])) return { name: (m[1] ?? m[2] ?? m[3]) as string, kind: "method" };
+  }
   if (inClass !== undefined) {
+    if ((patterns & P_METHOD) === 0) return null;
     const rest = stripPrefixes(t, JS_MODIFIERS);
     m = /^\*?\s*(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>)?\s*\(/.exec(rest);
     if (m?.[1] && !NOT_METHOD.has(m[1])) return { name: m[1], kind: "method" };
@@ -235,7 +443,7 @@ function jsLine(text: string, inClass: string | undefined): Found | null {
     if (m?.[1]) return { name: m[1], kind: "method" };
     return null;
   }
-  if (text === t) {
+  if (text === t && (patterns & P_VARIABLE) !== 0) {
     m = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(t);
     if (m?.[1]) return { name: m[1], kind: "variable" };
   }
@@ -312,32 +520,66 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum 
   return null;
 }
 
-function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
+/** The first index in `text[from, end)` that is neither a space nor a tab (`end` if none). */
+function afterBlanks(text: string, from: number, end: number): number {
+  let i = from;
+  for (let c = text.charCodeAt(i); i < end && (c === 32 || c === 9); c = text.charCodeAt(++i));
+  return i;
+}
+
+/** The lines of a brace language: declarations found per line, bodies tracked by brace depth. */
+function braceSymbols(content: string, lang: Lang): SymbolDef[] {
   const out: SymbolDef[] = [];
-  const state = { inBlock: false };
+  const code = new CodeLines(content);
   const open: Open[] = [];
+  /** How many of `open` wait for their `{`. */
+  let waiting = 0;
+  /** The innermost open container whose body has begun; recomputed when a container opens or closes. */
+  let holder: Open | undefined;
+  let holderStale = false;
   let depth = 0;
   let parens = 0;
   let goBlock: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? "";
-    const lineNo = i + 1;
-    const startedInComment = state.inBlock;
-    const code = raw.length > MAX_SCAN_LINE ? "" : codeOnly(raw, state);
+  /** The next `.prototype.` at or after the current line (-1: none). */
+  let prototypeAt = lang === "js" ? content.indexOf(".prototype.") : -1;
+  const length = content.length;
+  for (let start = 0, lineNo = 1; start <= length; lineNo++) {
+    let newline = content.indexOf("\n", start);
+    if (newline === -1) newline = length;
+    // a CRLF line ends before its "\r"
+    const end = newline > start && content.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+    const scanned = end - start <= MAX_SCAN_LINE;
+    const startedInComment = code.inBlock;
+    if (scanned) code.line(start, end);
+    else code.skip();
+    if (holderStale) {
+      holder = undefined;
+      for (let k = open.length - 1; k >= 0 && holder === undefined; k--)
+        if (open[k]!.isContainer && open[k]!.opened) holder = open[k];
+      holderStale = false;
+    }
     // The innermost open container whose body is at this depth holds methods declared on this line.
-    let holder: Open | undefined;
-    for (let k = open.length - 1; k >= 0 && holder === undefined; k--)
-      if (open[k]?.isContainer && open[k]?.opened) holder = open[k];
     const inClass = holder !== undefined && depth === holder.depthBefore + 1 ? holder.def.name : undefined;
     const inEnum = inClass !== undefined && holder?.isEnum === true;
     let found: Found | null = null;
-    if (!startedInComment && raw.length <= MAX_SCAN_LINE) {
-      if (lang === "js") found = jsLine(raw, inClass);
-      else if (lang === "go") {
-        if (depth === 0 && /^(type|var|const)\s*\(/.test(raw)) goBlock = /^(\w+)/.exec(raw)?.[1] ?? null;
-        else if (goBlock !== null && /^\)/.test(raw)) goBlock = null;
-        else if (depth === 0 || (goBlock !== null && depth <= 1)) found = goLine(raw, goBlock);
-      } else found = javaLine(raw, inClass, lang, inEnum);
+    if (!startedInComment && scanned) {
+      const first = afterBlanks(content, start, end);
+      if (lang === "js") {
+        if (prototypeAt !== -1 && prototypeAt < start) prototypeAt = content.indexOf(".prototype.", start);
+        const prototype = prototypeAt !== -1 && prototypeAt < end;
+        const patterns = jsPatterns(content, start, first, end, inClass !== undefined, prototype);
+        if (patterns !== 0) found = jsLine(content.slice(start, end), inClass, patterns);
+      } else if (lang === "go") {
+        const c = content.charCodeAt(start);
+        // at the top level, only `func`, `type`, `var` and `const` lines declare anything
+        if (goBlock !== null || (depth === 0 && (c === 102 || c === 116 || c === 118 || c === 99))) {
+          const raw = content.slice(start, end);
+          if (depth === 0 && /^(type|var|const)\s*\(/.test(raw)) goBlock = /^(\w+)/.exec(raw)?.[1] ?? null;
+          else if (goBlock !== null && /^\)/.test(raw)) goBlock = null;
+          else if (depth === 0 || (goBlock !== null && depth <= 1)) found = goLine(raw, goBlock);
+        }
+      } else if (inClass !== undefined || javaMayDeclare(content, first, end))
+        found = javaLine(content.slice(start, end), inClass, lang, inEnum);
     }
     if (found !== null) {
       const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo };
@@ -348,10 +590,13 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
       if (container !== undefined) def.container = container;
       out.push(def);
       // A new declaration at the same or an outer depth ends any earlier one still waiting for its "{".
-      for (let k = open.length - 1; k >= 0; k--)
-        if (!open[k]?.opened && (open[k]?.depthBefore ?? 0) >= depth) open.splice(k, 1);
-      if (lang === "go" && !code.includes("{")) def.endLine = lineNo;
-      else
+      for (let k = open.length - 1; k >= 0 && waiting > 0; k--)
+        if (!open[k]!.opened && open[k]!.depthBefore >= depth) {
+          open.splice(k, 1);
+          waiting--;
+        }
+      if (lang === "go" && !code.opensBrace) def.endLine = lineNo;
+      else {
         open.push({
           def,
           depthBefore: depth,
@@ -361,38 +606,50 @@ function braceSymbols(lines: string[], lang: Lang): SymbolDef[] {
           isContainer: found.opens === true,
           isEnum: found.enumType === true,
         });
+        waiting++;
+      }
     }
-    // Lines without a brace or parenthesis skip the character loop.
-    const scan = code.includes("{") || code.includes("}") || code.includes("(") || code.includes(")");
-    for (let c = 0; scan && c < code.length; c++) {
-      const ch = code[c];
-      if (ch === "(") parens++;
-      else if (ch === ")") parens = Math.max(0, parens - 1);
-      else if (ch === "{") {
+    const brackets = code.brackets;
+    for (let b = 0; b < code.count; b++) {
+      const kind = brackets[b];
+      if (kind === 2) parens++;
+      else if (kind === 3) parens = Math.max(0, parens - 1);
+      else if (kind === 4) {
         depth++;
-        for (const o of open)
-          if (!o.opened && depth === o.depthBefore + 1 && parens === o.parensBefore) o.opened = true;
-      } else if (ch === "}") {
+        if (waiting > 0)
+          for (const o of open)
+            if (!o.opened && depth === o.depthBefore + 1 && parens === o.parensBefore) {
+              o.opened = true;
+              waiting--;
+              if (o.isContainer) holderStale = true;
+            }
+      } else {
         depth = Math.max(0, depth - 1);
         for (let k = open.length - 1; k >= 0; k--) {
-          const o = open[k];
-          if (o !== undefined && o.opened && depth <= o.depthBefore) {
+          const o = open[k]!;
+          if (o.opened && depth <= o.depthBefore) {
             o.def.endLine = lineNo;
             open.splice(k, 1);
+            if (o.isContainer) holderStale = true;
           }
         }
       }
     }
-    for (let k = open.length - 1; k >= 0; k--) {
-      const o = open[k];
-      if (o === undefined || o.opened) continue;
-      o.linesWaited++;
-      const ended = /;\s*$/.test(code) && depth === o.depthBefore;
-      if (ended || o.linesWaited > 5) {
-        if (ended) o.def.endLine = lineNo;
-        open.splice(k, 1);
+    if (waiting > 0) {
+      // the code ends with ";" (and white space)
+      const ended = code.last === 59;
+      for (let k = open.length - 1; k >= 0; k--) {
+        const o = open[k]!;
+        if (o.opened) continue;
+        o.linesWaited++;
+        if ((ended && depth === o.depthBefore) || o.linesWaited > 5) {
+          if (ended && depth === o.depthBefore) o.def.endLine = lineNo;
+          open.splice(k, 1);
+          waiting--;
+        }
       }
     }
+    start = newline + 1;
   }
   return out;
 }

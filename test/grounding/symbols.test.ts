@@ -298,6 +298,53 @@ describe("extractSymbols", () => {
     expect(brief(extractSymbols("src/render.js", src))).toEqual(["1-7 function render", "8-8 function after"]);
   });
 
+  it("comments over several lines hide declarations and braces; CRLF files read like LF files", () => {
+    const js = [
+      "/* a header comment", // 1
+      " * export function notReal() {", // 2
+      " * } {{ */", // 3
+      "export function real(a) {", // 4
+      "  return a; /* } */", // 5
+      "}", // 6
+      "\u00a0export const indented = () => {", // 7: a no-break space is white space too
+      "};", // 8
+      "View.prototype.draw = function () {", // 9
+      "  return 1;", // 10
+      "};", // 11
+      "const table = {", // 12
+      '  "on:exit": function () {},', // 13
+      "  save: async () => {},", // 14
+      "};", // 15
+    ].join("\n");
+    const expected = [
+      "4-6 function real",
+      "7-8 function indented",
+      "9-11 method View.draw",
+      "12-15 variable table",
+      "13-13 method on:exit",
+      "14-14 method save",
+    ];
+    expect(brief(extractSymbols("src/a.js", js))).toEqual(expected);
+    expect(brief(extractSymbols("src/a.js", js.replace(/\n/g, "\r\n")))).toEqual(expected);
+    const py = [
+      "class A:",
+      "    def f(self,",
+      "          x):",
+      "        return (x +",
+      "  1)",
+      "",
+      "def g():",
+      "    pass",
+    ];
+    const pyExpected = ["1-5 class A", "2-5 method A.f", "7-8 function g"];
+    expect(brief(extractSymbols("a.py", py.join("\n")))).toEqual(pyExpected);
+    expect(brief(extractSymbols("a.py", py.join("\r\n")))).toEqual(pyExpected);
+    const rb = ["module M", "  class C", "    def a; end", "    def b", "    end", "  end", "end", "X = 1"];
+    const rbExpected = ["1-7 module M", "2-6 class M.C", "3-3 method C.a", "4-5 method C.b", "8-8 variable X"];
+    expect(brief(extractSymbols("a.rb", rb.join("\n")))).toEqual(rbExpected);
+    expect(brief(extractSymbols("a.rb", rb.join("\r\n")))).toEqual(rbExpected);
+  });
+
   it("Python: indented lines other than def and class define nothing", () => {
     const src = "class Cart:\n    total = 0\n    items = []\n    def add(self, x):\n        y = x\n        return y\n";
     expect(brief(extractSymbols("cart.py", src))).toEqual(["1-6 class Cart", "4-6 method Cart.add"]);

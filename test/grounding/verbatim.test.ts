@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyVerbatimEdit, lineCount, locateVerbatim, permalink } from "../../src/grounding/index.js";
+import { isSpace } from "../../src/grounding/lines.js";
 
 describe("locateVerbatim", () => {
   it.each([
@@ -44,6 +45,15 @@ describe("lineCount", () => {
     ["a\r\nb\r\n", 2],
     ["\uFEFFa\nb\n", 2],
   ])("%j has %i lines", (content, n) => expect(lineCount(content)).toBe(n));
+});
+
+describe("isSpace", () => {
+  it("is true for exactly the UTF-16 code units the regular expression class \\s matches", () => {
+    const wrong: number[] = [];
+    for (let code = 0; code <= 0xffff; code++)
+      if (isSpace(code) !== /\s/.test(String.fromCharCode(code))) wrong.push(code);
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe("permalink", () => {
