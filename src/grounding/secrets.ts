@@ -176,6 +176,51 @@ export function scanSecrets(text: string): SecretSpan[] {
   return merged;
 }
 
+/**
+ * How far before a secret's value the name that makes it one can begin: a credential assignment's name (10), 40 more
+ * name characters, a quote, white space, `:`/`=`, white space, a quote (61 in all); an AWS secret access key's less.
+ */
+const NAME_REACH = 64;
+/**
+ * How far from its line's start a `.env`-style line's value can reach: indent and `export` (18), the name (131), `=`
+ * with white space and a quote (10), the value (512): 671 in all.
+ */
+const ENV_REACH = 700;
+/** Longest run without white space {@link maybeInSecret} looks at; a longer one is "maybe". */
+const MAX_RUN = 4096;
+
+/** ASCII white space (space, tab, line feed, vertical tab, form feed, carriage return): never inside a secret. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+/**
+ * False when no secret {@link scanSecrets} finds in `text` can overlap `[start, end)`, for a text without a private
+ * key block (`PRIVATE KEY`; such a block is a secret of any number of lines): a cheap test per occurrence of a word.
+ * Every other secret is a run without white space, and its match holds a trigger of the pre-test `MAYBE_SECRET`
+ * inside that run (a token's prefix, a URL's `://user:`, a `password=` pair), or in the name assigned to it, which
+ * begins at most NAME_REACH characters before the value (a credential assignment, an AWS secret access key), or
+ * from the start of its line when the value is at most ENV_REACH characters from it (a `.env` line). So the pre-test
+ * over the run around `[start, end)`, widened by those reaches, failing means no secret there. True means maybe
+ * (scan to know); also for a run longer than MAX_RUN.
+ */
+export function maybeInSecret(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from > 0 && !isAsciiSpace(text.charCodeAt(from - 1))) if (start - --from > MAX_RUN) return true;
+  let to = end;
+  while (to < text.length && !isAsciiSpace(text.charCodeAt(to))) if (++to - end > MAX_RUN) return true;
+  let regionFrom = Math.max(0, from - NAME_REACH);
+  // The start of the line (after any line terminator, as `^` with the m flag), when it is near.
+  for (let i = start; start - i <= ENV_REACH; i--) {
+    const before = i === 0 ? -1 : text.charCodeAt(i - 1);
+    if (i === 0 || before === 10 || before === 13 || before === 0x2028 || before === 0x2029) {
+      regionFrom = Math.min(regionFrom, i);
+      break;
+    }
+  }
+  return MAYBE_SECRET.test(text.slice(regionFrom, to));
+}
+
 /** The replacement of one secret: one {@link REDACTED} per line it spans, with its line breaks kept. */
 function replacement(secret: string): string {
   return secret.includes("\n")
@@ -223,6 +268,27 @@ function breakIsOutsideSecrets(text: string, nl: number): boolean {
   const before = a > 0 ? text.charCodeAt(a - 1) : -1;
   const after = b < text.length ? text.charCodeAt(b) : -1;
   return before !== 58 && before !== 61 && after !== 58 && after !== 61; // ":" and "="
+}
+
+/**
+ * The range `[from, to)` of `text` around `[start, end)` (`start <= end`, no line break inside) that
+ * {@link scanSecrets} can scan on its own: it begins at the text's start or after a line break no secret can hold
+ * (see `breakIsOutsideSecrets`) and ends at the text's end or at such a line break, so the secrets found in
+ * `text.slice(from, to)`, shifted by `from`, are exactly the whole text's secrets inside the range — the same
+ * argument as {@link redactLines}. For a text without a private key block only (a key block may span any number of
+ * lines); offsets in UTF-16 units.
+ */
+export function secretFreeRange(text: string, start: number, end: number): { from: number; to: number } {
+  let from = start === 0 ? 0 : text.lastIndexOf("\n", start - 1) + 1;
+  while (from > 0 && !breakIsOutsideSecrets(text, from - 1))
+    from = from >= 2 ? text.lastIndexOf("\n", from - 2) + 1 : 0;
+  const lineEnd = (at: number) => {
+    const nl = text.indexOf("\n", at);
+    return nl === -1 ? text.length : nl;
+  };
+  let to = lineEnd(end);
+  while (to < text.length && !breakIsOutsideSecrets(text, to)) to = lineEnd(to + 1);
+  return { from, to };
 }
 
 /**

@@ -1,5 +1,14 @@
 import { mapStrings } from "../grounding/map-strings.js";
-import { isSecretPath, redact, redactLines, redactQuoted, scanSecrets, type SecretSpan } from "../grounding/secrets.js";
+import {
+  isSecretPath,
+  redact,
+  redactLines,
+  redactQuoted,
+  maybeInSecret,
+  scanSecrets,
+  secretFreeRange,
+  type SecretSpan,
+} from "../grounding/secrets.js";
 import type { Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
 import { formatBytes, shortSha } from "./output.js";
@@ -48,14 +57,30 @@ export function servedLines(
   return text === undefined ? undefined : redactLines(text, lineNumbers);
 }
 
-/** Per snapshot, the secrets of each file {@link servedWords} looked at: spans only, no text. */
+/** Per snapshot, the secrets of each file {@link servedWords} scanned whole: spans only, no text. */
 const secretSpans = new WeakMap<object, Map<string, readonly SecretSpan[]>>();
+
+/** Lines around a word {@link servedWords} scans for secrets at most (characters); a longer range is the file's. */
+const MAX_RANGE = 1 << 16;
+
+/** Whether `[at, end)` overlaps none of `spans` (sorted by start, disjoint). */
+function outsideSpans(spans: readonly SecretSpan[], at: number, end: number): boolean {
+  for (const s of spans) {
+    if (s.end <= at) continue;
+    return s.start >= end;
+  }
+  return true;
+}
 
 /**
  * Which of `words` (lower-case, no line breaks) the {@link servedText} of `path` holds, ignoring case, without making
  * the served text: a word is held when the content holds it somewhere outside every secret (`scanSecrets`, the
- * spans redaction replaces; kept per snapshot and path, a few numbers per file). A word that is only inside a
- * secret is not held; one that appears only through the `[redacted]` marker is not held either.
+ * spans redaction replaces). A word that is only inside a secret is not held; one that appears only through the
+ * `[redacted]` marker is not held either. An occurrence that no secret can overlap (`maybeInSecret`, a test of the
+ * text around it) holds the word; for another, the lines around it are scanned for secrets (`secretFreeRange`, each
+ * range once per call). A file with a private key block (a secret of any number of lines), or whose range is long
+ * (over {@link MAX_RANGE} characters or a quarter of the file: minified code), is scanned whole once per snapshot
+ * and path, its spans kept (a few numbers).
  * @returns the words held, a subset of `words`; empty where `snapshot.read` has no text
  */
 export function servedWords(
@@ -66,21 +91,46 @@ export function servedWords(
   const held = new Set<string>();
   const content = snapshot.read(path);
   if (content === undefined) return held;
-  let perFile = secretSpans.get(snapshot);
-  if (perFile === undefined) secretSpans.set(snapshot, (perFile = new Map()));
-  let spans = perFile.get(path);
-  if (spans === undefined) perFile.set(path, (spans = scanSecrets(content)));
+  let whole: readonly SecretSpan[] | undefined;
+  const scanWhole = (): readonly SecretSpan[] => {
+    let perFile = secretSpans.get(snapshot);
+    if (perFile === undefined) secretSpans.set(snapshot, (perFile = new Map()));
+    let spans = perFile.get(path);
+    if (spans === undefined) perFile.set(path, (spans = scanSecrets(content)));
+    return spans;
+  };
+  if (content.includes("PRIVATE KEY") || secretSpans.get(snapshot)?.has(path) === true) whole = scanWhole();
+  /** The ranges scanned so far, each with its secrets in its own offsets. */
+  const ranges: { from: number; to: number; spans: readonly SecretSpan[] }[] = [];
+  const outside = (at: number, end: number): boolean => {
+    if (whole !== undefined) return outsideSpans(whole, at, end);
+    let range = ranges.find((r) => r.from <= at && at < r.to);
+    if (range === undefined) {
+      const { from, to } = secretFreeRange(content, at, end);
+      if (to - from > MAX_RANGE || (to - from) * 4 > content.length) {
+        whole = scanWhole();
+        return outsideSpans(whole, at, end);
+      }
+      ranges.push((range = { from, to, spans: scanSecrets(content.slice(from, to)) }));
+    }
+    return outsideSpans(range.spans, at - range.from, end - range.from);
+  };
   for (const word of new Set(words)) {
     if (word === "") continue;
     const re = new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
-    let s = 0; // the first span that does not end before the match
-    for (let m = re.exec(content); m !== null; m = re.exec(content)) {
-      const end = m.index + word.length;
-      while (s < spans.length && (spans[s] as SecretSpan).end <= m.index) s++;
-      if (s === spans.length || (spans[s] as SecretSpan).start >= end) {
-        held.add(word);
-        break;
+    // First an occurrence no secret can be near (nothing scanned); failing that, each occurrence exactly.
+    const clear = (at: number, end: number) => !maybeInSecret(content, at, end);
+    let seen = false;
+    for (const test of whole === undefined ? [clear, outside] : [outside]) {
+      re.lastIndex = 0;
+      for (let m = re.exec(content); m !== null; m = re.exec(content)) {
+        seen = true;
+        if (test(m.index, m.index + word.length)) {
+          held.add(word);
+          break;
+        }
       }
+      if (!seen || held.has(word)) break;
     }
   }
   return held;
