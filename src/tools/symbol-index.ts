@@ -1,6 +1,6 @@
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import { isSecretPath } from "../grounding/secrets.js";
-import { rawText } from "../snapshot/builder.js";
+import { rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 
 /** A definition with the file it is in. */
@@ -87,10 +87,11 @@ export function filesWithWord(snapshot: Snapshot, word: string): string[] {
   const ascii = /^[\x00-\x7f]*$/.test(word);
   for (const path of snapshot.paths) {
     const content = ascii ? rawText(snapshot, path) : snapshot.read(path);
-    if (content === undefined || isSecretPath(path)) continue;
+    if (content === undefined) continue;
     for (let at = content.indexOf(word); at !== -1; at = content.indexOf(word, at + 1)) {
       if ((at === 0 || !isWordCode(content.charCodeAt(at - 1))) && !isWordCode(content.charCodeAt(at + word.length))) {
-        out.push(path);
+        // Secret files are few: asked only of the files that hold the word.
+        if (!isSecretPath(path)) out.push(path);
         break;
       }
     }
@@ -100,10 +101,69 @@ export function filesWithWord(snapshot: Snapshot, word: string): string[] {
 
 /**
  * Every definition named `name` (exact case) in the snapshot, in path then line order: symbols are extracted only
- * from the files that hold `name` as a word ({@link filesWithWord}), which every file defining it does.
+ * from the files that hold `name` as a word ({@link filesWithWord}), which every file defining it does, and of those
+ * only from the ones that hold it on a line short enough to define it ({@link mayDefine}).
  */
 export function definitionsOf(snapshot: Snapshot, name: string): SymbolSite[] {
-  return filesWithWord(snapshot, name).flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
+  const may = mayDefine([name]);
+  return filesWithWord(snapshot, name)
+    .filter((path) => may(snapshot, path))
+    .flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
+}
+
+/**
+ * The longest line (in characters, a trailing `\r` not counted) that `extractSymbols` (grounding/symbols.ts, its
+ * `MAX_SCAN_LINE`) takes a definition from; test/tools/verify-symbol.test.ts holds the two together.
+ */
+export const DEFINITION_LINE_MAX = 1000;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * A test of whether the file at `path` can define a name that holds one of `needles` (as a substring; ignoring
+ * ASCII case when `ignoreCase`), to extract symbols only from files that can. `extractSymbols` takes each name from
+ * the line it defines, and only from lines of at most {@link DEFINITION_LINE_MAX} characters: a file whose every
+ * occurrence of the needles is on a longer line (a minified bundle) defines no such name. The test answers false
+ * for paths that are not text files and for secret files (which {@link fileSymbols} gives no definitions), true
+ * for files already extracted, for files with bytes past ASCII (whose raw text has longer lines than the decoded
+ * text) and for any file when a needle is empty or holds a line break. One `indexOf` (a single needle with case)
+ * or one regular expression pass over the file, skipping from a hit on a long line to the next line.
+ */
+export function mayDefine(
+  needles: readonly string[],
+  ignoreCase = false,
+): (snapshot: Snapshot, path: string) => boolean {
+  const distinct = [...new Set(needles)];
+  const any = distinct.some((n) => n === "" || n.includes("\n"));
+  const single = distinct.length === 1 && !ignoreCase ? (distinct[0] as string) : undefined;
+  const re =
+    any || single !== undefined || distinct.length === 0
+      ? undefined
+      : new RegExp(distinct.map(escapeRegExp).join("|"), ignoreCase ? "gi" : "g");
+  /** The index of a character of the first hit at or after `from`, or -1. */
+  const find = (content: string, from: number): number => {
+    if (single !== undefined) return content.indexOf(single, from);
+    if (re === undefined) return -1;
+    re.lastIndex = from;
+    return re.test(content) ? re.lastIndex - 1 : -1;
+  };
+  return (snapshot, path) => {
+    const content = rawText(snapshot, path);
+    if (content === undefined || isSecretPath(path)) return false;
+    if (any || perFile.get(snapshot)?.has(path) === true || !rawIsText(snapshot, path)) return true;
+    for (let at = find(content, 0); at !== -1;) {
+      const start = content.lastIndexOf("\n", at) + 1;
+      let end = content.indexOf("\n", at);
+      if (end === -1) end = content.length;
+      const length = end - start - (end > start && content.charCodeAt(end - 1) === 13 ? 1 : 0);
+      if (length <= DEFINITION_LINE_MAX) return true;
+      if (end >= content.length) return false;
+      at = find(content, end + 1);
+    }
+    return false;
+  };
 }
 
 const enum Ch {

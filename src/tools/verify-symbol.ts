@@ -2,7 +2,7 @@ import { z } from "zod";
 import { redact } from "../grounding/secrets.js";
 import type { ToolDefinition } from "./types.js";
 import { boundedEditDistance } from "./nearest.js";
-import { buildNameTable, editCandidates, similarityTable, topK, type NameTable } from "./name-table.js";
+import { topK } from "./name-table.js";
 import { capList, finish, shortSha } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { pieces, scanWords } from "./search-index.js";
@@ -11,6 +11,7 @@ import {
   fileSymbols,
   formatSymbol,
   identifierWords,
+  mayDefine,
   withinBudget,
   type SymbolSite,
 } from "./symbol-index.js";
@@ -37,48 +38,35 @@ function similarityLimit(name: string): number {
 }
 
 /**
- * Names of `table` similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most 3), or
- * sharing identifier words (camelCase/snake_case parts). Best first (same name ignoring case, then by distance, then
- * by most shared words; shorter names first on ties); at most `max`. Candidates come from the bigram and word lists
- * of `table`, so a call looks at a few names, not all.
+ * Names of `names` (distinct) similar to `name`: same name ignoring case, edit distance ≤ max(1, ⌊len/4⌋) (at most
+ * 3), or sharing identifier words (camelCase/snake_case parts). Best first (same name ignoring case, then by
+ * distance, then by most shared words; shorter names first on ties); at most `max`. One pass over the names: the
+ * distance only for names of a length within the limit (a banded distance, {@link boundedEditDistance}), the words
+ * only of names holding one of the name's words.
  */
-export function similarNames(name: string, table: NameTable, max = MAX_SIMILAR): string[] {
+export function similarNames(name: string, names: Iterable<string>, max = MAX_SIMILAR): string[] {
   const lower = name.toLowerCase();
-  const words = new Set(identifierWords(name));
+  const words = [...new Set(identifierWords(name))];
   const limit = similarityLimit(name);
   const best = topK<{ name: string; score: number }>(
     max,
     (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-  const seen = new Set<number>();
-  for (const id of editCandidates(table, lower, limit)) {
-    const n = table.names[id] as string;
+  for (const n of names) {
     if (n === name) continue;
-    const nl = table.lower[id] as string;
-    const d = nl === lower ? 0 : boundedEditDistance(nl, lower, limit);
-    if (d > limit) continue;
-    seen.add(id);
-    best.offer({ name: n, score: d });
-  }
-  // Shared identifier words, counted per id in the table's scratch counters (reset before returning).
-  const sim = similarityTable(table);
-  const counts = sim.scratch;
-  const touched: number[] = [];
-  for (const w of words) {
-    const list = sim.byWord.get(w);
-    if (list === undefined) continue;
-    for (const id of list) {
-      const c = counts[id] ?? 0;
-      if (c === 0) touched.push(id);
-      if (c < 65535) counts[id] = c + 1;
+    const nl = n.toLowerCase();
+    if (Math.abs(nl.length - lower.length) <= limit) {
+      const d = nl === lower ? 0 : boundedEditDistance(nl, lower, limit);
+      if (d <= limit) {
+        best.offer({ name: n, score: d });
+        continue;
+      }
     }
-  }
-  for (const id of touched) {
-    const count = counts[id] ?? 0;
-    counts[id] = 0;
-    const n = table.names[id] as string;
-    if (n === name || seen.has(id)) continue;
-    best.offer({ name: n, score: 10 - Math.min(5, count) + Math.abs(n.length - name.length) / 100 });
+    // Words shared, counted once per occurrence in `n`; a name holding none of the words as text shares none.
+    if (!words.some((w) => nl.includes(w))) continue;
+    let count = 0;
+    for (const w of identifierWords(n)) if (words.includes(w)) count++;
+    if (count > 0) best.offer({ name: n, score: 10 - Math.min(5, count) + Math.abs(n.length - name.length) / 100 });
   }
   return best.result().map((s) => s.name);
 }
@@ -97,58 +85,84 @@ function splitQualified(raw: string): { name: string; container?: string } {
 /**
  * What the similar-name lookup looks at, from one {@link scanWords} pass for the pieces of `name` — the name
  * itself ignoring case, its identifier words of 3+ letters, and the pigeonhole pieces of 3+ letters of its
- * lower-cased form for the edit distance: the definitions of the {@link SIMILAR_FILES} files (within the extraction
- * budget) with the highest sum of log(1 + files / files holding the piece) over the pieces they hold, and the files
- * holding each word exactly (a name defined in a file is a word of it).
+ * lower-cased form for the edit distance (those of word characters: no other needle is in a word): the names defined in
+ * the {@link SIMILAR_FILES} files (within the extraction budget) with the highest sum of log(1 + files / files
+ * holding the piece) over the pieces they hold, and the files holding each word exactly (a name defined in a file
+ * is a word of it). Of those files, only the ones that can define a similar name are extracted ({@link mayDefine}):
+ * a name within the edit distance holds one of the k + 1 pieces unchanged (pigeonhole), a name sharing an identifier
+ * word holds that word; the others could add only names {@link similarNames} passes over.
  */
 function neighbourhood(
   snapshot: Snapshot,
   name: string,
   limit: number,
-): { sites: Map<string, SymbolSite[]>; filesOf(word: string): string[] } {
+): { names: Set<string>; filesOf(word: string): string[] } {
   const lower = name.toLowerCase();
-  const needles = [...new Set([lower, ...identifierWords(name), ...pieces(lower, limit)])].filter(
-    (p) => p.length >= 3 || p === lower,
+  const words = identifierWords(name);
+  const split = pieces(lower, limit);
+  const needles = [...new Set([lower, ...words, ...split])].filter(
+    (p) => (p.length >= 3 || p === lower) && /^[\w$]+$/.test(p),
   );
-  const wordFiles = new Map<string, number[]>();
-  scanWords(snapshot, needles, (file, word) => {
-    const list = wordFiles.get(word);
-    if (list === undefined) wordFiles.set(word, [file]);
-    else list.push(file);
+  // Per word of the pass (by its id): the files holding it, and the needles it holds; per needle, the files holding
+  // it (each once: the pass reports a file's words together, files in order; sorted and deduplicated otherwise).
+  const filesById: number[][] = [];
+  const heldById: number[][] = [];
+  const idOf = new Map<string, number>();
+  const holding: number[][] = needles.map(() => []);
+  const lastFile = new Int32Array(needles.length).fill(-1);
+  let ordered = true;
+  scanWords(snapshot, needles, (file, word, id) => {
+    let held = heldById[id];
+    if (held === undefined) {
+      const w = word.toLowerCase();
+      held = [];
+      for (let i = 0; i < needles.length; i++) if (w.includes(needles[i] as string)) held.push(i);
+      heldById[id] = held;
+      filesById[id] = [file];
+      idOf.set(word, id);
+    } else (filesById[id] as number[]).push(file);
+    for (const i of held) {
+      const last = lastFile[i] as number;
+      if (last === file) continue;
+      if (file < last) ordered = false;
+      lastFile[i] = file;
+      (holding[i] as number[]).push(file);
+    }
   });
-  const holding = needles.map(() => new Set<number>());
-  for (const [word, files] of wordFiles) {
-    const w = word.toLowerCase();
-    needles.forEach((needle, i) => {
-      if (w.includes(needle)) for (const f of files) (holding[i] as Set<number>).add(f);
-    });
-  }
-  const score = new Map<number, number>();
+  if (!ordered) for (let i = 0; i < holding.length; i++) holding[i] = [...new Set(holding[i])].sort((a, b) => a - b);
+  // Scores summed in needle order, as floating point sums are not associative (the ranking must not depend on it).
   const total = snapshot.paths.length;
+  const score = new Float64Array(total);
+  const ranked: number[] = [];
   for (const files of holding) {
-    const weight = Math.log(1 + total / Math.max(1, files.size));
-    for (const f of files) score.set(f, (score.get(f) ?? 0) + weight);
+    const weight = Math.log(1 + total / Math.max(1, files.length));
+    for (const f of files) {
+      if (score[f] === 0) ranked.push(f);
+      score[f] = (score[f] as number) + weight;
+    }
   }
-  const ranked = [...score.keys()].sort((a, b) => (score.get(b) as number) - (score.get(a) as number) || a - b);
+  ranked.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b);
   const best = withinBudget(
     snapshot,
     ranked.map((f) => snapshot.paths[f] as string),
     SIMILAR_FILES,
   );
-  const sites = new Map<string, SymbolSite[]>();
-  for (const path of best) {
-    for (const s of fileSymbols(snapshot, path)) {
-      const list = sites.get(s.name);
-      if (list === undefined) sites.set(s.name, [s]);
-      else list.push(s);
-    }
-  }
-  return { sites, filesOf: (word) => (wordFiles.get(word) ?? []).map((f) => snapshot.paths[f] as string) };
+  const may = mayDefine([...split, ...words], true);
+  const names = new Set<string>();
+  for (const path of best) if (may(snapshot, path)) for (const s of fileSymbols(snapshot, path)) names.add(s.name);
+  const filesOf = (word: string): string[] => {
+    const id = idOf.get(word);
+    return id === undefined ? [] : (filesById[id] as number[]).map((f) => snapshot.paths[f] as string);
+  };
+  return { names, filesOf };
 }
 
 /** The definitions named `name` in the files holding the word (from {@link neighbourhood}). */
 function sitesIn(snapshot: Snapshot, files: readonly string[], name: string): SymbolSite[] {
-  return files.flatMap((path) => fileSymbols(snapshot, path).filter((s) => s.name === name));
+  const may = mayDefine([name]);
+  return files.flatMap((path) =>
+    may(snapshot, path) ? fileSymbols(snapshot, path).filter((s) => s.name === name) : [],
+  );
 }
 
 /**
@@ -208,7 +222,7 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
       );
     }
     const near = neighbourhood(snapshot, name, similarityLimit(name));
-    const similar = similarNames(name, buildNameTable(near.sites.keys()))
+    const similar = similarNames(name, near.names)
       .map((n) => sitesIn(snapshot, near.filesOf(n), n).filter(inScope))
       .filter((sites) => sites.length > 0)
       .map((sites) => {
