@@ -57,11 +57,8 @@ export function symbolLanguage(path: string): Lang | null {
 export function extractSymbols(path: string, content: string): SymbolDef[] {
   const lang = symbolLanguage(path);
   if (lang === null || content === "") return [];
-  if (lang === "python" || lang === "ruby") {
-    const split = content.split("\n");
-    const lines = content.includes("\r") ? split.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : split;
-    return lang === "python" ? indentSymbols(lines, pythonLine) : rubySymbols(lines);
-  }
+  if (lang === "python") return pythonSymbols(content);
+  if (lang === "ruby") return rubySymbols(content);
   return braceSymbols(content, lang);
 }
 
@@ -153,7 +150,8 @@ for (const [ch, kind] of [
  * ends at its closing quote or the end of the line, a block comment at the next `*\/`, `//` ends the line). Reads the
  * file in place: no line or code string is built. After `line(start, end)`, `brackets[0..count)` holds the line's
  * parentheses and braces in order (kinds 2-5 of `CHAR_KIND`), `last` the last code character that is not white space
- * (0 for none; a string literal counts as its quote) and `opensBrace` whether a `{` is among them.
+ * (0 for none; a string literal counts as its quote), `opensBrace` whether a `{` is among them and `first` where
+ * the line's text starts after its indentation.
  */
 class CodeLines {
   /** Inside a block comment at the end of the last line scanned. */
@@ -162,6 +160,8 @@ class CodeLines {
   count = 0;
   last = 0;
   opensBrace = false;
+  /** The line's first character that is neither a space nor a tab (its end if none). */
+  first = 0;
   /** The first `*\/` at or after `closeFrom` (-1: none), so that a long comment is searched once, not once a line. */
   private close = -2;
   private closeFrom = 0;
@@ -191,7 +191,8 @@ class CodeLines {
     let count = 0;
     let last = 0;
     let opensBrace = false;
-    let i = start;
+    let i = afterBlanks(text, start, end);
+    this.first = i;
     while (i < end) {
       if (this.inBlock) {
         const close = this.closeAt(i);
@@ -200,12 +201,23 @@ class CodeLines {
         i = close + 2;
         continue;
       }
-      const code = text.charCodeAt(i);
-      const kind = code < 128 ? (CHAR_KIND[code] as number) : 0;
-      if (kind === 0) {
-        if (!isSpace(code)) last = code;
-        i++;
-      } else if (kind > 1) {
+      // a run of plain code: its last character that is not white space is the line's last so far
+      const run = i;
+      let code = 0;
+      let kind = 0;
+      for (; i < end; i++) {
+        code = text.charCodeAt(i);
+        if (code < 128 && (kind = CHAR_KIND[code] as number) !== 0) break;
+      }
+      for (let k = i - 1; k >= run; k--) {
+        const c = text.charCodeAt(k);
+        if (!isSpace(c)) {
+          last = c;
+          break;
+        }
+      }
+      if (i === end) break;
+      if (kind > 1) {
         brackets[count++] = kind;
         if (kind === 4) opensBrace = true;
         last = code;
@@ -520,6 +532,31 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum 
   return null;
 }
 
+/**
+ * The next occurrence of each of a few strings in a text at or after a position that only moves forward, each
+ * searched with `indexOf` once per occurrence (not once per line).
+ */
+class NextOf {
+  private readonly at: number[];
+
+  constructor(
+    private readonly text: string,
+    private readonly needles: readonly string[],
+  ) {
+    this.at = needles.map(() => -2);
+  }
+
+  /** Whether one of the strings starts in `text[from, end)` (`from` never less than in an earlier call). */
+  within(from: number, end: number): boolean {
+    for (let k = 0; k < this.needles.length; k++) {
+      let at = this.at[k]!;
+      if (at !== -1 && at < from) this.at[k] = at = this.text.indexOf(this.needles[k]!, from);
+      if (at !== -1 && at < end) return true;
+    }
+    return false;
+  }
+}
+
 /** The first index in `text[from, end)` that is neither a space nor a tab (`end` if none). */
 function afterBlanks(text: string, from: number, end: number): number {
   let i = from;
@@ -540,8 +577,7 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
   let depth = 0;
   let parens = 0;
   let goBlock: string | null = null;
-  /** The next `.prototype.` at or after the current line (-1: none). */
-  let prototypeAt = lang === "js" ? content.indexOf(".prototype.") : -1;
+  const prototypes = new NextOf(content, [".prototype."]);
   const length = content.length;
   for (let start = 0, lineNo = 1; start <= length; lineNo++) {
     let newline = content.indexOf("\n", start);
@@ -563,10 +599,9 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
     const inEnum = inClass !== undefined && holder?.isEnum === true;
     let found: Found | null = null;
     if (!startedInComment && scanned) {
-      const first = afterBlanks(content, start, end);
+      const first = code.first;
       if (lang === "js") {
-        if (prototypeAt !== -1 && prototypeAt < start) prototypeAt = content.indexOf(".prototype.", start);
-        const prototype = prototypeAt !== -1 && prototypeAt < end;
+        const prototype = prototypes.within(start, end);
         const patterns = jsPatterns(content, start, first, end, inClass !== undefined, prototype);
         if (patterns !== 0) found = jsLine(content.slice(start, end), inClass, patterns);
       } else if (lang === "go") {
@@ -666,90 +701,152 @@ function pythonLine(text: string): { indent: number; name: string; kind: "functi
   return null;
 }
 
-/** Opening minus closing brackets of one line, outside simple string literals and `#` comments. */
-function bracketBalance(line: string): number {
-  const code = line.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "").replace(/#.*/, "");
+/** "\n", "\r", U+2028, U+2029: the characters `.` in a regular expression does not match. */
+function isLineTerminator(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * Opening minus closing brackets of the line `text[start, end)`, outside simple string literals (a quote to the same
+ * quote on the line, over backslash escapes; an unclosed quote is an ordinary character) and the first `#` comment
+ * outside them (to the end of the line).
+ */
+function bracketBalance(text: string, start: number, end: number): number {
   let n = 0;
-  for (const c of code) {
-    if (c === "(" || c === "[" || c === "{") n++;
-    else if (c === ")" || c === "]" || c === "}") n--;
+  let comment = false;
+  let commented = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 39 || c === 34) {
+      let j = i + 1;
+      for (; j < end; j++) {
+        const d = text.charCodeAt(j);
+        if (d === c) break;
+        if (d === 92) {
+          if (j + 1 >= end || isLineTerminator(text.charCodeAt(j + 1))) j = end;
+          else j++;
+        }
+      }
+      if (j < end) {
+        i = j;
+        continue;
+      }
+    }
+    if (comment) comment = !isLineTerminator(c);
+    else if (c === 35 && !commented) comment = commented = true;
+    else if (c === 40 || c === 91 || c === 123) n++;
+    else if (c === 41 || c === 93 || c === 125) n--;
   }
   return n;
 }
 
-function indentSymbols(lines: string[], match: typeof pythonLine): SymbolDef[] {
+/** The lines of a Python file: blocks by indentation, a statement continued inside open brackets. */
+function pythonSymbols(content: string): SymbolDef[] {
   const out: SymbolDef[] = [];
-  const stack: { indent: number; def: SymbolDef; lastLine: number }[] = [];
+  const stack: { indent: number; def: SymbolDef }[] = [];
+  const brackets = new NextOf(content, ["(", ")", "[", "]", "{", "}"]);
+  const defOrClass = new NextOf(content, ["def", "class"]);
+  /** The last line that counts (not blank, not a comment): where a block still open ends so far. */
+  let lastLine = 0;
   const close = (indent: number) => {
-    while (stack.length > 0 && (stack[stack.length - 1]?.indent ?? -1) >= indent) {
-      const top = stack.pop();
-      if (top) top.def.endLine = top.lastLine;
-    }
+    while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop()!.def.endLine = lastLine;
   };
   // Open brackets carried over from earlier lines: a line inside them (a multi-line signature or call) continues a
   // statement, and its indentation closes no block.
   let depth = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? "";
-    if (raw.trim() === "" || raw.trimStart().startsWith("#") || raw.length > MAX_SCAN_LINE) continue;
-    const indent = raw.length - raw.trimStart().length;
+  forEachLine(content, (start, end, lineNo) => {
+    if (end - start > MAX_SCAN_LINE) return;
+    const first = afterBlanks(content, start, end);
+    if (first === end) return;
+    const c = content.charCodeAt(first);
+    let indent = first - start;
+    if (unusualStart(c)) {
+      const raw = content.slice(start, end);
+      const trimmed = raw.trimStart();
+      if (trimmed === "" || trimmed.startsWith("#")) return;
+      indent = raw.length - trimmed.length;
+    } else if (c === 35) return;
     const continued = depth > 0;
-    depth = Math.max(0, depth + bracketBalance(raw));
+    if (brackets.within(start, end)) depth = Math.max(0, depth + bracketBalance(content, start, end));
     if (continued) {
-      for (const s of stack) s.lastLine = i + 1;
-      continue;
+      lastLine = lineNo;
+      return;
     }
     close(indent);
-    for (const s of stack) s.lastLine = i + 1;
+    lastLine = lineNo;
     // Indented lines define something only with `def` or `class` (variables count at the top level only).
-    if (indent > 0 && !raw.includes("def") && !raw.includes("class")) continue;
-    const found = match(raw);
-    if (found === null) continue;
+    if (indent > 0 ? !defOrClass.within(start, end) : !isIdentStart(c) && !unusualStart(c)) return;
+    const found = pythonLine(content.slice(start, end));
+    if (found === null) return;
     const parent = stack[stack.length - 1]?.def;
-    const def: SymbolDef = { name: found.name, kind: found.kind, line: i + 1, endLine: i + 1 };
+    const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo, endLine: lineNo };
     if (found.kind === "function" && parent?.kind === "class") def.kind = "method";
-    if (found.kind === "variable" && parent !== undefined) continue;
+    if (found.kind === "variable" && parent !== undefined) return;
     if (parent !== undefined) def.container = parent.name;
     out.push(def);
-    if (found.kind !== "variable") stack.push({ indent, def, lastLine: i + 1 });
-  }
+    if (found.kind !== "variable") stack.push({ indent, def });
+  });
   close(0);
   return out;
 }
 
+/**
+ * Calls `fn(start, end, lineNo)` for each line of `content` (as `split("\n")` gives them: "a\n" has two lines, the
+ * last empty), `end` before a CRLF line's "\r"; `lineNo` is 1-based.
+ */
+function forEachLine(content: string, fn: (start: number, end: number, lineNo: number) => void): void {
+  const length = content.length;
+  for (let start = 0, lineNo = 1; start <= length; lineNo++) {
+    let newline = content.indexOf("\n", start);
+    if (newline === -1) newline = length;
+    fn(start, newline > start && content.charCodeAt(newline - 1) === 13 ? newline - 1 : newline, lineNo);
+    start = newline + 1;
+  }
+}
+
 // ───────────── Ruby: def/class/module … end ─────────────
 
-function rubySymbols(lines: string[]): SymbolDef[] {
+function rubySymbols(content: string): SymbolDef[] {
   const out: SymbolDef[] = [];
   const stack: { indent: number; def: SymbolDef }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? "";
-    if (raw.length > MAX_SCAN_LINE) continue;
-    const indent = raw.length - raw.trimStart().length;
+  forEachLine(content, (start, end, lineNo) => {
+    if (end - start > MAX_SCAN_LINE) return;
+    const first = afterBlanks(content, start, end);
+    if (first === end) return;
+    const c = content.charCodeAt(first);
+    // only `end`, `class`, `module`, `def` and (at the top level) constants matter
+    const unusual = unusualStart(c);
+    if (!unusual && c !== 101 && c !== 99 && c !== 109 && c !== 100 && !(first === start && c >= 65 && c <= 90)) return;
+    const raw = content.slice(start, end);
+    const indent = unusual ? raw.length - raw.trimStart().length : first - start;
     if (/^\s*end\b/.test(raw)) {
-      while (stack.length > 0 && (stack[stack.length - 1]?.indent ?? -1) >= indent) {
-        const top = stack.pop();
-        if (top && top.indent === indent) {
-          top.def.endLine = i + 1;
+      while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) {
+        const top = stack.pop()!;
+        if (top.indent === indent) {
+          top.def.endLine = lineNo;
           break;
         }
       }
-      continue;
+      return;
     }
     const block = /^\s*(class|module)\s+([A-Z][\w:]*)/.exec(raw);
     const method = /^\s*def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?|\[\]=?|[<=>+\-*/%]+)/.exec(raw);
     const constant = indent === 0 ? /^([A-Z][A-Z0-9_]*)\s*=(?!=)/.exec(raw) : null;
-    const parent = [...stack].reverse().find((s) => s.def.kind === "class" || s.def.kind === "module")?.def;
+    let parent: SymbolDef | undefined;
+    for (let k = stack.length - 1; k >= 0 && parent === undefined; k--) {
+      const d = stack[k]!.def;
+      if (d.kind === "class" || d.kind === "module") parent = d;
+    }
     let def: SymbolDef | null = null;
-    if (block?.[1] && block[2]) def = { name: block[2], kind: block[1] === "class" ? "class" : "module", line: i + 1 };
-    else if (method?.[1]) def = { name: method[1], kind: parent ? "method" : "function", line: i + 1 };
-    else if (constant?.[1]) def = { name: constant[1], kind: "variable", line: i + 1, endLine: i + 1 };
-    if (def === null) continue;
+    if (block?.[1] && block[2]) def = { name: block[2], kind: block[1] === "class" ? "class" : "module", line: lineNo };
+    else if (method?.[1]) def = { name: method[1], kind: parent ? "method" : "function", line: lineNo };
+    else if (constant?.[1]) def = { name: constant[1], kind: "variable", line: lineNo, endLine: lineNo };
+    if (def === null) return;
     if (parent !== undefined) def.container = parent.name;
     out.push(def);
     const oneLiner = /\bend\s*$/.test(raw) || (method !== null && /\)\s*=\s*\S/.test(raw));
-    if (oneLiner) def.endLine = i + 1;
+    if (oneLiner) def.endLine = lineNo;
     else if (def.kind !== "variable") stack.push({ indent, def });
-  }
+  });
   return out;
 }
