@@ -311,13 +311,35 @@ const JS_WORD_PATTERNS = new Map<string, number>([
   ["exports", P_EXPORTS],
 ]);
 /** The words a Java or C# type or namespace declaration can start with: `JAVA_MODIFIERS` and the declaring keywords. */
-const JAVA_START_WORDS = new Set(
+const JAVA_START_WORDS = new Map(
   (
     "public private protected static final abstract synchronized native default transient volatile strictfp " +
     "internal sealed virtual override async extern unsafe partial readonly new const " +
     "class interface enum record struct namespace"
-  ).split(" "),
+  )
+    .split(" ")
+    .map((w) => [w, 1]),
 );
+
+/** A table of words by their first character's code, to look a word up in place (without cutting it out). */
+type WordTable = (readonly [string, number][] | undefined)[];
+
+function byInitial(words: Map<string, number>): WordTable {
+  const table: [string, number][][] = [];
+  for (const entry of words) (table[entry[0].charCodeAt(0)] ??= []).push(entry);
+  return table;
+}
+
+const JS_WORDS = byInitial(JS_WORD_PATTERNS);
+const JAVA_WORDS = byInitial(JAVA_START_WORDS);
+
+/** The value of the word `text[from, to)` in `table`, 0 if it has none. */
+function wordValue(table: WordTable, text: string, from: number, to: number): number {
+  const entries = table[text.charCodeAt(from)];
+  if (entries === undefined) return 0;
+  for (const [word, value] of entries) if (word.length === to - from && text.startsWith(word, from)) return value;
+  return 0;
+}
 
 /** `[A-Za-z_$]`. */
 function isIdentStart(code: number): boolean {
@@ -354,17 +376,20 @@ function jsPatterns(
   first: number,
   end: number,
   inClass: boolean,
-  prototype: boolean,
+  prototypes: NextOf,
 ): number {
   if (first === end) return 0;
   const c = text.charCodeAt(first);
-  if (unusualStart(c)) return inClass ? P_ALL & ~P_GATE : P_ALL;
+  // the gate: JS_CANDIDATE, or `.prototype.` on the line
+  if (unusualStart(c)) return inClass || prototypes.within(start, end) ? P_ALL & ~P_GATE : P_ALL;
   if (c === 34 || c === 39) return P_PROPERTY;
   if (!isIdentStart(c)) return inClass && (c === 42 || c === 35) ? P_METHOD : 0;
   const word = wordEnd(text, first, end);
-  let patterns = word - first <= 9 ? (JS_WORD_PATTERNS.get(text.slice(first, word)) ?? 0) : 0;
+  const prototype = prototypes.within(start, end);
+  let patterns = wordValue(JS_WORDS, text, first, word);
   // `function\s*\*?\s*name` also matches `functionName`, which `JS_CANDIDATE` does not accept
-  if (patterns === 0 && text.startsWith("function", first)) patterns = P_FUNCTION | (inClass || prototype ? 0 : P_GATE);
+  if (patterns === 0 && c === 102 && text.startsWith("function", first))
+    patterns = P_FUNCTION | (inClass || prototype ? 0 : P_GATE);
   let i = word;
   while (i < end && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === 36)) i++;
   if (i < end && text.charCodeAt(i) === 46) patterns |= P_MEMBER;
@@ -386,8 +411,7 @@ function javaMayDeclare(text: string, first: number, end: number): boolean {
   if (first === end) return false;
   const c = text.charCodeAt(first);
   if (unusualStart(c)) return true;
-  const word = wordEnd(text, first, end);
-  return word - first <= 12 && JAVA_START_WORDS.has(text.slice(first, word));
+  return wordValue(JAVA_WORDS, text, first, wordEnd(text, first, end)) !== 0;
 }
 
 /**
@@ -601,8 +625,7 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
     if (!startedInComment && scanned) {
       const first = code.first;
       if (lang === "js") {
-        const prototype = prototypes.within(start, end);
-        const patterns = jsPatterns(content, start, first, end, inClass !== undefined, prototype);
+        const patterns = jsPatterns(content, start, first, end, inClass !== undefined, prototypes);
         if (patterns !== 0) found = jsLine(content.slice(start, end), inClass, patterns);
       } else if (lang === "go") {
         const c = content.charCodeAt(start);

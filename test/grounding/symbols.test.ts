@@ -315,6 +315,7 @@ describe("extractSymbols", () => {
       '  "on:exit": function () {},', // 13
       "  save: async () => {},", // 14
       "};", // 15
+      "\u00a0View.prototype.hide = hide;", // 16
     ].join("\n");
     const expected = [
       "4-6 function real",
@@ -323,6 +324,7 @@ describe("extractSymbols", () => {
       "12-15 variable table",
       "13-13 method on:exit",
       "14-14 method save",
+      "16-16 method View.hide",
     ];
     expect(brief(extractSymbols("src/a.js", js))).toEqual(expected);
     expect(brief(extractSymbols("src/a.js", js.replace(/\n/g, "\r\n")))).toEqual(expected);
