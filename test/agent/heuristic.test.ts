@@ -285,8 +285,8 @@ const PY_REPO: Record<string, string> = {
 
 describe("heuristic model through runAgent: Python repository", () => {
   it(
-    "resolves a container traceback to shop/pricing.py and " +
-      "guards the None with a clear error at the frame's indentation",
+    "resolves a container traceback to shop/pricing.py and guards the None with a clear error at the frame's " +
+      "indentation, as a proposal: the caller passed the parameter as None",
     async () => {
       const snapshot: Snapshot = await buildSnapshot(PY_REPO);
       const body = [
@@ -308,7 +308,13 @@ describe("heuristic model through runAgent: Python repository", () => {
         model: createHeuristicModel(),
         config: config(),
       });
-      expect(result.outcome).toBe("pr_ready");
+      // `cart` is the parameter itself: views.checkout passed None, so the guard only swaps AttributeError for
+      // ValueError at the same place; the cause is the caller (the test even expects compute_total(None) == 0)
+      expect(result.outcome).toBe("diagnosis_only");
+      expect(result.diagnosis?.confidence).toBeLessThan(0.7);
+      expect(result.diagnosis?.summary).toContain(
+        "It fails on the parameter `cart` itself, which arrived missing: the cause is in the caller that passed it",
+      );
       expect(result.diagnosis?.affected_file).toBe("shop/pricing.py");
       expect(result.diagnosis?.affected_function).toBe("compute_total");
       expect(PY_PRICING).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
@@ -366,7 +372,7 @@ const GO_STORE = [
 describe("heuristic model through runAgent: Go repository", () => {
   it(
     "resolves a CI-checkout panic frame to store/store.go and " +
-      "guards the nil receiver with log.Panicf at tab indentation",
+      "guards the nil receiver with the function's own error (errors.New) at tab indentation",
     async () => {
       const snapshot = await buildSnapshot({
         "go.mod": "module github.com/acme/inventory\n\ngo 1.22\n",
@@ -399,9 +405,9 @@ describe("heuristic model through runAgent: Go repository", () => {
       expect(GO_STORE).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");
       const added = addedLines(result, "store/store.go");
       expectReadable(result, "panic: runtime error: invalid memory address or nil pointer dereference");
-      // the method's pointer receiver is nil-checked; the key, a string that is not an id, is not logged (and its type,
-      // static in Go, says nothing)
-      expect(added).toEqual(["\tif s == nil {", '\t\tpanic("Get(): s is nil")', "\t}"]);
+      // the method's pointer receiver is nil-checked; the function returns its error as its own guard does
+      // (`errors.New`: the file does not import fmt), so the key, a string that is not an id, is not printed
+      expect(added).toEqual(["\tif s == nil {", '\t\treturn "", errors.New("Get(): s is nil")', "\t}"]);
       const after = result.files[0]?.content ?? "";
       expect(keepsEveryLine(GO_STORE, after)).toBe(true);
       expect(after.indexOf(added[1] ?? "?")).toBeGreaterThan(-1);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { enclosingDefinition, goErrorReturn, goResults } from "../../../src/agent/models/heuristic/code.js";
 import {
   goContextValues,
+  goGuardsPanic,
   goLiteralOn,
   goNamedNil,
   goNilComparable,
@@ -105,48 +106,46 @@ describe("goNilComparable: `x == nil` is written only where the code shows x can
   });
 });
 
-describe("Go guards in the run", () => {
-  it("a local pointer read in a command's Run literal: the guard is in the literal and panics clearly", async () => {
-    const src = [
-      "package cmd",
-      "",
-      "import (",
-      '\t"fmt"',
-      "",
-      '\t"github.com/spf13/cobra"',
-      ")",
-      "",
-      "var deployCmd = &cobra.Command{",
-      '\tUse: "deploy",',
-      "\tRun: func(cmd *cobra.Command, args []string) {",
-      "\t\tvar data *Project",
-      "\t\tif len(args) > 0 {",
-      "\t\t\tdata = load(args[0])",
-      "\t\t}",
-      "\t\tfor _, ev := range env() {",
-      "\t\t\tif data.Env[ev.Key] == ev.Val {",
-      "\t\t\t\tcontinue",
-      "\t\t\t}",
-      '\t\t\tfmt.Println("new key", ev.Key)',
-      "\t\t}",
-      "\t},",
-      "}",
-      "",
-    ].join("\n");
-    const result = await runHeuristic(
-      { "cmd/cloud.go": src, "go.mod": "module github.com/acme/tool\n" },
-      "deploy crashes",
-      trace("github.com/acme/tool/cmd.init.func1", "cmd/cloud.go", 17),
-    );
-    expect(addedLines(result)).toEqual([
-      "\t\t\tif data == nil {",
-      '\t\t\t\tpanic(fmt.Sprintf("Run(): data is nil len(args)=%v", len(args)))',
-      "\t\t\t}",
-    ]);
-    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
-  });
+/** A cobra command whose `Run:` literal (no results: a guard there can only panic) reads a local pointer at line 17. */
+const cloudGo = (extra: string[]) =>
+  [
+    "package cmd",
+    "",
+    "import (",
+    '\t"fmt"',
+    "",
+    '\t"github.com/spf13/cobra"',
+    ")",
+    "",
+    "var deployCmd = &cobra.Command{",
+    '\tUse: "deploy",',
+    "\tRun: func(cmd *cobra.Command, args []string) {",
+    "\t\tvar data *Project",
+    "\t\tif len(args) > 0 {",
+    "\t\t\tdata = load(args[0])",
+    "\t\t}",
+    "\t\tfor _, ev := range env() {",
+    "\t\t\tif data.Env[ev.Key] == ev.Val {",
+    "\t\t\t\tcontinue",
+    "\t\t\t}",
+    '\t\t\tfmt.Println("new key", ev.Key)',
+    "\t\t}",
+    "\t},",
+    "}",
+    "",
+    ...extra,
+  ].join("\n");
 
-  it("a field whose struct was dereferenced above, results (int, error): return 0 and an error naming it", async () => {
+/** The default model on cmd/cloud.go (`cloudGo(extra)`) for a panic at line 17 of the `Run:` literal. */
+const runCloud = (extra: string[]) =>
+  runHeuristic(
+    { "cmd/cloud.go": cloudGo(extra), "go.mod": "module github.com/acme/tool\n" },
+    "deploy crashes",
+    trace("github.com/acme/tool/cmd.init.func1", "cmd/cloud.go", 17),
+  );
+
+describe("Go guards in the run", () => {
+  it("a field of the loop's item in a loop that skips items: the guard skips the item (continue)", async () => {
     const src = [
       "package main",
       "",
@@ -169,12 +168,11 @@ describe("Go guards in the run", () => {
       "panic on a declaration without a body",
       trace("main.checkPath", "main.go", 9),
     );
-    expect(addedLines(result)).toEqual([
-      "\t\t\tif f.Body == nil {",
-      '\t\t\t\treturn 0, fmt.Errorf("checkPath(): f.Body is nil")',
-      "\t\t\t}",
-    ]);
+    // a forward declaration (`func lol()`) has no body: skip it, as the loop skips every other declaration (the
+    // `if … ok {` around the body), instead of failing the whole file
+    expect(addedLines(result)).toEqual(["\t\t\tif f.Body == nil {", "\t\t\t\tcontinue", "\t\t\t}"]);
     expect(result.outcome).toBe("pr_ready");
+    expect(result.diagnosis?.summary).toContain("skips the item when `f.Body` is missing, as the loop already skips");
     expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
   });
 
@@ -276,6 +274,79 @@ describe("Go guards in the run", () => {
     );
     expect(addedLines(result)).toEqual(["\t\tif s == nil {", '\t\t\tpanic("serve(): s is nil")', "\t\t}"]);
     expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
+});
+
+describe("Go: a guard that panics is a proposal unless the file's guards panic", () => {
+  it("a panic in a Run literal, no guard of the file panics: below the threshold, the summary says why", async () => {
+    // the guard is in the literal (its function), on the local pointer; the loop's `continue` is not used: `data` is
+    // not the loop's item, skipping would drop every key
+    const result = await runCloud([]);
+    expect(addedLines(result)).toEqual([
+      "\t\t\tif data == nil {",
+      '\t\t\t\tpanic(fmt.Sprintf("Run(): data is nil len(args)=%v", len(args)))',
+      "\t\t\t}",
+    ]);
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.confidence).toBeLessThan(0.7);
+    expect(result.diagnosis?.summary).toContain("It panics, and no guard read in cloud.go does");
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
+
+  it("the file already panics in a guard of its own: the same guard is a pull request", async () => {
+    const result = await runCloud([
+      "func mustName(p *Project) string {",
+      '\tif p.Name == "" {',
+      '\t\tpanic("project without a name")',
+      "\t}",
+      "\treturn p.Name",
+      "}",
+      "",
+    ]);
+    expect(addedLines(result)[1]).toMatch(/^\t+panic\(/);
+    expect(result.outcome).toBe("pr_ready");
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
+
+  it("attacker: a panic in a comment or a string, or one that is no guard's body, does not count", async () => {
+    for (const extra of [
+      [
+        "func mustName(p *Project) string {",
+        '\tif p.Name == "" {',
+        '\t\t// panic("no name")',
+        "\t}",
+        "\treturn p.Name",
+        "}",
+      ],
+      [
+        "func mustName(p *Project) string {",
+        '\tif p.Name == "" {',
+        '\t\tmsg := "panic(no name)"',
+        "\t\t_ = msg",
+        "\t}",
+        "}",
+      ],
+      [
+        "func mustName(p *Project) string {",
+        "\tswitch p.Kind {",
+        "\tdefault:",
+        '\t\tpanic("unknown kind")',
+        "\t}",
+        "}",
+      ],
+    ]) {
+      const result = await runCloud(extra);
+      expect(addedLines(result)[1], extra.join("\n")).toMatch(/^\t+panic\(/);
+      expect(result.outcome, extra.join("\n")).toBe("diagnosis_only");
+    }
+  });
+
+  it("goGuardsPanic: an `if` whose first statement panics (panic or a logger's Panicf), comments skipped", () => {
+    expect(goGuardsPanic(lines('\tif x == nil {\n\t\t// never\n\n\t\tpanic("x")\n\t}'))).toBe(true);
+    expect(goGuardsPanic(lines('\t} else if y {\n\t\tlog.Panicf("y %v", y)\n\t}'))).toBe(true);
+    expect(goGuardsPanic(lines('\tif x == nil {\n\t\tcleanup()\n\t\tpanic("x")\n\t}'))).toBe(false);
+    expect(goGuardsPanic(lines('\tpanic("unreachable")'))).toBe(false);
+    expect(goGuardsPanic(lines('\tif x == nil {\n\t\tfmt.Println("panic(x)")\n\t}'))).toBe(false);
   });
 });
 

@@ -105,12 +105,15 @@ describe("planNextTurn", () => {
       affected_file: "src/cart.js",
       affected_function: "average",
       root_cause_snippet: "  return sum / items.length;",
-      confidence: 0.85,
+      // `items` is the parameter itself: the caller passed it missing, the guard is a proposal
+      confidence: 0.65,
     });
     expect(answerArgs?.summary).toBe(
       'The issue reports "TypeError: Cannot read properties of undefined (reading ' +
         "'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. " +
-        "A guard that fails with a clear error when `items` is missing was added before line 11.",
+        "A guard that fails with a clear error when `items` is missing was added before line 11. " +
+        "It fails on the parameter `items` itself, which arrived missing: the cause is in the caller that passed it, " +
+        "so this is a proposal, not the fix.",
     );
   });
 

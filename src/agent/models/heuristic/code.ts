@@ -334,8 +334,19 @@ export function enclosingDefinition(
         n = p;
       }
     }
-    if (def?.kind === "function" && !fn)
-      fn = { name: def.name, kind: "function", line: n, params: def.params, instance: def.method };
+    if (def?.kind === "function" && !fn) {
+      // a signature over several lines (`def total(` / `    cart=None,` / `):`): its parameters from those lines
+      const header = lines.get(n) ?? "";
+      const open = header.lastIndexOf("(");
+      let params = def.params;
+      if (params.length === 0 && open >= 0 && parenGroup(header, open) === null) {
+        const parts: string[] = [];
+        for (let k = n; k < n + 20 && lines.has(k); k++) parts.push(lines.get(k) ?? "");
+        const joined = parts.join(" ");
+        params = parameterNames(parenGroup(joined, open) ?? "", lang);
+      }
+      fn = { name: def.name, kind: "function", line: n, params, instance: def.method };
+    }
     if (def?.kind === "class") {
       cls = { name: def.name, kind: "class", line: n, params: [], instance: false };
       break;

@@ -191,3 +191,27 @@ export function goVarQuery(name: string, path: string): Record<string, unknown> 
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
   return { pattern: `^var\\s+${name}\\b`, regex: true, path_glob: `${dir}*.go`, case_sensitive: true, max_results: 5 };
 }
+
+/** A Go statement that panics: `panic(…)`, or a logger's `Panic`/`Panicf`/`Panicln` (`log.Panicf(…)`). */
+export const GO_PANICS = /^\s*(?:panic|[A-Za-z_]\w*\.Panic(?:f|ln)?)\(/;
+
+/**
+ * True when the lines read of a Go file hold a guard that panics: an `if … {` line whose next code line (comments
+ * and blank lines skipped) panics ({@link GO_PANICS}), like `if cmds[i] == c {` / `panic("Command can't be a child of
+ * itself")`. Panics inside strings or comments, and a panic that is not the first statement of an `if`, do not count.
+ *
+ * @param lines the lines read of the file (1-based)
+ */
+export function goGuardsPanic(lines: ReadonlyMap<number, string>): boolean {
+  const code = (n: number) => {
+    const t = lines.get(n);
+    return t === undefined || /^\s*(?:\/\/.*)?$/.test(t) ? null : t;
+  };
+  for (const [n, t] of lines) {
+    if (!GO_PANICS.test(t)) continue;
+    let p = n - 1;
+    while (lines.has(p) && code(p) === null) p--;
+    if (/^\s*(?:\}\s*else\s+)?if\s.*\{\s*(?:\/\/.*)?$/.test(code(p) ?? "")) return true;
+  }
+  return false;
+}

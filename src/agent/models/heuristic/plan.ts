@@ -12,7 +12,15 @@
  *    confidence lowered.
  */
 import { baseName } from "./frames.js";
-import { goContextValues, goNamedNil, goPackageDeclarations, goPredicateExit, goVarQuery } from "./guard-go.js";
+import {
+  GO_PANICS,
+  goContextValues,
+  goGuardsPanic,
+  goNamedNil,
+  goPackageDeclarations,
+  goPredicateExit,
+  goVarQuery,
+} from "./guard-go.js";
 import {
   asksForNullChecks,
   fieldLines,
@@ -79,6 +87,7 @@ import {
   type WordingInput,
 } from "./wording.js";
 import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
+import { skipsItem } from "./loop-skip.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -104,6 +113,11 @@ const MAX_EDIT_ATTEMPTS = 3;
 const COMMENT_ONLY_CAP = 0.6;
 /** Highest confidence of a clearer error for a value of the wrong kind: no cause was found, so no pull request. */
 const CLEARER_CAP = 0.65;
+/**
+ * Highest confidence of a guard a maintainer would not merge as it is (see `guardProposal`): a Go `panic` where the
+ * file's guards do not panic, or an error raised on a parameter that arrived missing (the caller passed it).
+ */
+const GUARD_PROPOSAL_CAP = 0.65;
 
 /** The first line (in the window) containing one of `words` as a whole word, or null. */
 function lineWith(lines: ReadonlyMap<number, string>, words: readonly string[]): number | null {
@@ -535,6 +549,8 @@ interface AdditionDesign {
   lines: string[];
   /** A clearer error for a value of the wrong kind, no cause found: a proposal, below the pull-request threshold. */
   clearer?: boolean;
+  /** Why the guard is only a proposal, below the pull-request threshold (a summary sentence, see `guardProposal`). */
+  proposal?: string;
   /** The line the lines go before, when it is not the insertion point of the frame's statement (`a.ins.line`). */
   at?: number;
   /** For the rationale and the summary: what was added (a noun phrase), and whether it is plural. */
@@ -561,12 +577,16 @@ function functionBody(a: Analysis): string[] {
 }
 
 /**
- * How the guard leaves (see `GuardExit`): `return <v>` when the function's own code shows that convention — a
- * predicate (`is…`/`has…`/`should…`/`can…`) that returns `false`, or an early guard of the function
- * (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return false` in a predicate whose only result is
- * `bool`, `return <zero values>, fmt.Errorf(…)` when the function's last result is `error`, else `panic`).
+ * How the guard leaves (see `GuardExit`): `skip` the item (`continue`) in a loop over items that already skips items
+ * when the missing value belongs to the item (see `loop-skip.ts`); `return <v>` when the function's own code shows
+ * that convention — a predicate (`is…`/`has…`/`should…`/`can…`) that returns `false`, or an early guard of the
+ * function (`if (…) return v`, `if …: return v`) — else `throw` (Go: `return false` in a predicate whose only result
+ * is `bool`, `return <zero values>, fmt.Errorf(…)` or `errors.New(…)` when the function's last result is `error`,
+ * else `panic`).
  */
 function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: string, content: string): GuardExit {
+  const fnLine = a.enc?.kind === "function" ? a.enc.line : 0;
+  if (a.ins && skipsItem(a.window.lines, a.ins.line, a.ins.indent.length, fnLine, root, lang)) return { kind: "skip" };
   const body = functionBody(a);
   const returns = body
     .map((t) => /^\s*return\b\s*([^;]*?)\s*;?\s*$/.exec(t)?.[1])
@@ -594,7 +614,9 @@ function guardExit(a: Analysis, lang: CodeLanguage, root: string, signature: str
     ...(lang === "go"
       ? {
           ...(goReturn ? { goReturn } : {}),
-          goFmt: /"fmt"/.test(content),
+          // the import block may lie outside the lines read: a `fmt.Errorf(` in the code read also shows the import
+          goFmt: /"fmt"/.test(content) || /^(?![ \t]*\/\/).*(?<![\w.])fmt\.[A-Z]\w*\(/m.test(content),
+          goErrors: /"errors"/.test(content) || /^(?![ \t]*\/\/).*(?<![\w.])errors\.New\(/m.test(content),
           goLog: /^\s*(?:import\s+)?"log"\s*$/m.test(content),
         }
       : {}),
@@ -745,8 +767,63 @@ function relayGuard(
     exit.kind === "return"
       ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when \`${arg.expr}\` is missing before it is ` +
         `passed to \`${callee}\`, as the function's own guards do`
-      : `a guard that fails with a clear error when \`${arg.expr}\` is missing before it is passed to \`${callee}\``;
-  return { kind: "guard", lines: added, what, output: "" };
+      : exit.kind === "skip"
+        ? `a guard that skips the item when \`${arg.expr}\` is missing before it is passed to \`${callee}\`, ` +
+          `as the loop already skips items`
+        : `a guard that fails with a clear error when \`${arg.expr}\` is missing before it is passed to \`${callee}\``;
+  const proposal = guardProposal(a, lang, added, exit, arg.expr, root);
+  return { kind: "guard", lines: added, what, output: "", ...(proposal ? { proposal } : {}) };
+}
+
+/**
+ * Why a guard is a proposal rather than a pull request, as a sentence; null when a maintainer could merge it:
+ * - Go: it panics (`panic(…)`, `log.Panicf(…)`) while no guard in the lines read of the file panics (an `if` whose
+ *   body is a panic): a maintainer would rather use the file's own error path;
+ * - it throws on a parameter itself (`value` is the bare parameter, not a member of it) that the function does not
+ *   assign above the guard: the function received the missing value, so the cause is in the caller that passed it,
+ *   and the guard only swaps the runtime's error (`AttributeError`, `NullPointerException`, …) for another one at the
+ *   same place.
+ *
+ * @param lines the guard's lines as written
+ * @param value the checked expression (`projectData`, `f.Body`); `root` its first name
+ */
+function guardProposal(
+  a: Analysis,
+  lang: CodeLanguage,
+  lines: readonly string[],
+  exit: GuardExit,
+  value: string,
+  root: string,
+): string | null {
+  if (lang === "go" && lines.some((l) => GO_PANICS.test(l)) && !goGuardsPanic(a.window.lines))
+    return (
+      `It panics, and no guard read in ${baseName(a.cand.path)} does: a proposal, ` +
+      `for a maintainer to turn into the file's own error path.`
+    );
+  if (exit.kind === "throw" && value === root && (a.enc?.params ?? []).includes(root) && !assignedAbove(a, root))
+    return (
+      `It fails on the parameter \`${root}\` itself, which arrived missing: the cause is in the caller that ` +
+      `passed it, so this is a proposal, not the fix.`
+    );
+  return null;
+}
+
+/**
+ * True when a statement of the function above the guard assigns `name` (`name = …`, `name, err := …`,
+ * `name ||= …`); a default in the signature (`cart=None,` of a multi-line signature) is no assignment.
+ */
+function assignedAbove(a: Analysis, name: string): boolean {
+  if (!a.ins || a.enc?.kind !== "function") return false;
+  const get = (n: number) => (a.window.lines.get(n) ?? "").replace(/\s*(?:\/\/|#).*$/, "");
+  let body = a.enc.line;
+  // the signature ends at its `{` / `:` / `=>` (Ruby: on the `def` line)
+  if (a.lang !== "ruby")
+    while (body < a.enc.line + 20 && body < a.ins.line && !/(?:[{:]|=>)\s*$/.test(get(body))) body++;
+  const assigns = new RegExp(
+    `(?:^|[^\\w.$])${escapeRe(name)}\\s*(?:,\\s*[\\w$]+\\s*)*(?::|\\|\\||\\?\\?|&&)?=(?![=~>])`,
+  );
+  for (let n = body + 1; n < a.ins.line; n++) if (assigns.test(get(n))) return true;
+  return false;
 }
 
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
@@ -866,8 +943,11 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
           ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when ` +
             `\`${guard.receiver}\` is missing, ` +
             `${lang === "go" ? "as a predicate answers for a missing value" : "as the function's own guards do"}`
-          : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
-      return { kind: "guard", lines, what, output: "" };
+          : exit.kind === "skip"
+            ? `a guard that skips the item when \`${guard.receiver}\` is missing, as the loop already skips items`
+            : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
+      const proposal = guardProposal(a, lang, lines, exit, guard.receiver, root);
+      return { kind: "guard", lines, what, output: "", ...(proposal ? { proposal } : {}) };
     }
   }
   // 1c. Kotlin: a lateinit property read before it was set: an `isInitialized` check before the read.
@@ -1305,7 +1385,14 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   const design = applied ? designAddition(steps, a, problem) : null;
   // A comment changes nothing at run time: it is no pull request on its own (below the threshold), also when it
   // names the fix options a warning gives (a maintainer applies them).
-  const commentCap = design?.kind === "comment" ? COMMENT_ONLY_CAP : design?.clearer ? CLEARER_CAP : 1;
+  const commentCap =
+    design?.kind === "comment"
+      ? COMMENT_ONLY_CAP
+      : design?.clearer
+        ? CLEARER_CAP
+        : design?.proposal
+          ? GUARD_PROPOSAL_CAP
+          : 1;
   const conf = round(Math.min(commentCap, baseConfidence(a, applied, agree)) - 0.1 * rejectedSubmits.length);
   const snippet = dropFile || snippetRejections >= 2 ? null : snippetFor(a, snippetRejections === 1);
   const fn = dropFn ? null : holdingFunction(chosen.path, wholeFileText(a.window), affectedFunction, snippet);
@@ -1334,6 +1421,7 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
       `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} ` +
         `added before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
     );
+    if (design?.proposal) sentences.push(design.proposal);
   } else if (editNote) sentences.push(editNote);
   const summary = oneLine(sentences.join(" "), 900);
   const finalConf = dropFile ? Math.min(conf, 0.3) : conf;

@@ -216,16 +216,26 @@ export type AdditionShape =
 /**
  * How a guard leaves when the value is missing: `throw` an error whose message names the value, the function and
  * the cheap context in scope (the language's usual error type: JS `TypeError`, Python `ValueError` (`TypeError` for a
- * value of the wrong kind: `wrongType`), Go
- * `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports them) or `return …, fmt.Errorf` in a function
- * whose last result is `error` (`goReturn`: the zero values returned before it), Java `IllegalArgumentException` for a
- * parameter else `IllegalStateException`, Kotlin the same without `new`, C# `ArgumentNullException`/
- * `InvalidOperationException`, Ruby `ArgumentError`); or `return` the value the function's own guards return
- * (`value` is that expression verbatim, "" for a bare return).
+ * value of the wrong kind: `wrongType`), Go `panic` (through `fmt.Sprintf` or `log.Panicf` when the file imports
+ * them) or, in a function whose last result is `error` (`goReturn`: the zero values returned before it),
+ * `return …, fmt.Errorf(…)` (`goFmt`), else `return …, errors.New(…)` when the file uses package errors
+ * (`goErrors`; the message only), Java `IllegalArgumentException` for a parameter else `IllegalStateException`,
+ * Kotlin the same without `new`, C# `ArgumentNullException`/`InvalidOperationException`, Ruby `ArgumentError`); or
+ * `return` the value the function's own guards return (`value` is that expression verbatim, "" for a bare return);
+ * or `skip` the item of the loop around the guard (`continue`, Ruby `next`: see `loop-skip.ts`).
  */
 export type GuardExit =
-  | { kind: "throw"; parameter: boolean; goReturn?: string[]; goFmt?: boolean; goLog?: boolean; wrongType?: boolean }
-  | { kind: "return"; value: string };
+  | {
+      kind: "throw";
+      parameter: boolean;
+      goReturn?: string[];
+      goFmt?: boolean;
+      goErrors?: boolean;
+      goLog?: boolean;
+      wrongType?: boolean;
+    }
+  | { kind: "return"; value: string }
+  | { kind: "skip" };
 
 /** Inputs of the clarifying addition. */
 export interface AdditionInput {
@@ -249,6 +259,7 @@ const templateText = (text: string) => text.replace(/\\/g, "\\\\").replace(/`/g,
 function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, values: readonly ContextValue[]): string {
   const semi = lang === "python" || lang === "ruby" || lang === "go" || lang === "kotlin" ? "" : ";";
   if (exit.kind === "return") return `return${exit.value ? ` ${exit.value}` : ""}${semi}`;
+  if (exit.kind === "skip") return lang === "ruby" ? "next" : `continue${semi}`;
   switch (lang) {
     case "javascript":
     case "typescript": {
@@ -267,6 +278,8 @@ function exitStatement(lang: CodeLanguage, exit: GuardExit, message: string, val
       const args = values.map((v) => `, ${v.expr}`).join("");
       const fmtLit = `${stringLiteral(message, lang, { printf: true }).slice(0, -1)}${verbs}"`;
       if (exit.goReturn && exit.goFmt) return `return ${[...exit.goReturn, `fmt.Errorf(${fmtLit}${args})`].join(", ")}`;
+      if (exit.goReturn && exit.goErrors)
+        return `return ${[...exit.goReturn, `errors.New(${stringLiteral(message, lang)})`].join(", ")}`;
       if (exit.goFmt && values.length) return `panic(fmt.Sprintf(${fmtLit}${args}))`;
       if (exit.goLog && values.length) return `log.Panicf(${fmtLit}${args})`;
       return `panic(${stringLiteral(message, lang)})`;

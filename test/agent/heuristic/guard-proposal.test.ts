@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { addedLines, runHeuristic } from "./readable.js";
+
+/**
+ * A guard that raises on a parameter that arrived missing stays a proposal (below the pull-request threshold): the
+ * caller passed the value, and the guard only swaps the runtime's error for another at the same place. (Go panics
+ * where the file's guards do not panic: guard-go.test.ts.)
+ */
+const pyTrace = (fn: string, line: number, code: string, attr: string) =>
+  [
+    "Traceback (most recent call last):",
+    '  File "/srv/app/shop/views.py", line 5, in checkout',
+    "    total = compute_total(cart)",
+    `  File "/srv/app/shop/pricing.py", line ${line}, in ${fn}`,
+    `    ${code}`,
+    `AttributeError: 'NoneType' object has no attribute '${attr}'`,
+  ].join("\n");
+
+describe("a guard that raises on a parameter the caller passed missing is a proposal", () => {
+  const repo = (pricing: string[]) => ({
+    "shop/__init__.py": "",
+    "shop/pricing.py": pricing.join("\n"),
+    "shop/views.py":
+      "from shop.pricing import compute_total\n\n\ndef checkout(cart):\n" +
+      "    total = compute_total(cart)\n    return total\n",
+  });
+
+  it("Python: the parameter itself is None: ValueError for AttributeError, below the threshold", async () => {
+    const result = await runHeuristic(
+      repo(["def compute_total(cart):", '    """Sum the cart."""', "    return sum(i.price for i in cart.items)", ""]),
+      "Checkout crashes",
+      pyTrace("compute_total", 3, "return sum(i.price for i in cart.items)", "items"),
+    );
+    expect(addedLines(result)[0]).toBe("    if cart is None:");
+    expect(addedLines(result)[1]).toMatch(/^\s+raise ValueError\(/);
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.summary).toContain("the cause is in the caller that passed it");
+  });
+
+  it("Python: a default of None in a multi-line signature is no reassignment: still a proposal", async () => {
+    const result = await runHeuristic(
+      repo([
+        "def compute_total(",
+        "    cart=None,",
+        "    discount=0,",
+        "):",
+        "    return sum(i.price for i in cart.items) - discount",
+        "",
+      ]),
+      "Checkout crashes",
+      pyTrace("compute_total", 5, "return sum(i.price for i in cart.items) - discount", "items"),
+    );
+    expect(addedLines(result)[0]).toBe("    if cart is None:");
+    expect(result.outcome).toBe("diagnosis_only");
+  });
+
+  it("attacker: a member of the parameter, or the parameter reassigned by the function: a pull request", async () => {
+    // the parameter is there; its member is missing: the function reads what it was given
+    const member = await runHeuristic(
+      repo(["def compute_total(cart):", "    return sum(i.price for i in cart.basket.items)", ""]),
+      "Checkout crashes",
+      pyTrace("compute_total", 2, "return sum(i.price for i in cart.basket.items)", "items"),
+    );
+    expect(addedLines(member)[0]).toMatch(/^    if .*\bcart\.basket is None:$/);
+    expect(member.outcome).toBe("pr_ready");
+    // the parameter was replaced by the function's own lookup: the None comes from this function
+    const reassigned = await runHeuristic(
+      repo([
+        "def compute_total(cart):",
+        "    cart = CARTS.get(cart)",
+        "    return sum(i.price for i in cart.items)",
+        "",
+      ]),
+      "Checkout crashes",
+      pyTrace("compute_total", 3, "return sum(i.price for i in cart.items)", "items"),
+    );
+    expect(addedLines(reassigned)[0]).toBe("    if cart is None:");
+    expect(reassigned.outcome).toBe("pr_ready");
+  });
+
+  it("a guard that returns as the function's own guards do is no swap of errors: a pull request", async () => {
+    const result = await runHeuristic(
+      repo([
+        "def compute_total(cart, discount=0):",
+        "    if discount is None:",
+        "        return 0",
+        "    return sum(i.price for i in cart.items) * (1 - discount)",
+        "",
+      ]),
+      "Checkout crashes",
+      pyTrace("compute_total", 4, "return sum(i.price for i in cart.items) * (1 - discount)", "items"),
+    );
+    expect(addedLines(result)).toEqual(["    if cart is None:", "        return 0"]);
+    expect(result.outcome).toBe("pr_ready");
+  });
+});
