@@ -43,18 +43,62 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
   }
 }
 
+/** A growable array of 32-bit integers. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+
+  /** Append four values (one {@link ScanRecord} entry). */
+  push4(a: number, b: number, c: number, d: number): void {
+    if (this.length + 4 > this.data.length) {
+      const data = new Int32Array(this.data.length * 2);
+      data.set(this.data);
+      this.data = data;
+    }
+    const { data, length } = this;
+    data[length] = a;
+    data[length + 1] = b;
+    data[length + 2] = c;
+    data[length + 3] = d;
+    this.length = length + 4;
+  }
+}
+
 /**
- * The distinct words one {@link scanWords} pass met, interned without slicing the text per hit: an open-addressing
- * table of word ids keyed by a hash of the word's characters, so a word seen before (in this file or another) costs
- * a hash and a comparison of its characters, not a new string. Shapes: `slots` holds id + 1 (0 = empty), its length
- * a power of two kept at most half full; `words[id]` the word, `hashes[id]` its hash, `lastFile[id]` the last file
- * index it was reported for (−1 before).
+ * The distinct words the {@link scanWords} passes of one snapshot met, interned without slicing the text per hit:
+ * an open-addressing table of word ids keyed by a hash of the word's characters, so a word seen before (in this
+ * file or another, in this call or an earlier one) costs a hash and a comparison of its characters, not a new
+ * string. Shapes: `slots` holds id + 1 (0 = empty), its length a power of two kept at most half full; `words[id]` the
+ * word, `hashes[id]` its hash. Per id, for the call under way (`serial`): `seen` the last file it was met in during
+ * the pass (−1 between passes), `local` the id {@link scanWords} reports (from 0, first reported first), `bits` the
+ * pass's needles it holds; `local` and `bits` are valid when their `…Serial` entry is the call's serial.
  */
 class WordTable {
   slots = new Int32Array(1 << 14);
   words: string[] = [];
   hashes: number[] = [];
-  lastFile: number[] = [];
+  seen = new Int32Array(1 << 13);
+  local = new Int32Array(1 << 13);
+  localSerial = new Int32Array(1 << 13);
+  bits = new Int32Array(1 << 13);
+  bitsSerial = new Int32Array(1 << 13);
+  serial = 0;
+  private nextLocal = 0;
+
+  /** Start a call: local ids from 0 again, bits to be worked out again. */
+  begin(): void {
+    this.serial++;
+    this.nextLocal = 0;
+  }
+
+  /** The id {@link scanWords} reports for `id` in this call. */
+  localId(id: number): number {
+    if (this.localSerial[id] !== this.serial) {
+      this.localSerial[id] = this.serial;
+      this.local[id] = this.nextLocal++;
+    }
+    return this.local[id] as number;
+  }
 
   /** The id of `text.slice(start, end)` (`hash` being {@link hashWord} of it), added if new. */
   id(text: string, start: number, end: number, hash: number): number {
@@ -67,7 +111,8 @@ class WordTable {
         const id = this.words.length;
         this.words.push(text.slice(start, end));
         this.hashes.push(hash);
-        this.lastFile.push(-1);
+        if (id >= this.seen.length) this.widen();
+        this.seen[id] = -1;
         slots[slot] = id + 1;
         if (this.words.length * 2 > slots.length) this.grow();
         return id;
@@ -92,6 +137,20 @@ class WordTable {
     });
     this.slots = slots;
   }
+
+  /** Double the per-id arrays. */
+  private widen(): void {
+    const twice = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.seen = twice(this.seen);
+    this.local = twice(this.local);
+    this.localSerial = twice(this.localSerial);
+    this.bits = twice(this.bits);
+    this.bitsSerial = twice(this.bitsSerial);
+  }
 }
 
 /** FNV-1a (32-bit) of the UTF-16 code units `text[start..end)`. */
@@ -102,13 +161,94 @@ function hashWord(text: string, start: number, end: number): number {
 }
 
 /**
+ * What one scan for `alternatives` found, kept for later calls: per distinct word of each file that holds one of
+ * them, an entry of four integers in `entries` (file index, word id, the offset just past the word's first
+ * occurrence in the file, and the bits of `alternatives` the word holds, bit i for `alternatives[i]`), by file and
+ * then offset. `capped`: the files where the scan stopped at {@link MAX_WORDS_PER_FILE} distinct words (their
+ * entries are the first ones only).
+ */
+interface ScanRecord {
+  alternatives: readonly string[];
+  entries: Int32Array;
+  capped: ReadonlySet<number>;
+}
+
+/** Per snapshot, the word table and the records of its scans (newest last) with their total number of entries. */
+interface ScanCache {
+  table: WordTable;
+  records: ScanRecord[];
+  size: number;
+  /** Text files that are not secret files: what a scan reads (-1 until the first scan). */
+  textFiles: number;
+}
+
+/** Entries the records of one snapshot keep at most (16 bytes each); the oldest records go first. */
+const MAX_CACHED_ENTRIES = 1 << 19;
+/** Words the table of one snapshot keeps at most; past it the table and the records start again. */
+const MAX_TABLE_WORDS = 1 << 20;
+
+const scanCaches = new WeakMap<Snapshot, ScanCache>();
+
+/** The {@link ScanCache} of `snapshot`, made (or made again, past {@link MAX_TABLE_WORDS}) when needed. */
+function scanCache(snapshot: Snapshot): ScanCache {
+  let cache = scanCaches.get(snapshot);
+  if (cache === undefined || cache.table.words.length > MAX_TABLE_WORDS) {
+    cache = { table: new WordTable(), records: [], size: 0, textFiles: -1 };
+    scanCaches.set(snapshot, cache);
+  }
+  return cache;
+}
+
+/** The regular expression of a scan: the needles as alternatives, each hit widened to the end of its word. */
+function scanPattern(alternatives: readonly string[]): RegExp {
+  // The rest of the word is matched by the expression itself (`[\w$]` is `isWordChar`): a hit ends at its word's end.
+  return new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
+}
+
+/**
+ * Call `fn(id, end)` for each distinct word (2 to {@link MAX_WORD} characters) of `content` that `re` finds, in
+ * order, at most {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first occurrence. `met(id)` says
+ * whether a word was met before in this file, and marks it met.
+ * @returns whether the cap stopped the file.
+ */
+function fileWords(
+  content: string,
+  re: RegExp,
+  table: WordTable,
+  met: (id: number) => boolean,
+  fn: (id: number, end: number) => void,
+): boolean {
+  let taken = 0;
+  re.lastIndex = 0;
+  // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
+  // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left.
+  while (re.test(content)) {
+    const e = re.lastIndex;
+    let s = e - 1;
+    while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
+    if (e - s < 2 || e - s > MAX_WORD) continue;
+    const id = table.id(content, s, e, hashWord(content, s, e));
+    if (met(id)) continue;
+    fn(id, e);
+    if (++taken >= MAX_WORDS_PER_FILE) return true;
+  }
+  return false;
+}
+
+/**
  * One pass over the text files of a snapshot (secret files skipped) for the words that contain any of `needles`
  * (lower-case strings of word characters), ignoring case: one regular expression with the needles as alternatives
  * (V8 scans for them together), each match widened to the whole word around it. `onWord(file, word, id)` is called
- * once per distinct word (2 to 80 characters) per file, `file` being the index in `snapshot.paths` and `id` a number
- * from 0 that is the same for the same word throughout the pass (first seen first); at most
- * {@link MAX_WORDS_PER_FILE} distinct words are taken per file. Repeated words cost no allocation: they are found
- * again in a table of the pass's words (see {@link WordTable}), and `word` is the same string each time.
+ * once per distinct word (2 to 80 characters) per file, files in `snapshot.paths` order and a file's words in the
+ * order of their first occurrence, `file` being the index in `snapshot.paths` and `id` a number from 0 that is the
+ * same for the same word throughout the call (first reported first); at most {@link MAX_WORDS_PER_FILE} distinct
+ * words are taken per file. Repeated words cost no allocation: they are found again in a table of the snapshot's
+ * words (see {@link WordTable}), and `word` is the same string each time.
+ *
+ * What a pass finds is kept per snapshot ({@link ScanRecord}s, up to {@link MAX_CACHED_ENTRIES} entries): a later
+ * call scans only for the needles no earlier pass looked for and merges, by file and offset, what the earlier
+ * passes found for the others, so it reports exactly what one pass for all of them would (a file an earlier pass
+ * stopped at the cap is scanned again).
  * @returns the number of text files scanned.
  */
 export function scanWords(
@@ -120,34 +260,150 @@ export function scanWords(
   const distinct = [...new Set(needles)].filter((n) => n !== "");
   const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
   if (alternatives.length === 0) return 0;
-  // The rest of the word is matched by the expression itself (`[\w$]` is `isWordChar`): a hit ends at its word's end.
-  const re = new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
-  const table = new WordTable();
-  let scanned = 0;
-  const { paths } = snapshot;
-  for (let file = 0; file < paths.length; file++) {
-    const path = paths[file] as string;
-    // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
-    const content = rawText(snapshot, path);
-    if (content === undefined || isSecretPath(path)) continue;
-    scanned++;
+  const cache = scanCache(snapshot);
+  const { table } = cache;
+  table.begin();
+  // The newest record that looked for each alternative, with the bits wanted of it; the others are scanned for.
+  const wanted = new Map<ScanRecord, number>();
+  const fresh: string[] = [];
+  for (const a of alternatives) {
+    const record = cache.records.findLast((r) => r.alternatives.includes(a));
+    if (record === undefined) fresh.push(a);
+    else wanted.set(record, (wanted.get(record) ?? 0) | (1 << record.alternatives.indexOf(a)));
+  }
+  const report = (file: number, id: number) => onWord(file, table.words[id] as string, table.localId(id));
+  // The bits of `fresh` a word holds: kept with the pass, so that a later call can take one needle's words.
+  const keep = fresh.length <= 31;
+  const bitsOf = (id: number): number => {
+    if (table.bitsSerial[id] !== table.serial) {
+      table.bitsSerial[id] = table.serial;
+      const lower = (table.words[id] as string).toLowerCase();
+      let bits = 0;
+      for (let i = 0; i < fresh.length; i++) if (lower.includes(fresh[i] as string)) bits |= 1 << i;
+      table.bits[id] = bits;
+    }
+    return table.bits[id] as number;
+  };
+  const entries = new IntList();
+  const capped = new Set<number>();
+  if (fresh.length > 0) {
+    const re = scanPattern(fresh);
+    // With nothing to merge, words are reported as they are found.
+    const direct = wanted.size === 0;
+    let scanned = 0;
+    const { paths } = snapshot;
+    for (let file = 0; file < paths.length; file++) {
+      const path = paths[file] as string;
+      // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
+      const content = rawText(snapshot, path);
+      if (content === undefined || isSecretPath(path)) continue;
+      scanned++;
+      const met = (id: number) => {
+        if (table.seen[id] === file) return true;
+        table.seen[id] = file;
+        return false;
+      };
+      const stopped = fileWords(content, re, table, met, (id, end) => {
+        entries.push4(file, id, end, keep ? bitsOf(id) : 0);
+        if (direct) report(file, id);
+      });
+      if (stopped) capped.add(file);
+    }
+    table.seen.fill(-1);
+    cache.textFiles = scanned;
+  }
+  if (wanted.size > 0) merge(snapshot, cache, alternatives, entries, wanted, report);
+  if (fresh.length > 0 && keep) {
+    remember(cache, { alternatives: fresh, entries: entries.data.slice(0, entries.length), capped });
+  }
+  return cache.textFiles;
+}
+
+/**
+ * Report, file by file and in order of first occurrence, the words of this call's pass (`entries`, all of them)
+ * and those of earlier records that hold the `wanted` bits, each word once per file and at most
+ * {@link MAX_WORDS_PER_FILE} per file; a file some record stopped at that cap is scanned again for all
+ * `alternatives`. The sources are merged on (file, offset): a word's offset is where its first occurrence in the
+ * file ends, the same in every record, and no two words share one.
+ */
+function merge(
+  snapshot: Snapshot,
+  cache: ScanCache,
+  alternatives: readonly string[],
+  entries: IntList,
+  wanted: ReadonlyMap<ScanRecord, number>,
+  report: (file: number, id: number) => void,
+): void {
+  interface Source {
+    data: Int32Array;
+    end: number;
+    bits: number;
+    at: number;
+  }
+  const sources: Source[] = [{ data: entries.data, end: entries.length, bits: -1, at: 0 }];
+  const rescan = new Set<number>();
+  for (const [record, bits] of wanted) {
+    sources.push({ data: record.entries, end: record.entries.length, bits, at: 0 });
+    for (const file of record.capped) rescan.add(file);
+  }
+  // Past the entries a source does not want (the words of another needle of an earlier pass).
+  const skip = (s: Source) => {
+    while (s.at < s.end && ((s.data[s.at + 3] as number) & s.bits) === 0) s.at += 4;
+  };
+  sources.forEach(skip);
+  const again = [...rescan].sort((a, b) => a - b);
+  let next = 0; // the next file of `again`
+  let re: RegExp | undefined;
+  for (;;) {
+    let file = next < again.length ? (again[next] as number) : -1;
+    for (const s of sources) {
+      const f = s.at < s.end ? (s.data[s.at] as number) : -1;
+      if (f !== -1 && (file === -1 || f < file)) file = f;
+    }
+    if (file === -1) return;
+    if (file === again[next]) {
+      next++;
+      for (const s of sources) {
+        while (s.at < s.end && s.data[s.at] === file) s.at += 4;
+        skip(s);
+      }
+      const content = rawText(snapshot, snapshot.paths[file] as string) as string;
+      const met = new Set<number>();
+      const seen = (id: number) => met.has(id) || (met.add(id), false);
+      fileWords(content, (re ??= scanPattern(alternatives)), cache.table, seen, (id) => report(file, id));
+      continue;
+    }
     let taken = 0;
-    re.lastIndex = 0;
-    // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
-    // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left.
-    while (re.test(content)) {
-      const e = re.lastIndex;
-      let s = e - 1;
-      while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
-      if (e - s < 2 || e - s > MAX_WORD) continue;
-      const id = table.id(content, s, e, hashWord(content, s, e));
-      if (table.lastFile[id] === file) continue;
-      table.lastFile[id] = file;
-      onWord(file, table.words[id] as string, id);
-      if (++taken >= MAX_WORDS_PER_FILE) break;
+    let last = -1;
+    for (;;) {
+      let best: Source | undefined;
+      for (const s of sources) {
+        if (s.at >= s.end || s.data[s.at] !== file) continue;
+        if (best === undefined || (s.data[s.at + 2] as number) < (best.data[best.at + 2] as number)) best = s;
+      }
+      if (best === undefined) break;
+      const end = best.data[best.at + 2] as number;
+      if (end !== last && taken < MAX_WORDS_PER_FILE) {
+        report(file, best.data[best.at + 1] as number);
+        taken++;
+      }
+      last = end;
+      best.at += 4;
+      skip(best);
     }
   }
-  return scanned;
+}
+
+/** Keep `record` for later calls, dropping the oldest records past {@link MAX_CACHED_ENTRIES} entries. */
+function remember(cache: ScanCache, record: ScanRecord): void {
+  const size = record.entries.length / 4;
+  if (size > MAX_CACHED_ENTRIES) return;
+  cache.records.push(record);
+  cache.size += size;
+  while (cache.size > MAX_CACHED_ENTRIES) {
+    const old = cache.records.shift() as ScanRecord;
+    cache.size -= old.entries.length / 4;
+  }
 }
 
 /** The fields a file is ranked on, in the order `match` lists them. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isSecretPath } from "../../src/grounding/secrets.js";
 import { MAX_WORDS_PER_FILE, rankFiles, scanWords } from "../../src/tools/search-index.js";
+import type { Snapshot } from "../../src/types.js";
 import { makeContext } from "./fixture.js";
 
 const RANK = {
@@ -58,6 +60,84 @@ describe("scanWords", () => {
   it("matches needles whatever their case and reports the word as written", async () => {
     const out = await calls({ "a.js": "const RESOLVE_CACHE = resolveModule(x);\n" }, ["resolve"]);
     expect(out.map((c) => c.word)).toEqual(["RESOLVE_CACHE", "resolveModule"]);
+  });
+});
+
+/** What one pass for `needles` reports, written plainly: per text file, its distinct words holding a needle. */
+function reference(snapshot: Snapshot, needles: string[]): string[] {
+  const out: string[] = [];
+  for (const path of snapshot.paths) {
+    const content = snapshot.read(path);
+    if (content === undefined || isSecretPath(path)) continue;
+    const words = new Set<string>();
+    for (const [word] of content.matchAll(/[\w$]+/g)) {
+      const lower = word.toLowerCase();
+      if (word.length < 2 || word.length > 80 || !needles.some((n) => lower.includes(n))) continue;
+      if (words.size < MAX_WORDS_PER_FILE) words.add(word);
+    }
+    for (const word of words) out.push(`${path} ${word}`);
+  }
+  return out;
+}
+
+/** One call's reports as "path word", checking that its ids number the distinct words from 0 in order met. */
+function reported(snapshot: Snapshot, needles: string[]): string[] {
+  const out: string[] = [];
+  const ids = new Map<string, number>();
+  scanWords(snapshot, needles, (file, word, id) => {
+    if (!ids.has(word)) expect(id).toBe(ids.size);
+    ids.set(word, ids.get(word) ?? id);
+    expect(id).toBe(ids.get(word));
+    out.push(`${snapshot.paths[file]} ${word}`);
+  });
+  return out;
+}
+
+describe("scanWords over calls on one snapshot", () => {
+  it("reports what one pass for all the needles would, whichever earlier passes it takes words from", async () => {
+    const vocabulary = ["typeRoots", "TYPE", "subtype", "options", "compilerOptions", "rootsOfType", "x", "é", "ty_pe"];
+    let seed = 5;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    const files: Record<string, string> = { ".env": "TYPE_ROOTS_SECRET=typeRootsKey\n" };
+    for (let f = 0; f < 30; f++) {
+      const words = Array.from({ length: 60 }, () => {
+        const w = vocabulary[Math.floor(next() * vocabulary.length)] as string;
+        return next() < 0.5 ? w : `${w}${Math.floor(next() * 20)}`;
+      });
+      files[`src/f${f}.ts`] = words.join(next() < 0.5 ? " " : "(\n");
+    }
+    const { snapshot } = await makeContext(files, { maxFileBytes: 1 << 20 });
+    const calls = [
+      ["type"],
+      ["compiler", "options", "type", "roots", "missing"],
+      ["roots", "type"],
+      ["typeroots", "options"],
+      ["ty", "pe"],
+      ["of", "type", "zz"],
+      ["type"],
+    ];
+    for (const needles of calls)
+      expect(reported(snapshot, needles), needles.join()).toEqual(reference(snapshot, needles));
+  });
+
+  it("scans a file again where an earlier pass stopped at MAX_WORDS_PER_FILE words", async () => {
+    const words = Array.from({ length: MAX_WORDS_PER_FILE }, (_, i) => `type${i} roots${i}`);
+    const { snapshot } = await makeContext(
+      { "big.js": words.join(" "), "small.js": "roots1 type2 missing" },
+      {
+        maxFileBytes: 1 << 20,
+      },
+    );
+    for (const needles of [["type", "roots"], ["roots"], ["type", "missing"], ["roots", "type"]]) {
+      const out = reported(snapshot, needles);
+      expect(out, needles.join()).toEqual(reference(snapshot, needles));
+      expect(out.filter((w) => w.startsWith("big.js")).length).toBe(MAX_WORDS_PER_FILE);
+    }
+    expect(
+      reported(snapshot, ["roots"])
+        .filter((w) => w.startsWith("big.js "))
+        .at(-1),
+    ).toBe(`big.js roots${MAX_WORDS_PER_FILE - 1}`);
   });
 });
 
