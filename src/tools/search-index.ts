@@ -206,16 +206,16 @@ function scanPattern(alternatives: readonly string[]): RegExp {
 }
 
 /**
- * Call `fn(id, end)` for each distinct word (2 to {@link MAX_WORD} characters) of `content` that `re` finds, in
- * order, at most {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first occurrence. `met(id)` says
- * whether a word was met before in this file, and marks it met.
+ * Call `fn(id, end)` for each distinct word (2 to {@link MAX_WORD} characters) of `content`, the text of file number
+ * `file`, that `re` finds, in order, at most {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first
+ * occurrence. Words met are marked in `table.seen` with `file` (so `seen` must hold no `file` before).
  * @returns whether the cap stopped the file.
  */
 function fileWords(
   content: string,
+  file: number,
   re: RegExp,
   table: WordTable,
-  met: (id: number) => boolean,
   fn: (id: number, end: number) => void,
 ): boolean {
   let taken = 0;
@@ -228,7 +228,8 @@ function fileWords(
     while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
     if (e - s < 2 || e - s > MAX_WORD) continue;
     const id = table.id(content, s, e, hashWord(content, s, e));
-    if (met(id)) continue;
+    if (table.seen[id] === file) continue;
+    table.seen[id] = file;
     fn(id, e);
     if (++taken >= MAX_WORDS_PER_FILE) return true;
   }
@@ -292,22 +293,18 @@ export function scanWords(
     const direct = wanted.size === 0;
     let scanned = 0;
     const { paths } = snapshot;
-    for (let file = 0; file < paths.length; file++) {
+    let file = 0;
+    const found = (id: number, end: number) => {
+      entries.push4(file, id, end, keep ? bitsOf(id) : 0);
+      if (direct) report(file, id);
+    };
+    for (; file < paths.length; file++) {
       const path = paths[file] as string;
       // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
       const content = rawText(snapshot, path);
       if (content === undefined || isSecretPath(path)) continue;
       scanned++;
-      const met = (id: number) => {
-        if (table.seen[id] === file) return true;
-        table.seen[id] = file;
-        return false;
-      };
-      const stopped = fileWords(content, re, table, met, (id, end) => {
-        entries.push4(file, id, end, keep ? bitsOf(id) : 0);
-        if (direct) report(file, id);
-      });
-      if (stopped) capped.add(file);
+      if (fileWords(content, file, re, table, found)) capped.add(file);
     }
     table.seen.fill(-1);
     cache.textFiles = scanned;
@@ -360,7 +357,7 @@ function merge(
       const f = s.at < s.end ? (s.data[s.at] as number) : -1;
       if (f !== -1 && (file === -1 || f < file)) file = f;
     }
-    if (file === -1) return;
+    if (file === -1) break;
     if (file === again[next]) {
       next++;
       for (const s of sources) {
@@ -368,9 +365,7 @@ function merge(
         skip(s);
       }
       const content = rawText(snapshot, snapshot.paths[file] as string) as string;
-      const met = new Set<number>();
-      const seen = (id: number) => met.has(id) || (met.add(id), false);
-      fileWords(content, (re ??= scanPattern(alternatives)), cache.table, seen, (id) => report(file, id));
+      fileWords(content, file, (re ??= scanPattern(alternatives)), cache.table, (id) => report(file, id));
       continue;
     }
     let taken = 0;
@@ -392,6 +387,7 @@ function merge(
       skip(best);
     }
   }
+  if (again.length > 0) cache.table.seen.fill(-1);
 }
 
 /** Keep `record` for later calls, dropping the oldest records past {@link MAX_CACHED_ENTRIES} entries. */
@@ -404,6 +400,29 @@ function remember(cache: ScanCache, record: ScanRecord): void {
     const old = cache.records.shift() as ScanRecord;
     cache.size -= old.entries.length / 4;
   }
+}
+
+/** Most strings whose {@link searchTokens} {@link nameTokens} keeps per snapshot; past it, it starts again. */
+const MAX_NAME_TOKENS = 1 << 17;
+
+const nameTokenMemos = new WeakMap<Snapshot, Map<string, readonly string[]>>();
+
+/**
+ * {@link searchTokens} of names and words of `snapshot`, kept per snapshot (up to {@link MAX_NAME_TOKENS} strings):
+ * the same symbol names and words come back across the files and calls of one snapshot. Do not change the arrays.
+ */
+export function nameTokens(snapshot: Snapshot): (name: string) => readonly string[] {
+  let memo = nameTokenMemos.get(snapshot);
+  if (memo === undefined) nameTokenMemos.set(snapshot, (memo = new Map()));
+  const kept = memo;
+  return (name) => {
+    let tokens = kept.get(name);
+    if (tokens === undefined) {
+      if (kept.size >= MAX_NAME_TOKENS) kept.clear();
+      kept.set(name, (tokens = searchTokens(name)));
+    }
+    return tokens;
+  };
 }
 
 /** The fields a file is ranked on, in the order `match` lists them. */
@@ -600,6 +619,7 @@ export function pieces(term: string, k: number): string[] {
 export function rankFiles(snapshot: Snapshot, terms: readonly string[], options: RankOptions): Ranking {
   if (terms.length > 31) throw new RangeError(`rankFiles takes at most 31 terms, not ${terms.length}`);
   const table = docTable(snapshot);
+  const tokensOf = nameTokens(snapshot);
   const n = snapshot.paths.length;
   // Insertion order is the order tokens are scored in and listed in a hit's fields.
   const derived = new Map<string, Derived>();
@@ -623,7 +643,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   const targetsOf = (word: string) => {
     let exact: Derived[] | undefined;
     let prefix: number[][] | undefined;
-    for (const token of searchTokens(word)) {
+    for (const token of tokensOf(word)) {
       const source = exactTerm.get(token);
       if (source !== undefined) (exact ??= []).push(derive(token, source, 1));
       else
@@ -690,7 +710,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
         let list = fuzzyTargets[id];
         if (list === undefined) {
           list = [];
-          for (const token of searchTokens(word)) {
+          for (const token of tokensOf(word)) {
             const f = fuzzyOf(token);
             if (f !== undefined) list.push(derive(token, f.source, weightOf(token, f.distance)));
           }
@@ -729,14 +749,22 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
       matched[file] = (matched[file] as number) | bit;
     }
   }
-  // Symbols field, for the best candidates so far.
-  const byScore = (a: number, b: number) =>
-    (score[b] as number) * popcount(matched[b] as number) - (score[a] as number) * popcount(matched[a] as number) ||
-    a - b;
+  // Symbols field, for the best candidates so far. Files are ordered by score × terms matched, best first (the
+  // comparison answers small integers: a difference of doubles would be a heap number per comparison).
+  const key = new Float64Array(n);
+  const byKey = (a: number, b: number) => {
+    const x = key[a] as number;
+    const y = key[b] as number;
+    return x < y ? 1 : x > y ? -1 : a - b;
+  };
   const matching = (): number[] => {
     const out: number[] = [];
-    for (let file = 0; file < n; file++) if (matched[file] !== 0) out.push(file);
-    return out.sort(byScore);
+    for (let file = 0; file < n; file++) {
+      if (matched[file] === 0) continue;
+      key[file] = (score[file] as number) * popcount(matched[file] as number);
+      out.push(file);
+    }
+    return out.sort(byKey);
   };
   const best = matching();
   const affordable = new Set(
@@ -748,29 +776,35 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     ),
   );
   const candidates = best.filter((file) => affordable.has(snapshot.paths[file] as string));
-  const symbolTokens = candidates.map((file) =>
-    [...new Set(options.symbolsOf(snapshot.paths[file] as string))].flatMap((name) => searchTokens(name)),
-  );
-  const avgSymbols = symbolTokens.reduce((s, t) => s + t.length, 0) / (symbolTokens.length || 1);
+  // Per candidate, the number of tokens of its symbols field (the tokens of its distinct names) and the derived
+  // tokens among them with their frequencies, in the order first met.
+  const symbolFields = candidates.map((file) => {
+    let length = 0;
+    const counts = new Map<Derived, number>();
+    for (const name of new Set(options.symbolsOf(snapshot.paths[file] as string))) {
+      const tokens = tokensOf(name);
+      length += tokens.length;
+      for (const token of tokens) {
+        const d = derived.get(token);
+        if (d !== undefined) counts.set(d, (counts.get(d) ?? 0) + 1);
+      }
+    }
+    return { length, counts };
+  });
+  const avgSymbols = symbolFields.reduce((s, f) => s + f.length, 0) / (symbolFields.length || 1);
   /** File → the derived tokens its symbols matched, in the order first met. */
   const inSymbols = new Map<number, Derived[]>();
   candidates.forEach((file, c) => {
-    const tokens = symbolTokens[c] as string[];
-    const seen = new Set<string>();
-    for (const token of tokens) {
-      const d = derived.get(token);
-      if (d === undefined || seen.has(token)) continue;
-      seen.add(token);
-      let tf = 0;
-      for (const t of tokens) if (t === token) tf++;
+    const { length, counts } = symbolFields[c] as (typeof symbolFields)[number];
+    if (counts.size === 0) return;
+    const list: Derived[] = [];
+    for (const [d, tf] of counts) {
       const df = Math.max(1, d.files.length);
-      score[file] =
-        (score[file] as number) + d.weight * options.boost.symbols * bm25(tf, df, n, tokens.length, avgSymbols);
+      score[file] = (score[file] as number) + d.weight * options.boost.symbols * bm25(tf, df, n, length, avgSymbols);
       matched[file] = (matched[file] as number) | (1 << d.source);
-      let list = inSymbols.get(file);
-      if (list === undefined) inSymbols.set(file, (list = []));
       list.push(d);
     }
+    inSymbols.set(file, list);
   });
   const ranked = matching();
   const prefixCount = new Map<number, number>();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
-import { rankFiles, searchTokens, type SearchHit } from "./search-index.js";
+import { nameTokens, rankFiles, searchTokens, type SearchHit } from "./search-index.js";
 import { servedWords } from "./serve.js";
 import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import {
@@ -186,19 +186,29 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       if (kept.length > 0) hits.push({ ...r, match: Object.fromEntries(kept) });
     }
     // Symbols: the definitions of the best-ranked files (a file defining a name holds its words, so it ranks), then
-    // of files holding longer words the terms start (names matched by prefix).
+    // of files holding longer words the terms start (names matched by prefix). Only a name holding a term, ignoring
+    // case, can rank (its tokens are pieces of it, lower-cased, and one equals or starts with a term): the others of
+    // the thousands these files define are not gathered.
+    const holdsTerm = new RegExp(terms.map((t) => t.replace(/\$/g, "\\$")).join("|"), "i");
+    const tokensOf = nameTokens(snapshot);
     const sitesByName = new Map<string, SymbolSite[]>();
     for (const path of withinBudget(snapshot, [...ranking.paths, ...ranking.prefixFiles], SYMBOL_FILES, budget)) {
       for (const site of fileSymbols(snapshot, path)) {
+        if (!holdsTerm.test(site.name)) continue;
         const list = sitesByName.get(site.name);
         if (list === undefined) sitesByName.set(site.name, [site]);
         else list.push(site);
       }
     }
-    const order = new Map(snapshot.paths.map((p, i) => [p, i]));
-    for (const list of sitesByName.values())
-      list.sort((a, b) => (order.get(a.path) as number) - (order.get(b.path) as number) || a.line - b.line);
-    const ranked = rankSymbolNames(buildNameTable(sitesByName.keys()), terms, max);
+    const ranked = rankSymbolNames(buildNameTable(sitesByName.keys(), tokensOf), terms, max);
+    const order = ranked.some((r) => (sitesByName.get(r.name)?.length ?? 0) > 1)
+      ? new Map(snapshot.paths.map((p, i) => [p, i]))
+      : undefined;
+    for (const r of ranked) {
+      sitesByName
+        .get(r.name)
+        ?.sort((a, b) => (order?.get(a.path) as number) - (order?.get(b.path) as number) || a.line - b.line);
+    }
     if (total === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, {
         status: "ok",
@@ -212,10 +222,13 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
     hits.forEach((r, i) => {
       const path = r.id;
       const matchedTerms = new Set(r.terms);
-      const symbolHits = fileSymbols(snapshot, path)
-        .filter((d) => searchTokens(d.name).some((t) => matchedTerms.has(t)))
-        .slice(0, 3)
-        .map((d) => `${d.name}:${d.line}`);
+      const symbolHits: string[] = [];
+      for (const d of fileSymbols(snapshot, path)) {
+        if (symbolHits.length === 3) break;
+        if (holdsTerm.test(d.name) && tokensOf(d.name).some((t) => matchedTerms.has(t))) {
+          symbolHits.push(`${d.name}:${d.line}`);
+        }
+      }
       out.push(`${i + 1}. ${path} — ${why(r.match, symbolHits)}`);
     });
     if (ranked.length > 0) out.push(`Symbols (best ${ranked.length}):`);

@@ -78,6 +78,24 @@ describe("search_codebase without an index", () => {
     expect(r.text).not.toContain(".env");
   });
 
+  it("ranks the names holding a term in any case or starting a longer word, and only those", async () => {
+    const ctx = await makeContext({
+      "src/net.js":
+        "export class HTTPServer {}\nexport function parseHttp(x) {}\nexport function createServer() {}\n" +
+        "export function http() {}\nexport function unrelated() {}\n",
+    });
+    const r = await runTool(searchCodebase, { query: "http server pars" }, ctx);
+    expect(r.text.slice(r.text.indexOf("Symbols"))).toBe(
+      [
+        "Symbols (best 4):",
+        "1. function http src/net.js:4 — name words: http",
+        "2. class HTTPServer src/net.js:1 — name words: http, server",
+        "3. function parseHttp src/net.js:2 — name words: http, pars",
+        "4. function createServer src/net.js:3 — name words: server",
+      ].join("\n"),
+    );
+  });
+
   it("lists every definition of a name among the ranked files in path order", async () => {
     const ctx = await makeContext({
       "src/z.js": "export function parseRow(r) {}\n",
