@@ -337,7 +337,10 @@ const JAVA_WORDS = byInitial(JAVA_START_WORDS);
 function wordValue(table: WordTable, text: string, from: number, to: number): number {
   const entries = table[text.charCodeAt(from)];
   if (entries === undefined) return 0;
-  for (const [word, value] of entries) if (word.length === to - from && text.startsWith(word, from)) return value;
+  for (let k = 0; k < entries.length; k++) {
+    const [word, value] = entries[k]!;
+    if (word.length === to - from && text.startsWith(word, from)) return value;
+  }
   return 0;
 }
 
@@ -364,11 +367,66 @@ function unusualStart(code: number): boolean {
   return code >= 128 || (code >= 10 && code <= 13);
 }
 
+/** The end of the run of `[\w$]` characters of `text` from `from` (before `end`). */
+function identEnd(text: string, from: number, end: number): number {
+  let i = from;
+  for (let c = text.charCodeAt(i); i < end && (isWordChar(c) || c === 36); c = text.charCodeAt(++i));
+  return i;
+}
+
+/** Whether `text` at `at` (before `end`) holds `word`, or a character that needs `\s` to be told (`unusualStart`). */
+function unusualOrWord(text: string, at: number, end: number, word: string): boolean {
+  return at < end && (unusualStart(text.charCodeAt(at)) || (at + word.length <= end && text.startsWith(word, at)));
+}
+
+/** Whether `\s*:` and a function (`functionAt`) follow `from`, as a property holding a function has them. */
+function propertyFunctionAt(text: string, from: number, end: number): boolean {
+  const at = afterBlanks(text, from, end);
+  if (at >= end) return false;
+  if (unusualStart(text.charCodeAt(at))) return true;
+  return text.charCodeAt(at) === 58 && functionAt(text, at + 1, end, false);
+}
+
+/**
+ * Whether a function can start after `from` (past an `=` or `:`): spaces and tabs, then `function`, `async` or `(`,
+ * or when `named`, a name and `=>`; or a character that needs `\s` to be told (`unusualStart`).
+ */
+function functionAt(text: string, from: number, end: number, named: boolean): boolean {
+  const at = afterBlanks(text, from, end);
+  if (at >= end) return false;
+  const c = text.charCodeAt(at);
+  if (unusualStart(c) || c === 40 || text.startsWith("function", at) || text.startsWith("async", at)) return true;
+  return named && isIdentStart(c) && unusualOrWord(text, afterBlanks(text, identEnd(text, at, end), end), end, "=>");
+}
+
+/**
+ * For `const|let|var` ending at `word`: whether `JS_BOUND_FUNCTION` can match the rest, that is white space, a name,
+ * `\s*(?::[^=]*)?=` and a function (`functionAt`).
+ */
+function boundFunctionAfter(text: string, word: number, end: number): boolean {
+  const at = afterBlanks(text, word, end);
+  if (at >= end) return false;
+  const c = text.charCodeAt(at);
+  if (unusualStart(c)) return true;
+  if (at === word || !isIdentStart(c)) return false;
+  let after = afterBlanks(text, identEnd(text, at, end), end);
+  if (after >= end) return false;
+  const d = text.charCodeAt(after);
+  if (unusualStart(d)) return true;
+  // a type annotation runs to the first `=`
+  if (d === 58) after = text.indexOf("=", after);
+  else if (d !== 61) return false;
+  return after !== -1 && after < end && functionAt(text, after + 1, end, true);
+}
+
 /**
  * The patterns of `jsLine` that can match the line `text[start, end)` whose first character after spaces and tabs is
- * at `first` (0: none can): each needs its own start, a keyword (`JS_WORD_PATTERNS`), a dotted name, a property key
- * followed by `:`, `.prototype.` on the line, and in a class body a member name (also `*` or `#`). Outside a class
- * body `JS_CANDIDATE` holds for every such line but one starting with a word like `functionName` (then `P_GATE`).
+ * at `first` (0: none can). Each pattern needs its own start: a keyword (`JS_WORD_PATTERNS`; `const|let|var` bound
+ * to a function also needs `=` and a function after the name, `const enum` its `enum`), a dotted name followed by `=`
+ * and a function, a property key followed by `:` and a function, `.prototype.` on the line, and in a class body a
+ * member name (also `*` or `#`). Outside a class body `JS_CANDIDATE` holds for every such line but one starting with
+ * a word like `functionName` (then `P_GATE`). Where white space other than spaces and tabs stands, the patterns
+ * decide.
  */
 function jsPatterns(
   text: string,
@@ -382,21 +440,35 @@ function jsPatterns(
   const c = text.charCodeAt(first);
   // the gate: JS_CANDIDATE, or `.prototype.` on the line
   if (unusualStart(c)) return inClass || prototypes.within(start, end) ? P_ALL & ~P_GATE : P_ALL;
-  if (c === 34 || c === 39) return P_PROPERTY;
+  if (c === 34 || c === 39) {
+    // a string key: `"[^"]+"`, then `:`
+    const close = text.indexOf(c === 34 ? '"' : "'", first + 1);
+    return close > first + 1 && close < end && propertyFunctionAt(text, close + 1, end) ? P_PROPERTY : 0;
+  }
   if (!isIdentStart(c)) return inClass && (c === 42 || c === 35) ? P_METHOD : 0;
   const word = wordEnd(text, first, end);
-  const prototype = prototypes.within(start, end);
   let patterns = wordValue(JS_WORDS, text, first, word);
   // `function\s*\*?\s*name` also matches `functionName`, which `JS_CANDIDATE` does not accept
   if (patterns === 0 && c === 102 && text.startsWith("function", first))
-    patterns = P_FUNCTION | (inClass || prototype ? 0 : P_GATE);
-  let i = word;
-  while (i < end && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === 36)) i++;
-  if (i < end && text.charCodeAt(i) === 46) patterns |= P_MEMBER;
-  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
-  const next = i < end ? text.charCodeAt(i) : 0;
-  if (next === 58 || unusualStart(next)) patterns |= P_PROPERTY;
-  if (prototype) patterns |= P_PROTOTYPE;
+    patterns = P_FUNCTION | (inClass || prototypes.within(start, end) ? 0 : P_GATE);
+  // `const enum`; `const|let|var name = function|(…)|x =>`
+  if ((patterns & P_ENUM) !== 0 && c === 99 && !unusualOrWord(text, afterBlanks(text, word, end), end, "enum"))
+    patterns &= ~P_ENUM;
+  if ((patterns & P_BOUND) !== 0 && (c === 99 || c === 108 || c === 118) && !boundFunctionAfter(text, word, end))
+    patterns &= ~P_BOUND;
+  const name = identEnd(text, word, end);
+  // a member function: a dotted name, then `=`
+  if (name < end && text.charCodeAt(name) === 46) {
+    let dotted = name;
+    while (text.charCodeAt(dotted) === 46 && dotted + 1 < end && isIdentStart(text.charCodeAt(dotted + 1)))
+      dotted = identEnd(text, dotted + 2, end);
+    const after = afterBlanks(text, dotted, end);
+    const next = after < end ? text.charCodeAt(after) : 0;
+    if (dotted > name && (unusualStart(next) || (next === 61 && functionAt(text, after + 1, end, false))))
+      patterns |= P_MEMBER;
+    // `name.prototype.member =`
+    if (prototypes.within(start, end)) patterns |= P_PROTOTYPE;
+  } else if (propertyFunctionAt(text, name, end)) patterns |= P_PROPERTY;
   if (inClass) patterns |= P_METHOD;
   // a top-level variable is declared at the start of the line
   else if (first !== start) patterns &= ~P_VARIABLE;
@@ -415,12 +487,13 @@ function javaMayDeclare(text: string, first: number, end: number): boolean {
 }
 
 /**
- * The JS/TS declaration on one line, if any. `inClass`: the class (or interface, namespace) whose body the line is
- * directly in; `patterns`: the patterns to try (`jsPatterns`: the others cannot match the line).
+ * The JS/TS declaration on one line, if any. `t`: the line without its leading white space; `indented`: whether it
+ * had any; `inClass`: the class (or interface, namespace) whose body the line is directly in; `patterns`: the
+ * patterns to try (`jsPatterns`: the others cannot match the line).
  */
-function jsLine(text: string, inClass: string | undefined, patterns: number): Found | null {
-  if (inClass === undefined && (patterns & P_GATE) !== 0 && !JS_CANDIDATE.test(text)) return null;
-  const t = text.trimStart();
+function jsLine(t: string, indented: boolean, inClass: string | undefined, patterns: number): Found | null {
+  // JS_CANDIDATE starts with `^\s*`: the same on the line and on `t`
+  if (inClass === undefined && (patterns & P_GATE) !== 0 && !JS_CANDIDATE.test(t)) return null;
   let m: RegExpExecArray | null;
   if (patterns & P_CLASS) {
     m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/.exec(t);
@@ -479,7 +552,7 @@ function jsLine(text: string, inClass: string | undefined, patterns: number): Fo
     if (m?.[1]) return { name: m[1], kind: "method" };
     return null;
   }
-  if (text === t && (patterns & P_VARIABLE) !== 0) {
+  if (!indented && (patterns & P_VARIABLE) !== 0) {
     m = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(t);
     if (m?.[1]) return { name: m[1], kind: "variable" };
   }
@@ -626,7 +699,13 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
       const first = code.first;
       if (lang === "js") {
         const patterns = jsPatterns(content, start, first, end, inClass !== undefined, prototypes);
-        if (patterns !== 0) found = jsLine(content.slice(start, end), inClass, patterns);
+        if (patterns !== 0) {
+          // the line without its indentation (spaces and tabs, or any white space when other kinds start it)
+          const t = unusualStart(content.charCodeAt(first))
+            ? content.slice(start, end).trimStart()
+            : content.slice(first, end);
+          found = jsLine(t, t.length < end - start, inClass, patterns);
+        }
       } else if (lang === "go") {
         const c = content.charCodeAt(start);
         // at the top level, only `func`, `type`, `var` and `const` lines declare anything
