@@ -1,5 +1,5 @@
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
-import { isSecretPath } from "../grounding/secrets.js";
+import { isSecretPath, redact } from "../grounding/secrets.js";
 import { rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 
@@ -12,8 +12,10 @@ const perFile = new WeakMap<Snapshot, Map<string, SymbolSite[]>>();
 
 /**
  * The definitions of the file at `path` (`extractSymbols`, in line order, each with its `path`), extracted on first
- * use and cached per snapshot object; `[]` for paths that are not text files and for secret files. Nothing extracts
- * the symbols of a whole repository up front: tools ask for the files a scan points them to.
+ * use and cached per snapshot object; `[]` for paths that are not text files and for secret files. A definition
+ * whose name holds a secret (`redact` changes it: a function named like a token) is dropped: every tool that names
+ * symbols (FOUND, similar names, search's symbols) would otherwise confirm the secret a character at a time. Nothing
+ * extracts the symbols of a whole repository up front: tools ask for the files a scan points them to.
  */
 export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
   let cache = perFile.get(snapshot);
@@ -21,7 +23,10 @@ export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
   const hit = cache.get(path);
   if (hit !== undefined) return hit;
   const content = isSecretPath(path) ? undefined : snapshot.read(path);
-  const sites = content === undefined ? [] : (extractSymbols(path, content) as SymbolSite[]);
+  const sites =
+    content === undefined
+      ? []
+      : (extractSymbols(path, content).filter((d) => redact(d.name) === d.name) as SymbolSite[]);
   // The definition objects themselves become the sites (no copy per definition).
   for (const s of sites) s.path = path;
   cache.set(path, sites);

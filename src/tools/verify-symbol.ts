@@ -6,11 +6,13 @@ import { topK } from "./name-table.js";
 import { capList, finish, shortSha } from "./output.js";
 import { isUnder, normalizeRepoPath } from "./paths.js";
 import { pieces, scanWords } from "./search-index.js";
+import { servedLines } from "./serve.js";
 import {
   definitionsOf,
   fileSymbols,
   formatSymbol,
   identifierWords,
+  isWordCode,
   mayDefine,
   withinBudget,
   type SymbolSite,
@@ -157,6 +159,41 @@ function neighbourhood(
   return { names, filesOf };
 }
 
+/**
+ * The offset of the first whole-word occurrence (not inside a longer run of `[A-Za-z0-9_$]`) of `word` in `text`
+ * at or after `from`, or -1.
+ */
+function wordAt(text: string, word: string, from: number): number {
+  for (let at = text.indexOf(word, from); at !== -1; at = text.indexOf(word, at + 1)) {
+    if ((at === 0 || !isWordCode(text.charCodeAt(at - 1))) && !isWordCode(text.charCodeAt(at + word.length))) return at;
+  }
+  return -1;
+}
+
+/**
+ * Whether the served text of `path` (secrets redacted, `servedLines`) holds `word` as a whole word, exactly: the lines
+ * of its occurrences in the file are redacted one at a time until one still holds it. A word found only inside a
+ * secret (a password's value, a `.env` line's) is not held, so naming the files that use a word never confirms one.
+ */
+function servedHasWord(snapshot: Snapshot, path: string, word: string): boolean {
+  const content = snapshot.read(path);
+  if (content === undefined || word === "") return false;
+  let line = 1;
+  let counted = 0; // line breaks are counted up to here
+  for (let at = wordAt(content, word, 0); at !== -1;) {
+    for (let nl = content.indexOf("\n", counted); nl !== -1 && nl < at; nl = content.indexOf("\n", nl + 1)) {
+      line++;
+      counted = nl + 1;
+    }
+    const served = servedLines(snapshot, path, [line], content)?.[0] ?? "";
+    if (wordAt(served, word, 0) !== -1) return true;
+    const next = content.indexOf("\n", at);
+    if (next === -1) return false;
+    at = wordAt(content, word, next + 1);
+  }
+  return false;
+}
+
 /** The definitions named `name` in the files holding the word (from {@link neighbourhood}). */
 function sitesIn(snapshot: Snapshot, files: readonly string[], name: string): SymbolSite[] {
   const may = mayDefine([name]);
@@ -231,7 +268,11 @@ export const verifySymbolInRepo: ToolDefinition<z.infer<typeof schema>> = {
       });
     lines.push(similar.length > 0 ? `Similar defined names: ${similar.join("; ")}` : "No similar names are defined.");
     // Where the word is used is not said for a name shaped like a secret (it would confirm the secret is there).
-    const used = redact(name) !== name ? [] : near.filesOf(name).filter((p) => isUnder(p, folder));
+    // Nor a word that a file holds only inside a secret (a password's value): only files whose served text shows it.
+    const used =
+      redact(name) !== name
+        ? []
+        : near.filesOf(name).filter((p) => isUnder(p, folder) && servedHasWord(snapshot, p, name));
     if (used.length > 0) {
       lines.push(
         `The word ${name} appears in ${used.length} file(s) (e.g. ${used.slice(0, 3).join(", ")}) ` +

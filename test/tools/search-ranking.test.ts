@@ -154,6 +154,38 @@ describe("search and verify do not spell out secrets", () => {
     expect(rankedFiles(r.text)).not.toContain("src/config.js");
   });
 
+  it("does not say a word is used in a file holding it only inside a secret (a password, a .env line)", async () => {
+    const ctx = await makeContext({
+      "src/c.js": 'const password = "Sup3rSecretValue";\r\nexport function connect() {}\r\n',
+      "src/db.sh": "#!/bin/sh\nexport DB_PASSWORD=hunter2xyz9\n",
+      "src/notes.md": "The old value Sup3rSecretValue was rotated.\n",
+    });
+    const pw = await runTool(verifySymbolInRepo, { name: "Sup3rSecretValue" }, ctx);
+    expect(pw.status).toBe("not_found");
+    // The file that shows the word is named; the one holding it only as a password's value is not.
+    expect(pw.text).toContain("The word Sup3rSecretValue appears in 1 file(s) (e.g. src/notes.md)");
+    const env = await runTool(verifySymbolInRepo, { name: "hunter2xyz9" }, ctx);
+    expect(env.text).not.toContain("src/db.sh");
+    expect(env.text).not.toContain("appears in");
+  });
+
+  it("names no symbol whose name is a secret: no FOUND, similar name or ranked symbol for it", async () => {
+    const ctx = await makeContext({
+      "src/x.js": `export function ${token}() {}\nexport function $${token}() {}\nexport function ghpHelper() {}\n`,
+    });
+    const found = await runTool(verifySymbolInRepo, { name: token }, ctx);
+    expect(found.status).toBe("not_found");
+    const near = await runTool(verifySymbolInRepo, { name: `${token.slice(0, -1)}9` }, ctx);
+    expect(near.text).toContain("Similar defined names: function ghpHelper (src/x.js:3)");
+    expect(near.text).not.toContain("[redacted] (src/x.js");
+    // A prefix of the token must not pick out a symbol (it would spell the token out a character at a time).
+    const right = await runTool(searchCodebase, { query: "ghp_a1b2" }, ctx);
+    const wrong = await runTool(searchCodebase, { query: "ghp_a1b3" }, ctx);
+    expect(right.text).not.toContain("[redacted]");
+    expect(right.text).not.toContain("ghp_a1b2,");
+    expect(right.text.replace("ghp_a1b2", "ghp_a1b3")).toBe(wrong.text);
+  });
+
   it("does not say where a secret-shaped name is used", async () => {
     const ctx = await makeContext({ "src/config.js": `export const token = '${token}';\n` });
     const r = await runTool(verifySymbolInRepo, { name: token }, ctx);
