@@ -258,7 +258,8 @@ export function scanWords(
   onWord: (file: number, word: string, id: number) => void,
 ): number {
   // A word holding a needle that holds another needle also holds the shorter one: scanning for it finds the word.
-  const distinct = [...new Set(needles)].filter((n) => n !== "");
+  // Lower-cased: the pass ignores case, and a record is found again by its needles' text.
+  const distinct = [...new Set(needles.map((n) => n.toLowerCase()))].filter((n) => n !== "");
   const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
   if (alternatives.length === 0) return 0;
   const cache = scanCache(snapshot);
@@ -345,6 +346,8 @@ function merge(
   }
   // Past the entries a source does not want (the words of another needle of an earlier pass).
   const skip = (s: Source) => {
+    // This call's own words are all wanted (their bits are not worked out past 31 needles).
+    if (s.bits === -1) return;
     while (s.at < s.end && ((s.data[s.at + 3] as number) & s.bits) === 0) s.at += 4;
   };
   sources.forEach(skip);
