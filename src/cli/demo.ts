@@ -124,9 +124,10 @@ async function main(): Promise<number> {
   expect(
     good.result.outcome === "diagnosis_only" &&
       good.result.edits.some((e) => e.path === REAL_FILE) &&
-      good.delivery === null,
-    `the grounded addition (comments only) applies to ${REAL_FILE} and ` +
-      `stays below the pull-request threshold: proposed, not committed`,
+      good.delivery === null &&
+      good.noFix !== null,
+    `the grounded addition (comments only) applies to ${REAL_FILE} and stays below the pull-request ` +
+      `threshold: shown as a note, no edit proposed for merging, nothing committed`,
     `expected outcome diagnosis_only with a proposed edit of ${REAL_FILE} and no branch; ` +
       `got ${good.result.outcome}${good.result.reason ? ` (${good.result.reason})` : ""}`,
   );

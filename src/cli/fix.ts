@@ -6,6 +6,7 @@ import { problemCutNote } from "../agent/prompt.js";
 import { createLocalHost, type LocalHost } from "../host/local/index.js";
 import { gitText } from "../host/local/git.js";
 import type { BranchCommit } from "../host/types.js";
+import { commentOnlyNote } from "../pipeline/describe.js";
 import { runPipeline } from "../pipeline/run.js";
 import type { RunReport } from "../pipeline/types.js";
 import type { ReviewReport, Task } from "../types.js";
@@ -74,6 +75,11 @@ export interface FixReport {
   held: { branch: string; headSha: string } | null;
   /** The review rules on the edits, whenever they ran (a `pr_ready` outcome: delivered, held or failed). */
   review: ReviewReport | null;
+  /**
+   * Set when every edit of a run that commits nothing is a comment: no edit is proposed for merging, and why
+   * (`commentOnlyNote`, pipeline/describe.ts); the report then shows the comment as a note, not as a fix. Else null.
+   */
+  noFix: string | null;
   /** One-line notes for the user (config `model:` not used by the CLI, what a replay is). */
   notes: string[];
   /** One-line warnings (commits dropped from a branch by `--force`). */
@@ -205,6 +211,7 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
     deliveryNote,
     held: delivery?.kind === "held" ? { branch: delivery.branch, headSha: delivery.headSha } : null,
     review: run.review ?? null,
+    noFix: commentOnlyNote(result),
     notes,
     warnings,
   };

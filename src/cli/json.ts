@@ -39,6 +39,8 @@ export interface FixJson {
   } | null;
   edits: { path: string; start_line: number; end_line: number; kind: "addition" | "modification"; diff: string }[];
   review: ReviewJson | null;
+  /** Why no edit is proposed for merging when every edit of an uncommitted run is a comment, else null. */
+  no_fix: string | null;
   gates: { rejections: { gate: string; message: string }[]; observations_stripped: number };
   usage: { model_calls: number; tool_calls: number; input_tokens: number; output_tokens: number };
   notes: string[];
@@ -104,6 +106,7 @@ export function fixToJson(report: FixReport): FixJson {
       diff: jsonDiff(e.diff, e.path, result.files),
     })),
     review: report.review ? reviewToJson(report.review) : null,
+    no_fix: report.noFix,
     gates: {
       rejections: result.gates.rejections.map((r) => ({ gate: r.gate, message: r.message })),
       observations_stripped: result.gates.observations_stripped,

@@ -81,7 +81,9 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   const { result } = report;
   const out: string[] = [];
   out.push(outcomeLine(report, style));
-  if (result.reason && result.outcome !== "pr_ready") out.push(`${label("Reason", style)}${result.reason}`);
+  // A comment-only proposal says why there is no fix in place of the bare reason (which it quotes).
+  if (report.noFix) out.push(`${label("No fix", style)}${style.yellow(report.noFix)}`);
+  else if (result.reason && result.outcome !== "pr_ready") out.push(`${label("Reason", style)}${result.reason}`);
   const moved = report.baseMoved ? `; moved from ${short(report.baseMoved.from)} during the run` : "";
   out.push(`${label("Base", style)}${short(report.baseSha)} (${report.ref}${moved})`);
   out.push(`${label("Model", style)}${report.model}`);
@@ -102,7 +104,12 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   }
 
   if (result.edits.length > 0) {
-    out.push("", style.bold(report.delivery ? "Edits" : "Edits (not committed)"));
+    const heading = report.noFix
+      ? "Note: the comment it would add (not a fix, not committed)"
+      : report.delivery
+        ? "Edits"
+        : "Edits (not committed)";
+    out.push("", style.bold(heading));
     for (const e of result.edits) {
       out.push(
         `  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`,
@@ -153,6 +160,7 @@ function safeReport(report: FixReport): FixReport {
     ref: report.ref,
     model: report.model,
     deliveryNote: report.deliveryNote,
+    noFix: report.noFix,
     delivery: report.delivery ? { ...report.delivery } : null,
     result: {
       outcome: result.outcome,

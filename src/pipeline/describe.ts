@@ -273,3 +273,23 @@ const listOf = (names: readonly string[]): string =>
 /** `line 12` or `lines 12-14`. */
 export const lineRange = (start: number, end: number): string =>
   end > start ? `lines ${start}-${end}` : `line ${start}`;
+
+/**
+ * What a run whose edits are all comments ({@link isCommentOnly}) and that committed nothing says in place of a fix,
+ * on every host: no edit is proposed for merging, and why (with the outcome's `reason`, e.g. `confidence 0.6 is below
+ * the pull-request threshold 0.7`). Null when the outcome is `pr_ready` (an approved run commits the comment), the
+ * run has no edit, or any edit changes code.
+ */
+export function commentOnlyNote(result: {
+  outcome: string;
+  reason: string | null;
+  edits: readonly Pick<AppliedEdit, "path" | "diff">[];
+}): string | null {
+  const { outcome, edits } = result;
+  if (outcome === "pr_ready" || edits.length === 0 || !edits.every(isCommentOnly)) return null;
+  const why = result.reason ? ` (${result.reason})` : ", so it stays below the pull-request threshold";
+  return (
+    "no edit is proposed for merging, because the only edit groundfix could ground is a comment, " +
+    `which changes nothing at run time${why}; it is shown as a note, not as a fix`
+  );
+}

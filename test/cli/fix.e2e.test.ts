@@ -82,6 +82,21 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(r.stdout).not.toContain("\u001b["); // no colour when stdout is not a TTY
   });
 
+  it("a comment-only proposal says that no edit is proposed for merging, and shows the comment as a note", () => {
+    const { dir } = demoRepo(); // default thresholds: the comment stays below the pull-request threshold
+    const doc = JSON.parse(cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]).stdout);
+    expect(doc).toMatchObject({ status: "diagnosis_only", branch: null });
+    expect(doc.edits.length).toBeGreaterThan(0); // the comment is still there for scripts
+    expect(doc.no_fix).toMatch(
+      /^no edit is proposed for merging, because the only edit groundfix could ground is a comment/,
+    );
+    const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
+    expect(text).toMatch(/^No fix\s+no edit is proposed for merging, because .* changes nothing at run time/m);
+    expect(text).toMatch(/^Note: the comment it would add \(not a fix, not committed\)$/m);
+    expect(text).not.toMatch(/^Edits/m);
+    expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
+  });
+
   it(
     "stops the confabulating replay with gates: no branch, " + "the rejections listed, --trace and --record written",
     () => {

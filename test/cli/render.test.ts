@@ -79,6 +79,7 @@ function report(): FixReport {
     deliveryNote: `branch groundfix/${HOSTILE} already exists at abc; left untouched; rerun with --force to replace it`,
     held: null,
     review: review(`quoted ${HOSTILE}`),
+    noFix: null,
     notes: [],
     warnings: [],
   };

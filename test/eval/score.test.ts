@@ -101,6 +101,7 @@ function run(before: string, after: string, over: Partial<FixJson> = {}, path = 
     },
     edits: [{ path, start_line: 3, end_line: 3, kind: "addition", diff }],
     review: null,
+    no_fix: null,
     gates: { rejections: [], observations_stripped: 0 },
     usage: { model_calls: 1, tool_calls: 1, input_tokens: 0, output_tokens: 0 },
     notes: [],

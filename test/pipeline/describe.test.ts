@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
-import { changeSubject, isCommentOnly, SUBJECT_MAX } from "../../src/pipeline/describe.js";
+import { changeSubject, commentOnlyNote, isCommentOnly, SUBJECT_MAX } from "../../src/pipeline/describe.js";
 import { commitMessage, pullRequestTitle } from "../../src/pipeline/record.js";
 import type { RunResult } from "../../src/agent/index.js";
 import type { AppliedEdit, Task } from "../../src/types.js";
@@ -201,5 +201,20 @@ describe("hostile text never reaches the subject", () => {
     expect(message).toContain("- addition in src/cart.js (line 2): guard item against null\n");
     expect(message).toContain("- addition in src/cart.js (lines 2-3): add 1 line\n");
     expect(message).not.toMatch(/lines (\d+)-\1\b/);
+  });
+});
+
+describe("commentOnlyNote", () => {
+  const comment = addition("a.py", "x\ny\n", 2, "    # the trace points here\n");
+  const code = addition("a.py", "x\ny\n", 2, "    if y is None:\n        return\n");
+  it("speaks only for an uncommitted run whose every edit is a comment", () => {
+    const reason = "confidence 0.6 is below the pull-request threshold 0.7";
+    expect(commentOnlyNote({ outcome: "diagnosis_only", reason, edits: [comment] })).toBe(
+      "no edit is proposed for merging, because the only edit groundfix could ground is a comment, which changes " +
+        `nothing at run time (${reason}); it is shown as a note, not as a fix`,
+    );
+    expect(commentOnlyNote({ outcome: "pr_ready", reason: null, edits: [comment] })).toBeNull(); // approved
+    expect(commentOnlyNote({ outcome: "diagnosis_only", reason, edits: [comment, code] })).toBeNull();
+    expect(commentOnlyNote({ outcome: "needs_information", reason, edits: [] })).toBeNull();
   });
 });

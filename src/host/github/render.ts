@@ -5,6 +5,7 @@ import { encodeRunRecord } from "../../review/index.js";
 import type { FreshBase } from "../../pipeline/fresh-base.js";
 import type { AppliedEdit, Citation, RunRecord, Task } from "../../types.js";
 import { redact } from "../../grounding/secrets.js";
+import { commentOnlyNote } from "../../pipeline/describe.js";
 import { capText, details, escapeInline, escapeUntrusted, fenced, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 
 /** The hidden marker that identifies groundfix's one status comment on an issue. */
@@ -129,10 +130,13 @@ function anchor(site: Site, edit: AppliedEdit): string {
   return `${link(site, edit.path)} (lines ${edit.startLine}-${edit.endLine} after earlier edits)`;
 }
 
-/** Each applied edit with its rationale and anchored lines; the unified diffs when `withDiffs`. */
-function renderEdits(site: Site, edits: AppliedEdit[], withDiffs: boolean): string {
+/**
+ * Each applied edit with its rationale and anchored lines; the unified diffs when `withDiffs`. `heading` names the
+ * section (a comment-only proposal is shown as a note, not as edits).
+ */
+function renderEdits(site: Site, edits: AppliedEdit[], withDiffs: boolean, heading = "Edits"): string {
   if (edits.length === 0) return "";
-  const out = ["#### Edits", ""];
+  const out = [`#### ${heading}`, ""];
   edits.forEach((edit, i) => {
     out.push(
       `${i + 1}. ${edit.kind} anchored on ${anchor(site, edit)}: ${escapeUntrusted(oneLine(edit.rationale, 500))}`,
@@ -194,6 +198,7 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
   }
   const site: Site = { owner: p.owner, repo: p.repo, baseSha: p.baseSha, evidenceSha: p.baseMoved?.from ?? p.baseSha };
   const { result } = p;
+  const noFix = !p.pullRequest && commentOnlyNote(result) !== null;
   let delivery: string;
   if (p.pullRequest) {
     const verb = p.pullRequest.reused ? "Updated the existing pull request" : "Opened pull request";
@@ -212,7 +217,7 @@ export function renderStatusComment(p: StatusStage | StatusOutcome): string {
       delivery,
       p.baseMoved ? renderBaseMoved(site, p.baseMoved) : "",
       renderDiagnosis(site, result),
-      renderEdits(site, result.edits, withDiffs),
+      renderEdits(site, result.edits, withDiffs, noFix ? "Note: the comment it would add (not a fix)" : "Edits"),
       "{trace}",
       usageLine(result, p.baseSha),
     ]

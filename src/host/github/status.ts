@@ -1,6 +1,7 @@
 import type { BranchCommit, Delivery, HeldBranch } from "../types.js";
 import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
 import { postedLine } from "../../grounding/posted.js";
+import { commentOnlyNote } from "../../pipeline/describe.js";
 import { capText, escapeUntrusted, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
 import { renderStatusComment, STATUS_MARKER } from "./render.js";
@@ -47,7 +48,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
           ? "the base branch moved during the run and an edit no longer applies on its new head"
           : report.status === "already_fixed"
             ? "the base branch moved during the run and its new head already holds this fix"
-            : report.note;
+            : (report.note ?? approveHint(commentOnlyNote(report.result)) ?? report.result.reason ?? undefined);
     const shown = withConfig(note);
     return renderStatusComment({ ...site, ...(shown ? { note: shown } : {}) });
   }
@@ -62,6 +63,11 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   const note = withConfig(notes.filter(Boolean).join("\n\n")) ?? "";
   const body = renderStatusComment({ ...site, pullRequest, ...(note ? { note } : {}) });
   return check?.stage === "create" ? withTopWarning(body, reviewNote(check)) : body;
+}
+
+/** A comment-only proposal's note with how to commit the comment anyway (`/groundfix approve`); null stays null. */
+function approveHint(note: string | null): string | null {
+  return note && `${note}. Comment \`/groundfix approve\` to open a pull request with the comment anyway`;
 }
 
 /** What a failed run had already written, for its failure comment (one line). */
