@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { basename, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import type { RunResult } from "../agent/index.js";
 import { createModel } from "../agent/models/index.js";
+import { CONFIG_PATH } from "../config/load.js";
 import { problemCutNote } from "../agent/prompt.js";
 import { createLocalHost, type LocalHost } from "../host/local/index.js";
 import { gitText } from "../host/local/git.js";
@@ -126,18 +128,62 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   });
   if (run.status === "error") throw run.error;
   const report = fixReportOf(run, modelSpec);
-  const dirty = status === null ? null : uncommittedNote(await status, run.base!.sha);
-  if (dirty) report.notes.push(dirty);
+  if (status !== null) {
+    const sha = run.base!.sha;
+    const committed = () =>
+      gitText(options.repoDir, ["cat-file", "-e", `${sha}:${CONFIG_PATH}`]).then(
+        () => true,
+        () => false,
+      );
+    report.notes.push(
+      ...(await uncommittedNotes(await status, sha, committed, (p) => existsSync(join(options.repoDir, p)))),
+    );
+  }
   return report;
 }
 
 /**
- * A note when the run read `HEAD` while the working tree holds changes that are not committed (tracked files
- * changed, or files not yet added; `status` is `git status --porcelain -z`, "" for a bare repository): the snapshot
+ * The notes about uncommitted changes in the working tree when the run read `HEAD` ({@link uncommittedNote}), with a
+ * note of its own for {@link CONFIG_PATH}: the config that ran is the committed one (or the defaults), never the
+ * working tree's. `status` is `git status --porcelain -z`; `committedConfig` tells whether the commit `sha` holds
+ * the config (asked only when it has uncommitted changes); `exists` whether a working-tree path exists (for a config
+ * inside an untracked folder, which git status shows as the folder).
+ */
+export async function uncommittedNotes(
+  status: string,
+  sha: string,
+  committedConfig: () => Promise<boolean>,
+  exists: (path: string) => boolean,
+): Promise<string[]> {
+  const entries = status.split("\0");
+  const isEntry = (entry: string) => /^(?:[ MADRCU?]{2}) /.test(entry);
+  const config = entries.find(
+    (e) =>
+      isEntry(e) &&
+      (e.slice(3) === CONFIG_PATH ||
+        (e.startsWith("?? ") && e.endsWith("/") && CONFIG_PATH.startsWith(e.slice(3)) && exists(CONFIG_PATH))),
+  );
+  const others = entries.filter((e) => isEntry(e) && e !== config).length;
+  const notes: string[] = [];
+  if (config) {
+    const short = sha.slice(0, 12);
+    const used = (await committedConfig())
+      ? `this run used ${CONFIG_PATH} as committed at ${short}`
+      : `there is none at ${short}, so this run used the defaults`;
+    const what = config.startsWith("?? ") || config.startsWith("A") ? "is not committed" : "has uncommitted changes";
+    notes.push(`${CONFIG_PATH} ${what}; ${used} (commit it to have groundfix read it)`);
+  }
+  const dirty = uncommittedNote(others, sha);
+  if (dirty) notes.push(dirty);
+  return notes;
+}
+
+/**
+ * A note when the run read `HEAD` while the working tree holds `count` changes that are not committed (tracked files
+ * changed, or files not yet added: entries of `git status --porcelain -z`, none for a bare repository): the snapshot
  * is the commit `sha`, so those changes were not seen. Null when there are none.
  */
-function uncommittedNote(status: string, sha: string): string | null {
-  const count = status.split("\0").filter((entry) => /^(?:[ MADRCU?]{2}) /.test(entry)).length;
+function uncommittedNote(count: number, sha: string): string | null {
   if (count === 0) return null;
   return (
     `the working tree has ${count} uncommitted change(s); this run read the commit ${sha.slice(0, 12)} (HEAD) ` +
@@ -238,12 +284,23 @@ export function runNotes(configModel: string | undefined, requested: string, use
   return notes;
 }
 
-/** The warning for `--force` over commits not made by groundfix: which commits the branch no longer holds. */
-function droppedWarning(branch: string, dropped: readonly BranchCommit[], count: number): string {
-  const named = dropped.map((c) => `${c.sha.slice(0, 12)} ${JSON.stringify(c.subject)}`).join(", ");
-  const more = count > dropped.length ? ` and ${count - dropped.length} more` : "";
+/**
+ * The warning for `--force` over commits not made by groundfix: which commits the branch no longer holds, those not
+ * made by groundfix first (with their author) and then groundfix's own (`BranchCommit.ours`), each as its short SHA
+ * and subject (JSON-quoted: the subject is untrusted text); commits beyond the `dropped.length` named are counted.
+ */
+export function droppedWarning(branch: string, dropped: readonly BranchCommit[], count: number): string {
+  const commit = (c: BranchCommit) => `${c.sha.slice(0, 12)} ${JSON.stringify(c.subject)}`;
+  const theirs = dropped.filter((c) => !c.ours).map((c) => `${commit(c)} by ${JSON.stringify(c.author)}`);
+  const ours = dropped.filter((c) => c.ours);
+  const plural = (n: number) => `${n} commit${n === 1 ? "" : "s"}`;
+  const parts = [
+    `${theirs.length} not made by groundfix: ${theirs.join(", ")}`,
+    ...(ours.length ? [`${ours.length} of groundfix's own: ${ours.map(commit).join(", ")}`] : []),
+    ...(count > dropped.length ? [`${count - dropped.length} more, not looked at`] : []),
+  ];
   return (
-    `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${count} ` +
-    `commit${count === 1 ? "" : "s"}: ${named}${more}; they stay in the reflog (git reflog ${branch})`
+    `--force replaced ${branch}, which held commits not made by groundfix; it no longer holds ${plural(count)} ` +
+    `(${parts.join("; ")}); they stay in the reflog (git reflog ${branch})`
   );
 }

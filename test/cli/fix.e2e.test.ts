@@ -225,14 +225,16 @@ describe("groundfix fix (built CLI, end to end)", () => {
       const over = run("--force");
       expect(over.code).toBe(0);
       const overDoc = JSON.parse(over.stdout);
+      // Which dropped commit was someone's and which was groundfix's own is said, each with its subject.
+      const ownSubject = git(dir, "log", "-1", "--format=%s", forcedDoc.head_sha);
       expect(overDoc.warnings).toEqual([
-        expect.stringMatching(
-          new RegExp(
-            `held commits not made by groundfix; it no longer holds 2 commits: ` +
-              `${human.slice(0, 7)}[0-9a-f]* "my follow-up tweak", .*git reflog ${first.branch}`,
-          ),
-        ),
+        `--force replaced ${first.branch}, which held commits not made by groundfix; it no longer holds 2 commits ` +
+          `(1 not made by groundfix: ${human.slice(0, 12)} "my follow-up tweak" by ` +
+          `${JSON.stringify(git(dir, "log", "-1", "--format=%an", human))}; 1 of groundfix's own: ` +
+          `${forcedDoc.head_sha.slice(0, 12)} ${JSON.stringify(ownSubject)}); they stay in the reflog ` +
+          `(git reflog ${first.branch})`,
       ]);
+      expect(ownSubject).toMatch(/^groundfix: /);
       expect(over.stderr).toBe(`groundfix: warning: ${overDoc.warnings[0]}\n`);
       expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
       expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);
@@ -269,6 +271,34 @@ describe("groundfix fix (built CLI, end to end)", () => {
         "thresholds.pull_requst: unknown key (did you mean pull_request?)\n",
     );
     expect(git(dir, "branch", "--list", "groundfix/*")).toBe("");
+  });
+
+  it("says that an uncommitted .github/groundfix.yml was not used, and which config ran instead", () => {
+    const { dir, base } = demoRepo();
+    mkdirSync(join(dir, ".github"));
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.5\n");
+    const untracked = JSON.parse(cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]).stdout);
+    expect(untracked.notes).toEqual([
+      `.github/groundfix.yml is not committed; there is none at ${base.slice(0, 12)}, so this run used the ` +
+        "defaults (commit it to have groundfix read it)",
+    ]);
+    expect(untracked.status).toBe("diagnosis_only"); // the uncommitted 0.5 threshold did not apply
+
+    git(dir, "add", ".github/groundfix.yml");
+    git(dir, "commit", "-q", "-m", "config");
+    const sha = git(dir, "rev-parse", "HEAD");
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.9\n");
+    writeFileSync(join(dir, "index.js"), "// my local edit\n");
+    const changed = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
+    const doc = JSON.parse(changed.stdout);
+    expect(doc.notes).toEqual([
+      `.github/groundfix.yml has uncommitted changes; this run used .github/groundfix.yml as committed at ` +
+        `${sha.slice(0, 12)} (commit it to have groundfix read it)`,
+      `the working tree has 1 uncommitted change(s); this run read the commit ${sha.slice(0, 12)} (HEAD) only: ` +
+        "commit them to include them",
+    ]);
+    expect(doc.status).toBe("pr_ready"); // the committed 0.5 threshold applied, not the working tree's 0.9
+    expect(changed.stderr).toBe(doc.notes.map((n: string) => `groundfix: note: ${n}\n`).join(""));
   });
 
   it("notes a config committed at a name groundfix does not read, instead of running silently on defaults", () => {
