@@ -197,7 +197,7 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
   const result = run.result!;
   const notes = runNotes(run.config?.model, requested, run.model!);
   if (result.gates.input_cut) notes.push(problemCutNote(result.gates.input_cut));
-  notes.push(...(run.configNotes ?? []));
+  notes.push(...(run.snapshotNotes ?? []));
   const warnings: string[] = [];
   let deliveryNote: string | null = null;
   let delivered: FixReport["delivery"] = null;

@@ -5,6 +5,7 @@ import type { ReviewReport, Snapshot, Task } from "../types.js";
 import { freshBase } from "./fresh-base.js";
 import { commitMessage, runRecord } from "./record.js";
 import { misplacedConfigNotes } from "../config/load.js";
+import { unreadableFrameNotes } from "./unreadable.js";
 import type { ReviewCheckFailure, RunInput, RunReport } from "./types.js";
 
 /** The head label of a review that ran before its commit existed; replaced by the commit's SHA once it does. */
@@ -66,8 +67,11 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
     report.model = model.spec;
     await stage("loading the repository", `snapshot of ${base.sha.slice(0, 12)} (${base.ref})`);
     const snapshot = await host.loadSnapshot(base.sha);
-    const misplaced = misplacedConfigNotes(snapshot.paths);
-    if (misplaced.length > 0) report.configNotes = misplaced;
+    const notes = [
+      ...misplacedConfigNotes(snapshot.paths),
+      ...unreadableFrameNotes(`${request.task.title}\n${request.task.body}`, snapshot),
+    ];
+    if (notes.length > 0) report.snapshotNotes = notes;
     const task: Task = { ...request.task, baseSha: base.sha };
     report.task = task;
 

@@ -83,8 +83,12 @@ export interface RunReport {
   pullRequest?: PullRequestRef;
   review?: ReviewReport;
   reviewCheck?: ReviewCheckFailure;
-  /** Config files at names groundfix does not read (`misplacedConfigNotes`, config/load.ts), one line each. */
-  configNotes?: string[];
+  /**
+   * What the reader must know about the snapshot, one line each: config files at names groundfix does not read
+   * (`misplacedConfigNotes`, config/load.ts), and files the problem's stack trace names that cannot be read, binary
+   * or Git LFS pointers (`unreadableFrameNotes`, pipeline/unreadable.ts).
+   */
+  snapshotNotes?: string[];
   /** Why nothing was delivered or what the reader must know (model refusal, approve without an edit). */
   note?: string;
   /** The error of an `error` run, and what it had already written. */

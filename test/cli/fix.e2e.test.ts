@@ -301,6 +301,28 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(changed.stderr).toBe(doc.notes.map((n: string) => `groundfix: note: ${n}\n`).join(""));
   });
 
+  it("notes a binary file the issue's stack trace names (it cannot be read or edited)", () => {
+    const { dir } = demoRepo(); // it has a lib/ folder already
+    // Latin-1, not UTF-8: the snapshot holds it as binary, so no tool serves it.
+    writeFileSync(
+      join(dir, "lib", "legacy.js"),
+      Buffer.from("// caf\xe9\nfunction encode(s) {\n  return s.x;\n}\n", "latin1"),
+    );
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "a Latin-1 file");
+    const sha = git(dir, "rev-parse", "HEAD");
+    const issue =
+      "encode crashes\n\nTypeError: Cannot read properties of undefined (reading 'x')\n" +
+      "    at encode (/app/lib/legacy.js:3:12)\n    at Object.<anonymous> (/app/index.js:1:1)\n";
+    const r = cli(["fix", "--repo", dir, "--issue-text", issue, "--json"]);
+    expect(r.code).toBe(0);
+    const note =
+      `lib/legacy.js, named in the issue's stack trace, is a binary file at ${sha.slice(0, 12)} (a NUL byte, or ` +
+      "bytes that are not UTF-8): groundfix can neither read nor edit it, so nothing in it was checked";
+    expect(JSON.parse(r.stdout).notes).toEqual([note]);
+    expect(r.stderr).toBe(`groundfix: note: ${note}\n`);
+  });
+
   it("notes a config committed at a name groundfix does not read, instead of running silently on defaults", () => {
     const { dir } = demoRepo();
     writeFileSync(join(dir, ".groundfix.yml"), "thresholds:\n  pull_request: 0.1\n");

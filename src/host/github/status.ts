@@ -37,7 +37,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
     ...(report.baseMoved ? { baseMoved: report.baseMoved } : {}),
   };
   const delivery = report.delivery;
-  const config = (report.configNotes ?? []).map((n) => escapeUntrusted(oneLine(n, 300)).replace(/\.?$/, "."));
+  const config = (report.snapshotNotes ?? []).map((n) => escapeUntrusted(oneLine(n, 300)).replace(/\.?$/, "."));
   const withConfig = (note: string | undefined) => [note, ...config].filter(Boolean).join("\n\n") || undefined;
   if (delivery?.kind === "held") return renderStatusComment({ ...site, note: withConfig(heldNote(delivery))! });
   if (!report.pullRequest) {
