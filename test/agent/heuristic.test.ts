@@ -372,7 +372,7 @@ const GO_STORE = [
 describe("heuristic model through runAgent: Go repository", () => {
   it(
     "resolves a CI-checkout panic frame to store/store.go and " +
-      "guards the nil receiver with the function's own error (errors.New) at tab indentation",
+      "guards the nil receiver with the function's own error (errors.New) at tab indentation, as a proposal",
     async () => {
       const snapshot = await buildSnapshot({
         "go.mod": "module github.com/acme/inventory\n\ngo 1.22\n",
@@ -399,7 +399,9 @@ describe("heuristic model through runAgent: Go repository", () => {
         model: createHeuristicModel(),
         config: config(),
       });
-      expect(result.outcome).toBe("pr_ready");
+      // main.go calls Get on a nil *Store: the receiver arrived nil, the cause is the caller
+      expect(result.outcome).toBe("diagnosis_only");
+      expect(result.diagnosis?.summary).toContain("It fails on the receiver `s` itself, which arrived missing");
       expect(result.diagnosis?.affected_file).toBe("store/store.go");
       expect(result.diagnosis?.affected_function).toBe("Get");
       expect(GO_STORE).toContain(result.diagnosis?.root_cause_snippet ?? "\u0000");

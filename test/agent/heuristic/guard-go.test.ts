@@ -6,6 +6,7 @@ import {
   goLiteralOn,
   goNamedNil,
   goNilComparable,
+  goReceiverName,
   goPredicateExit,
 } from "../../../src/agent/models/heuristic/guard-go.js";
 import { loadGrammar } from "../../../src/lang/tree-sitter.js";
@@ -350,12 +351,60 @@ describe("Go: a guard that panics is a proposal unless the file's guards panic",
   });
 });
 
+describe("Go: a guard on the method's receiver itself is a proposal (the caller called it on nil)", () => {
+  const src = [
+    "package store",
+    "",
+    'import "fmt"',
+    "",
+    "func (s *Store) Name(key string) (string, error) {",
+    "\tv := s.items[key]",
+    "\treturn s.cfg.Prefix + v, nil",
+    "}",
+    "",
+  ].join("\n");
+  const run = (line: number) =>
+    runHeuristic(
+      { "store/store.go": src, "go.mod": "module github.com/acme/tool\n" },
+      "panic in Name",
+      trace("github.com/acme/tool/store.(*Store).Name", "store/store.go", line),
+    );
+
+  it("the receiver: the function's error, below the threshold", async () => {
+    const result = await run(6);
+    expect(addedLines(result)).toEqual(["\tif s == nil {", '\t\treturn "", fmt.Errorf("Name(): s is nil")', "\t}"]);
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.summary).toContain("It fails on the receiver `s` itself");
+  });
+
+  it("attacker: a field of the receiver (dereferenced above: the receiver is there) is a pull request", async () => {
+    const result = await run(7);
+    expect(addedLines(result)).toEqual([
+      "\tif s.cfg == nil {",
+      '\t\treturn "", fmt.Errorf("Name(): s.cfg is nil")',
+      "\t}",
+    ]);
+    expect(result.outcome).toBe("pr_ready");
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
+});
+
 describe("Go guard pieces", () => {
   it("goNamedNil: the name before `= nil` / `is nil`, only when the report says it panics", () => {
     expect(goNamedNil("Set HelpFlag=nil causes panic", "")).toBe("HelpFlag");
     expect(goNamedNil("crash", "`opts.Logger` is nil and it panics")).toBe("opts.Logger");
     expect(goNamedNil("Set HelpFlag=nil hides help", "")).toBeNull();
     expect(goNamedNil('x = nil"); os.Exit(0) // panic', "")).toBe("x");
+  });
+
+  it("goReceiverName: the named receiver of a method (a parameter), never of a function or literal", () => {
+    expect(goReceiverName("func (c *Command) execute(a []string) (err error) {")).toBe("c");
+    expect(goReceiverName("func (l *List[T]) Len() int {")).toBe("l");
+    expect(goReceiverName("func (s Store) Get(key string) string {")).toBe("s");
+    expect(goReceiverName("func (*Store) Close() {")).toBeNull();
+    expect(goReceiverName("func (_ *Store) Close() {")).toBeNull();
+    expect(goReceiverName("func checkPath(path string) (int, error) {")).toBeNull();
+    expect(goReceiverName("\tRun: func(cmd *cobra.Command, args []string) {")).toBeNull();
   });
 
   it("goPredicateExit: false for a function whose only result is bool", () => {

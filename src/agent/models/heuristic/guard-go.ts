@@ -215,3 +215,13 @@ export function goGuardsPanic(lines: ReadonlyMap<number, string>): boolean {
   }
   return false;
 }
+
+/**
+ * The receiver's name of a Go method declaration (`c` of `func (c *Command) execute(a []string) error {`), or null
+ * for a function, a function literal or an unnamed receiver. A receiver is the method's first parameter: a nil one
+ * was passed by the caller (`var s *Store; s.Get(k)`).
+ */
+export function goReceiverName(signature: string): string | null {
+  const m = /^func\s*\(\s*([A-Za-z_]\w*)\s+\*?[\w.]+(?:\[[^\]]*\])?\s*\)\s*[A-Za-z_]\w*/.exec(signature.trim());
+  return m?.[1] && m[1] !== "_" ? m[1] : null;
+}

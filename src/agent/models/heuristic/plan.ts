@@ -17,6 +17,7 @@ import {
   goContextValues,
   goGuardsPanic,
   goNamedNil,
+  goReceiverName,
   goPackageDeclarations,
   goPredicateExit,
   goVarQuery,
@@ -779,10 +780,10 @@ function relayGuard(
  * Why a guard is a proposal rather than a pull request, as a sentence; null when a maintainer could merge it:
  * - Go: it panics (`panic(…)`, `log.Panicf(…)`) while no guard in the lines read of the file panics (an `if` whose
  *   body is a panic): a maintainer would rather use the file's own error path;
- * - it throws on a parameter itself (`value` is the bare parameter, not a member of it) that the function does not
- *   assign above the guard: the function received the missing value, so the cause is in the caller that passed it,
- *   and the guard only swaps the runtime's error (`AttributeError`, `NullPointerException`, …) for another one at the
- *   same place.
+ * - it throws on a parameter itself (`value` is the bare parameter, not a member of it; a Go method's receiver is
+ *   one) that the function does not assign above the guard: the function received the missing value, so the cause
+ *   is in the caller that passed it, and the guard only swaps the runtime's error (`AttributeError`,
+ *   `NullPointerException`, …) for another one at the same place.
  *
  * @param lines the guard's lines as written
  * @param value the checked expression (`projectData`, `f.Body`); `root` its first name
@@ -800,10 +801,13 @@ function guardProposal(
       `It panics, and no guard read in ${baseName(a.cand.path)} does: a proposal, ` +
       `for a maintainer to turn into the file's own error path.`
     );
-  if (exit.kind === "throw" && value === root && (a.enc?.params ?? []).includes(root) && !assignedAbove(a, root))
+  const receiver =
+    lang === "go" && a.enc?.kind === "function" ? goReceiverName(a.window.lines.get(a.enc.line) ?? "") : null;
+  const parameter = (a.enc?.params ?? []).includes(root) || receiver === root;
+  if (exit.kind === "throw" && value === root && parameter && !assignedAbove(a, root))
     return (
-      `It fails on the parameter \`${root}\` itself, which arrived missing: the cause is in the caller that ` +
-      `passed it, so this is a proposal, not the fix.`
+      `It fails on the ${receiver === root ? "receiver" : "parameter"} \`${root}\` itself, which arrived missing: ` +
+      `the cause is in the caller that passed it, so this is a proposal, not the fix.`
     );
   return null;
 }
