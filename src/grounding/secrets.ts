@@ -401,6 +401,12 @@ export function multiLineSecretLines(text: string): Set<number> {
   return lines;
 }
 
+/** Names of {@link isSecretPath}, one constant each (a literal in the function is a new object per call). */
+const ENV_FILE = /^\.env(?:\..*)?$/;
+const KEY_FILE = /\.(?:pem|key|p12|pfx|jks|keystore)$/;
+const SSH_KEY = /^id_(?:rsa|dsa|ecdsa|ed25519)/;
+const SECRET_NAMES = new Set([".git-credentials", ".netrc", "_netrc", ".pgpass", ".htpasswd", "credentials"]);
+const SECRETS_FILE = /^(?:secrets?|credentials)\.[^/]+$/;
 /** Source-code extensions: a `secrets.ts` or `credentials.py` is code that handles secrets and stays readable. */
 const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|go|rb|java|kt|rs|cs|php|swift|scala|c|cc|cpp|h|hpp|ex|exs|sh|md|rst)$/i;
 
@@ -413,9 +419,9 @@ const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|go|rb|java|kt|rs|cs|php|swift|scala
  */
 export function isSecretPath(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  if (/^\.env(?:\..*)?$/.test(base) || base === ".envrc") return true;
-  if (/\.(?:pem|key|p12|pfx|jks|keystore)$/.test(base)) return true;
-  if (/^id_(?:rsa|dsa|ecdsa|ed25519)/.test(base)) return true;
-  if ([".git-credentials", ".netrc", "_netrc", ".pgpass", ".htpasswd", "credentials"].includes(base)) return true;
-  return /^(?:secrets?|credentials)\.[^/]+$/.test(base) && !CODE_EXTENSION.test(base);
+  if (ENV_FILE.test(base) || base === ".envrc") return true;
+  if (KEY_FILE.test(base)) return true;
+  if (SSH_KEY.test(base)) return true;
+  if (SECRET_NAMES.has(base)) return true;
+  return SECRETS_FILE.test(base) && !CODE_EXTENSION.test(base);
 }

@@ -299,11 +299,11 @@ export function scanWords(
       entries.push4(file, id, end, keep ? bitsOf(id) : 0);
       if (direct) report(file, id);
     };
+    const readable = scannable(snapshot);
     for (; file < paths.length; file++) {
-      const path = paths[file] as string;
+      if (readable[file] === 0) continue;
       // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
-      const content = rawText(snapshot, path);
-      if (content === undefined || isSecretPath(path)) continue;
+      const content = rawText(snapshot, paths[file] as string) as string;
       scanned++;
       if (fileWords(content, file, re, table, found)) capped.add(file);
     }
@@ -471,16 +471,45 @@ function bm25(tf: number, df: number, n: number, length: number, avgLength: numb
   return idf * (DELTA + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / (avgLength || 1))));
 }
 
+/** The files holding a path token: `files` ascending (each once) and `tf[i]` the token's occurrences in `files[i]`. */
+interface PathPostings {
+  files: Int32Array;
+  tf: Int32Array;
+}
+
+/** Path tokens whose postings a {@link DocTable} keeps at most (tokens of queries, most of them in no path). */
+const MAX_PATH_POSTINGS = 4096;
+
+const readables = new WeakMap<Snapshot, Uint8Array>();
+
+/**
+ * Per path index of `snapshot`, 1 for the files a scan reads (text files that are not secret files), else 0;
+ * worked out once per snapshot.
+ */
+function scannable(snapshot: Snapshot): Uint8Array {
+  let out = readables.get(snapshot);
+  if (out === undefined) {
+    const { paths } = snapshot;
+    out = new Uint8Array(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i] as string;
+      out[i] = rawText(snapshot, path) !== undefined && !isSecretPath(path) ? 1 : 0;
+    }
+    readables.set(snapshot, out);
+  }
+  return out;
+}
+
 /** What is kept per snapshot: path tokens and field lengths (a few values per path, no postings of the text). */
 interface DocTable {
   pathLength: Float64Array;
   avgPathLength: number;
   textLength: Float64Array;
   avgTextLength: number;
-  /** Path token → the files whose path holds it, once per occurrence, ascending. */
-  pathPostings: Map<string, number[]>;
-  /** Every distinct path token (for expansions on the path field). */
-  pathVocabulary: readonly string[];
+  /** Path token → the files whose path holds it; worked out on first use of each token (one pass over folders). */
+  pathPostings(token: string): PathPostings;
+  /** Every distinct path token, in the order first met (paths in order), for expansions on the path field. */
+  pathVocabulary(): readonly string[];
 }
 
 const tables = new WeakMap<Snapshot, DocTable>();
@@ -490,46 +519,96 @@ const tables = new WeakMap<Snapshot, DocTable>();
  * length is estimated as √(characters) — the number of distinct words of a text grows about as the square root of
  * its length (Heaps' law; Heaps, "Information Retrieval: Computational and Theoretical Aspects", 1978) — so no pass
  * over the words of every file is needed. Shapes: `pathLength[i]`/`textLength[i]` for `snapshot.paths[i]` (tokens;
- * √characters, 0 for non-text and secret files).
+ * √characters, 0 for non-text and secret files). A path's tokens are its folder's then its name's: one array per
+ * distinct folder and per distinct name, shared by the paths.
  */
 function docTable(snapshot: Snapshot): DocTable {
   const hit = tables.get(snapshot);
   if (hit !== undefined) return hit;
-  const n = snapshot.paths.length;
+  const { paths } = snapshot;
+  const n = paths.length;
   const pathLength = new Float64Array(n);
   const textLength = new Float64Array(n);
-  const postings = new Map<string, number[]>();
+  const readable = scannable(snapshot);
+  // "/" is no word character, so a path's tokens are its segments' tokens in order: each distinct segment is split
+  // once, each folder's tokens are its parent's and its last segment's ("p0/typescript/lib" begins thousands).
+  const segmentTokens = new Map<string, readonly string[]>();
+  const segment = (name: string): readonly string[] => {
+    let tokens = segmentTokens.get(name);
+    if (tokens === undefined) segmentTokens.set(name, (tokens = searchTokens(name)));
+    return tokens;
+  };
+  const folders = new Map<string, number>([["", 0]]);
+  const folderTokens: (readonly string[])[] = [[]];
+  const folder = (dir: string): number => {
+    let f = folders.get(dir);
+    if (f === undefined) {
+      const slash = dir.lastIndexOf("/");
+      const parent = folderTokens[folder(slash === -1 ? "" : dir.slice(0, slash))] as readonly string[];
+      f = folderTokens.length;
+      folderTokens.push([...parent, ...segment(dir.slice(slash + 1))]);
+      folders.set(dir, f);
+    }
+    return f;
+  };
+  // A path without a folder is its own name (folder 0 holds no tokens; "" as a first segment holds none either).
+  const folderOf = new Int32Array(n);
+  const nameOf: (readonly string[])[] = new Array<readonly string[]>(n);
   let pathSum = 0;
   let textSum = 0;
-  // "/" is no word character, so a path's tokens are its segments' tokens in order: each distinct segment is split
-  // once ("p0/typescript/lib" begins thousands of paths).
-  const segmentTokens = new Map<string, string[]>();
-  snapshot.paths.forEach((path, i) => {
-    let count = 0;
-    for (const segment of path.split("/")) {
-      let tokens = segmentTokens.get(segment);
-      if (tokens === undefined) segmentTokens.set(segment, (tokens = searchTokens(segment)));
-      count += tokens.length;
-      for (const t of tokens) {
-        const list = postings.get(t);
-        if (list === undefined) postings.set(t, [i]);
-        else list.push(i);
-      }
-    }
+  for (let i = 0; i < n; i++) {
+    const path = paths[i] as string;
+    const slash = path.lastIndexOf("/");
+    const f = slash === -1 ? 0 : folder(path.slice(0, slash));
+    const name = segment(path.slice(slash + 1));
+    folderOf[i] = f;
+    nameOf[i] = name;
+    const count = (folderTokens[f] as readonly string[]).length + name.length;
     pathLength[i] = count;
     pathSum += count;
-    const content = isSecretPath(path) ? undefined : rawText(snapshot, path);
-    const length = content === undefined ? 0 : Math.sqrt(content.length);
+    const length = readable[i] === 1 ? Math.sqrt((rawText(snapshot, path) as string).length) : 0;
     textLength[i] = length;
     textSum += length;
-  });
-  const table = {
+  }
+  const occurrences = (tokens: readonly string[], token: string) => {
+    let c = 0;
+    for (const t of tokens) if (t === token) c++;
+    return c;
+  };
+  const postings = new Map<string, PathPostings>();
+  let vocabulary: string[] | undefined;
+  const table: DocTable = {
     pathLength,
     avgPathLength: pathSum / (n || 1),
     textLength,
     avgTextLength: textSum / (n || 1),
-    pathPostings: postings,
-    pathVocabulary: [...postings.keys()],
+    pathPostings(token) {
+      let p = postings.get(token);
+      if (p !== undefined) return p;
+      const inFolder = folderTokens.map((tokens) => occurrences(tokens, token));
+      const files: number[] = [];
+      const tf: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const c = (inFolder[folderOf[i] as number] as number) + occurrences(nameOf[i] as readonly string[], token);
+        if (c === 0) continue;
+        files.push(i);
+        tf.push(c);
+      }
+      if (postings.size >= MAX_PATH_POSTINGS) postings.clear();
+      postings.set(token, (p = { files: Int32Array.from(files), tf: Int32Array.from(tf) }));
+      return p;
+    },
+    pathVocabulary() {
+      if (vocabulary === undefined) {
+        const seen = new Set<string>();
+        for (let i = 0; i < n; i++) {
+          for (const t of folderTokens[folderOf[i] as number] as readonly string[]) seen.add(t);
+          for (const t of nameOf[i] as readonly string[]) seen.add(t);
+        }
+        vocabulary = [...seen];
+      }
+      return vocabulary;
+    },
   };
   tables.set(snapshot, table);
   return table;
@@ -560,7 +639,7 @@ function count(d: Derived, file: number): void {
 }
 
 /** Whether ascending `list` holds `value` (binary search). */
-function holds(list: readonly number[], value: number): boolean {
+function holds(list: ArrayLike<number>, value: number): boolean {
   let lo = 0;
   let hi = list.length - 1;
   while (lo <= hi) {
@@ -671,7 +750,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     for (const d of t.exact) count(d, file);
     for (const files of t.prefix) files.push(file);
   });
-  const present = (t: string) => (derived.get(t)?.files.length ?? 0) > 0 || table.pathPostings.has(t);
+  const present = (t: string) => (derived.get(t)?.files.length ?? 0) > 0 || table.pathPostings(t).files.length > 0;
   const absent = terms.map((t) => !present(t));
   // Prefix expansions of absent terms, from the text pass and from the path vocabulary.
   const prefixWeight = (token: string, term: string) =>
@@ -684,7 +763,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   }
   terms.forEach((t, source) => {
     if (!absent[source] || t.length < 4) return;
-    for (const token of table.pathVocabulary)
+    for (const token of table.pathVocabulary())
       if (token !== t && token.startsWith(t)) derive(token, source, prefixWeight(token, t));
   });
   // Fuzzy expansions of absent terms of 6+ letters (a token that is also a prefix expansion stays a prefix one).
@@ -722,7 +801,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
         for (const d of list) count(d, file);
       },
     );
-    for (const token of table.pathVocabulary) {
+    for (const token of table.pathVocabulary()) {
       const f = fuzzyOf(token);
       if (f !== undefined) derive(token, f.source, weightOf(token, f.distance));
     }
@@ -733,12 +812,14 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   const scored = [...derived.values()].filter((d) => d.source === exactTerm.get(d.token) || absent[d.source]);
   for (const d of scored) {
     const bit = 1 << d.source;
-    const inPath = new Map<number, number>();
-    for (const file of table.pathPostings.get(d.token) ?? []) inPath.set(file, (inPath.get(file) ?? 0) + 1);
-    for (const [file, tf] of inPath) {
+    const inPath = table.pathPostings(d.token);
+    for (let i = 0; i < inPath.files.length; i++) {
+      const file = inPath.files[i] as number;
+      const pathTf = inPath.tf[i] as number;
+      const pathDf = inPath.files.length;
       score[file] =
         (score[file] as number) +
-        d.weight * options.boost.path * bm25(tf, inPath.size, n, table.pathLength[file] as number, table.avgPathLength);
+        d.weight * options.boost.path * bm25(pathTf, pathDf, n, table.pathLength[file] as number, table.avgPathLength);
       matched[file] = (matched[file] as number) | bit;
     }
     const { files, tf } = d;
@@ -825,7 +906,7 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     // Fields per token in the order they were scored: path and text token by token, then the symbols field.
     const fields = new Map<string, Set<SearchField>>();
     for (const d of scored) {
-      const inPath = table.pathPostings.get(d.token)?.includes(file) === true;
+      const inPath = holds(table.pathPostings(d.token).files, file);
       const inText = holds(d.files, file);
       if (!inPath && !inText) continue;
       const set = new Set<SearchField>();

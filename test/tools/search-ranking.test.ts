@@ -96,6 +96,25 @@ describe("search_codebase without an index", () => {
     );
   });
 
+  it("expands a word no file holds to the longer path words it starts, in folders at any depth", async () => {
+    const ctx = await makeContext({
+      "src/deep/parsers/json.js": "export const a = 1;\n",
+      "lib/parsers.js": "export const b = 2;\n",
+      parsers: "plain\n",
+      "other/x.js": "export const parse = 3;\n",
+    });
+    const r = await runTool(searchCodebase, { query: "parser" }, ctx);
+    expect(r.text.split("\nSymbols")[0]).toBe(
+      [
+        "Files (4 of 4 matching):",
+        '1. other/x.js — "parse" in symbols, text',
+        '2. parsers — "parsers" in path',
+        '3. lib/parsers.js — "parsers" in path',
+        '4. src/deep/parsers/json.js — "parsers" in path',
+      ].join("\n"),
+    );
+  });
+
   it("lists every definition of a name among the ranked files in path order", async () => {
     const ctx = await makeContext({
       "src/z.js": "export function parseRow(r) {}\n",
