@@ -9,6 +9,8 @@ export interface SymbolSite extends SymbolDef {
 }
 
 const perFile = new WeakMap<Snapshot, Map<string, SymbolSite[]>>();
+/** Per snapshot, the files a {@link mayDefine} test spared from extraction (see {@link withinBudget}). */
+const spared = new WeakMap<Snapshot, Set<string>>();
 
 /**
  * The definitions of the file at `path` (`extractSymbols`, in line order, each with its `path`), extracted on first
@@ -45,7 +47,9 @@ export interface ExtractBudget {
 
 /**
  * The first paths of `paths` (in order, at most `maxFiles`) whose symbols a call can afford: files already extracted
- * are free, the others count their length against `budget` characters; a file that would pass the budget is skipped.
+ * are free, and so are files a {@link mayDefine} test spared (a call would have extracted them but for the test:
+ * free as if extracted, so that which files fit a budget does not depend on earlier calls having used the test);
+ * the others count their length against `budget` characters; a file that would pass the budget is skipped.
  * Given an {@link ExtractBudget}, the characters taken are subtracted from it, so calls sharing it share the budget.
  */
 export function withinBudget(
@@ -55,11 +59,12 @@ export function withinBudget(
   budget: number | ExtractBudget = EXTRACT_BUDGET_CHARS,
 ): string[] {
   const cache = perFile.get(snapshot);
+  const free = spared.get(snapshot);
   const out: string[] = [];
   let left = typeof budget === "number" ? budget : budget.chars;
   for (const path of paths) {
     if (out.length >= maxFiles) break;
-    if (cache?.has(path) !== true) {
+    if (cache?.has(path) !== true && free?.has(path) !== true) {
       const size = rawText(snapshot, path)?.length ?? 0;
       if (size > left) continue;
       left -= size;
@@ -134,7 +139,8 @@ function escapeRegExp(text: string): string {
  * for paths that are not text files and for secret files (which {@link fileSymbols} gives no definitions), true
  * for files already extracted, for files with bytes past ASCII (whose raw text has longer lines than the decoded
  * text) and for any file when a needle is empty or holds a line break. One `indexOf` (a single needle with case)
- * or one regular expression pass over the file, skipping from a hit on a long line to the next line.
+ * or one regular expression pass over the file, skipping from a hit on a long line to the next line. A file it
+ * answers false for is remembered as spared: {@link withinBudget} counts it as extracted.
  */
 export function mayDefine(
   needles: readonly string[],
@@ -154,7 +160,7 @@ export function mayDefine(
     re.lastIndex = from;
     return re.test(content) ? re.lastIndex - 1 : -1;
   };
-  return (snapshot, path) => {
+  const can = (snapshot: Snapshot, path: string): boolean => {
     const content = rawText(snapshot, path);
     if (content === undefined || isSecretPath(path)) return false;
     if (any || perFile.get(snapshot)?.has(path) === true || !rawIsText(snapshot, path)) return true;
@@ -167,6 +173,13 @@ export function mayDefine(
       if (end >= content.length) return false;
       at = find(content, end + 1);
     }
+    return false;
+  };
+  return (snapshot, path) => {
+    if (can(snapshot, path)) return true;
+    let set = spared.get(snapshot);
+    if (set === undefined) spared.set(snapshot, (set = new Set()));
+    set.add(path);
     return false;
   };
 }

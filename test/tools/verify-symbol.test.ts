@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { extractSymbols } from "../../src/grounding/symbols.js";
 import { snapshotFromTar } from "../../src/snapshot/index.js";
 import { createReadLog, runTool, verifySymbolInRepo } from "../../src/tools/index.js";
-import { DEFINITION_LINE_MAX } from "../../src/tools/symbol-index.js";
+import { DEFINITION_LINE_MAX, EXTRACT_BUDGET_CHARS, fileSymbols } from "../../src/tools/symbol-index.js";
 import { makeGitHubTarball } from "../snapshot/build-repo.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -93,5 +93,33 @@ describe("similar names", () => {
       expect(await verify(files, name)).toMatch(/^NOT_FOUND: no definition of /);
     }
     expect(await verify(files, "parse(Conf")).toContain("function parseConf (src/config.js:1)");
+  });
+});
+
+describe("files spared by the long-line test", () => {
+  it("count as extracted for later calls' budgets, as when an earlier call extracted them", async () => {
+    // Two minified files that rank first (a word on their one long line holds the misspelt name) and take most of
+    // the budget, then a file defining the similar name that fits only if the minified files are free (files are
+    // kept up to 2 MB each).
+    const minified = `var a=${"parseConfgs(createThing(1)),".repeat(Math.ceil(EXTRACT_BUDGET_CHARS / 80))}0;\n`;
+    const big = `function parseConfig() {}\n${"// filler\n".repeat(Math.ceil((EXTRACT_BUDGET_CHARS * 0.4) / 10))}`;
+    const tarball = await makeGitHubTarball(
+      { "dist/a.min.js": minified, "dist/b.min.js": minified, "src/big.js": big },
+      SHA,
+    );
+    const answer = async (before: (ctx: Parameters<typeof runTool>[2]) => Promise<unknown>) => {
+      const snapshot = await snapshotFromTar(tarball, { sha: SHA, stripTopFolder: true });
+      const ctx = { snapshot, reads: createReadLog() };
+      await before(ctx);
+      return (await runTool(verifySymbolInRepo, { name: "parseConfg" }, ctx)).text;
+    };
+    const fresh = await answer(async () => undefined);
+    const extracted = await answer(async (ctx) =>
+      ["dist/a.min.js", "dist/b.min.js"].map((path) => fileSymbols(ctx.snapshot, path)),
+    );
+    const spared = await answer((ctx) => runTool(verifySymbolInRepo, { name: "createThing" }, ctx));
+    expect(fresh).not.toContain("src/big.js");
+    expect(extracted).toContain("function parseConfig (src/big.js:1)");
+    expect(spared).toBe(extracted);
   });
 });
