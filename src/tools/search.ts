@@ -209,7 +209,9 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
         .get(r.name)
         ?.sort((a, b) => (order?.get(a.path) as number) - (order?.get(b.path) as number) || a.line - b.line);
     }
-    if (total === 0 && ranked.length === 0) {
+    // No file whose served text shows a matched word and no symbol: the answer says no match, also when files hold
+    // a query word only inside a secret (a count of such files would confirm a guessed prefix of the secret).
+    if (hits.length === 0 && ranked.length === 0) {
       return finish(ctx.snapshot, {
         status: "ok",
         text:

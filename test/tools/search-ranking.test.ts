@@ -205,6 +205,19 @@ describe("search and verify do not spell out secrets", () => {
     expect(right.text.replace("ghp_a1b2", "ghp_a1b3")).toBe(wrong.text);
   });
 
+  it("answers a prefix of a password like a prefix nothing holds (no file count confirms the guess)", async () => {
+    const ctx = await makeContext({
+      "src/db.js": 'const password = "qwertyzx91";\nexport function connect() {}\n',
+      "src/app.js": "export function start() {}\n",
+    });
+    const right = await runTool(searchCodebase, { query: "qwerty" }, ctx);
+    const wrong = await runTool(searchCodebase, { query: "qwertz" }, ctx);
+    expect(right.text).toBe(
+      'No file or symbol matches "qwerty". Try other words, grep_codebase for an exact string, or describe_repo.',
+    );
+    expect(right.text.replace("qwerty", "qwertz")).toBe(wrong.text);
+  });
+
   it("does not say where a secret-shaped name is used", async () => {
     const ctx = await makeContext({ "src/config.js": `export const token = '${token}';\n` });
     const r = await runTool(verifySymbolInRepo, { name: token }, ctx);
