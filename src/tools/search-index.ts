@@ -238,8 +238,9 @@ function fileWords(
 
 /**
  * One pass over the text files of a snapshot (secret files skipped) for the words that contain any of `needles`
- * (lower-case strings of word characters), ignoring case: one regular expression with the needles as alternatives
- * (V8 scans for them together), each match widened to the whole word around it. `onWord(file, word, id)` is called
+ * (strings of word characters; a needle holding any other character finds nothing), ignoring case: one regular
+ * expression with the needles as alternatives (V8 scans for them together), each match widened to the whole word
+ * around it. `onWord(file, word, id)` is called
  * once per distinct word (2 to 80 characters) per file, files in `snapshot.paths` order and a file's words in the
  * order of their first occurrence, `file` being the index in `snapshot.paths` and `id` a number from 0 that is the
  * same for the same word throughout the call (first reported first); at most {@link MAX_WORDS_PER_FILE} distinct
@@ -258,8 +259,9 @@ export function scanWords(
   onWord: (file: number, word: string, id: number) => void,
 ): number {
   // A word holding a needle that holds another needle also holds the shorter one: scanning for it finds the word.
-  // Lower-cased: the pass ignores case, and a record is found again by its needles' text.
-  const distinct = [...new Set(needles.map((n) => n.toLowerCase()))].filter((n) => n !== "");
+  // Lower-cased: the pass ignores case, and a record is found again by its needles' text. A needle holding any other
+  // character than `[A-Za-z0-9_$]` is in no word, so it finds nothing and is dropped (it would not compile as is).
+  const distinct = [...new Set(needles.map((n) => n.toLowerCase()))].filter((n) => /^[\w$]+$/.test(n));
   const alternatives = distinct.filter((n) => !distinct.some((m) => m !== n && n.includes(m)));
   if (alternatives.length === 0) return 0;
   const cache = scanCache(snapshot);

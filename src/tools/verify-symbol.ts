@@ -87,7 +87,7 @@ function splitQualified(raw: string): { name: string; container?: string } {
 /**
  * What the similar-name lookup looks at, from one {@link scanWords} pass for the pieces of `name` — the name
  * itself ignoring case, its identifier words of 3+ letters, and the pigeonhole pieces of 3+ letters of its
- * lower-cased form for the edit distance (those of word characters: no other needle is in a word): the names defined in
+ * lower-cased form for the edit distance (scanWords drops those holding a non-word character): the names defined in
  * the {@link SIMILAR_FILES} files (within the extraction budget) with the highest sum of log(1 + files / files
  * holding the piece) over the pieces they hold, and the files holding each word exactly (a name defined in a file
  * is a word of it). Of those files, only the ones that can define a similar name are extracted ({@link mayDefine}):
@@ -102,9 +102,7 @@ function neighbourhood(
   const lower = name.toLowerCase();
   const words = identifierWords(name);
   const split = pieces(lower, limit);
-  const needles = [...new Set([lower, ...words, ...split])].filter(
-    (p) => (p.length >= 3 || p === lower) && /^[\w$]+$/.test(p),
-  );
+  const needles = [...new Set([lower, ...words, ...split])].filter((p) => p.length >= 3 || p === lower);
   // Per word of the pass (by its id): the files holding it, and the needles it holds; per needle, the files holding
   // it (each once: the pass reports a file's words together, files in order; sorted and deduplicated otherwise).
   const filesById: number[][] = [];

@@ -28,6 +28,12 @@ describe("scanWords", () => {
     expect(out[2]?.id).toBe(out[1]?.id);
   });
 
+  it("finds nothing for a needle holding a non-word character, and the other needles' words as before", async () => {
+    const files = { "a.js": "call a(b) and resolve(x) or read[0]\n" };
+    expect(await calls(files, ["a(b", "d[0"])).toEqual([]);
+    expect((await calls(files, ["a(b", "read", "re.*"])).map((c) => c.word)).toEqual(["read"]);
+  });
+
   it("reports each distinct word once per file, one id per word across files, past the first table size", async () => {
     // 16,000 distinct words: the word table (16,384 slots, at most half full) grows.
     const words = (k: number) => Array.from({ length: 4000 }, (_, i) => `w${k}x${i}`);
