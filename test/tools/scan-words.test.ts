@@ -145,6 +145,26 @@ describe("scanWords over calls on one snapshot", () => {
         .at(-1),
     ).toBe(`big.js roots${MAX_WORDS_PER_FILE - 1}`);
   });
+
+  it("gives a later call the same words as a fresh scan: more than 31 new needles, an upper-case needle", async () => {
+    const many = Array.from(
+      { length: 40 },
+      (_, i) => `wd${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+    );
+    const files = { "a.js": `helperOne ParseThing ${many.map((w) => `${w}x`).join(" ")}\n`, "b.js": "parse_more\n" };
+    const { snapshot } = await makeContext(files);
+    const words = (s: Snapshot, needles: string[]) => {
+      const out: string[] = [];
+      scanWords(s, needles, (file, word, id) => out.push(`${s.paths[file]} ${word} ${id}`));
+      return out;
+    };
+    const fresh = async (needles: string[]) => words((await makeContext(files)).snapshot, needles);
+    words(snapshot, ["helper"]);
+    expect(words(snapshot, ["helper", ...many])).toEqual(await fresh(["helper", ...many]));
+    expect(words(snapshot, ["helper", ...many])).toHaveLength(41);
+    words(snapshot, ["Parse"]);
+    expect(words(snapshot, ["Parse"])).toEqual(["a.js ParseThing 0", "b.js parse_more 1"]);
+  });
 });
 
 describe("rankFiles", () => {
@@ -166,25 +186,5 @@ describe("rankFiles", () => {
     const { snapshot } = await makeContext({ "a.js": "x\n" });
     const terms = Array.from({ length: 32 }, (_, i) => `term${i}`);
     expect(() => rankFiles(snapshot, terms, RANK)).toThrow(/at most 31 terms/);
-  });
-
-  it("gives a later call the same words as a fresh scan: more than 31 new needles, an upper-case needle", async () => {
-    const many = Array.from(
-      { length: 40 },
-      (_, i) => `wd${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
-    );
-    const files = { "a.js": `helperOne ParseThing ${many.map((w) => `${w}x`).join(" ")}\n`, "b.js": "parse_more\n" };
-    const { snapshot } = await makeContext(files);
-    const words = (s: Snapshot, needles: string[]) => {
-      const out: string[] = [];
-      scanWords(s, needles, (file, word, id) => out.push(`${s.paths[file]} ${word} ${id}`));
-      return out;
-    };
-    const fresh = async (needles: string[]) => words((await makeContext(files)).snapshot, needles);
-    words(snapshot, ["helper"]);
-    expect(words(snapshot, ["helper", ...many])).toEqual(await fresh(["helper", ...many]));
-    expect(words(snapshot, ["helper", ...many])).toHaveLength(41);
-    words(snapshot, ["Parse"]);
-    expect(words(snapshot, ["Parse"])).toEqual(["a.js ParseThing 0", "b.js parse_more 1"]);
   });
 });
