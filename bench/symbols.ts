@@ -1,8 +1,9 @@
 /**
  * Symbols: what `extractSymbols` (src/grounding/symbols.ts) costs per character, against reading every line of the
  * same files (`split("\n")` and a look at each line) in the same rounds (interleaved: lines, symbols, lines, …;
- * medians). Two inputs: the JavaScript and TypeScript sources of the installed packages (node_modules, in path
- * order, up to a size) and the Python files of the generated repository (bench/gen-repo.ts).
+ * medians). Three inputs: the JavaScript and TypeScript sources of the installed packages (node_modules, in path
+ * order, up to a size), the Python files of the generated repository (bench/gen-repo.ts), and a hostile Ruby file of
+ * `def` lines that no `end` closes (linear, not quadratic, in its lines).
  */
 import { performance } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
@@ -69,8 +70,12 @@ export async function benchSymbols(rounds: number, megabytes: number): Promise<B
   }
   if (js.length === 0) throw new Error("no package sources under node_modules to measure on");
   const python = generateRepo(4000, 5000).filter((f) => f.path.endsWith(".py"));
+  // A hostile Ruby file: a class, then `def` lines that no `end` closes (every block stays open).
+  const defs = Array.from({ length: 60_000 }, (_, i) => `    def m${i}(a, b)`);
+  const ruby = [{ path: "app/hostile.rb", content: ["class Big", ...defs].join("\n") }];
   return [
     measure(`JS/TS package sources, ${js.length} files`, js, rounds),
     measure(`generated Python, ${python.length} files`, python, rounds),
+    measure("a Ruby file of 60,000 `def` lines and no `end`", ruby, rounds),
   ];
 }

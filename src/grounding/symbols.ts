@@ -910,7 +910,10 @@ function forEachLine(content: string, fn: (start: number, end: number, lineNo: n
 
 function rubySymbols(content: string): SymbolDef[] {
   const out: SymbolDef[] = [];
-  const stack: { indent: number; def: SymbolDef }[] = [];
+  // Each open block with the class or module its definitions belong to (`scope`: the nearest class or module at or
+  // below it in the stack), so the parent of a line is the top's scope: no walk down the stack, which a file of many
+  // `def` lines without `end` made quadratic.
+  const stack: { indent: number; def: SymbolDef; scope: SymbolDef | undefined }[] = [];
   forEachLine(content, (start, end, lineNo) => {
     if (end - start > MAX_SCAN_LINE) return;
     const first = afterBlanks(content, start, end);
@@ -934,11 +937,7 @@ function rubySymbols(content: string): SymbolDef[] {
     const block = /^\s*(class|module)\s+([A-Z][\w:]*)/.exec(raw);
     const method = /^\s*def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?|\[\]=?|[<=>+\-*/%]+)/.exec(raw);
     const constant = indent === 0 ? /^([A-Z][A-Z0-9_]*)\s*=(?!=)/.exec(raw) : null;
-    let parent: SymbolDef | undefined;
-    for (let k = stack.length - 1; k >= 0 && parent === undefined; k--) {
-      const d = stack[k]!.def;
-      if (d.kind === "class" || d.kind === "module") parent = d;
-    }
+    const parent = stack.length > 0 ? stack[stack.length - 1]!.scope : undefined;
     let def: SymbolDef | null = null;
     if (block?.[1] && block[2]) def = { name: block[2], kind: block[1] === "class" ? "class" : "module", line: lineNo };
     else if (method?.[1]) def = { name: method[1], kind: parent ? "method" : "function", line: lineNo };
@@ -948,7 +947,8 @@ function rubySymbols(content: string): SymbolDef[] {
     out.push(def);
     const oneLiner = /\bend\s*$/.test(raw) || (method !== null && /\)\s*=\s*\S/.test(raw));
     if (oneLiner) def.endLine = lineNo;
-    else if (def.kind !== "variable") stack.push({ indent, def });
+    else if (def.kind !== "variable")
+      stack.push({ indent, def, scope: def.kind === "class" || def.kind === "module" ? def : parent });
   });
   return out;
 }

@@ -202,6 +202,32 @@ describe("extractSymbols", () => {
     ]);
   });
 
+  it("Ruby: 240,000 `def` lines and no `end` (a hostile 5 MB file): one pass, each a method of its class", () => {
+    // Every `def` stays open, so the block stack grows to 240,000; finding each line's class by walking down that
+    // stack was quadratic (12 s for a quarter of this file, minutes for all of it: past the suite's 60 s timeout).
+    // Its cost is measured in the bench (`npm run bench -- --only=symbols`), not here.
+    const n = 240_000;
+    const lines = ["module Outer", "  class Big"];
+    for (let i = 0; i < n; i++) lines.push(`    def m${i}(a, b)`);
+    lines.push("  class Inner", "    def last", "    end", "  end");
+    const defs = extractSymbols("app/hostile.rb", lines.join("\n"));
+    expect(defs).toHaveLength(n + 4);
+    expect(brief(defs.slice(0, 4))).toEqual([
+      "1 module Outer",
+      "2 class Outer.Big",
+      "3 method Big.m0",
+      "4 method Big.m1",
+    ]);
+    expect(defs.slice(2, n + 2).every((d, i) => d.kind === "method" && d.container === "Big" && d.line === i + 3)).toBe(
+      true,
+    );
+    // a class opened inside the last open method still belongs to the nearest class below it; its own method ends
+    expect(brief(defs.slice(n + 2))).toEqual([
+      `${n + 3}-${n + 6} class Big.Inner`,
+      `${n + 4}-${n + 5} method Inner.last`,
+    ]);
+  });
+
   it("C#: namespaces, classes and methods", () => {
     const src =
       "namespace Shop.Core\n{\n  public class Cart\n  {\n    public " +
