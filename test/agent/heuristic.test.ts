@@ -155,7 +155,7 @@ describe("heuristic model through runAgent: JavaScript repository with decoys", 
           'reserved schema pathname and may break some functionality…". ' +
           "`models/ValidationLog.js` declares `errors` (line 9), the reserved schema pathname " +
           "the warning names; the stack trace enters the repository at models/ValidationLog.js:6. " +
-          "A comment with the finding and the fix options (no runtime change) was added before line 6.",
+          "A comment with the finding and the fix options (no runtime change) is proposed before line 6.",
       );
 
       expect(result.edits.map((e) => [e.path, e.kind])).toEqual([["models/ValidationLog.js", "addition"]]);

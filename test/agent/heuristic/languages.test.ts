@@ -197,7 +197,7 @@ describe("heuristic model on more languages (through runAgent)", () => {
     expect(result.diagnosis?.summary).toBe(
       'The alert is titled "Database query built from user-controlled sources". ' +
         "The alert points at src/users.js:4 in `findUser`. A comment naming the " +
-        "problem (no log line: it would only restate the error) was added before line 4.",
+        "problem (no log line: it would only restate the error) is proposed before line 4.",
     );
     expect(addedLines(result)[0]).toBe(
       "  // groundfix: Database query built from user-controlled sources; the alert points here.",

@@ -111,7 +111,7 @@ describe("planNextTurn", () => {
     expect(answerArgs?.summary).toBe(
       'The issue reports "TypeError: Cannot read properties of undefined (reading ' +
         "'length')\". The stack trace enters the repository at src/cart.js:11 in `average`. " +
-        "A guard that fails with a clear error when `items` is missing was added before line 11. " +
+        "A guard that fails with a clear error when `items` is missing is proposed before line 11. " +
         "It fails on the parameter `items` itself, which arrived missing: the cause is in the caller that passed it, " +
         "so this is a proposal, not the fix.",
     );

@@ -66,7 +66,7 @@ describe("the clarifying addition is proportionate", () => {
       // never the whole object, never the request
       for (const l of logLines(lines)) expect(l).not.toMatch(/%r|request|, order\)/);
       expect(result.diagnosis?.summary).toContain(
-        "A guard that fails with a clear error when `item` is missing was added before line 9.",
+        "A guard that fails with a clear error when `item` is missing is proposed before line 9.",
       );
       expect(pythonParses(result.files[0]?.content ?? "")).toBe(true);
       expectReadable(result, "AttributeError: 'NoneType' object has no attribute 'price'");
@@ -206,7 +206,7 @@ describe("the clarifying addition is proportionate", () => {
         "// Fix options: rename `errors` (and its uses), or pass `suppressReservedKeysWarning` as a schema option.",
       ]);
       expect(result.diagnosis?.summary).toContain(
-        "A comment with the finding and the fix options (no runtime change) was added",
+        "A comment with the finding and the fix options (no runtime change) is proposed",
       );
     },
   );
@@ -296,7 +296,7 @@ describe("compiled output and unusual frame paths", () => {
       const result = await run({ "src/port.js": file, "src/config.json": "{}\n" }, "invalid port at startup", body);
       expect(addedLines(result)).toEqual(["// groundfix: RangeError: Invalid port; the issue's trace points here."]);
       expect(result.diagnosis?.summary).toContain(
-        "A comment naming the problem (module level: no log line that would run at every load) was added",
+        "A comment naming the problem (module level: no log line that would run at every load) is proposed",
       );
     },
   );

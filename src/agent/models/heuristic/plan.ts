@@ -1420,10 +1420,12 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
     );
   }
   if (applied) {
+    // "proposed", never "added": the model answers before the outcome is decided, and a comment, a proposal or an
+    // answer below the pull-request threshold is committed nowhere (src/agent/outcome.ts).
     const what = design?.what ?? "a clarifying addition";
     sentences.push(
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "were" : "was"} ` +
-        `added before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} ${design?.plural ? "are" : "is"} ` +
+        `proposed before line ${design?.at ?? a.ins?.line ?? a.targetLine}.`,
     );
     if (design?.proposal) sentences.push(design.proposal);
   } else if (editNote) sentences.push(editNote);
