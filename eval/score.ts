@@ -1,10 +1,8 @@
 import { applyPatch } from "diff";
 import type { FixJson } from "../src/cli/json.js";
-import { addedLines, isCommentLine } from "../src/pipeline/describe.js";
+import { changedLines, inertLines } from "../src/lang/comments.js";
 import { syntaxError, syntaxLanguage } from "../src/review/rules/syntax.js";
 import type { EvalCase } from "./cases.js";
-
-export { isCommentLine };
 
 /**
  * Whether every edit of a run parses: `ok`, `fail` (with the first error), `n/a` (no checkable edit), `none` (no
@@ -141,11 +139,15 @@ export function scoreRun(
     affectedFunction: d?.affected_function ?? null,
     functionCited: wanted.size === 0 ? null : fn !== null && wanted.has(fn),
     editInChanged: inChanged.length > 0,
-    codeEditInChanged: inChanged.some((e) => addedLines(e.diff).some((l) => !isCommentLine(e.path, l))),
+    codeEditInChanged: inChanged.some((e) => inertLines(e.path, changedLines(e.diff).added).some((inert) => !inert)),
     prOutside: json.status === "pr_ready" && json.edits.some((e) => !changed.has(e.path)),
     noise:
       json.edits.length > 0 &&
-      json.edits.every((e) => addedLines(e.diff).every((l) => isCommentLine(e.path, l) || isLogLine(l))),
+      json.edits.every((e) => {
+        const added = changedLines(e.diff).added;
+        const inert = inertLines(e.path, added);
+        return added.every((l, i) => inert[i] || isLogLine(l));
+      }),
     parse: parseEdits(json, readBase),
     confidence: d?.confidence ?? null,
     ms,

@@ -28,6 +28,7 @@ import { costOf } from "./models/pricing.js";
 import type { Message, Model, ToolCall } from "./models/types.js";
 import type { Transcript } from "./models/transcript.js";
 import { decideOutcome } from "./outcome.js";
+import { isCommentOnly } from "../lang/comments.js";
 import { firstUserMessage, NO_TOOL_NUDGE, problemCutNote, systemPrompt } from "./prompt.js";
 import { toolCallsFromText } from "./text-calls.js";
 import { agentToolSpecs } from "./tool-specs.js";
@@ -83,6 +84,8 @@ export interface AgentInput {
   onProgress?: (event: { step: number; message: string }) => void;
   /** Overrides of {@link DEFAULT_LIMITS}. */
   limits?: Partial<RunLimits>;
+  /** A maintainer approved this run (`/groundfix approve`): edits that only add comments may be committed too. */
+  approved?: boolean;
 }
 
 /**
@@ -517,7 +520,14 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       confidence,
       citations: citations(claims.citation),
     };
-    end = decideOutcome({ diagnosis, claimsVerified: verified, editCount: session.edits.length, config });
+    end = decideOutcome({
+      diagnosis,
+      claimsVerified: verified,
+      editCount: session.edits.length,
+      commentOnly: session.edits.every(isCommentOnly),
+      approved: input.approved === true,
+      config,
+    });
     if (!verified) {
       const dropped = [
         answer.affected_file !== null && claims.affected_file === null ? "affected_file" : null,

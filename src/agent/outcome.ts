@@ -1,19 +1,27 @@
 import type { GroundfixConfig } from "../config/schema.js";
 import type { Diagnosis, Outcome } from "../types.js";
 
+/** The `reason` of a confident answer whose edits only add comments: why no pull request is opened. */
+export const COMMENT_ONLY_REASON = "every edit only adds comments, which change nothing at run time";
+
 /**
  * The outcome of an accepted answer (docs/ARCHITECTURE.md, "Outcomes, gates, models"; thresholds follow Sentry Seer's
  * public tiers, 0.40 comment / 0.70 pull request, configurable in `thresholds`):
  * - `needs_information`: confidence below `thresholds.comment`, or no verified affected file;
- * - `pr_ready`: every claim verified (none dropped), at least one applied edit, confidence ≥ `thresholds.pull_request`;
+ * - `pr_ready`: every claim verified (none dropped), at least one applied edit, confidence ≥ `thresholds.pull_request`,
+ *   and some edit changes code: edits that only add comments (`commentOnly`) are no pull request however confident
+ *   the answer, unless a maintainer approved the run (`approved`, `/groundfix approve`);
  * - `diagnosis_only`: otherwise.
  *
  * @param claimsVerified false when the claims check dropped a claim after the last attempt (never `pr_ready` then)
+ * @param commentOnly true when every applied edit only adds comments (`isCommentOnly`, src/lang/comments.ts)
  */
 export function decideOutcome(p: {
   diagnosis: Diagnosis;
   claimsVerified: boolean;
   editCount: number;
+  commentOnly: boolean;
+  approved?: boolean;
   config: GroundfixConfig;
 }): {
   outcome: Outcome;
@@ -40,5 +48,6 @@ export function decideOutcome(p: {
       reason: `confidence ${d.confidence} is below the pull-request threshold ${t.pull_request}`,
     };
   }
+  if (p.commentOnly && p.approved !== true) return { outcome: "diagnosis_only", reason: COMMENT_ONLY_REASON };
   return { outcome: "pr_ready", reason: null };
 }

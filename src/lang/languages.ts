@@ -22,6 +22,7 @@ const BY_EXTENSION = new Map<string, string>(
     scala: "Scala",
     rb: "Ruby",
     rake: "Ruby",
+    cr: "Crystal",
     cs: "C#",
     fs: "F#",
     c: "C",

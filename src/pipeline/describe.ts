@@ -1,5 +1,6 @@
-import { parsePatch } from "diff";
+import { COMMENT_ONLY_REASON } from "../agent/outcome.js";
 import { extractSymbols } from "../grounding/symbols.js";
+import { changedLines, inertLines, isCommentOnly } from "../lang/comments.js";
 import type { AppliedEdit, Diagnosis } from "../types.js";
 import { postedLine } from "../grounding/posted.js";
 
@@ -11,45 +12,6 @@ import { postedLine } from "../grounding/posted.js";
 export const SUBJECT_MAX = 72;
 
 const PREFIX = "groundfix: ";
-
-const HASH_COMMENT = new Set([".py", ".pyi", ".rb", ".sh", ".bash", ".yml", ".yaml", ".toml", ".r", ".pl", ".cr"]);
-
-function extension(path: string): string {
-  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  return base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
-}
-
-/**
- * True when `line` (an added line, without its `+`) is blank or only a comment in the language of `path`: `#` for
- * Python, Ruby, shell and YAML; `//`, `/*`, `*`, `* /` for the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#);
- * Python lines that are only a string literal (a docstring line) count as comments too.
- */
-export function isCommentLine(path: string, line: string): boolean {
-  const t = line.trim();
-  if (t === "") return true;
-  const ext = extension(path);
-  if (HASH_COMMENT.has(ext)) {
-    if (t.startsWith("#")) return true;
-    if (ext === ".rb" && /^=(begin|end)\b/.test(t)) return true;
-    if (ext === ".py" || ext === ".pyi") return /^("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t);
-    return false;
-  }
-  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*") || t.startsWith("*/");
-}
-
-/** The added lines of a unified diff (without their `+`), in order, across all its files and hunks. */
-export function addedLines(diff: string): string[] {
-  const out: string[] = [];
-  for (const file of parsePatch(diff)) {
-    for (const hunk of file.hunks) for (const l of hunk.lines) if (l.startsWith("+")) out.push(l.slice(1));
-  }
-  return out;
-}
-
-/** True when every line an edit adds is blank or a comment: it changes nothing the program does. */
-export function isCommentOnly(edit: Pick<AppliedEdit, "path" | "diff">): boolean {
-  return addedLines(edit.diff).every((l) => isCommentLine(edit.path, l));
-}
 
 /**
  * A name from code or a model that may appear in a subject: an identifier or a `.` / `?.` / `::` / `->` chain of them,
@@ -182,7 +144,7 @@ export interface EditDescription {
   what: string;
   /** Where: `name()` of the function holding it, else the file's name; null when neither is safe to show. */
   where: string | null;
-  /** True when the edit adds only comments and blank lines. */
+  /** True when the edit adds and removes only comments and blank lines (`isCommentOnly`, src/lang/comments.ts). */
   commentOnly: boolean;
 }
 
@@ -199,12 +161,16 @@ export function describeEdit(
   diagnosis: Pick<Diagnosis, "affected_file" | "affected_function"> | null,
   readBase?: (path: string) => string | undefined,
 ): EditDescription {
-  const code = addedLines(edit.diff).filter((l) => !isCommentLine(edit.path, l));
-  const n = code.length;
-  const what =
-    n === 0
-      ? "add a comment"
-      : (guardsOf(code) ?? `${edit.kind === "addition" ? "add" : "change"} ${n} line${n === 1 ? "" : "s"}`);
+  const { added, removed } = changedLines(edit.diff);
+  const inert = inertLines(edit.path, added);
+  const code = added.filter((_, i) => !inert[i]);
+  const commentOnly = isCommentOnly(edit);
+  // No code added but code removed (commented out, deleted): the lines it changes.
+  const n = code.length > 0 || commentOnly ? code.length : inertLines(edit.path, removed).filter((x) => !x).length;
+  const what = commentOnly
+    ? "add a comment"
+    : ((code.length > 0 ? guardsOf(code) : null) ??
+      `${edit.kind === "addition" ? "add" : "change"} ${n} line${n === 1 ? "" : "s"}`);
   const content = readBase?.(edit.path);
   const line = edit.baseStartLine;
   const fn =
@@ -215,7 +181,7 @@ export function describeEdit(
         : null;
   const name = safeName(fn?.replace(/\(\)$/, ""));
   const where = name ? `${name}()` : safeFileName(edit.path);
-  return { what, where, commentOnly: code.length === 0 };
+  return { what, where, commentOnly };
 }
 
 /**
@@ -275,10 +241,11 @@ export const lineRange = (start: number, end: number): string =>
   end > start ? `lines ${start}-${end}` : `line ${start}`;
 
 /**
- * What a run whose edits are all comments ({@link isCommentOnly}) and that committed nothing says in place of a fix,
- * on every host: no edit is proposed for merging, and why (with the outcome's `reason`, e.g. `confidence 0.6 is below
- * the pull-request threshold 0.7`). Null when the outcome is `pr_ready` (an approved run commits the comment), the
- * run has no edit, or any edit changes code.
+ * What a run whose edits are all comments (`isCommentOnly`, src/lang/comments.ts) and that committed nothing says in
+ * place of a fix, on every host: no edit is proposed for merging, and why (with the outcome's `reason`, e.g.
+ * `confidence 0.6 is below the pull-request threshold 0.7`; nothing more for the comment-only reason, which the
+ * sentence says). Null when the outcome is `pr_ready` (an approved run commits the comment), the run has no edit, or
+ * any edit changes code.
  */
 export function commentOnlyNote(result: {
   outcome: string;
@@ -287,7 +254,13 @@ export function commentOnlyNote(result: {
 }): string | null {
   const { outcome, edits } = result;
   if (outcome === "pr_ready" || edits.length === 0 || !edits.every(isCommentOnly)) return null;
-  const why = result.reason ? ` (${result.reason})` : ", so it stays below the pull-request threshold";
+  // The comment-only reason is what the sentence says already.
+  const why =
+    result.reason === COMMENT_ONLY_REASON
+      ? ""
+      : result.reason
+        ? ` (${result.reason})`
+        : ", so it stays below the pull-request threshold";
   return (
     "no edit is proposed for merging, because the only edit groundfix could ground is a comment, " +
     `which changes nothing at run time${why}; it is shown as a note, not as a fix`

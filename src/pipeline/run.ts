@@ -79,7 +79,14 @@ export async function runPipeline(host: Host, input: RunInput): Promise<RunRepor
     const runConfig = request.mode === "approve" ? approvedConfig(config) : config;
     // The agent's progress messages already start with "step N:".
     const onProgress = input.onStep ? (e: { step: number; message: string }) => input.onStep!(e.message) : undefined;
-    const result = await runAgent({ task, snapshot, model, config: runConfig, ...(onProgress ? { onProgress } : {}) });
+    const result = await runAgent({
+      task,
+      snapshot,
+      model,
+      config: runConfig,
+      approved: request.mode === "approve",
+      ...(onProgress ? { onProgress } : {}),
+    });
     report.result = result;
     if (result.outcome !== "pr_ready" || result.files.length === 0) {
       if (request.mode === "approve") {

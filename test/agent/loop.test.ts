@@ -300,6 +300,38 @@ describe("runAgent", () => {
     },
   );
 
+  it("opens no pull request for edits that only add comments, however confident, unless approved", async () => {
+    const comment = (code_after: string) => ({
+      name: "suggest_addition",
+      arguments: {
+        path: "src/models/log.js",
+        code_before: "function formatEntry(entry) {\n",
+        code_after,
+        rationale: "r",
+      },
+    });
+    const run = async (edit: ReturnType<typeof comment>, approved?: boolean) =>
+      runAgent({
+        task: task(),
+        snapshot: await snapshot(),
+        model: createReplayModel({ turns: [{ tool_calls: [read, edit, answer({ confidence: 0.95 })] }] }),
+        config: config(),
+        ...(approved === undefined ? {} : { approved }),
+      });
+    // a line comment, and a block comment whose inner lines carry no `*`
+    for (const text of ["// entry.user may be missing here\n", "/*\n  entry.user may be missing here\n*/\n"]) {
+      const result = await run(comment(`${text}function formatEntry(entry) {\n`));
+      expect(result.edits).toHaveLength(1);
+      expect(result.outcome).toBe("diagnosis_only");
+      expect(result.reason).toBe("every edit only adds comments, which change nothing at run time");
+    }
+    // a maintainer's approval commits the comment; code behind a comment's close is code
+    const approved = await run(comment("// entry.user may be missing\nfunction formatEntry(entry) {\n"), true);
+    expect(approved.outcome).toBe("pr_ready");
+    const code = await run(comment("/* guard */ if (!entry.user) return '';\nfunction formatEntry(entry) {\n"));
+    expect(code.outcome).toBe("pr_ready");
+  });
+
   it("runs the heuristic model through the same gates to a grounded answer", async () => {
     const result = await runAgent({
       task: task(),

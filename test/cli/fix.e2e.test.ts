@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, demoRepo, EXAMPLES, git } from "./helpers.js";
+import { cli, demoRepo, EXAMPLES, git, GUARD_ISSUE } from "./helpers.js";
 
 const ISSUE = join(EXAMPLES, "demo-issue.md");
 const CONFAB = join(EXAMPLES, "transcripts", "confabulating.json");
 
 describe("groundfix fix (built CLI, end to end)", () => {
-  it("fixes the demo issue: JSON document, a branch whose only parent is the base, checkout untouched", () => {
-    const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
+  it("fixes a crash in the demo service: JSON document, a branch whose parent is the base, checkout untouched", () => {
+    const { dir, base } = demoRepo();
     // A dirty working tree and a staged change must survive the run.
     writeFileSync(join(dir, "index.js"), "// my local edit\n");
     writeFileSync(join(dir, "README.md"), "# staged\n");
@@ -20,7 +20,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
       sha: git(dir, "rev-parse", "HEAD"),
     };
 
-    const r = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
+    const r = cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     // stderr is not a TTY: no progress; only the note that the two uncommitted changes were not read.
@@ -34,17 +34,17 @@ describe("groundfix fix (built CLI, end to end)", () => {
     );
     expect(doc.status).toBe("pr_ready");
     expect(doc.base_sha).toBe(base);
-    expect(doc.diagnosis.affected_file).toBe("models/ValidationLog.js");
+    expect(doc.diagnosis.affected_file).toBe("services/audit.js");
     expect(doc.diagnosis.citations.length).toBeGreaterThan(0);
     for (const c of doc.diagnosis.citations) {
       expect(c.path).not.toMatch(/MasterBrand/);
       expect(c.start_line).toBeGreaterThanOrEqual(1);
       expect(c.end_line).toBeGreaterThanOrEqual(c.start_line);
     }
-    const realFile = readFileSync(join(EXAMPLES, "demo-service", "models", "ValidationLog.js"), "utf8");
+    const realFile = readFileSync(join(EXAMPLES, "demo-service", "services", "audit.js"), "utf8");
     expect(realFile).toContain(doc.diagnosis.root_cause_snippet);
     expect(doc.edits.length).toBeGreaterThan(0);
-    expect(doc.edits[0]).toMatchObject({ path: "models/ValidationLog.js", kind: "addition" });
+    expect(doc.edits[0]).toMatchObject({ path: "services/audit.js", kind: "addition" });
     expect(doc.edits[0].diff).toMatch(/^\+/m);
     expect(doc.review.conclusion).toBe("success");
     expect(Array.isArray(doc.review.findings)).toBe(true);
@@ -57,7 +57,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
     const head = git(dir, "rev-parse", `refs/heads/${doc.branch}`);
     expect(doc.head_sha).toBe(head);
     expect(git(dir, "rev-list", "--parents", "-n", "1", head)).toBe(`${head} ${base}`);
-    expect(git(dir, "diff", "--name-only", base, head)).toBe("models/ValidationLog.js");
+    expect(git(dir, "diff", "--name-only", base, head)).toBe("services/audit.js");
     // The user's checkout is exactly as it was.
     expect({
       status: git(dir, "status", "--porcelain=v1"),
@@ -67,16 +67,16 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(readFileSync(join(dir, "index.js"), "utf8")).toBe("// my local edit\n");
 
     // A rerun of the same issue reuses the branch instead of stacking a second commit.
-    const again = JSON.parse(cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]).stdout);
+    const again = JSON.parse(cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"]).stdout);
     expect(again).toMatchObject({ branch: doc.branch, head_sha: head, branch_reused: true });
   });
 
   it("prints a readable report with path:line citations and the diff", () => {
-    const { dir } = demoRepo({ pullRequestAt: 0.6 });
-    const r = cli(["fix", "--repo", dir, "--issue-text", readFileSync(ISSUE, "utf8")]);
+    const { dir } = demoRepo();
+    const r = cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Outcome\s+pr_ready/);
-    expect(r.stdout).toMatch(/models\/ValidationLog\.js:\d+/);
+    expect(r.stdout).toMatch(/services\/audit\.js:\d+/);
     expect(r.stdout).toMatch(/^\s+\+/m);
     expect(r.stdout).toMatch(/Review\s+success/);
     expect(r.stdout).not.toContain("\u001b["); // no colour when stdout is not a TTY
@@ -153,8 +153,8 @@ describe("groundfix fix (built CLI, end to end)", () => {
     "reruns after the base moved or someone committed on the branch: the " +
       "branch is left untouched and delivery says so; --force replaces it",
     () => {
-      const { dir, base } = demoRepo({ pullRequestAt: 0.6 });
-      const run = (...extra: string[]) => cli(["fix", "--repo", dir, "--issue", ISSUE, "--json", ...extra]);
+      const { dir, base } = demoRepo();
+      const run = (...extra: string[]) => cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json", ...extra]);
       const first = JSON.parse(run().stdout);
       expect(first).toMatchObject({ status: "pr_ready", branch_reused: false, delivery: null });
 
@@ -183,7 +183,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
           `base (${base.slice(0, 12)}); left untouched; rerun with --force to replace it`,
       );
       expect(git(dir, "rev-parse", `refs/heads/${first.branch}`)).toBe(first.head_sha);
-      const text = cli(["fix", "--repo", dir, "--issue", ISSUE]).stdout;
+      const text = cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE]).stdout;
       expect(text).toMatch(
         /^Branch\s+not written: branch groundfix\/\S+ already exists at [0-9a-f]{12} on another base/m,
       );
@@ -276,20 +276,20 @@ describe("groundfix fix (built CLI, end to end)", () => {
   it("says that an uncommitted .github/groundfix.yml was not used, and which config ran instead", () => {
     const { dir, base } = demoRepo();
     mkdirSync(join(dir, ".github"));
-    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.5\n");
-    const untracked = JSON.parse(cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]).stdout);
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.9\n");
+    const untracked = JSON.parse(cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"]).stdout);
     expect(untracked.notes).toEqual([
       `.github/groundfix.yml is not committed; there is none at ${base.slice(0, 12)}, so this run used the ` +
         "defaults (commit it to have groundfix read it)",
     ]);
-    expect(untracked.status).toBe("diagnosis_only"); // the uncommitted 0.5 threshold did not apply
+    expect(untracked.status).toBe("pr_ready"); // the guard's 0.85: the uncommitted 0.9 threshold did not apply
 
     git(dir, "add", ".github/groundfix.yml");
     git(dir, "commit", "-q", "-m", "config");
     const sha = git(dir, "rev-parse", "HEAD");
-    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.9\n");
+    writeFileSync(join(dir, ".github", "groundfix.yml"), "thresholds:\n  pull_request: 0.5\n");
     writeFileSync(join(dir, "index.js"), "// my local edit\n");
-    const changed = cli(["fix", "--repo", dir, "--issue", ISSUE, "--json"]);
+    const changed = cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"]);
     const doc = JSON.parse(changed.stdout);
     expect(doc.notes).toEqual([
       `.github/groundfix.yml has uncommitted changes; this run used .github/groundfix.yml as committed at ` +
@@ -297,7 +297,7 @@ describe("groundfix fix (built CLI, end to end)", () => {
       `the working tree has 1 uncommitted change(s); this run read the commit ${sha.slice(0, 12)} (HEAD) only: ` +
         "commit them to include them",
     ]);
-    expect(doc.status).toBe("pr_ready"); // the committed 0.5 threshold applied, not the working tree's 0.9
+    expect(doc.status).toBe("diagnosis_only"); // the committed 0.9 threshold applied, not the working tree's 0.5
     expect(changed.stderr).toBe(doc.notes.map((n: string) => `groundfix: note: ${n}\n`).join(""));
   });
 

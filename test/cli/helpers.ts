@@ -16,18 +16,18 @@ export function git(dir: string, ...args: string[]): string {
 }
 
 /**
- * A temp git repository holding a copy of examples/demo-service in one commit on `main` (with `pullRequestAt`: a
- * `.github/groundfix.yml` setting `thresholds.pull_request`).
+ * A crash in examples/demo-service that the heuristic fixes with a guard (`result.created` read without a check in
+ * services/audit.js), confidence 0.85: a pull request at the default thresholds. (The demo issue's answer is a
+ * comment, which is never one.)
  */
-export function demoRepo(options: { pullRequestAt?: number } = {}): { dir: string; base: string } {
+export const GUARD_ISSUE =
+  "Import crashes\n\n```\nTypeError: Cannot read properties of undefined (reading 'length')\n" +
+  "    at recordImport (/app/services/audit.js:10:35)\n    at runImport (/app/index.js:12:3)\n```\n";
+
+/** A temp git repository holding a copy of examples/demo-service in one commit on `main`. */
+export function demoRepo(): { dir: string; base: string } {
   const dir = mkdtempSync(join(tmpdir(), "groundfix-cli-"));
   cpSync(join(EXAMPLES, "demo-service"), dir, { recursive: true });
-  if (options.pullRequestAt !== undefined) {
-    // The demo's addition is comments only (confidence 0.6, below the default pull-request threshold 0.7): a
-    // repository that takes such pull requests lowers the threshold in its config.
-    mkdirSync(join(dir, ".github"), { recursive: true });
-    writeFileSync(join(dir, ".github", "groundfix.yml"), `thresholds:\n  pull_request: ${options.pullRequestAt}\n`);
-  }
   git(dir, "init", "-q", "-b", "main");
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "initial");

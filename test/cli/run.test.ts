@@ -4,7 +4,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runNotes } from "../../src/cli/fix.js";
 import { runCli, type CliIO } from "../../src/cli/run.js";
-import { demoRepo, EXAMPLES } from "./helpers.js";
+import { demoRepo, EXAMPLES, GUARD_ISSUE } from "./helpers.js";
 
 /** In-process IO with captured output; `tty` marks stdout and stderr as terminals. */
 function fakeIO(tty: boolean): CliIO & { out: () => string; err: () => string } {
@@ -46,9 +46,9 @@ describe("runCli (in process)", () => {
   );
 
   it("writes progress to stderr only when it is a terminal, and keeps stdout one JSON document", async () => {
-    const { dir } = demoRepo({ pullRequestAt: 0.6 });
+    const { dir } = demoRepo();
     const io = fakeIO(true);
-    const code = await runCli(["fix", "--repo", dir, "--issue", join(EXAMPLES, "demo-issue.md"), "--json"], io);
+    const code = await runCli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"], io);
     expect(code).toBe(0);
     expect(io.err()).toMatch(/^… snapshot of [0-9a-f]{12} \(HEAD\)$/m);
     expect(io.err()).toMatch(/^… step 1: /m);

@@ -1,7 +1,9 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
-import { changeSubject, commentOnlyNote, isCommentOnly, SUBJECT_MAX } from "../../src/pipeline/describe.js";
+import { COMMENT_ONLY_REASON } from "../../src/agent/outcome.js";
+import { isCommentOnly } from "../../src/lang/comments.js";
+import { changeSubject, commentOnlyNote, SUBJECT_MAX } from "../../src/pipeline/describe.js";
 import { commitMessage, pullRequestTitle } from "../../src/pipeline/record.js";
 import type { RunResult } from "../../src/agent/index.js";
 import type { AppliedEdit, Task } from "../../src/types.js";
@@ -216,5 +218,22 @@ describe("commentOnlyNote", () => {
     expect(commentOnlyNote({ outcome: "pr_ready", reason: null, edits: [comment] })).toBeNull(); // approved
     expect(commentOnlyNote({ outcome: "diagnosis_only", reason, edits: [comment, code] })).toBeNull();
     expect(commentOnlyNote({ outcome: "needs_information", reason, edits: [] })).toBeNull();
+  });
+
+  it("does not say twice why a confident comment-only answer opens no pull request", () => {
+    expect(commentOnlyNote({ outcome: "diagnosis_only", reason: COMMENT_ONLY_REASON, edits: [comment] })).toBe(
+      "no edit is proposed for merging, because the only edit groundfix could ground is a comment, which changes " +
+        "nothing at run time; it is shown as a note, not as a fix",
+    );
+  });
+
+  it("calls an edit that comments code out a change, not a comment", () => {
+    const base = "def f(y):\n    y.run()\n    return y\n";
+    const out = {
+      ...addition("a.py", base, 2, ""),
+      diff: createTwoFilesPatch("a/a.py", "b/a.py", base, base.replace("    y.run()", "    # y.run()")),
+      kind: "modification" as const,
+    };
+    expect(changeSubject([out], noDiagnosis, read({ "a.py": base }))).toBe("groundfix: change 1 line in f()");
   });
 });

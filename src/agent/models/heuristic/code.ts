@@ -4,6 +4,7 @@
  * Heuristics over well-formatted code (indentation and line endings), not a parser; see the limits in heuristic.ts.
  */
 
+import { isCommentLine as isComment } from "../../../lang/comments.js";
 import { languageOfExtension } from "../../../lang/languages.js";
 import { goLiteralOn, goSignatureText } from "./guard-go.js";
 import { csharpPropertyOn } from "./guard-jvm.js";
@@ -49,11 +50,12 @@ function codePart(line: string, lang: CodeLanguage): string {
   return line.replace(marker, "").trimEnd();
 }
 
-/** True when the whole line is a comment (`//`, `#`, `/*`, ` * ` of a block comment). */
+/** The name of src/lang/languages.ts of each {@link CodeLanguage}. */
+const LANGUAGE_NAME = new Map([...CODE_LANGUAGES].map(([name, lang]) => [lang, name]));
+
+/** True when the whole line is a comment in `lang` (the one rule: `isCommentLine` of src/lang/comments.ts). */
 function isCommentLine(line: string, lang: CodeLanguage): boolean {
-  const t = line.trim();
-  if (lang === "python" || lang === "ruby") return t.startsWith("#");
-  return t.startsWith("//") || t.startsWith("/*") || t.startsWith("*");
+  return isComment(line, LANGUAGE_NAME.get(lang));
 }
 
 const CONTROL = new Set([
