@@ -59,8 +59,79 @@ export function extractSymbols(path: string, content: string): SymbolDef[] {
   if (lang === null || content === "") return [];
   if (lang === "python") return pythonSymbols(content);
   if (lang === "ruby") return rubySymbols(content);
+  if (lang === "js" && !jsPrimed) {
+    jsPrimed = true;
+    for (let i = 0; i < 2; i++) braceSymbols(JS_SAMPLE, "js");
+  }
   return braceSymbols(content, lang);
 }
+
+/**
+ * JavaScript/TypeScript lines that take each branch of the line scan (`braceSymbols`, `jsPatterns`, `jsLine`,
+ * `CodeLines`): every declaration pattern, class members, comments, strings, a line too long to scan, CRLF and
+ * lines starting with other white space. The scan runs over it twice before the first JS/TS file of a process, for
+ * speed only (its definitions are dropped): V8 optimizes the scan once a large file makes it hot, and a branch the
+ * scan had never taken by then (first met further down that file, or in the next file) throws the optimized code
+ * away and has it compiled again — several times per process, each time running the scan unoptimized meanwhile. With
+ * every branch taken once beforehand the first optimized code stays.
+ */
+const JS_SAMPLE = [
+  "// line comment",
+  "/* a block",
+  "   comment */ import { a } from './a.js';",
+  "export default class Alpha extends Base {",
+  "  static async *gen<T>(x: T): AsyncGenerator<T> { yield x; }",
+  "  #secret = 1;",
+  "  #hidden() { return this.#secret; }",
+  "  private readonly map = new Map<string, number>();",
+  "  get size(): number { return this.map.size; }",
+  "  handler = async (e) => { e.x = 'a\\'b'; };",
+  "  named = x => x * 2 / 3;",
+  "  abstract run(): void;",
+  "  constructor(o: { a?: string }, ...rest) {",
+  "    super(`t${o.a}`); // trailing",
+  "  }",
+  "}",
+  "export abstract class Beta {}",
+  "declare class Gamma {}",
+  "export interface Delta<T> extends Base { x: T; m(): void; }",
+  "export const enum Zeta { A, B }",
+  'enum Eta { C = "c" }',
+  "export type Theta<T> = T | null;",
+  "export namespace Kappa { export function inner() {} }",
+  "declare module Lambda { }",
+  "export function nu(a, b) { return a + b; }",
+  "export default function xi() {}",
+  "async function omicron() {}",
+  "function* pi() {}",
+  "export declare function rho(): void;",
+  "export const sigma = function () {};",
+  "const tau = async () => {};",
+  "let upsilon: (x: number) => number = (x) => x;",
+  "var phi = y => y;",
+  'const chi = 5, psi = "s";',
+  "exports.one = function one() {};",
+  "module.exports.two = (a) => a;",
+  "Alpha.prototype.four = function () {};",
+  "app.use.five = (fn) => fn;",
+  "const table = {",
+  "  seven: function () {},",
+  '  "eight:x": () => 1,',
+  "  'nine': async function () {},",
+  "  ten() {},",
+  "};",
+  "functionName(1, 2);",
+  "if (a) { b(); } else { c(); }",
+  "\t x = 1;",
+  "  y = `multi",
+  "line ${z}`;",
+  "\u00a0let re = /ab+c/g, d = 1 / 2;",
+  `const long = "${"x".repeat(MAX_SCAN_LINE)}";`,
+  "export function crlf() {}\r",
+  "\u2028const u = 1;",
+  "\u00e9t\u00e9 = 2;",
+].join("\n");
+let jsPrimed = false;
 
 // ───────────── brace languages: JS/TS, Go, Java, C# ─────────────
 
@@ -68,10 +139,24 @@ interface Found {
   name: string;
   kind: SymbolDef["kind"];
   /** Opens a container whose body holds methods (class, interface, struct, namespace). */
-  opens?: boolean;
+  opens: boolean;
   /** A Java enum: its constants may have bodies that hold methods. */
-  enumType?: boolean;
-  container?: string;
+  enumType: boolean;
+  container: string | undefined;
+}
+
+/**
+ * A {@link Found}, always with the same properties in the same order: the line loop reads every declaration through
+ * one object shape (a new shape met late makes V8 drop the loop's optimized code and compile it again).
+ */
+function foundDef(
+  name: string,
+  kind: SymbolDef["kind"],
+  opens = false,
+  container: string | undefined = undefined,
+  enumType = false,
+): Found {
+  return { name, kind, opens, enumType, container };
 }
 
 interface Open {
@@ -370,7 +455,11 @@ function unusualStart(code: number): boolean {
 /** The end of the run of `[\w$]` characters of `text` from `from` (before `end`). */
 function identEnd(text: string, from: number, end: number): number {
   let i = from;
-  for (let c = text.charCodeAt(i); i < end && (isWordChar(c) || c === 36); c = text.charCodeAt(++i));
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (!isWordChar(c) && c !== 36) break;
+    i++;
+  }
   return i;
 }
 
@@ -460,7 +549,7 @@ function jsPatterns(
   // a member function: a dotted name, then `=`
   if (name < end && text.charCodeAt(name) === 46) {
     let dotted = name;
-    while (text.charCodeAt(dotted) === 46 && dotted + 1 < end && isIdentStart(text.charCodeAt(dotted + 1)))
+    while (dotted + 1 < end && text.charCodeAt(dotted) === 46 && isIdentStart(text.charCodeAt(dotted + 1)))
       dotted = identEnd(text, dotted + 2, end);
     const after = afterBlanks(text, dotted, end);
     const next = after < end ? text.charCodeAt(after) : 0;
@@ -497,87 +586,86 @@ function jsLine(t: string, indented: boolean, inClass: string | undefined, patte
   let m: RegExpExecArray | null;
   if (patterns & P_CLASS) {
     m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "class", opens: true };
+    if (m?.[1]) return foundDef(m[1], "class", true);
   }
   if (patterns & P_INTERFACE) {
     m = /^(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "interface", opens: true };
+    if (m?.[1]) return foundDef(m[1], "interface", true);
   }
   if (patterns & P_ENUM) {
     m = /^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "type" };
+    if (m?.[1]) return foundDef(m[1], "type");
   }
   if (patterns & P_TYPE) {
     m = /^(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*[=<]/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "type" };
+    if (m?.[1]) return foundDef(m[1], "type");
   }
   if (patterns & P_NAMESPACE) {
     m = /^(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+([A-Za-z_$][\w$.]*)\s*\{/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "module", opens: true };
+    if (m?.[1]) return foundDef(m[1], "module", true);
   }
   if (patterns & P_FUNCTION) {
     m = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "function" };
+    if (m?.[1]) return foundDef(m[1], "function");
   }
   if (patterns & P_BOUND) {
     m = JS_BOUND_FUNCTION.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "function" };
+    if (m?.[1]) return foundDef(m[1], "function");
   }
   if (patterns & P_EXPORTS) {
     m = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "function" };
+    if (m?.[1]) return foundDef(m[1], "function");
   }
   if (patterns & P_PROTOTYPE) {
     m = /^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=/.exec(t);
-    if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
+    if (m?.[1] && m[2]) return foundDef(m[2], "method", false, m[1]);
   }
   // A function assigned to a member (`res.sendFile = function sendFile(…)`, `app.use = (fn) => …`): named by the
   // member.
   if (patterns & P_MEMBER) {
     m = JS_MEMBER_FUNCTION.exec(t);
-    if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module")
-      return { name: m[2], kind: "method", container: m[1] };
+    if (m?.[1] && m[2] && m[1] !== "exports" && m[1] !== "module") return foundDef(m[2], "method", false, m[1]);
   }
   // A function as an object property, also string-keyed (`"Program:exit": function (…)`, `save: async () => …`).
   if (patterns & P_PROPERTY) {
     m = /^(?:([A-Za-z_$][\w$]*)|"([^"]+)"|'([^']+)')\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)/.exec(t);
-    if (m && (m[1] ?? m[2] ?? m[3])) return { name: (m[1] ?? m[2] ?? m[3]) as string, kind: "method" };
+    if (m && (m[1] ?? m[2] ?? m[3])) return foundDef((m[1] ?? m[2] ?? m[3]) as string, "method");
   }
   if (inClass !== undefined) {
     if ((patterns & P_METHOD) === 0) return null;
     const rest = stripPrefixes(t, JS_MODIFIERS);
     m = /^\*?\s*(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>)?\s*\(/.exec(rest);
-    if (m?.[1] && !NOT_METHOD.has(m[1])) return { name: m[1], kind: "method" };
+    if (m?.[1] && !NOT_METHOD.has(m[1])) return foundDef(m[1], "method");
     m = /^(#?[A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\b\s*)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.exec(rest);
-    if (m?.[1]) return { name: m[1], kind: "method" };
+    if (m?.[1]) return foundDef(m[1], "method");
     return null;
   }
   if (!indented && (patterns & P_VARIABLE) !== 0) {
     m = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(t);
-    if (m?.[1]) return { name: m[1], kind: "variable" };
+    if (m?.[1]) return foundDef(m[1], "variable");
   }
   return null;
 }
 
 function goLine(text: string, goBlock: string | null): Found | null {
   let m = /^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)[^)]*\)\s*(\w+)/.exec(text);
-  if (m?.[1] && m[2]) return { name: m[2], kind: "method", container: m[1] };
+  if (m?.[1] && m[2]) return foundDef(m[2], "method", false, m[1]);
   m = /^func\s+(\w+)/.exec(text);
-  if (m?.[1]) return { name: m[1], kind: "function" };
+  if (m?.[1]) return foundDef(m[1], "function");
   const typeLine =
     goBlock === "type"
       ? /^\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text)
       : /^type\s+(\w+)\s+(?:\[[^\]]*\]\s*)?(\w+)?/.exec(text);
   if (typeLine?.[1]) {
     const kind = typeLine[2] === "struct" ? "class" : typeLine[2] === "interface" ? "interface" : "type";
-    return { name: typeLine[1], kind, opens: kind !== "type" };
+    return foundDef(typeLine[1], kind, kind !== "type");
   }
   if (goBlock === "var" || goBlock === "const") {
     m = /^\s+(\w+)\b/.exec(text);
-    if (m?.[1]) return { name: m[1], kind: "variable" };
+    if (m?.[1]) return foundDef(m[1], "variable");
   }
   m = /^(?:var|const)\s+(\w+)\b/.exec(text);
-  if (m?.[1] && m[1] !== "(") return { name: m[1], kind: "variable" };
+  if (m?.[1] && m[1] !== "(") return foundDef(m[1], "variable");
   return null;
 }
 
@@ -594,19 +682,20 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum 
   const rest = stripPrefixes(t, JAVA_MODIFIERS);
   let m = /^(class|interface|enum|record|struct|@interface)\s+(\w+)/.exec(rest);
   if (m?.[1] && m[2])
-    return {
-      name: m[2],
-      kind: m[1] === "interface" || m[1] === "@interface" ? "interface" : "class",
-      opens: true,
-      ...(lang === "java" && m[1] === "enum" ? { enumType: true } : {}),
-    };
+    return foundDef(
+      m[2],
+      m[1] === "interface" || m[1] === "@interface" ? "interface" : "class",
+      true,
+      undefined,
+      lang === "java" && m[1] === "enum",
+    );
   // a constant with a body; not the enum's constructor, nor a `static {` initializer
   m = inEnum ? /^([A-Za-z_$][\w$]*)\s*(?:\([^;{}]*\))?\s*\{/.exec(t) : null;
   if (m?.[1] && m[1] !== inClass && !/^(?:static|synchronized|default)$/.test(m[1]))
-    return { name: m[1], kind: "class", opens: true };
+    return foundDef(m[1], "class", true);
   if (lang === "csharp") {
     m = /^namespace\s+([\w.]+)/.exec(rest);
-    if (m?.[1]) return { name: m[1], kind: "module", opens: true };
+    if (m?.[1]) return foundDef(m[1], "module", true);
   }
   if (inClass === undefined) return null;
   const plain = rest
@@ -614,17 +703,17 @@ function javaLine(text: string, inClass: string | undefined, lang: Lang, inEnum 
     .replace(/<[^<>]*>/g, "")
     .trimStart();
   m = /^(\w+)\s*\(/.exec(plain);
-  if (m?.[1] && m[1] === inClass) return { name: m[1], kind: "method" };
+  if (m?.[1] && m[1] === inClass) return foundDef(m[1], "method");
   m = /^([\w.[\]?,]+)\s+(\w+)\s*\(/.exec(plain);
   // The return type may be `void` (a keyword JS's list holds as an operator; Java and C# have no such operator).
   if (m?.[1] && m[2] && (m[1] === "void" || !NOT_METHOD.has(m[1])) && !NOT_METHOD.has(m[2]))
-    return { name: m[2], kind: "method" };
+    return foundDef(m[2], "method");
   if (lang === "csharp") {
     // a property or indexer: the type, the name (`Explicit.Interface.Name`, `this[…]`), then `{`, `=>` or nothing
     m = /^([\w.[\]?,]+)\s+(?:[\w.]+\.)?(\w+|this\s*\[[^\]]*\])\s*(?:\{|=>|$)/.exec(plain);
     const name = m?.[2]?.startsWith("this") ? "this" : m?.[2];
     if (m?.[1] && name && !NOT_METHOD.has(m[1]) && !/^(?:event|operator|delegate|const|using)$/.test(m[1]))
-      return { name, kind: "method" };
+      return foundDef(name, "method");
   }
   return null;
 }
@@ -657,7 +746,11 @@ class NextOf {
 /** The first index in `text[from, end)` that is neither a space nor a tab (`end` if none). */
 function afterBlanks(text: string, from: number, end: number): number {
   let i = from;
-  for (let c = text.charCodeAt(i); i < end && (c === 32 || c === 9); c = text.charCodeAt(++i));
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) break;
+    i++;
+  }
   return i;
 }
 
@@ -707,7 +800,7 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
           found = jsLine(t, t.length < end - start, inClass, patterns);
         }
       } else if (lang === "go") {
-        const c = content.charCodeAt(start);
+        const c = start < end ? content.charCodeAt(start) : 0;
         // at the top level, only `func`, `type`, `var` and `const` lines declare anything
         if (goBlock !== null || (depth === 0 && (c === 102 || c === 116 || c === 118 || c === 99))) {
           const raw = content.slice(start, end);

@@ -1,5 +1,5 @@
 import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
-import { isSecretPath, redact } from "../grounding/secrets.js";
+import { isSecretPath, mayHoldSecret, redact } from "../grounding/secrets.js";
 import { rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 
@@ -25,10 +25,12 @@ export function fileSymbols(snapshot: Snapshot, path: string): SymbolSite[] {
   const hit = cache.get(path);
   if (hit !== undefined) return hit;
   const content = isSecretPath(path) ? undefined : snapshot.read(path);
-  const sites =
-    content === undefined
-      ? []
-      : (extractSymbols(path, content).filter((d) => redact(d.name) === d.name) as SymbolSite[]);
+  const defs = content === undefined ? [] : extractSymbols(path, content);
+  // Only the names the pre-test of one pass over all of them does not clear are redacted to be checked.
+  const suspect = new Set(mayHoldSecret(defs.map((d) => d.name)));
+  const sites = (
+    suspect.size === 0 ? defs : defs.filter((d, i) => !suspect.has(i) || redact(d.name) === d.name)
+  ) as SymbolSite[];
   // The definition objects themselves become the sites (no copy per definition).
   for (const s of sites) s.path = path;
   cache.set(path, sites);

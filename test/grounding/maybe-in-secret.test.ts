@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maybeInSecret, scanSecrets, secretFreeRange } from "../../src/grounding/secrets.js";
+import { mayHoldSecret, maybeInSecret, redact, scanSecrets, secretFreeRange } from "../../src/grounding/secrets.js";
 import { PIECES, random } from "./secret-texts.js";
 
 // Besides the shared pieces: names and values at the length limits of the patterns, and long runs of code.
@@ -89,5 +89,35 @@ describe("secretFreeRange", () => {
       expect(local, JSON.stringify({ t, from, to })).toEqual(within);
       expect(spans.some((s) => s.start < to && s.end > to)).toBe(false);
     }
+  });
+});
+
+describe("mayHoldSecret", () => {
+  it("lists every text redact changes, and every one the pre-test does not clear (500 generated lists)", () => {
+    const next = random(13);
+    let changed = 0;
+    let cleared = 0;
+    for (let k = 0; k < 500; k++) {
+      const texts = Array.from({ length: 1 + Math.floor(next() * 12) }, () => longText(next).slice(0, 120));
+      const listed = mayHoldSecret(texts);
+      expect([...listed].sort((a, b) => a - b)).toEqual(listed);
+      texts.forEach((t, i) => {
+        const maybe = scanSecrets(t).length > 0 || /pass|pwd|secret|token|key|credential|auth|eyJ|sk-/i.test(t);
+        if (redact(t) !== t) changed++;
+        if (!listed.includes(i)) cleared++;
+        if (redact(t) !== t || maybe) expect(listed, JSON.stringify({ t, texts })).toContain(i);
+      });
+    }
+    expect(changed).toBeGreaterThan(100);
+    expect(cleared).toBeGreaterThan(100);
+  });
+
+  it("does not read a trigger across two texts, and names the right text of a long list", () => {
+    expect(mayHoldSecret(["pa", "ss", "to", "ken", "parse"])).toEqual([]);
+    const names = Array.from({ length: 3000 }, (_, i) => `name${i}`);
+    names[1234] = "getAuthToken";
+    names[2999] = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    expect(mayHoldSecret(names)).toEqual([1234, 2999]);
+    expect(mayHoldSecret([])).toEqual([]);
   });
 });
