@@ -42,6 +42,14 @@ export function rawText(snapshot: Pick<Snapshot, "read">, path: string): string 
 }
 
 /**
+ * Whether every {@link rawText} of `snapshot` is Latin-1, each code unit one byte of the file (at most 0xFF): true
+ * for snapshots built by this module; false for others, whose raw text is `read`'s and may hold any code unit.
+ */
+export function rawIsLatin1(snapshot: Pick<Snapshot, "read">): boolean {
+  return raws.has(snapshot);
+}
+
+/**
  * Whether {@link rawText} of `path` is its decoded text too (`read` gives the same string, nothing to decode): true
  * for ASCII files, for paths that are not text files, and for every path of snapshots not built by this module.
  * False for a file with bytes past ASCII, whose raw text is the Latin-1 of its UTF-8.

@@ -1,5 +1,6 @@
+import { Buffer } from "node:buffer";
 import { isSecretPath } from "../grounding/secrets.js";
-import { rawText } from "../snapshot/builder.js";
+import { rawIsLatin1, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { identifierWords, isWordCode as isWordChar, withinBudget, type ExtractBudget } from "./symbol-index.js";
@@ -68,20 +69,33 @@ class IntList {
  * The distinct words the {@link scanWords} passes of one snapshot met, interned without slicing the text per hit:
  * an open-addressing table of word ids keyed by a hash of the word's characters, so a word seen before (in this
  * file or another, in this call or an earlier one) costs a hash and a comparison of its characters, not a new
- * string. Shapes: `slots` holds id + 1 (0 = empty), its length a power of two kept at most half full; `words[id]` the
- * word, `hashes[id]` its hash. Per id, for the call under way (`serial`): `seen` the last file it was met in during
- * the pass (−1 between passes), `local` the id {@link scanWords} reports (from 0, first reported first), `bits` the
- * pass's needles it holds; `local` and `bits` are valid when their `…Serial` entry is the call's serial.
+ * string. The characters are read from the file's {@link latin1Bytes} (one native copy per file with a hit), not
+ * with `charCodeAt` on the snapshot's strings (slices of large external strings, several times slower a character).
+ * Shapes: `slots` holds id + 1 (0 = empty), its length a power of two kept at most half full; `words[id]` the word,
+ * `hashes[id]` its hash (FNV-1a, 32-bit, of its code units from the last to the first: the order in which
+ * {@link fileWords} meets them as it widens a hit to the left), `lengths[id]` its length and its characters
+ * `chars[starts[id] ..][..lengths[id]]` (word characters are ASCII, one byte each). Per id, for the call under way
+ * (`serial`): `seen` the last file it was met in during the pass (−1 between passes), `local` the id
+ * {@link scanWords} reports (from 0, first reported first), `bits` the pass's needles it holds; `local` and `bits`
+ * are valid when their `…Serial` entry is the call's serial.
  */
 class WordTable {
-  slots = new Int32Array(1 << 14);
+  // Small at first on purpose: the first files of the first scan grow every array and probe past collisions, so
+  // those paths have run before the optimizing compiler takes the scan loop (a path that has never run when it
+  // compiles is compiled as a deoptimization, and the loop would fall back to slow code mid-scan).
+  slots = new Int32Array(16);
   words: string[] = [];
-  hashes: number[] = [];
-  seen = new Int32Array(1 << 13);
-  local = new Int32Array(1 << 13);
-  localSerial = new Int32Array(1 << 13);
-  bits = new Int32Array(1 << 13);
-  bitsSerial = new Int32Array(1 << 13);
+  hashes = new Int32Array(8);
+  starts = new Int32Array(8);
+  lengths = new Uint8Array(8);
+  chars = new Uint8Array(64);
+  /** Bytes of `chars` in use. */
+  private used = 0;
+  seen = new Int32Array(8);
+  local = new Int32Array(8);
+  localSerial = new Int32Array(8);
+  bits = new Int32Array(8);
+  bitsSerial = new Int32Array(8);
   serial = 0;
   private nextLocal = 0;
 
@@ -89,6 +103,18 @@ class WordTable {
   begin(): void {
     this.serial++;
     this.nextLocal = 0;
+  }
+
+  /** The bits of `fresh` (the needles of this call's pass, at most 31) that word `id` holds, worked out once a call. */
+  bitsOf(id: number, fresh: readonly string[]): number {
+    if (this.bitsSerial[id] !== this.serial) {
+      this.bitsSerial[id] = this.serial;
+      const lower = (this.words[id] as string).toLowerCase();
+      let bits = 0;
+      for (let i = 0; i < fresh.length; i++) if (lower.includes(fresh[i] as string)) bits |= 1 << i;
+      this.bits[id] = bits;
+    }
+    return this.bits[id] as number;
   }
 
   /** The id {@link scanWords} reports for `id` in this call. */
@@ -100,51 +126,61 @@ class WordTable {
     return this.local[id] as number;
   }
 
-  /** The id of `text.slice(start, end)` (`hash` being {@link hashWord} of it), added if new. */
-  id(text: string, start: number, end: number, hash: number): number {
-    const { slots } = this;
+  /**
+   * The id of the word `text.slice(start, end)`, added if new: `bytes` holds the Latin-1 bytes of `text` (at least
+   * to `end`) and `hash` is the word's hash (see {@link WordTable}).
+   */
+  id(text: string, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const { slots, hashes, lengths } = this;
     const mask = slots.length - 1;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = slots[slot] as number;
-      if (entry === 0) {
-        const id = this.words.length;
-        this.words.push(text.slice(start, end));
-        this.hashes.push(hash);
-        if (id >= this.seen.length) this.widen();
-        this.seen[id] = -1;
-        slots[slot] = id + 1;
-        if (this.words.length * 2 > slots.length) this.grow();
-        return id;
-      }
+      if (entry === 0) return this.add(text, bytes, start, end, hash, slot);
       const id = entry - 1;
-      if (this.hashes[id] !== hash) continue;
-      const word = this.words[id] as string;
-      if (word.length !== length) continue;
-      let i = 0;
-      while (i < length && word.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-      if (i === length) return id;
+      if (hashes[id] !== hash || lengths[id] !== length) continue;
+      const { chars } = this;
+      const offset = (this.starts[id] as number) - start;
+      let i = start;
+      while (i < end && chars[offset + i] === bytes[i]) i++;
+      if (i === end) return id;
     }
+  }
+
+  /** Add the word `text.slice(start, end)` (`bytes` as for {@link id}) at the empty `slot`. */
+  private add(text: string, bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+    const id = this.words.length;
+    const length = end - start;
+    this.words.push(text.slice(start, end));
+    if (id >= this.seen.length) this.widen();
+    if (this.used + length > this.chars.length) this.chars = twice(this.chars);
+    this.chars.set(bytes.subarray(start, end), this.used);
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+    this.hashes[id] = hash;
+    this.seen[id] = -1;
+    this.slots[slot] = id + 1;
+    if (this.words.length * 2 > this.slots.length) this.grow();
+    return id;
   }
 
   private grow(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
-    this.hashes.forEach((hash, id) => {
-      let slot = hash & mask;
+    for (let id = 0; id < this.words.length; id++) {
+      let slot = (this.hashes[id] as number) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = id + 1;
-    });
+    }
     this.slots = slots;
   }
 
   /** Double the per-id arrays. */
   private widen(): void {
-    const twice = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
+    this.hashes = twice(this.hashes);
+    this.starts = twice(this.starts);
+    this.lengths = twice(this.lengths);
     this.seen = twice(this.seen);
     this.local = twice(this.local);
     this.localSerial = twice(this.localSerial);
@@ -153,11 +189,38 @@ class WordTable {
   }
 }
 
-/** FNV-1a (32-bit) of the UTF-16 code units `text[start..end)`. */
-function hashWord(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h | 0;
+/** A copy of `a` twice as long (the rest zero). */
+function twice<T extends Int32Array | Uint8Array>(a: T): T {
+  const b = new (a.constructor as new (length: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** FNV-1a offset basis and prime (32-bit; Fowler, Noll, Vo, IETF draft-eastlake-fnv). */
+const FNV_BASIS = 0x811c9dc5;
+const FNV_PRIME = 16777619;
+
+/** Per byte, 1 for a word character (`[A-Za-z0-9_$]`, see `isWordCode`), else 0. */
+const WORD_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) WORD_BYTE[c] = isWordChar(c) ? 1 : 0;
+
+/** The Latin-1 bytes of the file being scanned, reused by every scan (grown to the longest file scanned). */
+let latin1 = Buffer.allocUnsafeSlow(1 << 16);
+
+/** A code unit past 0xFF (only in the raw text of snapshots not built by the snapshot builder). */
+const WIDE = /[^\x00-\xff]/;
+const WIDE_ALL = /[^\x00-\xff]/g;
+
+/**
+ * `text` as bytes, one per code unit, in a buffer shared by every scan (valid until the next call): a native copy
+ * (~0.1 ns a byte) after which a character costs a typed-array read. Exact when `narrow` (every code unit at most
+ * 0xFF, see `rawIsLatin1`); otherwise each code unit past 0xFF is written as NUL, which is no word character either
+ * (a plain Latin-1 write would keep its low byte, and U+0161 would read as "a").
+ */
+function latin1Bytes(text: string, narrow: boolean): Uint8Array {
+  if (text.length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(text.length)));
+  latin1.write(narrow || !WIDE.test(text) ? text : text.replace(WIDE_ALL, "\0"), 0, "latin1");
+  return latin1;
 }
 
 /**
@@ -206,31 +269,47 @@ function scanPattern(alternatives: readonly string[]): RegExp {
 }
 
 /**
- * Call `fn(id, end)` for each distinct word (2 to {@link MAX_WORD} characters) of `content`, the text of file number
- * `file`, that `re` finds, in order, at most {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first
- * occurrence. Words met are marked in `table.seen` with `file` (so `seen` must hold no `file` before).
+ * Append to `out` an entry (file, id, end, 0) for each distinct word (2 to {@link MAX_WORD} characters) of `content`,
+ * the raw text of file number `file` (`narrow`: see {@link latin1Bytes}), that `re` finds, in order, at most
+ * {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first occurrence. Words met are marked in
+ * `table.seen` with `file` (so `seen` must hold no `file` before). No callback per word: the caller walks the
+ * entries after the file, so this loop, which runs once per hit, stays small and sees one shape of everything.
  * @returns whether the cap stopped the file.
  */
 function fileWords(
   content: string,
+  narrow: boolean,
   file: number,
   re: RegExp,
   table: WordTable,
-  fn: (id: number, end: number) => void,
+  out: IntList,
 ): boolean {
   let taken = 0;
+  let bytes: Uint8Array | undefined;
   re.lastIndex = 0;
   // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
-  // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left.
+  // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left, hashed
+  // as it is widened (a word longer than MAX_WORD is given up as soon as it is).
   while (re.test(content)) {
+    bytes ??= latin1Bytes(content, narrow);
     const e = re.lastIndex;
     let s = e - 1;
-    while (s > 0 && isWordChar(content.charCodeAt(s - 1))) s--;
-    if (e - s < 2 || e - s > MAX_WORD) continue;
-    const id = table.id(content, s, e, hashWord(content, s, e));
+    let h = Math.imul(FNV_BASIS ^ (bytes[s] as number), FNV_PRIME);
+    while (s > 0) {
+      const c = bytes[s - 1] as number;
+      if (WORD_BYTE[c] === 0) break;
+      if (e - s === MAX_WORD) {
+        s = -1;
+        break;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
+      s--;
+    }
+    if (s < 0 || e - s < 2) continue;
+    const id = table.id(content, bytes, s, e, h | 0);
     if (table.seen[id] === file) continue;
     table.seen[id] = file;
-    fn(id, e);
+    out.push4(file, id, e, 0);
     if (++taken >= MAX_WORDS_PER_FILE) return true;
   }
   return false;
@@ -275,19 +354,8 @@ export function scanWords(
     if (record === undefined) fresh.push(a);
     else wanted.set(record, (wanted.get(record) ?? 0) | (1 << record.alternatives.indexOf(a)));
   }
-  const report = (file: number, id: number) => onWord(file, table.words[id] as string, table.localId(id));
   // The bits of `fresh` a word holds: kept with the pass, so that a later call can take one needle's words.
   const keep = fresh.length <= 31;
-  const bitsOf = (id: number): number => {
-    if (table.bitsSerial[id] !== table.serial) {
-      table.bitsSerial[id] = table.serial;
-      const lower = (table.words[id] as string).toLowerCase();
-      let bits = 0;
-      for (let i = 0; i < fresh.length; i++) if (lower.includes(fresh[i] as string)) bits |= 1 << i;
-      table.bits[id] = bits;
-    }
-    return table.bits[id] as number;
-  };
   const entries = new IntList();
   const capped = new Set<number>();
   if (fresh.length > 0) {
@@ -296,23 +364,25 @@ export function scanWords(
     const direct = wanted.size === 0;
     let scanned = 0;
     const { paths } = snapshot;
-    let file = 0;
-    const found = (id: number, end: number) => {
-      entries.push4(file, id, end, keep ? bitsOf(id) : 0);
-      if (direct) report(file, id);
-    };
+    const narrow = rawIsLatin1(snapshot);
     const readable = scannable(snapshot);
-    for (; file < paths.length; file++) {
+    for (let file = 0; file < paths.length; file++) {
       if (readable[file] === 0) continue;
       // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
       const content = rawText(snapshot, paths[file] as string) as string;
       scanned++;
-      if (fileWords(content, file, re, table, found)) capped.add(file);
+      const from = entries.length;
+      if (fileWords(content, narrow, file, re, table, entries)) capped.add(file);
+      for (let k = from; k < entries.length; k += 4) {
+        const id = entries.data[k + 1] as number;
+        if (keep) entries.data[k + 3] = table.bitsOf(id, fresh);
+        if (direct) onWord(file, table.words[id] as string, table.localId(id));
+      }
     }
     table.seen.fill(-1);
     cache.textFiles = scanned;
   }
-  if (wanted.size > 0) merge(snapshot, cache, alternatives, entries, wanted, report);
+  if (wanted.size > 0) merge(snapshot, cache, alternatives, entries, wanted, onWord);
   if (fresh.length > 0 && keep) {
     remember(cache, { alternatives: fresh, entries: entries.data.slice(0, entries.length), capped });
   }
@@ -332,8 +402,9 @@ function merge(
   alternatives: readonly string[],
   entries: IntList,
   wanted: ReadonlyMap<ScanRecord, number>,
-  report: (file: number, id: number) => void,
+  onWord: (file: number, word: string, id: number) => void,
 ): void {
+  const { table } = cache;
   interface Source {
     data: Int32Array;
     end: number;
@@ -356,6 +427,8 @@ function merge(
   const again = [...rescan].sort((a, b) => a - b);
   let next = 0; // the next file of `again`
   let re: RegExp | undefined;
+  const found = new IntList();
+  const narrow = rawIsLatin1(snapshot);
   for (;;) {
     let file = next < again.length ? (again[next] as number) : -1;
     for (const s of sources) {
@@ -370,7 +443,12 @@ function merge(
         skip(s);
       }
       const content = rawText(snapshot, snapshot.paths[file] as string) as string;
-      fileWords(content, file, (re ??= scanPattern(alternatives)), cache.table, (id) => report(file, id));
+      found.length = 0;
+      fileWords(content, narrow, file, (re ??= scanPattern(alternatives)), table, found);
+      for (let k = 0; k < found.length; k += 4) {
+        const id = found.data[k + 1] as number;
+        onWord(file, table.words[id] as string, table.localId(id));
+      }
       continue;
     }
     let taken = 0;
@@ -384,7 +462,8 @@ function merge(
       if (best === undefined) break;
       const end = best.data[best.at + 2] as number;
       if (end !== last && taken < MAX_WORDS_PER_FILE) {
-        report(file, best.data[best.at + 1] as number);
+        const id = best.data[best.at + 1] as number;
+        onWord(file, table.words[id] as string, table.localId(id));
         taken++;
       }
       last = end;
@@ -392,7 +471,7 @@ function merge(
       skip(best);
     }
   }
-  if (again.length > 0) cache.table.seen.fill(-1);
+  if (again.length > 0) table.seen.fill(-1);
 }
 
 /** Keep `record` for later calls, dropping the oldest records past {@link MAX_CACHED_ENTRIES} entries. */

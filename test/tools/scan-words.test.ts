@@ -21,9 +21,9 @@ async function calls(files: Record<string, string>, needles: string[]) {
 }
 
 describe("scanWords", () => {
-  it("tells apart two words whose hashes are the same (dftpdn and rnrrdt collide in 32-bit FNV-1a)", async () => {
-    const out = await calls({ "a.js": "dftpdn rnrrdt dftpdn\n", "b.js": "rnrrdt\n" }, ["d"]);
-    expect(out.map((c) => `${c.path} ${c.word}`)).toEqual(["a.js dftpdn", "a.js rnrrdt", "b.js rnrrdt"]);
+  it("tells apart two words whose hashes are the same (ndptfd and tdrrnr collide in FNV-1a, last first)", async () => {
+    const out = await calls({ "a.js": "ndptfd tdrrnr ndptfd\n", "b.js": "tdrrnr\n" }, ["d"]);
+    expect(out.map((c) => `${c.path} ${c.word}`)).toEqual(["a.js ndptfd", "a.js tdrrnr", "b.js tdrrnr"]);
     expect(out[0]?.id).not.toBe(out[1]?.id);
     expect(out[2]?.id).toBe(out[1]?.id);
   });
@@ -35,7 +35,7 @@ describe("scanWords", () => {
   });
 
   it("reports each distinct word once per file, one id per word across files, past the first table size", async () => {
-    // 16,000 distinct words: the word table (16,384 slots, at most half full) grows.
+    // 16,000 distinct words: the word table (16 slots at first, at most half full) grows eleven times.
     const words = (k: number) => Array.from({ length: 4000 }, (_, i) => `w${k}x${i}`);
     const files = {
       "a.js": [...words(0), ...words(0)].join(" "),
@@ -54,6 +54,24 @@ describe("scanWords", () => {
     expect(ids.size).toBe(16000);
     expect(new Set(ids.values()).size).toBe(16000);
     expect(new Set(out.map((c) => `${c.path} ${c.word}`)).size).toBe(out.length);
+  });
+
+  it("reads a code unit past U+00FF as no word character in a snapshot whose text is not Latin-1", async () => {
+    // Not built by the snapshot builder: `read` gives the decoded text. "\u0161" (š) is 0x61 ("a") in its low byte,
+    // "\u0130" (İ) 0x30 ("0"), and "\ud835\udc1a" (𝐚) holds 0x35 and 0x1a: none of them may join a word.
+    const text = "\u0161rror \u0130rror x\ud835\udc1arror Error rror\u0161 \u0161rror\n";
+    const plain: Snapshot = {
+      sha: "0".repeat(40),
+      paths: ["a.js"],
+      stats: { files: 1, textFiles: 1, textBytes: text.length, totalBytes: text.length, leftOut: [], truncated: false },
+      entry: (path) => (path === "a.js" ? { path, kind: "text", size: text.length, mode: "100644" } : undefined),
+      read: (path) => (path === "a.js" ? text : undefined),
+    };
+    const words: string[] = [];
+    scanWords(plain, ["rror"], (_, word) => words.push(word));
+    expect(words).toEqual(["rror", "Error"]);
+    // The same text from the snapshot builder (raw text: Latin-1 of its UTF-8 bytes) gives the same words.
+    expect((await calls({ "a.js": text }, ["rror"])).map((c) => c.word)).toEqual(["rror", "Error"]);
   });
 
   it("takes at most MAX_WORDS_PER_FILE distinct words of one file", async () => {
