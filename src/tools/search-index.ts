@@ -3,7 +3,14 @@ import { isSecretPath } from "../grounding/secrets.js";
 import { rawIsLatin1, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
-import { identifierWords, isWordCode as isWordChar, withinBudget, type ExtractBudget } from "./symbol-index.js";
+import {
+  escapeRegExp,
+  identifierWords,
+  isWordCode as isWordChar,
+  searchTokenCount,
+  withinBudget,
+  type ExtractBudget,
+} from "./symbol-index.js";
 
 /** Distinct words of one file that are ranked; the rest of a huge file is not. */
 export const MAX_WORDS_PER_FILE = 5000;
@@ -942,11 +949,19 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
   );
   const candidates = best.filter((file) => affordable.has(snapshot.paths[file] as string));
   // Per candidate, the number of tokens of its symbols field (the tokens of its distinct names) and the derived
-  // tokens among them with their frequencies, in the order first met.
+  // tokens among them with their frequencies, in the order first met. A name's tokens are pieces of it, and a derived
+  // token holds a term (itself or a prefix expansion) or a piece of a fuzzy term unchanged (see `pieces`): a name
+  // holding none of them, ignoring case, holds no derived token, and only the number of its tokens is needed.
+  const needles = [...terms, ...fuzzyTerms.flatMap((f) => pieces(f.t, f.k))];
+  const mayHold = new RegExp(needles.map(escapeRegExp).join("|"), "i");
   const symbolFields = candidates.map((file) => {
     let length = 0;
     const counts = new Map<Derived, number>();
     for (const name of new Set(options.symbolsOf(snapshot.paths[file] as string))) {
+      if (!mayHold.test(name)) {
+        length += searchTokenCount(name);
+        continue;
+      }
       const tokens = tokensOf(name);
       length += tokens.length;
       for (const token of tokens) {

@@ -201,13 +201,9 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       }
     }
     const ranked = rankSymbolNames(buildNameTable(sitesByName.keys(), tokensOf), terms, max);
-    const order = ranked.some((r) => (sitesByName.get(r.name)?.length ?? 0) > 1)
-      ? new Map(snapshot.paths.map((p, i) => [p, i]))
-      : undefined;
+    // In path order (`snapshot.paths` is sorted by code unit order), then line order.
     for (const r of ranked) {
-      sitesByName
-        .get(r.name)
-        ?.sort((a, b) => (order?.get(a.path) as number) - (order?.get(b.path) as number) || a.line - b.line);
+      sitesByName.get(r.name)?.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     }
     // No file whose served text shows a matched word and no symbol: the answer says no match, also when files hold
     // a query word only inside a secret (a count of such files would confirm a guessed prefix of the secret).

@@ -129,7 +129,8 @@ export function definitionsOf(snapshot: Snapshot, name: string): SymbolSite[] {
  */
 export const DEFINITION_LINE_MAX = 1000;
 
-function escapeRegExp(text: string): string {
+/** `text` with every character a regular expression treats specially escaped: the pattern matches `text` itself. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
@@ -218,11 +219,7 @@ export function identifierWords(text: string): string[] {
       start = -1;
     } else if (start === -1) {
       start = i;
-    } else if (
-      (cur === Ch.Upper && (prev === Ch.Lower || prev === Ch.Digit)) ||
-      (cur === Ch.Upper && prev === Ch.Upper && i + 1 < n && charClass(text.charCodeAt(i + 1)) === Ch.Lower) ||
-      (cur === Ch.Digit && (prev === Ch.Lower || prev === Ch.Upper))
-    ) {
+    } else if (splitsAt(text, i, n, prev, cur)) {
       out.push(text.slice(start, i).toLowerCase());
       start = i;
     }
@@ -230,6 +227,62 @@ export function identifierWords(text: string): string[] {
   }
   if (start !== -1) out.push(text.slice(start).toLowerCase());
   return out;
+}
+
+/**
+ * Whether {@link identifierWords} starts a new word at `text[i]` (class `cur`, after a letter or digit of class
+ * `prev`, the text ending at `n`): a hump (`aB`, `2B`, the `S` of `HTTPServer`) or a letter→digit step.
+ */
+function splitsAt(text: string, i: number, n: number, prev: Ch, cur: Ch): boolean {
+  return (
+    (cur === Ch.Upper && (prev === Ch.Lower || prev === Ch.Digit)) ||
+    (cur === Ch.Upper && prev === Ch.Upper && i + 1 < n && charClass(text.charCodeAt(i + 1)) === Ch.Lower) ||
+    (cur === Ch.Digit && (prev === Ch.Lower || prev === Ch.Upper))
+  );
+}
+
+/**
+ * The number of tokens `searchTokens` (search-index.ts) gives for `text`, without building them: per run of
+ * `[A-Za-z0-9_$]` of 2+ characters, 1 for the run, plus 1 per {@link identifierWords} part of 2+ characters when the
+ * run has more than one part. For the many symbol names whose tokens themselves are not needed, only their count.
+ */
+export function searchTokenCount(text: string): number {
+  let count = 0;
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    if (!isWordCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n && isWordCode(text.charCodeAt(end))) end++;
+    if (end - i >= 2) {
+      count++;
+      // identifierWords of text[i, end): its parts, and those of 2+ characters
+      let parts = 0;
+      let long = 0;
+      let start = -1;
+      let prev = Ch.Other;
+      for (let k = i; k < end; k++) {
+        const cur = charClass(text.charCodeAt(k));
+        if (cur === Ch.Other || (start !== -1 && splitsAt(text, k, end, prev, cur))) {
+          if (start !== -1) {
+            parts++;
+            if (k - start >= 2) long++;
+          }
+          start = cur === Ch.Other ? -1 : k;
+        } else if (start === -1) start = k;
+        prev = cur;
+      }
+      if (start !== -1) {
+        parts++;
+        if (end - start >= 2) long++;
+      }
+      if (parts > 1) count += long;
+    }
+    i = end;
+  }
+  return count;
 }
 
 /** `kind name (container.)` as shown to a model: `method Cart.total`, `function parse`. */
