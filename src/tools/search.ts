@@ -3,6 +3,7 @@ import type { ToolDefinition } from "./types.js";
 import { finish } from "./output.js";
 import { nameTokens, rankFiles, searchTokens, type SearchHit } from "./search-index.js";
 import { servedWords } from "./serve.js";
+import { withoutErrorTemplates } from "./error-templates.js";
 import { buildNameTable, tokenIds, topK, type NameTable } from "./name-table.js";
 import {
   EXTRACT_BUDGET_CHARS,
@@ -147,7 +148,10 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
   readsCode: true,
   run(args, ctx) {
     const max = args.max_results ?? SEARCH_DEFAULT_RESULTS;
-    const terms = [...new Set(searchTokens(args.query))].filter((t) => !STOP.has(t)).slice(0, MAX_QUERY_TERMS);
+    const termsOf = (text: string) => [...new Set(searchTokens(text))].filter((t) => !STOP.has(t));
+    // An error message's fixed words ("Cannot read properties of undefined") are in most files: only its names rank.
+    const { query, removed } = withoutErrorTemplates(args.query, (text) => termsOf(text).length > 0);
+    const terms = termsOf(query).slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) {
       return finish(ctx.snapshot, {
         status: "invalid",
@@ -217,6 +221,12 @@ export const searchCodebase: ToolDefinition<z.infer<typeof schema>> = {
       });
     }
     const out: string[] = [`Files (${hits.length} of ${total} matching):`];
+    if (removed.length > 0) {
+      out.unshift(
+        "Ranked by the names in the error message, not by its fixed words " +
+          `(${removed.map((r) => JSON.stringify(r)).join(", ")}).`,
+      );
+    }
     hits.forEach((r, i) => {
       const path = r.id;
       const matchedTerms = new Set(r.terms);
