@@ -20,10 +20,93 @@ const HASH = new Set([
   "TOML",
   "Dockerfile",
   "Makefile",
+  "GraphQL",
 ]);
 
-/** Languages with no comment syntax a line can be read by: prose and data. */
-const NO_COMMENTS = new Set(["Markdown", "Text", "reStructuredText"]);
+/**
+ * How a language writes a comment: the starts of its line comments, whether it has C's block comments (`/* … *\/`)
+ * and whether it has markup comments (`<!-- … -->`). A language of src/lang/languages.ts named neither in
+ * {@link SYNTAX} nor in {@link HASH} (and an unknown one) reads as the C family: `//` and `/* … *\/`.
+ */
+interface Syntax {
+  line: readonly string[];
+  block: boolean;
+  markup: boolean;
+}
+const C_FAMILY: Syntax = { line: ["//"], block: true, markup: false };
+const HASH_SYNTAX: Syntax = { line: ["#"], block: false, markup: false };
+const SYNTAX = new Map<string, Syntax>([
+  ["PHP", { line: ["//", "#"], block: true, markup: false }],
+  ["Terraform", { line: ["//", "#"], block: true, markup: false }],
+  ["SQL", { line: ["--"], block: true, markup: false }],
+  ["Lua", { line: ["--"], block: false, markup: false }],
+  ["Haskell", { line: ["--"], block: false, markup: false }],
+  ["Erlang", { line: ["%"], block: false, markup: false }],
+  ["Clojure", { line: [";"], block: false, markup: false }],
+  ["HTML", { line: [], block: false, markup: true }],
+  ["XML", { line: [], block: false, markup: true }],
+  ["Vue", { line: ["//"], block: true, markup: true }],
+  ["Svelte", { line: ["//"], block: true, markup: true }],
+  // prose and data: only an HTML comment is hidden (Markdown renders none)
+  ["Markdown", { line: [], block: false, markup: true }],
+  ["Text", { line: [], block: false, markup: false }],
+  ["reStructuredText", { line: [], block: false, markup: false }],
+]);
+
+function syntaxOf(language: string | undefined): Syntax {
+  if (language === undefined) return C_FAMILY;
+  return SYNTAX.get(language) ?? (HASH.has(language) ? HASH_SYNTAX : C_FAMILY);
+}
+
+/**
+ * Code that starts like a line comment of its language: a Haskell operator made of dashes and symbols (`-->`, `--|`),
+ * a PHP 8 attribute (`#[Route("/")]`).
+ */
+const NOT_A_COMMENT = new Map([
+  ["Haskell", /^--+[!#$%&*+./<=>?@\\^|~:]/],
+  ["PHP", /^#\[/],
+]);
+
+/**
+ * Comments that a compiler, an interpreter or a build reads (a change of one changes the program): a shebang, Go's
+ * `//go:` directives, `// +build`, `//line` and cgo's `//export`, TypeScript's `/// <reference …>` and `// @ts-…`
+ * (`@ts-ignore`, `@ts-expect-error`, `@ts-nocheck`), Python's and Ruby's encoding and magic comments (PEP 263
+ * `coding:`, `frozen_string_literal:`), and Dockerfile parser directives (`# syntax=`, `# escape=`, `# check=`).
+ */
+const DIRECTIVE = new RegExp(
+  String.raw`^(?:#!|\/\/go:|\/\/ ?\+build\b|\/\/line |\/\/export |\/\/\/ ?<(?:reference|amd)|\/\/ ?@ts-|` +
+    String.raw`\/\* ?@ts-|#.*-\*-.*\bcoding[:=]|# ?(?:en)?coding[:=]|#.*\bfileencoding=|` +
+    String.raw`# ?(?:frozen_string_literal|shareable_constant_value|warn_indent):|` +
+    String.raw`# ?(?:syntax|escape|check)=)`,
+);
+
+/** Languages where the indentation of a line is not part of the program (its leading blanks can change freely). */
+const FREE_INDENT = new Set([
+  "JavaScript",
+  "TypeScript",
+  "Go",
+  "Java",
+  "Kotlin",
+  "Scala",
+  "C#",
+  "C",
+  "C/C++ header",
+  "C++",
+  "Rust",
+  "Swift",
+  "Objective-C",
+  "PHP",
+  "Dart",
+  "CSS",
+  "SCSS",
+  "Less",
+  "JSON",
+  "Protocol Buffers",
+  "GraphQL",
+  "Terraform",
+  "SQL",
+  "Lua",
+]);
 
 /** The language of a repository path: by basename (`Dockerfile`, `Gemfile`), else by extension; undefined if none. */
 export function languageOfPath(path: string): string | undefined {
@@ -40,20 +123,32 @@ export function languageOfPath(path: string): string | undefined {
  *   comment's line — `/* … *\/` (or an unclosed `/*`), a continuation ` * …` (`*` then a space, a tab or nothing)
  *   or the closing `*\/` — with nothing but white space or a `//` comment after its `*\/`. So `/* x *\/ run();` and
  *   Go's or C's `*p = v` are code.
- * - Markdown, Text, reStructuredText: never.
+ * - `--` in SQL (which also has `/* … *\/`), Lua and Haskell (not its operators such as `-->`); `#` and `//` in PHP
+ *   (not an attribute `#[…]`) and Terraform; `%` in Erlang; `;` in Clojure; `<!-- … -->` (or an unclosed `<!--`,
+ *   or a closing `-->`) in HTML, XML, Markdown, Vue and Svelte (the last two also read `//` and `/* … *\/`, for
+ *   their scripts).
+ * - Text, reStructuredText: never.
  * A blank line is not a comment (see {@link isInertLine}).
  */
 export function isCommentLine(line: string, language: string | undefined): boolean {
   const t = line.trim();
-  if (t === "" || (language !== undefined && NO_COMMENTS.has(language))) return false;
-  if (language !== undefined && HASH.has(language)) {
-    return t.startsWith("#") || (language === "Ruby" && /^=(?:begin|end)(?:\s|$)/.test(t));
+  if (t === "") return false;
+  if (language === "Ruby" && /^=(?:begin|end)(?:\s|$)/.test(t)) return true;
+  const syntax = syntaxOf(language);
+  for (const start of syntax.line) {
+    if (t.startsWith(start) && !(NOT_A_COMMENT.get(language ?? "")?.test(t) ?? false)) return true;
   }
-  if (t.startsWith("//")) return true;
+  if (syntax.markup && (t.startsWith("<!--") || t.startsWith("-->"))) {
+    const close = t.indexOf("-->", t.startsWith("<!--") ? 4 : 0);
+    if (close === -1) return true;
+    const after = t.slice(close + 3).trim();
+    return after === "" || isCommentLine(after, language);
+  }
+  if (!syntax.block) return false;
   let rest: string;
   if (t.startsWith("/*")) rest = t.slice(2);
   else if (t.startsWith("*/")) rest = t;
-  else if (t === "*" || t.startsWith("* ") || t.startsWith("*\t")) rest = t.slice(1);
+  else if (isStarLine(t)) rest = t.slice(1);
   else return false;
   const close = rest.indexOf("*/");
   if (close === -1) return true;
@@ -61,34 +156,45 @@ export function isCommentLine(line: string, language: string | undefined): boole
   return after === "" || after.startsWith("//") || isCommentLine(after, language);
 }
 
+/** A block comment's continuation line (trimmed): `*` alone, or `*` then a space or a tab. */
+function isStarLine(t: string): boolean {
+  return t === "*" || t.startsWith("* ") || t.startsWith("*\t");
+}
+
 /**
  * True when `line` does nothing when the program runs, in the file at `path`: blank, a comment
- * ({@link isCommentLine}), or in Python a line that is only a string literal (a docstring line: `"""…`, `'''…`,
- * `"text"`).
+ * ({@link isCommentLine}) that is no directive (a shebang, `//go:embed`, `// @ts-expect-error`, `# coding: …`: see
+ * `DIRECTIVE`), or in Python a line that is only a string literal (a docstring line: `"""…`, `'''…`, `"text"`).
  */
 export function isInertLine(path: string, line: string): boolean {
   const t = line.trim();
   if (t === "") return true;
   const language = languageOfPath(path);
-  if (isCommentLine(t, language)) return true;
+  if (isCommentLine(t, language)) return !DIRECTIVE.test(t);
   return language === "Python" && (/^[rRbBuU]?("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
 }
 
 /**
  * The lines of a run of consecutive lines of the file at `path` (in order) that do nothing when the program runs:
  * each {@link isInertLine}, and also the lines inside a block comment that opens on an earlier line of the run
- * (`/*` … `*\/` in the C family, Ruby's `=begin` … `=end`, a Python string literal in `"""` or `'''` that spans
- * lines), whatever they hold. Returns one boolean per line.
+ * (`/*` … `*\/` in the C family, `<!--` … `-->` in markup, Ruby's `=begin` … `=end`, a Python string literal in `"""`
+ * or `'''` that spans lines), or that closes on a later line of it (a line starting with `*\/`, or a ` * …` line
+ * holding `*\/`: every line back to the one holding `/*` is inside), whatever they hold. A ` * …` line in neither,
+ * whose nearest non-blank line above in the run is code, is code too: a continuation line that breaks before a `*`
+ * (`return p` then `    * q;`), not a comment's. Returns one boolean per line.
  */
 export function inertLines(path: string, lines: readonly string[]): boolean[] {
   const language = languageOfPath(path);
-  const hash = language !== undefined && HASH.has(language);
-  /** What closes the block the current line is inside: `*\/`, `=end`, `"""`, `'''`, or "" outside one. */
+  const syntax = syntaxOf(language);
+  /** What closes the block the current line is inside: `*\/`, `-->`, `=end`, `"""`, `'''`, or "" outside one. */
   let closer = "";
-  return lines.map((line) => {
+  /** Lines known to be inside a block comment (opened above, or closed below, in the run). */
+  const inside = lines.map(() => false);
+  const out = lines.map((line, i) => {
     const t = line.trim();
     if (closer !== "") {
       const at = closer === "=end" ? (/^=end(?:\s|$)/.test(t) ? 0 : -1) : t.indexOf(closer);
+      inside[i] = true;
       if (at === -1) return true;
       const after = t.slice(at + closer.length).trim();
       closer = "";
@@ -99,9 +205,28 @@ export function inertLines(path: string, lines: readonly string[]): boolean[] {
     else if (language === "Python") {
       const quote = /^[rRbBuU]?("""|''')/.exec(t)?.[1];
       if (quote !== undefined && !t.slice(t.indexOf(quote) + 3).includes(quote)) closer = quote;
-    } else if (!hash && leavesBlockOpen(t)) closer = "*/";
+    } else if (syntax.markup && t.startsWith("<!--") && !t.includes("-->", 4)) closer = "-->";
+    else if (syntax.block && leavesBlockOpen(t)) closer = "*/";
     return true;
   });
+  if (!syntax.block) return out;
+  // Backwards: a line that closes a block comment puts every line above it, up to the one holding `/*`, inside.
+  for (let i = lines.length - 1, open = false; i >= 0; i--) {
+    const t = (lines[i] as string).trim();
+    if (open) {
+      if (t.includes("/*")) open = false;
+      else out[i] = inside[i] = true;
+    } else if (t.startsWith("*/") || (isStarLine(t) && t.includes("*/"))) open = true;
+  }
+  // Forwards: a ` * …` line in no block found above, whose nearest non-blank line above is code, is code.
+  let above: boolean | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const t = (lines[i] as string).trim();
+    if (t === "") continue;
+    if (!inside[i] && isStarLine(t) && above === false) out[i] = false;
+    above = out[i];
+  }
+  return out;
 }
 
 /** Whether a C-family comment line (trimmed) ends inside a block comment: `/* …` or ` * …` with no `*\/` after. */
@@ -126,11 +251,32 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
 }
 
 /**
- * True when an edit (its `path` and unified `diff`) changes nothing the program does: every line it adds and every
- * line it removes is inert ({@link inertLines}, each side read as a run of lines). An edit that comments code out
- * removes code, so it is not comment-only.
+ * True when an edit (its `path` and unified `diff`) changes nothing the program does. Each hunk is read as two runs
+ * of lines ({@link inertLines}): its old side (context and removed lines) and its new side (context and added
+ * lines); the edit is comment-only when, in every hunk, both sides hold the same code lines in the same order. So an
+ * edit that comments code out, wraps it in `/*` … `*\/` or takes it out of a comment is a change; a line added
+ * inside a block comment that the hunk's context opens or closes is not; and a code line whose only change is its
+ * trailing blanks (or, in a language where indentation means nothing, `FREE_INDENT`, its leading ones) is the same
+ * line. A code line that gains a trailing comment counts as changed.
  */
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
-  const { added, removed } = changedLines(edit.diff);
-  return inertLines(edit.path, added).every(Boolean) && inertLines(edit.path, removed).every(Boolean);
+  const trimStart = FREE_INDENT.has(languageOfPath(edit.path) ?? "");
+  const code = (side: string[]) => {
+    const inert = inertLines(edit.path, side);
+    return side.filter((_, i) => !inert[i]).map((l) => (trimStart ? l.trim() : l.trimEnd()));
+  };
+  for (const file of parsePatch(edit.diff)) {
+    for (const hunk of file.hunks) {
+      const before: string[] = [];
+      const after: string[] = [];
+      for (const l of hunk.lines) {
+        if (l.startsWith(" ") || l.startsWith("-")) before.push(l.slice(1));
+        if (l.startsWith(" ") || l.startsWith("+")) after.push(l.slice(1));
+      }
+      const a = code(before);
+      const b = code(after);
+      if (a.length !== b.length || a.some((line, i) => line !== b[i])) return false;
+    }
+  }
+  return true;
 }
