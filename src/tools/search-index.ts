@@ -160,7 +160,7 @@ class WordTable {
     const length = end - start;
     this.words.push(text.slice(start, end));
     if (id >= this.seen.length) this.widen();
-    if (this.used + length > this.chars.length) this.chars = twice(this.chars);
+    while (this.used + length > this.chars.length) this.chars = twice(this.chars);
     this.chars.set(bytes.subarray(start, end), this.used);
     this.starts[id] = this.used;
     this.lengths[id] = length;
