@@ -291,20 +291,21 @@ function fileWords(
   table: WordTable,
   out: IntList,
 ): boolean {
-  let taken = 0;
-  let bytes: Uint8Array | undefined;
   re.lastIndex = 0;
   // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
   // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left, hashed
   // as it is widened (a word longer than MAX_WORD is given up as soon as it is).
-  while (re.test(content)) {
-    bytes ??= latin1Bytes(content, narrow);
+  if (!re.test(content)) return false;
+  const bytes = latin1Bytes(content, narrow);
+  const word = WORD_BYTE;
+  let taken = 0;
+  do {
     const e = re.lastIndex;
     let s = e - 1;
     let h = Math.imul(FNV_BASIS ^ (bytes[s] as number), FNV_PRIME);
     while (s > 0) {
       const c = bytes[s - 1] as number;
-      if (WORD_BYTE[c] === 0) break;
+      if (word[c] === 0) break;
       if (e - s === MAX_WORD) {
         s = -1;
         break;
@@ -318,7 +319,7 @@ function fileWords(
     table.seen[id] = file;
     out.push4(file, id, e, 0);
     if (++taken >= MAX_WORDS_PER_FILE) return true;
-  }
+  } while (re.test(content));
   return false;
 }
 
