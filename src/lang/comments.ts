@@ -235,6 +235,34 @@ function leavesBlockOpen(t: string): boolean {
   return t.startsWith("*") && !t.startsWith("*/") && !t.includes("*/");
 }
 
+/**
+ * `line` without a line comment after its code (`run(); // note` → `run();`), for comparing code lines: the comment
+ * must start with one of the language's line-comment markers outside a string (`"`, `'`, `` ` ``, with backslash
+ * escapes) and outside a `/* … *\/` comment, right after a blank. The line as it is when a string or block comment is
+ * left open at its end (it may go on to the next line), in markup languages, and in any language with none.
+ */
+function withoutTrailingComment(line: string, syntax: Syntax): string {
+  if (syntax.markup || syntax.line.length === 0) return line;
+  let quote = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 92) {
+      i++; // a backslash escapes the next character, in a string or not (a regular expression's `\/`)
+    } else if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39 || c === 96) {
+      quote = c;
+    } else if (syntax.block && c === 47 && line.charCodeAt(i + 1) === 42) {
+      const close = line.indexOf("*/", i + 2);
+      if (close === -1) return line;
+      i = close + 1;
+    } else if (i > 0 && (line.charCodeAt(i - 1) === 32 || line.charCodeAt(i - 1) === 9)) {
+      for (const start of syntax.line) if (line.startsWith(start, i)) return line.slice(0, i);
+    }
+  }
+  return line;
+}
+
 /** The added (`+`) and removed (`-`) lines of a unified diff, without their marker, across its files and hunks. */
 export function changedLines(diff: string): { added: string[]; removed: string[] } {
   const added: string[] = [];
@@ -257,13 +285,19 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
  * edit that comments code out, wraps it in `/*` … `*\/` or takes it out of a comment is a change; a line added
  * inside a block comment that the hunk's context opens or closes is not; and a code line whose only change is its
  * trailing blanks (or, in a language where indentation means nothing, `FREE_INDENT`, its leading ones) is the same
- * line. A code line that gains a trailing comment counts as changed.
+ * line, as is one that only gains, loses or changes a comment after its code (`run();` → `run(); // may throw`; see
+ * `withoutTrailingComment`).
  */
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
-  const trimStart = FREE_INDENT.has(languageOfPath(edit.path) ?? "");
+  const language = languageOfPath(edit.path);
+  const trimStart = FREE_INDENT.has(language ?? "");
+  const syntax = syntaxOf(language);
   const code = (side: string[]) => {
     const inert = inertLines(edit.path, side);
-    return side.filter((_, i) => !inert[i]).map((l) => (trimStart ? l.trim() : l.trimEnd()));
+    return side
+      .filter((_, i) => !inert[i])
+      .map((l) => withoutTrailingComment(l, syntax))
+      .map((l) => (trimStart ? l.trim() : l.trimEnd()));
   };
   for (const file of parsePatch(edit.diff)) {
     for (const hunk of file.hunks) {

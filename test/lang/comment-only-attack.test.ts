@@ -84,8 +84,22 @@ describe("a change that is in effect only a comment opens no pull request", () =
     expect(isCommentOnly(edit("a.py", "if x:\n    run()\n", "if x:\n    # run may raise\nrun()\n"))).toBe(false);
   });
 
-  it.fails("(not fixed) a comment put behind the code of an existing line, with edits.allow: modifications", () => {
+  it("with edits.allow: modifications, a comment put behind the code of an existing line", async () => {
     expect(isCommentOnly(edit("a.js", "run();\n", "run(); // run may throw\n"))).toBe(true);
+    expect(isCommentOnly(edit("a.py", "x = f()\n", "x = f()  # f may raise\n"))).toBe(true);
+    expect(isCommentOnly(edit("q.sql", "SELECT a FROM t;\n", "SELECT a FROM t; -- t may be empty\n"))).toBe(true);
+    expect(await outcomeOf("a.js", "run();\n", "run(); // run may throw\n", "modifications")).toBe("diagnosis_only");
+    // what only looks like a comment behind code is code: in a string, behind a block comment, in a regex, glued on
+    const code: [string, string, string][] = [
+      ["a.js", 'open("http://a");\n', 'open("http://b");\n'],
+      ["a.js", 'log("a // b");\n', 'log("a // c");\n'],
+      ["a.js", "x = 1; /* a // b */ y = 2;\n", "x = 1; /* a // b */ y = 3;\n"],
+      ["a.js", "s = s.replace(/\\/ \\//g, x);\n", "s = s.replace(/\\/ \\//g, y);\n"],
+      ["a.py", "s = 'a # b'\n", "s = 'a # c'\n"],
+      ["run.sh", "echo a#b\n", "echo a#c\n"],
+      ["a.js", "t = `a\n", "t = `b // c\n"],
+    ];
+    for (const [path, before, after] of code) expect(isCommentOnly(edit(path, before, after)), after).toBe(false);
   });
 });
 
