@@ -73,7 +73,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   {
     name: "AWS secret access key",
-    pattern: /aws_?secret_?access_?key["']?\s{0,4}[:=]\s{0,4}["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    pattern: /aws_?secret_?access_?key["']?\s{0,4}[:=]\s{0,4}["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
   },
   { name: "Stripe key", pattern: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,247}\b/g },
   { name: "Anthropic key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
@@ -87,7 +87,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Credentials written into a URL (RFC 3986 userinfo): only the password part is the secret.
   {
     name: "password in a URL",
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@"'<>]{1,128}:(?!\[redacted\]@)(?<secret>[^\s/@"'<>]{3,256})@/gi,
+    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@"'<>]{1,128}:(?!\[redacted\]@)(?<secret>[^\s/@"'<>]{3,256})@/dgi,
   },
   // A quoted literal assigned to a credential-like name: `password = "…"`, `AWS_SECRET_ACCESS_KEY: '…'`, `"apiKey":
   // "…"`.
@@ -96,7 +96,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: new RegExp(
       String.raw`(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)` +
         String.raw`[\w-]{0,40}["']?\s{0,4}[:=]\s{0,4}["']${REFERENCE}(?<secret>[^"'\s]{8,256})["']`,
-      "gi",
+      "dgi",
     ),
     // `credentials: 'same-origin'` is a setting; a password may be any word, a token or key looks like one.
     accept: (secret, match) => /pass|pwd|secret/i.test(match) || keyLike(secret),
@@ -106,7 +106,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     name: "credential pair",
     pattern: new RegExp(
       String.raw`(?:password|passwd|pwd|secret|api_?key|access_?token)=${REFERENCE}(?<secret>[^\s&;"',]{6,256})`,
-      "gi",
+      "dgi",
     ),
   },
   // A `.env` / shell line `NAME=value` (optionally `export NAME=value`) whose name says it holds a secret.
@@ -117,11 +117,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
         String.raw`(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)` +
         String.raw`[A-Z0-9_]{0,60}[ \t]{0,4}=[ \t]{0,4}["']?` +
         String.raw`${REFERENCE}(?<secret>[A-Za-z0-9_\-+/=:@!*~^]{8,512})["']?[ \t]*(?:#.*)?\r?$`,
-      "gm",
+      "dgm",
     ),
     accept: keyLike,
   },
 ];
+
+/** The name of the {@link SECRET_PATTERNS} entry for `.env` lines, whose trailing comment may repeat the value. */
+const ENV_PATTERN = "secret env variable";
 
 /** What redaction replaces a secret with (each line of a multi-line secret becomes one). */
 export const REDACTED = "[redacted]";
@@ -185,11 +188,20 @@ export function scanSecrets(text: string): SecretSpan[] {
     for (const m of text.matchAll(pattern)) {
       const at = m.index ?? 0;
       const secret = m.groups?.secret;
-      // The secret group is the last thing the pattern captures before an optional closing quote or `@`.
-      const rel = secret === undefined ? 0 : m[0].lastIndexOf(secret);
+      // Where the group matched (the `d` flag): not a search for its text, which a `.env` line's trailing comment may
+      // repeat (`API_TOKEN=v # v` would have hidden the comment's copy and shown the value).
+      const start = secret === undefined ? at : (m.indices?.groups?.secret?.[0] as number);
       const value = secret ?? m[0];
       if (value.length === 0 || (accept !== undefined && !accept(value, m[0]))) continue;
-      spans.push({ kind: name, start: at + rel, end: at + rel + value.length });
+      spans.push({ kind: name, start, end: start + value.length });
+      if (name !== ENV_PATTERN || secret === undefined) continue;
+      // Copies of the value in the line's trailing comment are the secret too, as far as ENV_REACH from the line's
+      // start (the reach maybeInSecret looks back for a `.env` line's name; a copy further on is not redacted).
+      for (let copy = m[0].indexOf(secret, start - at + value.length); copy !== -1;) {
+        if (copy + value.length > ENV_REACH) break;
+        spans.push({ kind: name, start: at + copy, end: at + copy + value.length });
+        copy = m[0].indexOf(secret, copy + value.length);
+      }
     }
   }
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

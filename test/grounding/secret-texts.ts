@@ -61,6 +61,8 @@ export const PIECES = [
   "{",
   "}",
   "#",
+  // a `.env` line's comment repeating its value
+  " # hunter2hunter2",
 ];
 
 /** One text of 1 to 60 {@link PIECES}. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  maybeInSecret,
+  redact,
   findSecrets,
   isSecretPath,
   multiLineSecretLines,
@@ -124,6 +126,19 @@ describe("redactSecrets", () => {
   ])("redacts only the value of %s", (_kind, input, expected) => {
     expect(redactSecrets(input).text).toBe(expected);
     expect(findSecrets(input)).toHaveLength(1);
+  });
+
+  it("redacts a .env line's value where it is, and its copies in the line's comment", () => {
+    // Before, the span was found by searching the match for the value's text: the comment's copy was hidden and the
+    // value itself shown.
+    expect(redact("API_TOKEN=Abc123SecretXyz # Abc123SecretXyz")).toBe("API_TOKEN=[redacted] # [redacted]");
+    expect(redact("export DB_PASSWORD=hunter2hunter2 # was hunter2hunter2, then hunter2hunter2\n")).toBe(
+      "export DB_PASSWORD=[redacted] # was [redacted], then [redacted]\n",
+    );
+    // A word of the comment's copy is "maybe in a secret" for the cheap per-occurrence test too.
+    const line = "API_TOKEN=Abc123SecretXyz # Abc123SecretXyz";
+    const copy = line.lastIndexOf("Abc123SecretXyz");
+    expect(maybeInSecret(line, copy, copy + 6)).toBe(true);
   });
 
   it("does not treat references to secrets as secrets", () => {
