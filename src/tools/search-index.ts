@@ -211,21 +211,29 @@ const FNV_PRIME = 16777619;
 const WORD_BYTE = new Uint8Array(256);
 for (let c = 0; c < 256; c++) WORD_BYTE[c] = isWordChar(c) ? 1 : 0;
 
-/** The Latin-1 bytes of the file being scanned, reused by every scan (grown to the longest file scanned). */
-let latin1 = Buffer.allocUnsafeSlow(1 << 16);
+/**
+ * The Latin-1 bytes of the file being scanned, reused by every scan: {@link reserveLatin1} sizes it for the longest
+ * text file of a snapshot before a pass, so the hit loop never grows it (a growth first met after the loop is
+ * optimized would deoptimize it).
+ */
+let latin1 = Buffer.allocUnsafeSlow(1 << 10);
+
+/** Make {@link latin1} hold at least `length` bytes. */
+function reserveLatin1(length: number): void {
+  if (length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(length)));
+}
 
 /** A code unit past 0xFF (only in the raw text of snapshots not built by the snapshot builder). */
 const WIDE = /[^\x00-\xff]/;
 const WIDE_ALL = /[^\x00-\xff]/g;
 
 /**
- * `text` as bytes, one per code unit, in a buffer shared by every scan (valid until the next call): a native copy
- * (~0.1 ns a byte) after which a character costs a typed-array read. Exact when `narrow` (every code unit at most
- * 0xFF, see `rawIsLatin1`); otherwise each code unit past 0xFF is written as NUL, which is no word character either
- * (a plain Latin-1 write would keep its low byte, and U+0161 would read as "a").
+ * `text` as bytes, one per code unit, in the shared {@link latin1} buffer (reserved for it; valid until the next
+ * call): a native copy (~0.1 ns a byte) after which a character costs a typed-array read. Exact when `narrow` (every
+ * code unit at most 0xFF, see `rawIsLatin1`); otherwise each code unit past 0xFF is written as NUL, which is no word
+ * character either (a plain Latin-1 write would keep its low byte, and U+0161 would read as "a").
  */
 function latin1Bytes(text: string, narrow: boolean): Uint8Array {
-  if (text.length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(text.length)));
   latin1.write(narrow || !WIDE.test(text) ? text : text.replace(WIDE_ALL, "\0"), 0, "latin1");
   return latin1;
 }
@@ -374,6 +382,7 @@ export function scanWords(
     const { paths } = snapshot;
     const narrow = rawIsLatin1(snapshot);
     const readable = scannable(snapshot);
+    reserveLatin1(longestText(snapshot));
     for (let file = 0; file < paths.length; file++) {
       if (readable[file] === 0) continue;
       // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
@@ -437,6 +446,7 @@ function merge(
   let re: RegExp | undefined;
   const found = new IntList();
   const narrow = rawIsLatin1(snapshot);
+  reserveLatin1(longestText(snapshot));
   for (;;) {
     let file = next < again.length ? (again[next] as number) : -1;
     for (const s of sources) {
@@ -587,6 +597,23 @@ function scannable(snapshot: Snapshot): Uint8Array {
     readables.set(snapshot, out);
   }
   return out;
+}
+
+const longests = new WeakMap<Snapshot, number>();
+
+/** The length of the longest raw text a scan of `snapshot` reads (see {@link scannable}); worked out once. */
+function longestText(snapshot: Snapshot): number {
+  let longest = longests.get(snapshot);
+  if (longest === undefined) {
+    const readable = scannable(snapshot);
+    longest = 0;
+    for (let i = 0; i < readable.length; i++) {
+      if (readable[i] === 1)
+        longest = Math.max(longest, (rawText(snapshot, snapshot.paths[i] as string) as string).length);
+    }
+    longests.set(snapshot, longest);
+  }
+  return longest;
 }
 
 /** What is kept per snapshot: path tokens and field lengths (a few values per path, no postings of the text). */
