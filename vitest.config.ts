@@ -8,5 +8,7 @@ export default defineConfig({
     pool: "forks",
     // Builds dist/ once when the CLI end-to-end tests are part of the run (they spawn dist/cli/main.js).
     globalSetup: ["test/global-setup.ts"],
+    // Temporary files of every test go to the run's own folder (test/global-setup.ts removes it).
+    setupFiles: ["test/run-tmp.ts"],
   },
 });

@@ -5,9 +5,16 @@
  * It builds only when the run includes the CLI tests (no file filter, or a filter that matches `test/cli/`) and
  * `dist/` is older than `src/` (a stamp file records the last build). Type errors do not stop the run as long
  * as tsc emitted `dist/cli/main.js`; the tests then report what is actually broken.
+ *
+ * It also gives the run one temporary folder, provided to the test workers as `runTmp`: `test/run-tmp.ts` (a setup
+ * file) points `TMPDIR` (and `TMP`/`TEMP`) into it for every test and every process a test spawns (`os.tmpdir()`
+ * reads them), and the teardown removes it, so the hundreds of repositories, snapshots and replays the tests make
+ * with `mkdtemp` do not stay behind in the system's /tmp.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { TestProject } from "vitest/node";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,7 +45,16 @@ function runIncludesCliTests(argv: readonly string[]): boolean {
   return filters.some((f) => CLI_TESTS.startsWith(f) || cliFiles.some((p) => p.includes(f)));
 }
 
-export default function setup(): void {
+export default function setup(project: TestProject): () => void {
+  const runTmp = mkdtempSync(join(tmpdir(), "groundfix-test-run-"));
+  project.provide("runTmp", runTmp);
+  const teardown = () => rmSync(runTmp, { recursive: true, force: true });
+  buildDist();
+  return teardown;
+}
+
+/** Build `dist/` when the run includes the CLI tests and it is older than `src/` (see the module comment). */
+function buildDist(): void {
   if (!runIncludesCliTests(process.argv)) return;
   const built = existsSync(join(ROOT, "dist", "cli", "main.js")) && existsSync(STAMP);
   if (built && statSync(STAMP).mtimeMs >= newestMtime(join(ROOT, "src"))) return;
@@ -62,4 +78,11 @@ export default function setup(): void {
     // Type errors elsewhere: dist/ was still emitted; the tests show what is broken.
   }
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's temporary folder (see the module comment). */
+    runTmp: string;
+  }
 }
