@@ -42,7 +42,8 @@ export interface FixJson {
   /** Why no edit is proposed for merging when every edit of an uncommitted run is a comment, else null. */
   no_fix: string | null;
   gates: { rejections: { gate: string; message: string }[]; observations_stripped: number };
-  usage: { model_calls: number; tool_calls: number; input_tokens: number; output_tokens: number };
+  /** `estimated`: the tokens are characters / 4, the model reported no usage. */
+  usage: { model_calls: number; tool_calls: number; input_tokens: number; output_tokens: number; estimated: boolean };
   notes: string[];
   warnings: string[];
 }
@@ -116,6 +117,7 @@ export function fixToJson(report: FixReport): FixJson {
       tool_calls: result.usage.tool_calls,
       input_tokens: result.usage.input_tokens,
       output_tokens: result.usage.output_tokens,
+      estimated: result.usage.estimated === true,
     },
     notes: [...report.notes],
     warnings: [...report.warnings],

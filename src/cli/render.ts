@@ -148,7 +148,8 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
   const u = result.usage;
   out.push(
     `${label("Usage", style)}${u.model_calls} model calls, ${u.tool_calls} ` +
-      `tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens`,
+      `tool calls, ${u.input_tokens} input / ${u.output_tokens} output tokens` +
+      (u.estimated === true ? " (estimated from characters: the model reported none)" : ""),
   );
   return out.join("\n");
 }

@@ -104,6 +104,15 @@ describe("the readable report shows untrusted text with control characters escap
     }
   });
 
+  it("says when the token counts are estimates (the model reported none)", () => {
+    const r = report();
+    expect(renderFixReport(r, plain)).toMatch(/1 input \/ 1 output tokens$/m);
+    r.result.usage = { ...r.result.usage, estimated: true };
+    expect(renderFixReport(r, plain)).toMatch(
+      /1 input \/ 1 output tokens \(estimated from characters: the model reported none\)$/m,
+    );
+  });
+
   it("says that a gate's rejection text was addressed to the model, not to the user", () => {
     const text = renderFixReport(report(), plain);
     expect(text).toMatch(/^ {2}claims \(step 1\) refused a call; the model was told:\n {4}not in the file: /m);

@@ -103,7 +103,7 @@ function run(before: string, after: string, over: Partial<FixJson> = {}, path = 
     review: null,
     no_fix: null,
     gates: { rejections: [], observations_stripped: 0 },
-    usage: { model_calls: 1, tool_calls: 1, input_tokens: 0, output_tokens: 0 },
+    usage: { model_calls: 1, tool_calls: 1, input_tokens: 0, output_tokens: 0, estimated: false },
     notes: [],
     warnings: [],
     ...over,

@@ -233,7 +233,8 @@ function usageLine(result: RunResult, baseSha: string): string {
   const gates = rejected ? `; gates refused ${plural(rejected, "call")}` : "";
   return (
     `<sub>Usage: ${plural(u.model_calls, "model call")}, ${plural(u.tool_calls, "tool call")}, ` +
-    `${u.input_tokens} input + ${u.output_tokens} output tokens${gates}. Base commit ${baseSha.slice(0, 12)}` +
+    `${u.input_tokens} input + ${u.output_tokens} output tokens${u.estimated === true ? " (estimated)" : ""}` +
+    `${gates}. Base commit ${baseSha.slice(0, 12)}` +
     `.</sub>`
   );
 }
