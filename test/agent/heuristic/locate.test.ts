@@ -483,6 +483,21 @@ describe("fallbacks when no frame maps (rule 7)", () => {
     "packages/preset-basic/src/index.ts": "export const config = { rules: { a: 1 } };\n",
   };
 
+  it("says the issue has no stack trace when it has none, and that no frame maps when it has one", async () => {
+    const step = (r: Awaited<ReturnType<typeof run>>) =>
+      r.trace.steps.find((s) => s.text.includes("looking for where the error message is written"))?.text;
+    const none = await run(monorepo, "rules missing", "Error: Please add rules to your `acme.config.js`\n");
+    expect(step(none)).toBe("The issue has no stack trace; looking for where the error message is written.");
+    const foreign = await run(
+      monorepo,
+      "rules missing",
+      "Error: Please add rules to your `acme.config.js`\n    at main (/usr/lib/node_modules/other/index.js:3:9)\n",
+    );
+    expect(step(foreign)).toBe(
+      "No frame of the trace is this repository's code; looking for where the error message is written.",
+    );
+  });
+
   it("a file the message names exists only as fixtures and dev config: the message's writer is cited", async () => {
     const result = await run(monorepo, "rules missing", "Error: Please add rules to your `acme.config.js`\n");
     expect(result.diagnosis?.affected_file).toBe("packages/cli/src/cli.ts");

@@ -801,7 +801,10 @@ export function locate(
     const args = { pattern: phrase, max_results: 20 };
     if (resultOf(steps, "grep_codebase", args) === undefined && canAsk) {
       return {
-        text: "No frame of the trace is this repository's code; looking for where the error message is written.",
+        text:
+          (problem.frames.length === 0
+            ? "The issue has no stack trace"
+            : "No frame of the trace is this repository's code") + "; looking for where the error message is written.",
         calls: [call("grep_codebase", args)],
       };
     }
