@@ -29,6 +29,11 @@ export interface SecretPattern {
   pattern: RegExp;
   /** Extra test on the secret part (the named group `secret`, else the whole match): false drops the match. */
   accept?: (secret: string, match: string) => boolean;
+  /**
+   * The match may hold copies of the secret after it (a `.env` line's trailing comment): each copy is a secret too,
+   * as far as ENV_REACH from the match's start (see `scanSecrets`).
+   */
+  copiesInMatch?: boolean;
 }
 
 /**
@@ -120,11 +125,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       "dgm",
     ),
     accept: keyLike,
+    copiesInMatch: true,
   },
 ];
-
-/** The name of the {@link SECRET_PATTERNS} entry for `.env` lines, whose trailing comment may repeat the value. */
-const ENV_PATTERN = "secret env variable";
 
 /** What redaction replaces a secret with (each line of a multi-line secret becomes one). */
 export const REDACTED = "[redacted]";
@@ -184,7 +187,7 @@ export function mayHoldSecret(texts: readonly string[]): number[] {
 export function scanSecrets(text: string): SecretSpan[] {
   if (!MAYBE_SECRET.test(text)) return [];
   const spans: SecretSpan[] = [];
-  for (const { name, pattern, accept } of SECRET_PATTERNS) {
+  for (const { name, pattern, accept, copiesInMatch } of SECRET_PATTERNS) {
     for (const m of text.matchAll(pattern)) {
       const at = m.index ?? 0;
       const secret = m.groups?.secret;
@@ -194,7 +197,7 @@ export function scanSecrets(text: string): SecretSpan[] {
       const value = secret ?? m[0];
       if (value.length === 0 || (accept !== undefined && !accept(value, m[0]))) continue;
       spans.push({ kind: name, start, end: start + value.length });
-      if (name !== ENV_PATTERN || secret === undefined) continue;
+      if (copiesInMatch !== true || secret === undefined) continue;
       // Copies of the value in the line's trailing comment are the secret too, as far as ENV_REACH from the line's
       // start (the reach maybeInSecret looks back for a `.env` line's name; a copy further on is not redacted).
       for (let copy = m[0].indexOf(secret, start - at + value.length); copy !== -1;) {
