@@ -14,7 +14,8 @@ import type { FixReport } from "./fix.js";
  * it; or, with `status` `outdated` / `already_fixed`, why nothing was written after the base branch moved), else
  * null. `base_moved` is `{from, to}` when the base branch moved during the run (`base_sha` is then `to`, where the
  * edits were applied again), else null. `review` is set whenever the review ran. `notes`/`warnings` are one-line
- * messages also printed on stderr. `edits[].diff` carries the file's real line endings (CRLF files too). `reason` is
+ * messages also printed on stderr. `edits[].diff` is a plain unified diff (`--- a/PATH`, `+++ b/PATH`, hunks) with the
+ * file's real line endings (CRLF files too): `git apply` takes it on the base commit. `reason` is
  * the agent's one-line reason for a non-`pr_ready` outcome (or null). Lines are 1-based,
  * inclusive, in the base commit.
  */
@@ -69,10 +70,23 @@ export function reviewToJson(review: ReviewReport): ReviewJson {
   };
 }
 
-/** An edit's diff with its file's real bytes: a CRLF file's lines get their "\r" back, so `git apply` takes it. */
+/**
+ * An edit's diff as a plain unified diff: from its `--- a/PATH` line on, without the `Index:` and `====` lines jsdiff
+ * writes before it (src/grounding/unified-diff.ts), which neither the readable report nor `git diff` shows. `git apply`
+ * and `patch -p1` take the result as it is.
+ */
+export function plainDiff(diff: string): string {
+  return diff.replace(/^(?:Index: [^\n]*\n)?={10,}\n/, "");
+}
+
+/**
+ * An edit's diff for `--json`: {@link plainDiff}, with its file's real bytes (a CRLF file's lines get their "\r"
+ * back), so `git apply` takes it on the base commit.
+ */
 function jsonDiff(diff: string, path: string, files: readonly { path: string; content: string }[]): string {
   const file = files.find((f) => f.path === path);
-  return file && isAllCrlf(file.content) ? withCrlfLines(diff) : diff;
+  const plain = plainDiff(diff);
+  return file && isAllCrlf(file.content) ? withCrlfLines(plain) : plain;
 }
 
 /** Build the `fix --json` document from a run (pure; field order is stable). */

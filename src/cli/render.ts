@@ -1,6 +1,7 @@
 import type { GateRejection, ReviewReport } from "../types.js";
 import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
+import { plainDiff } from "./json.js";
 import { colorDiff, type Style } from "./style.js";
 import { terminalSafe } from "./terminal.js";
 
@@ -114,11 +115,7 @@ export function renderFixReport(unsafeReport: FixReport, style: Style): string {
       out.push(
         `  ${e.kind} in ${style.cyan(`${e.path}:${range(editBaseLines(e).start_line, editBaseLines(e).end_line)}`)}`,
       );
-      const diff = e.diff
-        .replace(/\n$/, "")
-        .split("\n")
-        .filter((l) => !/^(={10,}|Index: .*)$/.test(l))
-        .join("\n");
+      const diff = plainDiff(e.diff).replace(/\n$/, "");
       out.push(indent(colorDiff(diff, style), "    "));
     }
   }

@@ -71,6 +71,26 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(again).toMatchObject({ branch: doc.branch, head_sha: head, branch_reused: true });
   });
 
+  it("gives each edit diff as a plain unified diff that git apply takes on the base, giving the branch file", () => {
+    const { dir } = demoRepo();
+    const doc = JSON.parse(cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE, "--json"]).stdout);
+    expect(doc.status).toBe("pr_ready");
+    for (const [i, e] of (doc.edits as { path: string; diff: string }[]).entries()) {
+      // What `git diff` shows for a file, from its --- line: no jsdiff "====" line before it.
+      expect(e.diff.split("\n").slice(0, 3)).toEqual([
+        `--- a/${e.path}`,
+        `+++ b/${e.path}`,
+        expect.stringMatching(/^@@ /),
+      ]);
+      const file = join(dir, "..", `edit-${i}-${Date.now()}.diff`);
+      writeFileSync(file, e.diff);
+      git(dir, "apply", file); // the working tree is the base commit
+    }
+    expect(readFileSync(join(dir, "services", "audit.js"), "utf8")).toBe(
+      git(dir, "show", `${doc.branch}:services/audit.js`) + "\n",
+    );
+  });
+
   it("prints a readable report with path:line citations and the diff", () => {
     const { dir } = demoRepo();
     const r = cli(["fix", "--repo", dir, "--issue-text", GUARD_ISSUE]);
