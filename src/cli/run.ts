@@ -34,15 +34,43 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   }
 }
 
-/** Fail fast (before the run) when the folder of an output file is missing or not writable. */
-async function assertWritable(file: string | undefined, what: string): Promise<void> {
+/**
+ * Why `file`, given to `option` (`--trace`, `--record`), cannot be written, as one sentence naming the option and the
+ * path, from the error of a check or a write (`code` ENOENT, ENOTDIR, EACCES, EISDIR…).
+ */
+async function unwritableReason(option: string, file: string, error: unknown): Promise<string> {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const folder = dirname(resolve(file));
+  const at = `fix: ${option} ${file}`;
+  if (code === "EISDIR")
+    return `${at} is a folder; give the path of a file in it (e.g. ${join(file, `${option.slice(2)}.json`)})`;
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    // The nearest existing part of the folder path: a file there is the cause, else the folder is missing.
+    let part = folder;
+    let found = await stat(part).catch(() => null);
+    while (found === null && dirname(part) !== part) found = await stat((part = dirname(part))).catch(() => null);
+    return found && !found.isDirectory()
+      ? `${at}: ${part} is a file, not a folder`
+      : `${at}: the folder ${folder} does not exist (create it first)`;
+  }
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return `${at}: no permission to write in ${folder}`;
+  return `${at}: cannot write it (${code ?? (error instanceof Error ? error.message : String(error))})`;
+}
+
+/**
+ * Fail fast (before the run) when an output file cannot be written: its folder is missing, not a folder or not
+ * writable, or the path is an existing folder. Bad input: {@link UsageError}, exit 2.
+ */
+async function assertWritable(file: string | undefined, option: string): Promise<void> {
   if (!file) return;
+  const abs = resolve(file);
   try {
-    await access(dirname(resolve(file)), constants.W_OK);
+    if ((await stat(abs).catch(() => null))?.isDirectory()) throw Object.assign(new Error(abs), { code: "EISDIR" });
+    await access(dirname(abs), constants.W_OK);
+    const folder = await stat(dirname(abs));
+    if (!folder.isDirectory()) throw Object.assign(new Error(abs), { code: "ENOTDIR" });
   } catch (error) {
-    throw new UsageError(
-      `cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? "not writable"}`,
-    );
+    throw new UsageError(await unwritableReason(option, file, error));
   }
 }
 
@@ -60,13 +88,11 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
 }
 
-async function writeJsonFile(file: string, value: unknown, what: string): Promise<void> {
+async function writeJsonFile(file: string, value: unknown, option: string): Promise<void> {
   try {
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
   } catch (error) {
-    throw new UsageError(
-      `cannot write ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new UsageError(await unwritableReason(option, file, error));
   }
 }
 
@@ -104,8 +130,8 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
     ? (m: string) => void io.stderr.write(styleFor(io.stderr, io.env).dim(`… ${escapeControls(m)}\n`))
     : undefined;
 
-  await assertWritable(v.trace, "trace");
-  await assertWritable(v.record, "record");
+  await assertWritable(v.trace, "--trace");
+  await assertWritable(v.record, "--record");
   const host = createLocalHost(v.repo, { onProgress: progress });
   const base = await host.resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
   // Start reading the commit while the pipeline's modules load: git works in its own process, and the run's
@@ -126,8 +152,8 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
     onProgress: progress,
     host,
   });
-  if (v.trace) await writeJsonFile(v.trace, report.result.trace, "trace");
-  if (v.record) await writeJsonFile(v.record, report.result.transcript, "record");
+  if (v.trace) await writeJsonFile(v.trace, report.result.trace, "--trace");
+  if (v.record) await writeJsonFile(v.record, report.result.transcript, "--record");
   for (const note of report.notes) io.stderr.write(`groundfix: note: ${escapeControls(note)}\n`);
   for (const warning of report.warnings) io.stderr.write(`groundfix: warning: ${escapeControls(warning)}\n`);
   io.stdout.write(

@@ -75,6 +75,27 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
     expectBadInput(cli(["fix", "--repo", dir, ...text, "--title", " \u200b "]), /--title is empty$/);
   });
 
+  it("--trace or --record to a missing folder, a folder, or below a file: the option, the path and why", () => {
+    const out = mkdtempSync(join(tmpdir(), "groundfix-out-"));
+    writeFileSync(join(out, "plain"), "");
+    const run = (option: string, file: string) => cli(["fix", "--repo", dir, ...text, option, file]);
+    const missing = join(out, "gone", "t.json");
+    expectBadInput(
+      run("--trace", missing),
+      new RegExp(`^groundfix: fix: --trace ${missing}: the folder ${join(out, "gone")} does not exist \\(create it`),
+    );
+    expectBadInput(
+      run("--record", out),
+      new RegExp(
+        `^groundfix: fix: --record ${out} is a folder; give the path of a file in it \\(e\\.g\\. ${out}/record`,
+      ),
+    );
+    expectBadInput(
+      run("--trace", join(out, "plain", "x", "t.json")),
+      new RegExp(`^groundfix: fix: --trace ${out}/plain/x/t\\.json: ${out}/plain is a file, not a folder$`),
+    );
+  });
+
   it("--trace and --record naming the same file", () => {
     const out = mkdtempSync(join(tmpdir(), "groundfix-out-"));
     mkdirSync(join(out, "sub"));
