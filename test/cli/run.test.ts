@@ -61,12 +61,11 @@ describe("runCli (in process)", () => {
     const { dir } = demoRepo();
     const io = fakeIO(false);
     const issue = readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8");
-    const trace = join(dir, "no", "such", "dir", "t.json");
+    const folder = join(dir, "no", "such", "dir");
+    const trace = join(folder, "t.json");
     const code = await runCli(["fix", "--repo", dir, "--issue-text", issue, "--trace", trace], io);
     expect(code).toBe(2);
-    expect(io.err()).toBe(
-      `groundfix: fix: --trace ${trace}: the folder ${join(dir, "no", "such", "dir")} does not exist (create it first)\n`,
-    );
+    expect(io.err()).toBe(`groundfix: fix: --trace ${trace}: the folder ${folder} does not exist (create it first)\n`);
   });
 
   it("notes a config model: only when it differs from the model used, and every replay", () => {
