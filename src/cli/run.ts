@@ -3,6 +3,7 @@ import { access, realpath, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createLocalHost } from "../host/local/index.js";
+import { gitText } from "../host/local/git.js";
 import { EXIT, UsageError } from "./errors.js";
 import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
 import { assertIssueText, readIssueText, toProblem } from "./issue.js";
@@ -88,6 +89,27 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
 }
 
+/**
+ * The top-level folder of the git repository `repoDir` is in (after the host checked it is one), and a one-line note
+ * when `repoDir` is a folder inside it: git works on whole repositories, so a run or review reads every file of the
+ * commit and the root's `.github/groundfix.yml`, not only that folder (as `git` itself does from a subfolder). A bare
+ * repository has no top level: `{ top: repoDir, note: null }`.
+ */
+async function repositoryRoot(repoDir: string): Promise<{ top: string; note: string | null }> {
+  const top = await gitText(repoDir, ["rev-parse", "--show-toplevel"]).catch(() => null);
+  if (top === null) return { top: repoDir, note: null };
+  const given = await realpath(resolve(repoDir)).catch(() => resolve(repoDir));
+  if (given === (await realpath(top).catch(() => top))) return { top, note: null };
+  const folder = given === repoDir ? repoDir : `${repoDir} (${given})`;
+  const what = "every file, and its .github/groundfix.yml";
+  return {
+    top,
+    note:
+      `--repo ${folder} is a folder inside the git repository ${top}: ` +
+      `groundfix works on that whole repository at the commit (${what}), not only on this folder`,
+  };
+}
+
 async function writeJsonFile(file: string, value: unknown, option: string): Promise<void> {
   try {
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
@@ -134,6 +156,7 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   await assertWritable(v.record, "--record");
   const host = createLocalHost(v.repo, { onProgress: progress });
   const base = await host.resolveBase(v.ref); // bad repo or ref: answer before loading the pipeline
+  const root = await repositoryRoot(v.repo);
   // Start reading the commit while the pipeline's modules load: git works in its own process, and the run's
   // loadSnapshot gets this same load (snapshots are cached per folder and commit). A failed load is forgotten
   // there, so the run loads again and reports the error itself.
@@ -142,7 +165,7 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   const { fixToJson } = await import("./json.js");
   const { renderFixReport } = await import("./render.js");
   const report = await runFix({
-    repoDir: v.repo,
+    repoDir: root.top,
     ref: v.ref,
     title: problem.title,
     body: problem.body,
@@ -154,6 +177,7 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (v.trace) await writeJsonFile(v.trace, report.result.trace, "--trace");
   if (v.record) await writeJsonFile(v.record, report.result.transcript, "--record");
+  if (root.note) report.notes.unshift(root.note);
   for (const note of report.notes) io.stderr.write(`groundfix: note: ${escapeControls(note)}\n`);
   for (const warning of report.warnings) io.stderr.write(`groundfix: warning: ${escapeControls(warning)}\n`);
   io.stdout.write(
@@ -182,9 +206,11 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   const host = createLocalHost(v.repo);
   await host.resolveBase(v.base);
   await host.resolveBase(v.head);
+  const root = await repositoryRoot(v.repo);
+  if (root.note) io.stderr.write(`groundfix: note: ${escapeControls(root.note)}\n`);
   const { reviewRunToJson, runReview } = await import("./review.js");
   const { renderReview } = await import("./render.js");
-  const run = await runReview({ repoDir: v.repo, base: v.base, head: v.head });
+  const run = await runReview({ repoDir: root.top, base: v.base, head: v.head });
   if (v.json) {
     io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
   } else {

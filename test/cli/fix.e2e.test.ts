@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -89,6 +89,28 @@ describe("groundfix fix (built CLI, end to end)", () => {
     expect(readFileSync(join(dir, "services", "audit.js"), "utf8")).toBe(
       git(dir, "show", `${doc.branch}:services/audit.js`) + "\n",
     );
+  });
+
+  it("run with --repo on a folder inside the repository: says it works on the whole repository, and which", () => {
+    const { dir } = demoRepo();
+    const top = git(dir, "rev-parse", "--show-toplevel");
+    const sub = realpathSync(join(dir, "services")); // as the note names it
+    const note =
+      `--repo ${sub} is a folder inside the git repository ${top}: groundfix works on that whole repository at ` +
+      `the commit (every file, and its .github/groundfix.yml), not only on this folder`;
+    const r = cli(["fix", "--repo", sub, "--issue-text", GUARD_ISSUE, "--json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.notes).toEqual([note]);
+    expect(r.stderr).toBe(`groundfix: note: ${note}\n`);
+    expect(doc.diagnosis.affected_file).toBe("services/audit.js"); // paths from the repository's root
+    expect(doc.status).toBe("pr_ready");
+    // From the current folder (the default --repo .), the note names both.
+    const here = cli(["review", "--base", "HEAD", "--head", "HEAD"], { cwd: sub });
+    expect(here.code).toBe(0);
+    expect(here.stderr).toBe(`groundfix: note: ${note.replace(`--repo ${sub}`, `--repo . (${sub})`)}\n`);
+    // At the root: no note.
+    expect(cli(["review", "--repo", dir, "--base", "HEAD", "--head", "HEAD"]).stderr).toBe("");
   });
 
   it("prints a readable report with path:line citations and the diff", () => {
