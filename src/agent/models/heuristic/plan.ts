@@ -89,6 +89,7 @@ import {
 } from "./wording.js";
 import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
 import { skipsItem } from "./loop-skip.js";
+import { codeShapedWords, namedRead, type NamedRead } from "./named-read.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -186,6 +187,8 @@ interface Analysis {
   reanchor: Reanchor | null;
   /** Java/C#: no frame line; `targetLine` is the first statement of this member, which the report names. */
   member: string | null;
+  /** No frame line; `targetLine` is the one line of the function the issue names that reads the crash's member. */
+  read: NamedRead | null;
   /** Java/C#: the constructor parameters a report asks to check for null; `targetLine` is the body's first line. */
   checks: string[] | null;
   /** The candidate was chosen over the frame of the function it calls, which only received the missing value. */
@@ -397,6 +400,15 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
       ? namedMemberLine(cand.path, window.lines, problem.identifiers)
       : null;
   if (member) targetLine = member.line;
+  // No frame line: the function the issue names, when one line of it reads the member the crash names.
+  const read =
+    noFrameLine && lang && !member && !lateinit
+      ? namedRead(cand.path, window, problem.errorMessages[0] ?? null, [
+          ...problem.identifiers,
+          ...codeShapedWords(`${problem.errorMessages.join("\n")}\n${problem.title}\n${problem.body}`),
+        ])
+      : null;
+  if (read) targetLine = read.line;
   // Java/C#: the report asks for argument checks in a constructor the file defines: its first statement.
   const text = `${problem.title}\n${problem.body}`;
   const named = (w: string) => problem.identifiers.includes(w) || wholeWord(w).test(text);
@@ -437,6 +449,7 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
     decl,
     reanchor,
     member: member?.name ?? null,
+    read,
     checks: checks?.params ?? null,
     relay,
   };
@@ -876,7 +889,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     if (design) return design;
   }
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
-  if (crash && ((a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) || a.member)) {
+  if (crash && ((a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) || a.member || a.read)) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
     const signature0 = a.enc ? get(a.enc.line) : "";
     // In scope besides the function's own lines: Go's package-level `var`s (found by the greps), Java/C# fields.
@@ -950,7 +963,13 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
           : exit.kind === "skip"
             ? `a guard that skips the item when \`${guard.receiver}\` is missing, as the loop already skips items`
             : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
-      const proposal = guardProposal(a, lang, lines, exit, guard.receiver, root);
+      const proposal =
+        guardProposal(a, lang, lines, exit, guard.receiver, root) ??
+        (a.read
+          ? `The issue has no stack trace: line ${a.read.line} is the only line of \`${a.read.fn}\` that reads ` +
+            `${a.read.access === "key" ? `\`['${a.read.member}']\`` : `\`.${a.read.member}\``}, ` +
+            "so the guard is a proposal for a maintainer to confirm."
+          : null);
       return { kind: "guard", lines, what, output: "", ...(proposal ? { proposal } : {}) };
     }
   }

@@ -1,0 +1,84 @@
+/**
+ * The line of a crash an issue describes without a stack trace, read off the function the issue names: "TypeError:
+ * Cannot read properties of undefined (reading 'name') in getUserName" names the member (`name`) and the function
+ * (`getUserName`); when the chosen file defines that function once and exactly one line of its body reads the
+ * member, that line is where the crash happens, as a frame line would say.
+ */
+import { extractSymbols } from "../../../grounding/symbols.js";
+import { inertLines } from "../../../lang/comments.js";
+import { crashOf } from "./proportion.js";
+import type { FileWindow } from "./results.js";
+
+/** The function the issue names and the one line of its body that reads the member the crash names. */
+export interface NamedRead {
+  /** The function's name as the issue writes it (its last dotted part). */
+  fn: string;
+  /** The member or key the crash names (`name` of `(reading 'name')`). */
+  member: string;
+  /** How the crash reads it: as a member (`.name`) or as a key (`['name']`). */
+  access: "member" | "key";
+  /** 1-based line of the file. */
+  line: number;
+}
+
+/**
+ * The words of `text` shaped like a function's name, in order, each once: camelCase or PascalCase with a lower-case
+ * letter before an upper-case one (`getUserName`), snake_case (`get_user`), or a word written as a call (`load()`).
+ * Plain words ("crash", "name") are left out: an issue's prose names a function in the shape of code.
+ */
+export function codeShapedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(\s*\()?/g)) {
+    const w = m[1] as string;
+    if (/[a-z][A-Z]/.test(w) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(w) || (m[2] !== undefined && w.length >= 3)) out.add(w);
+  }
+  return [...out];
+}
+
+/**
+ * The {@link NamedRead} of `path` for an issue whose first error message is `message` and whose quoted identifiers
+ * are `identifiers`, or null: when the message names no missing member or key ({@link crashOf}), when no identifier
+ * names a function or method the window defines exactly once with its whole body read, or when that body reads the
+ * member on no line or on more than one (then the issue's words do not say which read crashed). A read is `.m`,
+ * `?.m` or `['m']` (a key only as `['m']`); lines that do nothing at run time (comments, docstrings: `inertLines`
+ * of src/lang/comments.ts) do not count. Identifiers are tried in the issue's order; the first that names such a
+ * function decides.
+ */
+export function namedRead(
+  path: string,
+  window: FileWindow,
+  message: string | null,
+  identifiers: readonly string[],
+): NamedRead | null {
+  const crash = crashOf(message);
+  const member = crash?.name ?? null;
+  if (!crash || !member || (crash.access !== "member" && crash.access !== "key")) return null;
+  const escaped = member.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const reads =
+    crash.access === "key"
+      ? new RegExp(`\\[\\s*['"]${escaped}['"]\\s*\\]`)
+      : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escaped}(?![\\w$])`);
+  const last = Math.max(0, ...window.lines.keys());
+  const text = Array.from({ length: last }, (_, i) => window.lines.get(i + 1) ?? "");
+  const complete = (from: number, to: number) => {
+    for (let n = from; n <= to; n++) if (!window.lines.has(n) || window.clipped.has(n)) return false;
+    return true;
+  };
+  const defs = extractSymbols(path, text.join("\n")).filter((s) => s.kind === "function" || s.kind === "method");
+  for (const id of identifiers) {
+    const fn = id.split(".").pop() ?? id;
+    const named = defs.filter((d) => d.name === fn);
+    if (named.length === 0) continue;
+    const def = named[0];
+    if (named.length > 1 || def === undefined || def.endLine === undefined || !complete(def.line, def.endLine))
+      return null;
+    const body = text.slice(def.line, def.endLine);
+    const inert = inertLines(path, body);
+    const hits: number[] = [];
+    body.forEach((t, i) => {
+      if (!inert[i] && reads.test(t)) hits.push(def.line + 1 + i);
+    });
+    return hits.length === 1 ? { fn, member, access: crash.access, line: hits[0] as number } : null;
+  }
+  return null;
+}

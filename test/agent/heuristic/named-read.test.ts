@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { codeShapedWords } from "../../../src/agent/models/heuristic/named-read.js";
+import { addedLines, runHeuristic } from "./readable.js";
+
+/**
+ * An issue without a stack trace that names the function and the member the crash reads: when the function reads
+ * that member on one line only, the heuristic guards that line (a proposal: the place comes from the issue's words,
+ * not from a frame), instead of only a comment.
+ */
+const user = (body: string[]) => ({
+  "src/db.js": "const users = new Map();\nmodule.exports = { find: (id) => users.get(id) };\n",
+  "src/user.js": ['const db = require("./db");', "", "function getUserName(id) {", ...body, "}", ""].join("\n"),
+  "src/other.js": "function listUsers(all) {\n  return all.map((u) => u.name);\n}\nmodule.exports = { listUsers };\n",
+});
+const issue = "TypeError: Cannot read properties of undefined (reading 'name') in getUserName";
+
+describe("no stack trace: the one read of the crash's member in the function the issue names", () => {
+  it("JavaScript: a guard before the read, proposed below the pull-request threshold", async () => {
+    const result = await runHeuristic(
+      user(["  const user = db.find(id);", "  return user.name.trim();"]),
+      "getUserName crashes",
+      issue,
+    );
+    expect(result.diagnosis?.affected_file).toBe("src/user.js");
+    expect(addedLines(result)[0]).toBe("  if (user == null) {");
+    expect(addedLines(result).join("\n")).toContain("throw new TypeError(");
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.summary).toContain(
+      "The issue has no stack trace: line 5 is the only line of `getUserName` that reads `.name`",
+    );
+  });
+
+  it("Python: the function named as a call in the prose, the attribute read once", async () => {
+    const result = await runHeuristic(
+      {
+        "app/users.py": [
+          "def load_user(uid):",
+          "    return None",
+          "",
+          "",
+          "def user_label(uid):",
+          '    """The label shown for a user."""',
+          "    user = load_user(uid)",
+          "    return user.display_name.title()",
+          "",
+        ].join("\n"),
+      },
+      "user_label() crashes for deleted users",
+      "AttributeError: 'NoneType' object has no attribute 'display_name'",
+    );
+    expect(addedLines(result)[0]).toBe("    if user is None:");
+    expect(result.outcome).toBe("diagnosis_only");
+    expect(result.diagnosis?.summary).toContain("only line of `user_label` that reads `.display_name`");
+  });
+
+  it("attacker: two reads of the member in the function: no line is chosen, only a comment", async () => {
+    const result = await runHeuristic(
+      user(["  const user = db.find(id);", "  console.log(user.name);", "  return user.name.trim();"]),
+      "getUserName crashes",
+      issue,
+    );
+    expect(addedLines(result).join("\n")).not.toMatch(/\bif \(/);
+    expect(result.diagnosis?.summary).not.toContain("only line of");
+  });
+
+  it("attacker: the only other read is in a comment or a block comment: the code line is the one", async () => {
+    const result = await runHeuristic(
+      user([
+        "  // user.name may be empty",
+        "  /* callers pass",
+        "     user.name as given */",
+        "  const user = db.find(id);",
+        "  return user.name.trim();",
+      ]),
+      "getUserName crashes",
+      issue,
+    );
+    expect(result.diagnosis?.summary).toContain("line 8 is the only line of `getUserName`");
+    expect(addedLines(result)[0]).toBe("  if (user == null) {");
+  });
+
+  it("attacker: the issue names a function the file lacks, or a plain word: no guard from words", async () => {
+    for (const [title, body] of [
+      ["getUserLabel crashes", "TypeError: Cannot read properties of undefined (reading 'name') in getUserLabel"],
+      ["name crashes", "TypeError: Cannot read properties of undefined (reading 'name') when I open the page"],
+    ] as const) {
+      const result = await runHeuristic(
+        user(["  const user = db.find(id);", "  return user.name.trim();"]),
+        title,
+        body,
+      );
+      expect(result.diagnosis?.summary, title).not.toContain("only line of");
+    }
+  });
+
+  it("attacker: a crash on another member than the one the function reads: no guard", async () => {
+    const result = await runHeuristic(
+      user(["  const user = db.find(id);", "  return user.name.trim();"]),
+      "getUserName crashes",
+      "TypeError: Cannot read properties of undefined (reading 'email') in getUserName",
+    );
+    expect(result.diagnosis?.summary ?? "").not.toContain("only line of");
+  });
+});
+
+describe("codeShapedWords", () => {
+  it("keeps camelCase, snake_case and called words; drops prose and members after a dot", () => {
+    expect(
+      codeShapedWords("getUserName crashes in user_label() and load() when the page opens; see obj.fooBar"),
+    ).toEqual(["getUserName", "user_label", "load"]);
+  });
+});
