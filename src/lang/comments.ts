@@ -4,9 +4,9 @@
  * src/agent/outcome.ts), and the eval's scores. Languages are the names of src/lang/languages.ts.
  */
 import { parsePatch } from "diff";
-import { languageOfBasename, languageOfExtension } from "./languages.js";
+import { languageOfBasename, languageOfExtension, languageOfShebang } from "./languages.js";
 
-/** Languages whose line comments start with `#` (Python, Ruby, shell, YAML, …). */
+/** Languages whose line comments start with `#`, also after code (Python, Ruby, shell, YAML, …). */
 const HASH = new Set([
   "Python",
   "Ruby",
@@ -18,43 +18,72 @@ const HASH = new Set([
   "PowerShell",
   "YAML",
   "TOML",
-  "Dockerfile",
-  "Makefile",
   "GraphQL",
+  "Starlark",
+  "CMake",
+  "Dotenv",
+  "Pip Requirements",
 ]);
 
 /**
- * How a language writes a comment: the starts of its line comments, whether it has C's block comments (`/* … *\/`)
- * and whether it has markup comments (`<!-- … -->`). A language of src/lang/languages.ts named neither in
- * {@link SYNTAX} nor in {@link HASH} (and an unknown one) reads as the C family: `//` and `/* … *\/`.
+ * How a language writes a comment: the starts of its line comments (`line`), those of them that also start a comment
+ * after code on the same line (`trailing`: not in a Dockerfile, where `#` elsewhere is an argument, nor in a
+ * Makefile, where the blanks before it stay in a variable's value, nor in `.gitignore`, where it is part of the
+ * pattern), whether it has C's block comments (`/* … *\/`) and whether it has markup comments (`<!-- … -->`). A
+ * language of src/lang/languages.ts named neither in {@link SYNTAX} nor in {@link HASH} reads as the C family: `//`
+ * and `/* … *\/`; a file of no known language as {@link UNKNOWN}.
  */
 interface Syntax {
   line: readonly string[];
+  trailing: readonly string[];
   block: boolean;
   markup: boolean;
 }
-const C_FAMILY: Syntax = { line: ["//"], block: true, markup: false };
-const HASH_SYNTAX: Syntax = { line: ["#"], block: false, markup: false };
+/** A syntax whose line comments may also follow code, unless `trailing` says otherwise. */
+const syntaxWith = (line: string[], more: Partial<Syntax> = {}): Syntax => ({
+  line,
+  trailing: line,
+  block: false,
+  markup: false,
+  ...more,
+});
+const C_FAMILY = syntaxWith(["//"], { block: true });
+const HASH_SYNTAX = syntaxWith(["#"]);
+/** Only at a line's start: `#` behind code is part of the line (an argument, a value, a pattern). */
+const HASH_LINE_START = syntaxWith(["#"], { trailing: [] });
+/**
+ * A file whose path (and shebang, where it shows) names no language (`bin/deploy`, `x.conf`, `app.nix`): every common
+ * line comment start (`#`, `//`, `;`) and `/* … *\/` read as comments, `#` and `//` also behind code. Reading a
+ * comment as code could let a comment-only edit open a pull request; reading code as a comment only keeps one back.
+ */
+const UNKNOWN = syntaxWith(["#", "//", ";"], { trailing: ["#", "//"], block: true });
 const SYNTAX = new Map<string, Syntax>([
-  ["PHP", { line: ["//", "#"], block: true, markup: false }],
-  ["Terraform", { line: ["//", "#"], block: true, markup: false }],
-  ["SQL", { line: ["--"], block: true, markup: false }],
-  ["Lua", { line: ["--"], block: false, markup: false }],
-  ["Haskell", { line: ["--"], block: false, markup: false }],
-  ["Erlang", { line: ["%"], block: false, markup: false }],
-  ["Clojure", { line: [";"], block: false, markup: false }],
-  ["HTML", { line: [], block: false, markup: true }],
-  ["XML", { line: [], block: false, markup: true }],
-  ["Vue", { line: ["//"], block: true, markup: true }],
-  ["Svelte", { line: ["//"], block: true, markup: true }],
+  ["PHP", syntaxWith(["//", "#"], { block: true })],
+  ["Terraform", syntaxWith(["//", "#"], { block: true })],
+  ["SQL", syntaxWith(["--"], { block: true })],
+  ["Lua", syntaxWith(["--"])],
+  ["Haskell", syntaxWith(["--"])],
+  ["Erlang", syntaxWith(["%"])],
+  ["Clojure", syntaxWith([";"])],
+  ["HTML", syntaxWith([], { markup: true })],
+  ["XML", syntaxWith([], { markup: true })],
+  ["Vue", syntaxWith(["//"], { block: true, markup: true })],
+  ["Svelte", syntaxWith(["//"], { block: true, markup: true })],
+  ["Dockerfile", HASH_LINE_START],
+  ["Makefile", HASH_LINE_START],
+  ["Ignore List", HASH_LINE_START],
+  ["Git Attributes", HASH_LINE_START],
+  ["EditorConfig", syntaxWith(["#", ";"], { trailing: [] })],
+  ["INI", syntaxWith([";", "#"], { trailing: [] })],
+  ["Java Properties", syntaxWith(["#", "!"], { trailing: [] })],
   // prose and data: only an HTML comment is hidden (Markdown renders none)
-  ["Markdown", { line: [], block: false, markup: true }],
-  ["Text", { line: [], block: false, markup: false }],
-  ["reStructuredText", { line: [], block: false, markup: false }],
+  ["Markdown", syntaxWith([], { markup: true })],
+  ["Text", syntaxWith([])],
+  ["reStructuredText", syntaxWith([])],
 ]);
 
 function syntaxOf(language: string | undefined): Syntax {
-  if (language === undefined) return C_FAMILY;
+  if (language === undefined) return UNKNOWN;
   return SYNTAX.get(language) ?? (HASH.has(language) ? HASH_SYNTAX : C_FAMILY);
 }
 
@@ -108,17 +137,28 @@ const FREE_INDENT = new Set([
   "Lua",
 ]);
 
-/** The language of a repository path: by basename (`Dockerfile`, `Gemfile`), else by extension; undefined if none. */
-export function languageOfPath(path: string): string | undefined {
+/**
+ * The language of a repository path: by basename (`Dockerfile`, `Gemfile`, `.gitignore`, `requirements-dev.txt`),
+ * else by extension, else by the shebang of the file's `firstLine` when the caller knows it (`#!/usr/bin/env
+ * python3` → Python; `languageOfShebang` of src/lang/languages.ts); undefined if none.
+ */
+export function languageOfPath(path: string, firstLine?: string): string | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
-  return languageOfBasename(base) ?? (dot > 0 ? languageOfExtension(base.slice(dot + 1)) : undefined);
+  return (
+    languageOfBasename(base) ??
+    (dot > 0 ? languageOfExtension(base.slice(dot + 1)) : undefined) ??
+    (firstLine === undefined ? undefined : languageOfShebang(firstLine))
+  );
 }
 
 /**
  * True when `line` (no line break) is a comment and nothing else, in `language` (a name of src/lang/languages.ts; any
- * other name, or undefined, reads as the C family):
- * - `#` languages ({@link HASH}): the line starts with `#`; Ruby's `=begin` / `=end` lines too.
+ * other name reads as the C family, undefined as a file of no known language, {@link UNKNOWN}):
+ * - `#` languages ({@link HASH}, also CMake, `.env` files, pip's requirement files, Starlark): the line starts with
+ *   `#`; Ruby's `=begin` / `=end` lines too. Also Dockerfile, Makefile, `.gitignore`-style ignore lists and
+ *   `.gitattributes`, where a `#` behind code is no comment; `#` and `;` in EditorConfig and INI; `#` and `!` in
+ *   Java properties.
  * - the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#, C, …): the line starts with `//`; or it is a block
  *   comment's line — `/* … *\/` (or an unclosed `/*`), a continuation ` * …` (`*` then a space, a tab or nothing)
  *   or the closing `*\/` — with nothing but white space or a `//` comment after its `*\/`. So `/* x *\/ run();` and
@@ -127,7 +167,8 @@ export function languageOfPath(path: string): string | undefined {
  *   (not an attribute `#[…]`) and Terraform; `%` in Erlang; `;` in Clojure; `<!-- … -->` (or an unclosed `<!--`,
  *   or a closing `-->`) in HTML, XML, Markdown, Vue and Svelte (the last two also read `//` and `/* … *\/`, for
  *   their scripts).
- * - Text, reStructuredText: never.
+ * - Text (a `.txt` file that is no requirements file nor `CMakeLists.txt`), reStructuredText: never.
+ * - no known language (an extension-less script whose shebang is not known, `x.conf`): `#`, `//`, `;`, `/* … *\/`.
  * A blank line is not a comment (see {@link isInertLine}).
  */
 export function isCommentLine(line: string, language: string | undefined): boolean {
@@ -167,9 +208,13 @@ function isStarLine(t: string): boolean {
  * `DIRECTIVE`), or in Python a line that is only a string literal (a docstring line: `"""…`, `'''…`, `"text"`).
  */
 export function isInertLine(path: string, line: string): boolean {
+  return isInert(line, languageOfPath(path));
+}
+
+/** {@link isInertLine} in `language` (a name of src/lang/languages.ts, undefined for no known language). */
+function isInert(line: string, language: string | undefined): boolean {
   const t = line.trim();
   if (t === "") return true;
-  const language = languageOfPath(path);
   if (isCommentLine(t, language)) return !DIRECTIVE.test(t);
   return language === "Python" && (/^[rRbBuU]?("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
 }
@@ -181,10 +226,15 @@ export function isInertLine(path: string, line: string): boolean {
  * or `'''` that spans lines), or that closes on a later line of it (a line starting with `*\/`, or a ` * …` line
  * holding `*\/`: every line back to the one holding `/*` is inside), whatever they hold. A ` * …` line in neither,
  * whose nearest non-blank line above in the run is code, is code too: a continuation line that breaks before a `*`
- * (`return p` then `    * q;`), not a comment's. Returns one boolean per line.
+ * (`return p` then `    * q;`), not a comment's. `firstLine`, when the caller knows it, is the file's first line (a
+ * shebang names the language of an extension-less script: {@link languageOfPath}). Returns one boolean per line.
  */
-export function inertLines(path: string, lines: readonly string[]): boolean[] {
-  const language = languageOfPath(path);
+export function inertLines(path: string, lines: readonly string[], firstLine?: string): boolean[] {
+  return inertLinesIn(languageOfPath(path, firstLine), lines);
+}
+
+/** {@link inertLines} in `language` (a name of src/lang/languages.ts, undefined for no known language). */
+function inertLinesIn(language: string | undefined, lines: readonly string[]): boolean[] {
   const syntax = syntaxOf(language);
   /** What closes the block the current line is inside: `*\/`, `-->`, `=end`, `"""`, `'''`, or "" outside one. */
   let closer = "";
@@ -198,9 +248,9 @@ export function inertLines(path: string, lines: readonly string[]): boolean[] {
       if (at === -1) return true;
       const after = t.slice(at + closer.length).trim();
       closer = "";
-      return after === "" || isInertLine(path, after);
+      return after === "" || isInert(after, language);
     }
-    if (!isInertLine(path, line)) return false;
+    if (!isInert(line, language)) return false;
     if (language === "Ruby" && /^=begin(?:\s|$)/.test(t)) closer = "=end";
     else if (language === "Python") {
       const quote = /^[rRbBuU]?("""|''')/.exec(t)?.[1];
@@ -242,7 +292,7 @@ function leavesBlockOpen(t: string): boolean {
  * left open at its end (it may go on to the next line), in markup languages, and in any language with none.
  */
 function withoutTrailingComment(line: string, syntax: Syntax): string {
-  if (syntax.markup || syntax.line.length === 0) return line;
+  if (syntax.markup || syntax.trailing.length === 0) return line;
   let quote = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
@@ -257,10 +307,22 @@ function withoutTrailingComment(line: string, syntax: Syntax): string {
       if (close === -1) return line;
       i = close + 1;
     } else if (i > 0 && (line.charCodeAt(i - 1) === 32 || line.charCodeAt(i - 1) === 9)) {
-      for (const start of syntax.line) if (line.startsWith(start, i)) return line.slice(0, i);
+      for (const start of syntax.trailing) if (line.startsWith(start, i)) return line.slice(0, i);
     }
   }
   return line;
+}
+
+/** The first line of the file a diff changes, when one of its hunks starts there: old side, else new side. */
+function firstLineOf(files: ReturnType<typeof parsePatch>): string | undefined {
+  for (const file of files) {
+    for (const hunk of file.hunks) {
+      const side = hunk.oldStart <= 1 ? [" ", "-"] : hunk.newStart <= 1 ? [" ", "+"] : null;
+      const line = side && hunk.lines.find((l) => side.includes(l[0] ?? ""));
+      if (line) return line.slice(1);
+    }
+  }
+  return undefined;
 }
 
 /** The added (`+`) and removed (`-`) lines of a unified diff, without their marker, across its files and hunks. */
@@ -286,20 +348,22 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
  * inside a block comment that the hunk's context opens or closes is not; and a code line whose only change is its
  * trailing blanks (or, in a language where indentation means nothing, `FREE_INDENT`, its leading ones) is the same
  * line, as is one that only gains, loses or changes a comment after its code (`run();` → `run(); // may throw`; see
- * `withoutTrailingComment`).
+ * `withoutTrailingComment`). The language is the path's, else the shebang's when a hunk shows the file's first line,
+ * else none ({@link UNKNOWN}).
  */
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
-  const language = languageOfPath(edit.path);
+  const files = parsePatch(edit.diff);
+  const language = languageOfPath(edit.path, firstLineOf(files));
   const trimStart = FREE_INDENT.has(language ?? "");
   const syntax = syntaxOf(language);
   const code = (side: string[]) => {
-    const inert = inertLines(edit.path, side);
+    const inert = inertLinesIn(language, side);
     return side
       .filter((_, i) => !inert[i])
       .map((l) => withoutTrailingComment(l, syntax))
       .map((l) => (trimStart ? l.trim() : l.trimEnd()));
   };
-  for (const file of parsePatch(edit.diff)) {
+  for (const file of files) {
     for (const hunk of file.hunks) {
       const before: string[] = [];
       const after: string[] = [];

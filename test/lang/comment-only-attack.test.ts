@@ -142,3 +142,70 @@ describe("a real change is never read as only a comment (a lost fix)", () => {
     expect(await outcomeOf("a.js", "/*\nrun();\n*/\n", "run();\n", "modifications")).toBe("pr_ready");
   });
 });
+
+describe("files that are not source code have their own comments", () => {
+  it("reads a `#` line added to an ignore list, a build file, a requirements or .env file as a comment", async () => {
+    const cases: [string, string, string][] = [
+      [".gitignore", "node_modules/\ndist/\n", "# build output\nnode_modules/\ndist/\n"],
+      ["web/.dockerignore", "node_modules\n", "node_modules\n# local secrets\n"],
+      [".gitattributes", "*.sh text eol=lf\n", "# scripts keep LF\n*.sh text eol=lf\n"],
+      ["CMakeLists.txt", "add_subdirectory(src)\n", "# the library\nadd_subdirectory(src)\n"],
+      ["cmake/deps.cmake", "find_package(ZLIB)\n", "find_package(ZLIB) # optional\n"],
+      ["requirements.txt", "flask==2.0\n", "# web\nflask==2.0  # pinned for werkzeug\n"],
+      ["requirements/dev-requirements.txt", "pytest\n", "# tests\npytest\n"],
+      ["Makefile", "all:\n\tgo build\n", "# the default goal\nall:\n\tgo build\n"],
+      ["GNUmakefile", "all:\n\tgo build\n", "# the default goal\nall:\n\tgo build\n"],
+      ["docker/Dockerfile.dev", "FROM node:20\n", "# the dev image\nFROM node:20\n"],
+      [".env", "PORT=3000\n", "# the port\nPORT=3000 # http\n"],
+      [".env.local", "PORT=3000\n", "# the port\nPORT=3000\n"],
+      ["setup.cfg", "[flake8]\nmax-line-length = 100\n", "[flake8]\n; the team's width\nmax-line-length = 100\n"],
+      [".editorconfig", "root = true\n", "# top-most\nroot = true\n"],
+      ["BUILD.bazel", 'go_library(name = "a")\n', '# the library\ngo_library(name = "a")\n'],
+      ["config.yml", "a: 1\n", "a: 1 # one\n"],
+      ["pyproject.toml", "[tool.x]\n", "# x's settings\n[tool.x]\n"],
+    ];
+    for (const [path, before, after] of cases) expect(isCommentOnly(edit(path, before, after)), path).toBe(true);
+    expect(await outcomeOf("requirements.txt", "flask==2.0\n", "# web\nflask==2.0\n")).toBe("diagnosis_only");
+  });
+
+  it("reads an extension-less script by its shebang, and any script's `#` lines as comments", async () => {
+    const sh = ["#!/bin/sh", "set -e", "make", ""].join("\n");
+    expect(isCommentOnly(edit("bin/deploy", sh, sh.replace("make", "# build first\nmake")))).toBe(true);
+    const py = ["#!/usr/bin/env python3", ...Array.from({ length: 12 }, (_, i) => `x${i} = ${i}`), ""].join("\n");
+    // the hunk does not show the shebang: a file of no known language still reads `#` as a comment
+    expect(isCommentOnly(edit("scripts/release", py, py.replace("x9 = 9", "# nine\nx9 = 9")))).toBe(true);
+    expect(isCommentOnly(edit("scripts/release", py, py.replace("x9 = 9", "x9 = 9  # nine")))).toBe(true);
+    expect(await outcomeOf("bin/deploy", sh, sh.replace("make", "# build first\nmake"))).toBe("diagnosis_only");
+  });
+
+  it("reads what only looks like a comment in those files as a change", async () => {
+    const code: [string, string, string][] = [
+      // `/*` is an ignore pattern, and `#` behind a pattern is part of it
+      [".gitignore", "!/src\n", "/*\n!/src\n"],
+      [".gitignore", "build\n", "build # output\n"],
+      [".gitignore", "a\n", "\\#notes\na\n"],
+      // a `#` behind an instruction is its argument; behind a Makefile value its blanks stay in the value
+      ["Dockerfile", "ENV A=b\n", "ENV A=b # x\n"],
+      ["Makefile", "DIR = out\n", "DIR = out # build folder\n"],
+      // a Node script's `#` field, seen with its shebang; a changed interpreter
+      [
+        "bin/cli",
+        "#!/usr/bin/env node\nclass A {\n  x = 1;\n}\n",
+        "#!/usr/bin/env node\nclass A {\n  #n = 0;\n  x = 1;\n}\n",
+      ],
+      ["bin/deploy", "#!/bin/sh\nmake\n", "#!/bin/bash\nmake\n"],
+      ["requirements.txt", "flask\n", "flask==2.0\n"],
+      ["requirements.txt", "flask\n", "-r base.txt\nflask\n"],
+      [".env", "A=1\n", "A=2 # two\n"],
+      [".env", "A=1\n", "// two\nA=1\n"],
+      ["setup.cfg", "[x]\na = 1\n", "[x]\na = 1 ; one\n"],
+      // plain text has no comments; a script of unknown language still changes when a command is added
+      ["notes.txt", "a\n", "# heading\na\n"],
+      ["bin/tool", "run\n", "run --force\n"],
+    ];
+    for (const [path, before, after] of code)
+      expect(isCommentOnly(edit(path, before, after)), `${path}: ${after}`).toBe(false);
+    const cli = ["#!/usr/bin/env node", "class A {", "  x = 1;", "}", ""].join("\n");
+    expect(await outcomeOf("bin/cli", cli, cli.replace("  x", "  #n = 0;\n  x"))).toBe("pr_ready");
+  });
+});

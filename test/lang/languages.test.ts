@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { languageOf as codeLanguage } from "../../src/agent/models/heuristic/code.js";
 import { structureLanguage } from "../../src/grounding/structure.js";
 import { symbolLanguage } from "../../src/grounding/symbols.js";
+import { languageOfShebang } from "../../src/lang/languages.js";
 import { languageOf as repoLanguage } from "../../src/tools/languages.js";
 
 describe("one extension table, each caller's subset", () => {
@@ -33,5 +34,33 @@ describe("one extension table, each caller's subset", () => {
       "Other",
       null,
     ]);
+  });
+  test("build, ignore, requirements and .env files are named by their basename; a .txt file stays text", () => {
+    const paths = ["CMakeLists.txt", ".gitignore", "requirements-dev.txt", "Dockerfile.dev", ".env.local", "notes.txt"];
+    expect(paths.map(repoLanguage)).toEqual([
+      "CMake",
+      "Ignore List",
+      "Pip Requirements",
+      "Dockerfile",
+      "Dotenv",
+      "Text",
+    ]);
+    // a family name with a language's own extension keeps that language
+    expect([repoLanguage(".env.json"), repoLanguage("Makefile.py"), repoLanguage("env.d.ts")]).toEqual([
+      "JSON",
+      "Python",
+      "TypeScript",
+    ]);
+  });
+  test("a shebang names the language of its interpreter, through env and its options", () => {
+    const lines = [
+      "#!/bin/sh",
+      "#!/usr/bin/env python3.12",
+      "#!/usr/bin/env -S deno run -A",
+      "#! /usr/bin/node",
+      "# x",
+    ];
+    expect(lines.map(languageOfShebang)).toEqual(["Shell", "Python", "TypeScript", "JavaScript", undefined]);
+    expect(languageOfShebang("#!/usr/bin/env LANG=C awk -f")).toBeUndefined();
   });
 });
