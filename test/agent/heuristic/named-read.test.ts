@@ -110,3 +110,24 @@ describe("codeShapedWords", () => {
     ).toEqual(["getUserName", "user_label", "load"]);
   });
 });
+
+describe("a guard on a missing key says the key is missing, not the value", () => {
+  it("Python KeyError: the summary names the key the guard tests (with a trace and without one)", async () => {
+    const files = {
+      "app/mail.py":
+        "def load(uid):\n    return {}\n\n\ndef send_welcome(uid):\n" +
+        "    user = load(uid)\n    address = user['email']\n    return address.lower()\n",
+    };
+    const trace = [
+      "Traceback (most recent call last):",
+      '  File "/srv/app/mail.py", line 7, in send_welcome',
+      "    address = user['email']",
+      "KeyError: 'email'",
+    ].join("\n");
+    for (const body of [trace, "KeyError: 'email'"]) {
+      const result = await runHeuristic(files, "send_welcome() fails for imported users", body);
+      expect(addedLines(result)[0], body).toBe('    if "email" not in user:');
+      expect(result.diagnosis?.summary, body).toContain("when `user` has no key `'email'` is proposed before line 7");
+    }
+  });
+});

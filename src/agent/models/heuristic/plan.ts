@@ -958,11 +958,11 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
       const what =
         exit.kind === "return"
           ? `a guard that returns${exit.value ? ` ${exit.value}` : ""} when ` +
-            `\`${guard.receiver}\` is missing, ` +
+            `${guard.absent}, ` +
             `${lang === "go" ? "as a predicate answers for a missing value" : "as the function's own guards do"}`
           : exit.kind === "skip"
-            ? `a guard that skips the item when \`${guard.receiver}\` is missing, as the loop already skips items`
-            : `a guard that fails with a clear error when \`${guard.receiver}\` is missing`;
+            ? `a guard that skips the item when ${guard.absent}, as the loop already skips items`
+            : `a guard that fails with a clear error when ${guard.absent}`;
       const proposal =
         guardProposal(a, lang, lines, exit, guard.receiver, root) ??
         (a.read

@@ -179,6 +179,8 @@ export interface Guard {
   condition: string;
   /** e.g. `item is null or undefined before reading 'price'`. */
   message: string;
+  /** What the condition tests, for a summary: "`item` is missing", or "`user` has no key `'email'`" (a KeyError). */
+  absent: string;
 }
 
 /**
@@ -266,6 +268,7 @@ export function guardFor(
     receiver,
     condition: condition(lang, receiver, key, codeLines(earlier, lang)),
     message: `${receiver} ${what}${use}`,
+    absent: crash.access === "key" ? `\`${receiver}\` has no key \`'${key}'\`` : `\`${receiver}\` is missing`,
   };
 }
 
@@ -437,6 +440,7 @@ export function clearerGuard(
       condition:
         `typeof ${receiver === "this" ? "this" : receiver.split(".").join("?.")}` + `?.${mismatch.name} !== "function"`,
       message: `${member} is not a function: ${receiver} is not the object this code expects`,
+      absent: `\`${member}\` is not a function`,
     };
   }
   if (mismatch.kind === "attribute")
@@ -444,10 +448,12 @@ export function clearerGuard(
       receiver,
       condition: `not hasattr(${receiver}, ${JSON.stringify(mismatch.name)})`,
       message: `${receiver} has no attribute '${mismatch.name}': it is not the object this code expects`,
+      absent: `\`${receiver}\` has no attribute \`'${mismatch.name}'\``,
     };
   return {
     receiver,
     condition: `not hasattr(${receiver}, "__iter__")`,
     message: `${receiver} must be iterable`,
+    absent: `\`${receiver}\` is not iterable`,
   };
 }
