@@ -7,7 +7,8 @@
  * pull-request threshold and nothing is committed); the same run approved as a maintainer's `/groundfix approve`
  * would (expected: the addition committed on a branch, the review passing); and the replay of a confabulating model
  * (expected: each fabrication stopped by a gate, no branch). Exit code 1 when an expectation does not hold, so the
- * demo doubles as a smoke test.
+ * demo doubles as a smoke test. The temporary repository is kept (its branch is what the "Next" commands show), and
+ * the last line names it and how to remove it, also after a failure.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";
@@ -84,6 +85,14 @@ function section(title: string, style: Style): string {
   return `\n${style.bold(title)}\n${style.dim("─".repeat(Math.min(title.length, 72)))}`;
 }
 
+/** The demo's temporary repository once made (kept after the demo; {@link keptNote} says so). */
+let demoRepo: string | null = null;
+
+/** The last line of the demo: where its repository is, that it is kept, and how to remove it. */
+function keptNote(dir: string): string {
+  return `The demo repository is kept at ${dir} so you can look at it; remove it with: rm -rf ${dir}`;
+}
+
 async function main(): Promise<number> {
   const style = styleFor(process.stdout);
   const say = (text = "") => process.stdout.write(`${text}\n`);
@@ -94,10 +103,13 @@ async function main(): Promise<number> {
   };
 
   const issue = toProblem(readFileSync(join(EXAMPLES, "demo-issue.md"), "utf8"));
-  const repo = makeDemoRepo();
+  const repo = (demoRepo = makeDemoRepo());
   say(style.bold("groundfix demo — grounded fixes, no credentials, no network"));
   say();
-  say(`The example: ${style.cyan("examples/demo-service")}, a small Node service, copied into a fresh git repository:`);
+  say(
+    `The example: ${style.cyan("examples/demo-service")}, a small Node service, ` +
+      "copied into a fresh git repository (kept after the demo):",
+  );
   say(`  ${repo}`);
   say(`Its issue (${style.cyan("examples/demo-issue.md")}): "${issue.title}"`);
   say("The body holds the warning and a stack trace. Three brand models with near-identical names and schemas");
@@ -194,6 +206,8 @@ async function main(): Promise<number> {
   say(`  git -C ${repo} show ${approved.delivery?.branch ?? "HEAD"}     the commit groundfix made`);
   say("  node dist/cli/main.js fix --repo <your checkout> --issue <file>     try it on your own code");
   say("  node dist/cli/main.js fix --help                                      every option");
+  say();
+  say(keptNote(repo));
   if (problems.length > 0) {
     process.stderr.write(`\ndemo: ${problems.length} expectation(s) did not hold (see ✗ above)\n`);
     return 1;
@@ -208,6 +222,7 @@ main().then(
   (error: unknown) => {
     process.stderr.write(`demo: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     if (process.env.GROUNDFIX_DEBUG === "1" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    if (demoRepo) process.stderr.write(`demo: ${keptNote(demoRepo)}\n`);
     process.exitCode = 1;
   },
 );
