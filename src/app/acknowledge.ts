@@ -13,7 +13,10 @@
  *
  * When the queue's backend (Redis) is unreachable the handler throws {@link QueueUnavailableError}: the webhook
  * middleware answers 503, so GitHub's delivery log shows the failure and the delivery can be redelivered; the claims
- * made before the failure are released (best effort), so that redelivery is not taken for a copy.
+ * made before the failure are released (best effort), so that redelivery is not taken for a copy. When the pure
+ * checks themselves throw (a payload shape they did not expect: a TypeError), the answer is 422
+ * {@link UnreadableDeliveryError}, which names the event and the error, not the queue: nothing was queued, and the
+ * claims are released the same way.
  */
 import { createHash } from "node:crypto";
 import type { JobData, JobQueue } from "../queue/types.js";
@@ -33,6 +36,21 @@ export class QueueUnavailableError extends Error {
   constructor(cause: unknown) {
     super(`groundfix: the job queue is unavailable (${(cause as Error)?.message?.split("\n")[0] ?? String(cause)})`);
     this.name = "QueueUnavailableError";
+  }
+}
+
+/**
+ * The handler's pure checks threw on a delivery (a payload shape they do not read: `comment.body` not a string,
+ * `repository.owner` missing): nothing was queued. `status` 422 is the HTTP status of the webhook's answer (read by
+ * `@octokit/webhooks`' node middleware, as for {@link QueueUnavailableError}); the message names the event and the
+ * error, so GitHub's delivery log says what went wrong; `cause` is the error.
+ */
+export class UnreadableDeliveryError extends Error {
+  readonly status = 422;
+  constructor(event: string, cause: unknown) {
+    const what = cause instanceof Error ? `${cause.name}: ${cause.message.split("\n")[0]}` : String(cause);
+    super(`groundfix could not read this ${event} delivery, so nothing was queued (${what})`, { cause });
+    this.name = "UnreadableDeliveryError";
   }
 }
 
@@ -69,7 +87,8 @@ export function eventJob(context: WebhookContext): JobData {
  * Claim `context`'s delivery, build its job with `toJob` (pure: no API call; null drops the delivery), claim the
  * event's fingerprint (except for `repository_dispatch`, see the module comment), and enqueue the job.
  * @returns what the queue did, or `"duplicate"` (delivery or event seen) / `"dropped"` (`toJob` said null)
- * @throws QueueUnavailableError when the queue rejects (Redis unreachable); the claims made are released
+ * @throws QueueUnavailableError when the queue rejects (Redis unreachable); UnreadableDeliveryError when `toJob`
+ *   throws. Either way the claims made are released, so a redelivery is not taken for a copy.
  */
 export async function acknowledge(
   queue: JobQueue,
@@ -80,7 +99,12 @@ export async function acknowledge(
   try {
     if (!(await queue.claimDelivery(context.id))) return "duplicate";
     claimed.push(context.id);
-    const job = toJob(context);
+    let job: JobData | null;
+    try {
+      job = toJob(context);
+    } catch (error) {
+      throw new UnreadableDeliveryError(context.name, error);
+    }
     if (!job) return "dropped";
     if (context.name !== "repository_dispatch") {
       const event = `event-${eventFingerprint(context.name, context.payload)}`;
@@ -90,6 +114,6 @@ export async function acknowledge(
     return await queue.enqueue(job);
   } catch (error) {
     await Promise.allSettled(claimed.map((id) => queue.releaseDelivery(id)));
-    throw new QueueUnavailableError(error);
+    throw error instanceof UnreadableDeliveryError ? error : new QueueUnavailableError(error);
   }
 }
