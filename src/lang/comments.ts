@@ -15,12 +15,10 @@ const HASH = new Set([
   "R",
   "Elixir",
   "Crystal",
-  "PowerShell",
   "YAML",
   "TOML",
   "GraphQL",
   "Starlark",
-  "CMake",
   "Dotenv",
   "Pip Requirements",
 ]);
@@ -29,7 +27,8 @@ const HASH = new Set([
  * How a language writes a comment: the starts of its line comments (`line`), those of them that also start a comment
  * after code on the same line (`trailing`: not in a Dockerfile, where `#` elsewhere is an argument, nor in a
  * Makefile, where the blanks before it stay in a variable's value, nor in `.gitignore`, where it is part of the
- * pattern), whether it has C's block comments (`/* … *\/`) and whether it has markup comments (`<!-- … -->`). A
+ * pattern), whether it has C's block comments (`/* … *\/`), whether it has markup comments (`<!-- … -->`) and its
+ * other block comments ({@link OtherBlock}: Lua's `--[[ … ]]`, Haskell's `{- … -}`, …). A
  * language of src/lang/languages.ts named neither in {@link SYNTAX} nor in {@link HASH} reads as the C family: `//`
  * and `/* … *\/`; a file of no known language as {@link UNKNOWN}.
  */
@@ -38,7 +37,49 @@ interface Syntax {
   trailing: readonly string[];
   block: boolean;
   markup: boolean;
+  other?: OtherBlock;
+  /** A `'` right after a name or another `'` is part of the name (Haskell's `x'`), not a quote. */
+  primes?: boolean;
 }
+
+/**
+ * A block comment other than C's and markup's. `open` finds its opener at a position (sticky) and `close` gives the
+ * text that ends the block it opened. The backward pass of {@link inertLines}: a trimmed line matching `endsAbove`
+ * ends such a block whatever is above it in the run (up to the nearest line matching `opensAbove`); only endings that
+ * nothing but a comment can have (Lua's `--]]`, not a bare `]]`, which also ends a long string `[[ … ]]`).
+ * `closesAtStart` is the part of `endsAbove` that is at a line's start: what follows it on the line is code.
+ */
+interface OtherBlock {
+  open: RegExp;
+  close: (m: RegExpExecArray) => string;
+  closesAtStart: RegExp;
+  endsAbove: RegExp;
+  opensAbove: RegExp;
+}
+/** Long brackets after `lead`: Lua's `--[[ … ]]` and `--[==[ … ]==]`, CMake's `#[[ … ]]`. */
+const longBracket = (lead: string): OtherBlock => ({
+  open: new RegExp(String.raw`${lead}\[(=*)\[`, "y"),
+  close: (m) => `]${m[1] ?? ""}]`,
+  closesAtStart: new RegExp(String.raw`^${lead}\]=*\]`),
+  endsAbove: new RegExp(String.raw`^${lead}\]=*\]`),
+  opensAbove: new RegExp(String.raw`${lead}\[=*\[`),
+});
+/** Haskell's `{- … -}` (a pragma `{-# … #-}` is one too, and a directive): a `-}` ends a line only in a comment. */
+const HASKELL_BLOCK: OtherBlock = {
+  open: /\{-/y,
+  close: () => "-}",
+  closesAtStart: /^-\}/,
+  endsAbove: /^-\}|-\}$/,
+  opensAbove: /\{-/,
+};
+/** PowerShell's `<# … #>` (comment-based help). */
+const POWERSHELL_BLOCK: OtherBlock = {
+  open: /<#/y,
+  close: () => "#>",
+  closesAtStart: /^#>/,
+  endsAbove: /^#>/,
+  opensAbove: /<#/,
+};
 /** A syntax whose line comments may also follow code, unless `trailing` says otherwise. */
 const syntaxWith = (line: string[], more: Partial<Syntax> = {}): Syntax => ({
   line,
@@ -61,8 +102,10 @@ const SYNTAX = new Map<string, Syntax>([
   ["PHP", syntaxWith(["//", "#"], { block: true })],
   ["Terraform", syntaxWith(["//", "#"], { block: true })],
   ["SQL", syntaxWith(["--"], { block: true })],
-  ["Lua", syntaxWith(["--"])],
-  ["Haskell", syntaxWith(["--"])],
+  ["Lua", syntaxWith(["--"], { other: longBracket("--") })],
+  ["Haskell", syntaxWith(["--"], { other: HASKELL_BLOCK, primes: true })],
+  ["CMake", syntaxWith(["#"], { other: longBracket("#") })],
+  ["PowerShell", syntaxWith(["#"], { other: POWERSHELL_BLOCK })],
   ["Erlang", syntaxWith(["%"])],
   ["Clojure", syntaxWith([";"])],
   ["HTML", syntaxWith([], { markup: true })],
@@ -100,13 +143,14 @@ const NOT_A_COMMENT = new Map([
  * Comments that a compiler, an interpreter or a build reads (a change of one changes the program): a shebang, Go's
  * `//go:` directives, `// +build`, `//line` and cgo's `//export`, TypeScript's `/// <reference …>` and `// @ts-…`
  * (`@ts-ignore`, `@ts-expect-error`, `@ts-nocheck`), Python's and Ruby's encoding and magic comments (PEP 263
- * `coding:`, `frozen_string_literal:`), and Dockerfile parser directives (`# syntax=`, `# escape=`, `# check=`).
+ * `coding:`, `frozen_string_literal:`), Dockerfile parser directives (`# syntax=`, `# escape=`, `# check=`) and
+ * Haskell's pragmas (`{-# LANGUAGE … #-}`).
  */
 const DIRECTIVE = new RegExp(
   String.raw`^(?:#!|\/\/go:|\/\/ ?\+build\b|\/\/line |\/\/export |\/\/\/ ?<(?:reference|amd)|\/\/ ?@ts-|` +
     String.raw`\/\* ?@ts-|#.*-\*-.*\bcoding[:=]|# ?(?:en)?coding[:=]|#.*\bfileencoding=|` +
     String.raw`# ?(?:frozen_string_literal|shareable_constant_value|warn_indent):|` +
-    String.raw`# ?(?:syntax|escape|check)=)`,
+    String.raw`# ?(?:syntax|escape|check)=|\{-#)`,
 );
 
 /** Languages where the indentation of a line is not part of the program (its leading blanks can change freely). */
@@ -163,7 +207,10 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
  *   comment's line — `/* … *\/` (or an unclosed `/*`), a continuation ` * …` (`*` then a space, a tab or nothing)
  *   or the closing `*\/` — with nothing but white space or a `//` comment after its `*\/`. So `/* x *\/ run();` and
  *   Go's or C's `*p = v` are code.
- * - `--` in SQL (which also has `/* … *\/`), Lua and Haskell (not its operators such as `-->`); `#` and `//` in PHP
+ * - `--` in SQL (which also has `/* … *\/`), Lua and Haskell (not its operators such as `-->`); a block comment's
+ *   line in Lua (`--[[ … ]]`, `--[==[ … ]==]`), Haskell (`{- … -}`, also a pragma `{-# … #-}`), CMake (`#[[ … ]]`)
+ *   and PowerShell (`<# … #>`) — opening it, or starting with its end (`-}`, `--]]`) — with nothing but white space or
+ *   a comment after the end (`--[[ x ]] os.exit()` is code); `#` and `//` in PHP
  *   (not an attribute `#[…]`) and Terraform; `%` in Erlang; `;` in Clojure; `<!-- … -->` (or an unclosed `<!--`,
  *   or a closing `-->`) in HTML, XML, Markdown, Vue and Svelte (the last two also read `//` and `/* … *\/`, for
  *   their scripts).
@@ -176,6 +223,10 @@ export function isCommentLine(line: string, language: string | undefined): boole
   if (t === "") return false;
   if (language === "Ruby" && /^=(?:begin|end)(?:\s|$)/.test(t)) return true;
   const syntax = syntaxOf(language);
+  if (syntax.other !== undefined) {
+    const rest = afterOtherBlock(t, syntax.other);
+    if (rest !== undefined) return rest === null || rest === "" || isCommentLine(rest, language);
+  }
   for (const start of syntax.line) {
     if (t.startsWith(start) && !(NOT_A_COMMENT.get(language ?? "")?.test(t) ?? false)) return true;
   }
@@ -195,6 +246,33 @@ export function isCommentLine(line: string, language: string | undefined): boole
   if (close === -1) return true;
   const after = rest.slice(close + 2).trim();
   return after === "" || after.startsWith("//") || isCommentLine(after, language);
+}
+
+/**
+ * For a trimmed line that opens one of the language's other block comments at its start ({@link OtherBlock}): the
+ * text after its end (trimmed), or null when it stays open; for a line that starts with the end of one (`-}`, `--]]`)
+ * the text after that end; undefined for any other line. One level: Haskell's nested `{- {- -} -}` ends early.
+ */
+function afterOtherBlock(t: string, other: OtherBlock): string | null | undefined {
+  other.open.lastIndex = 0;
+  const m = other.open.exec(t);
+  if (m) {
+    const closer = other.close(m);
+    const at = t.indexOf(closer, m[0].length);
+    return at === -1 ? null : t.slice(at + closer.length).trim();
+  }
+  const end = other.closesAtStart.exec(t);
+  return end ? t.slice(end[0].length).trim() : undefined;
+}
+
+/** What ends the block comment a trimmed comment line leaves open at its end, if it opens one of `other`'s; else "". */
+function otherLeftOpen(t: string, other: OtherBlock): string {
+  other.open.lastIndex = 0;
+  const m = other.open.exec(t);
+  if (!m) return "";
+  const closer = other.close(m);
+  const at = t.indexOf(closer, m[0].length);
+  return at === -1 ? closer : otherLeftOpen(t.slice(at + closer.length).trim(), other);
 }
 
 /** A block comment's continuation line (trimmed): `*` alone, or `*` then a space or a tab. */
@@ -223,11 +301,15 @@ function isInert(line: string, language: string | undefined): boolean {
  * The lines of a run of consecutive lines of the file at `path` (in order) that do nothing when the program runs:
  * each {@link isInertLine}, and also the lines inside a block comment that opens on an earlier line of the run
  * (`/*` … `*\/` in the C family, `<!--` … `-->` in markup, Ruby's `=begin` … `=end`, a Python string literal in `"""`
- * or `'''` that spans lines), or that closes on a later line of it (a line starting with `*\/`, or a ` * …` line
- * holding `*\/`: every line back to the one holding `/*` is inside), whatever they hold. A ` * …` line in neither,
- * whose nearest non-blank line above in the run is code, is code too: a continuation line that breaks before a `*`
- * (`return p` then `    * q;`), not a comment's. `firstLine`, when the caller knows it, is the file's first line (a
- * shebang names the language of an extension-less script: {@link languageOfPath}). Returns one boolean per line.
+ * or `'''` that spans lines, Lua's `--[[` … `]]`, Haskell's `{-` … `-}`, CMake's `#[[` … `]]`, PowerShell's `<#` …
+ * `#>`; also one that opens behind code after a blank, `x = 1 --[[ note`), or that closes on a later line of it (a
+ * line starting with `*\/`, or a ` * …` line holding `*\/`: every line back to the one holding `/*` is inside; a
+ * line starting with `-}`, `--]]`, `#]]` or `#>`, or ending with `-}`: back to the one holding its opener), whatever
+ * they hold (a bare `]]` ends a Lua long string as well as a comment: it says nothing about the lines above). A
+ * ` * …` line in neither, whose nearest non-blank line above in the run is code, is code too: a continuation line
+ * that breaks before a `*` (`return p` then `    * q;`), not a comment's. `firstLine`, when the caller knows it, is
+ * the file's first line (a shebang names the language of an extension-less script: {@link languageOfPath}). Returns
+ * one boolean per line.
  */
 export function inertLines(path: string, lines: readonly string[], firstLine?: string): boolean[] {
   return inertLinesIn(languageOfPath(path, firstLine), lines);
@@ -250,15 +332,32 @@ function inertLinesIn(language: string | undefined, lines: readonly string[]): b
       closer = "";
       return after === "" || isInert(after, language);
     }
-    if (!isInert(line, language)) return false;
+    if (!isInert(line, language)) {
+      // code that opens a block comment behind it (`x = 1 --[[ note`): the lines below are inside
+      closer = scanLine(line, syntax).closer;
+      return false;
+    }
     if (language === "Ruby" && /^=begin(?:\s|$)/.test(t)) closer = "=end";
     else if (language === "Python") {
       const quote = /^[rRbBuU]?("""|''')/.exec(t)?.[1];
       if (quote !== undefined && !t.slice(t.indexOf(quote) + 3).includes(quote)) closer = quote;
     } else if (syntax.markup && t.startsWith("<!--") && !t.includes("-->", 4)) closer = "-->";
     else if (syntax.block && leavesBlockOpen(t)) closer = "*/";
+    else if (syntax.other !== undefined) closer = otherLeftOpen(t, syntax.other);
     return true;
   });
+  const other = syntax.other;
+  if (other !== undefined) {
+    // Backwards: a line that can only end a block comment (`-}`, `--]]`, `#>`) puts every line above it, up to the
+    // one that opens such a block, inside.
+    for (let i = lines.length - 1, open = false; i >= 0; i--) {
+      const t = (lines[i] as string).trim();
+      if (open) {
+        if (other.opensAbove.test(t)) open = false;
+        else out[i] = true;
+      } else if (other.endsAbove.test(t) && !other.opensAbove.test(t)) open = true;
+    }
+  }
   if (!syntax.block) return out;
   // Backwards: a line that closes a block comment puts every line above it, up to the one holding `/*`, inside.
   for (let i = lines.length - 1, open = false; i >= 0; i--) {
@@ -286,31 +385,64 @@ function leavesBlockOpen(t: string): boolean {
 }
 
 /**
- * `line` without a line comment after its code (`run(); // note` → `run();`), for comparing code lines: the comment
- * must start with one of the language's line-comment markers outside a string (`"`, `'`, `` ` ``, with backslash
- * escapes) and outside a `/* … *\/` comment, right after a blank. The line as it is when a string or block comment is
- * left open at its end (it may go on to the next line), in markup languages, and in any language with none.
+ * `line` read left to right outside strings (`"`, `'`, `` ` ``, with backslash escapes; in Haskell a `'` after a name
+ * is part of it, `x'`) and outside block comments (`/* … *\/`, {@link OtherBlock}s such as `{- … -}`):
+ * - `code`: the line without a line comment after its code (`run(); // note` → `run();`), for comparing code lines.
+ *   The comment must start with one of the language's `trailing` markers right after a blank; a block comment right
+ *   after a blank that ends the line counts too (`run(); /* note *\/`, `x = 1 --[[ note ]]`; one in the middle of
+ *   the code stays: `a; /* b *\/ c;`). The line as it is when
+ *   a string or block comment is left open at its end (it may go on to the next line), in markup languages, and in
+ *   any language with no trailing comment.
+ * - `closer`: what ends a block comment that opens at the line's start or after a blank and is left open at its end
+ *   (`x = 1 --[[ the value` → `]]`), else "" (also when a string is left open: `/[/*]/` is no comment).
  */
-function withoutTrailingComment(line: string, syntax: Syntax): string {
-  if (syntax.markup || syntax.trailing.length === 0) return line;
+function scanLine(line: string, syntax: Syntax): { code: string; closer: string } {
+  const whole = { code: line, closer: "" };
+  const other = syntax.other;
+  if (syntax.markup || (syntax.trailing.length === 0 && !syntax.block && other === undefined)) return whole;
   let quote = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
+    const blank = i > 0 && (line.charCodeAt(i - 1) === 32 || line.charCodeAt(i - 1) === 9);
     if (c === 92) {
       i++; // a backslash escapes the next character, in a string or not (a regular expression's `\/`)
-    } else if (quote !== 0) {
+      continue;
+    }
+    if (quote !== 0) {
       if (c === quote) quote = 0;
-    } else if (c === 34 || c === 39 || c === 96) {
+      continue;
+    }
+    if (c === 34 || c === 96 || (c === 39 && !(syntax.primes === true && i > 0 && /[\w']/.test(line[i - 1] ?? "")))) {
       quote = c;
-    } else if (syntax.block && c === 47 && line.charCodeAt(i + 1) === 42) {
-      const close = line.indexOf("*/", i + 2);
-      if (close === -1) return line;
-      i = close + 1;
-    } else if (i > 0 && (line.charCodeAt(i - 1) === 32 || line.charCodeAt(i - 1) === 9)) {
-      for (const start of syntax.trailing) if (line.startsWith(start, i)) return line.slice(0, i);
+      continue;
+    }
+    let closer = "";
+    let from = 0;
+    if (syntax.block && c === 47 && line.charCodeAt(i + 1) === 42) {
+      closer = "*/";
+      from = i + 2;
+    } else if (other !== undefined) {
+      other.open.lastIndex = i;
+      const m = other.open.exec(line);
+      if (m) {
+        closer = other.close(m);
+        from = i + m[0].length;
+      }
+    }
+    if (closer !== "") {
+      const at = line.indexOf(closer, from);
+      if (at === -1) return { code: line, closer: blank || i === 0 ? closer : "" };
+      const rest = line.slice(at + closer.length).trim();
+      // a block comment that ends the line is a comment after its code, as a line comment is
+      if (blank && (rest === "" || syntax.trailing.some((start) => rest.startsWith(start)))) {
+        return { code: line.slice(0, i), closer: "" };
+      }
+      i = at + closer.length - 1;
+    } else if (blank) {
+      for (const start of syntax.trailing) if (line.startsWith(start, i)) return { code: line.slice(0, i), closer: "" };
     }
   }
-  return line;
+  return whole;
 }
 
 /** The first line of the file a diff changes, when one of its hunks starts there: old side, else new side. */
@@ -348,7 +480,7 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
  * inside a block comment that the hunk's context opens or closes is not; and a code line whose only change is its
  * trailing blanks (or, in a language where indentation means nothing, `FREE_INDENT`, its leading ones) is the same
  * line, as is one that only gains, loses or changes a comment after its code (`run();` → `run(); // may throw`; see
- * `withoutTrailingComment`). The language is the path's, else the shebang's when a hunk shows the file's first line,
+ * `scanLine`). The language is the path's, else the shebang's when a hunk shows the file's first line,
  * else none ({@link UNKNOWN}).
  */
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
@@ -360,7 +492,7 @@ export function isCommentOnly(edit: { path: string; diff: string }): boolean {
     const inert = inertLinesIn(language, side);
     return side
       .filter((_, i) => !inert[i])
-      .map((l) => withoutTrailingComment(l, syntax))
+      .map((l) => scanLine(l, syntax).code)
       .map((l) => (trimStart ? l.trim() : l.trimEnd()));
   };
   for (const file of files) {

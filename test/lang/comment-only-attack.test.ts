@@ -209,3 +209,78 @@ describe("files that are not source code have their own comments", () => {
     expect(await outcomeOf("bin/cli", cli, cli.replace("  x", "  #n = 0;\n  x"))).toBe("pr_ready");
   });
 });
+
+describe("the block comments of Lua, Haskell, CMake and PowerShell", () => {
+  it("reads a line added inside one as a comment where the hunk shows its start or an end only it has", async () => {
+    const lua = ["--[[", "  Formats an entry.", "]]", "local function f() end", ""].join("\n");
+    const hs = ["{-", "  Formats an entry.", "-}", "f = 1", ""].join("\n");
+    const cases: [string, string, string][] = [
+      ["a.lua", lua, lua.replace("entry.", "entry.\n  The entry may be nil.")],
+      ["a.lua", "--[==[\nnote\n]==]\nx = 1\n", "--[==[\nnote\nmore\n]==]\nx = 1\n"],
+      ["A.hs", hs, hs.replace("entry.", "entry.\n  The entry may be Nothing.")],
+      ["CMakeLists.txt", "#[[\nnote\n]]\nproject(a)\n", "#[[\nnote\nmore\n]]\nproject(a)\n"],
+      ["a.ps1", "<#\n.SYNOPSIS\n#>\nGet-Item x\n", "<#\n.SYNOPSIS\nGets x.\n#>\nGet-Item x\n"],
+      // code that opens a block behind it: the lines below are inside
+      ["a.lua", "x = 1 --[[ x may\nbe nil ]]\n", "x = 1 --[[ x may\nbe nil, or false ]]\n"],
+      ["a.lua", "x = 1\n", "x = 1 --[[ one ]]\n"],
+      ["A.hs", "f = 1\n", "f = 1 {- one -}\n"],
+    ];
+    for (const [path, before, after] of cases) expect(isCommentOnly(edit(path, before, after)), after).toBe(true);
+    // far from the block's start, a closing line that only a comment has tells
+    const long = ["{-", ...Array.from({ length: 8 }, (_, i) => `  line ${i}`), "-}", "f = 1", ""];
+    const longer = [...long.slice(0, 7), "  f may fail", ...long.slice(7)];
+    expect(isCommentOnly(edit("A.hs", long.join("\n"), longer.join("\n")))).toBe(true);
+    const help = ["<#", ...Array.from({ length: 8 }, (_, i) => `line ${i}`), "#>", "Get-Item x", ""];
+    const more = [...help.slice(0, 7), "May fail.", ...help.slice(7)];
+    expect(isCommentOnly(edit("a.ps1", help.join("\n"), more.join("\n")))).toBe(true);
+    const luaLong = ["--[[", ...Array.from({ length: 8 }, (_, i) => `line ${i}`), "--]]", "x = 1", ""];
+    const luaMore = [...luaLong.slice(0, 7), "may be nil", ...luaLong.slice(7)];
+    expect(isCommentOnly(edit("a.lua", luaLong.join("\n"), luaMore.join("\n")))).toBe(true);
+    expect(await outcomeOf("a.lua", lua, lua.replace("entry.", "entry.\n  The entry may be nil."))).toBe(
+      "diagnosis_only",
+    );
+  });
+
+  it("reads code after a block's end, a long string, a pragma and a commented-out call as code", async () => {
+    const code: [string, string, string][] = [
+      ["a.lua", "x = 1\n", "--[[ x ]] os.exit(1)\nx = 1\n"],
+      ["a.lua", "x = 1\n", "x = 1 --[[ x ]] y = 2\n"],
+      ["A.hs", "f = 1\n", "{- f -} g = 2\nf = 1\n"],
+      ["A.hs", "f = 1\n", "{-# LANGUAGE OverloadedStrings #-}\nf = 1\n"],
+      ["CMakeLists.txt", "project(a)\n", "#[[ a ]] add_subdirectory(b)\nproject(a)\n"],
+      // unwrapping code out of a block comment runs it
+      ["a.lua", "--[[\nos.exit(1)\n]]\nx = 1\n", "os.exit(1)\nx = 1\n"],
+      ["A.hs", "{-\nmain = run\n-}\n", "main = run\n"],
+      // a long string's text is the program's: a bare `]]` says nothing about the lines above
+      [
+        "a.lua",
+        ["local sql = [[", ...Array.from({ length: 6 }, (_, i) => `SELECT ${i}`), "]]", ""].join("\n"),
+        [
+          "local sql = [[",
+          ...Array.from({ length: 5 }, (_, i) => `SELECT ${i}`),
+          "DROP TABLE t",
+          "SELECT 5",
+          "]]",
+          "",
+        ].join("\n"),
+      ],
+      // Haskell's primes are names, not quotes: the code behind `x'` is still compared
+      ["A.hs", "f x' = x' -- one\n", "f x' = x' + 1 -- one\n"],
+    ];
+    for (const [path, before, after] of code) expect(isCommentOnly(edit(path, before, after)), after).toBe(false);
+    expect(isCommentOnly(edit("A.hs", "f x' = x'\n", "f x' = x' -- x' may be 0\n"))).toBe(true);
+    expect(await outcomeOf("a.lua", "x = 1\n", "--[[ x ]] os.exit(1)\nx = 1\n")).toBe("pr_ready");
+  });
+});
+
+describe("a block comment behind code", () => {
+  it("is a comment after the code, and the lines it goes on to are inside it", () => {
+    expect(isCommentOnly(edit("a.js", "run();\n", "run(); /* may throw */\n"))).toBe(true);
+    const open = "x = f(); /* the value\n   may be null */\nrun();\n";
+    expect(isCommentOnly(edit("a.js", open, open.replace("may be null", "may be null or 0")))).toBe(true);
+    // a block comment inside the code is compared; a `/*` in a regular expression opens none
+    expect(isCommentOnly(edit("a.js", "a(); /* b */ c();\n", "a(); /* b */ d();\n"))).toBe(false);
+    const re = 's = s.replace(/[/*]/g, "");\nrun(1);\n';
+    expect(isCommentOnly(edit("a.js", re, re.replace("run(1)", "run(2)")))).toBe(false);
+  });
+});
