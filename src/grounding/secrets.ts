@@ -158,12 +158,25 @@ const MAYBE_SECRET = new RegExp(
 const MAYBE_SECRET_ALL = new RegExp(MAYBE_SECRET.source, "gi");
 
 /**
- * The indexes (ascending) of the texts of `texts` that pass the cheap pre-test of {@link scanSecrets}: every text
- * that {@link redact} would change is among them, and `redact` returns each of the others unchanged. One pass of the
- * pre-test over the texts joined by line breaks instead of one call per text (a file defines thousands of names):
- * no match of the pre-test holds a line break (its one pattern with a class, `:\/\/[^\s/]*:`, excludes white
- * space), so each match lies inside one text, and the pass, which resumes after each match, finds one inside every
- * text that holds one.
+ * The triggers of {@link MAYBE_SECRET} that a secret's own shape holds (a key block's header, a token's prefix): the
+ * patterns of the others — a credential's name (`password`, `token`, `key`, …), a URL's `://user:`, a Slack webhook's
+ * `https://` — match only a text holding `:` or `=` (each pattern of {@link SECRET_PATTERNS} says so: `[:=]`, `=`,
+ * `://`). So a text without `:` and `=` that lacks these holds no secret.
+ */
+const SECRET_SHAPE = new RegExp(
+  String.raw`PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|[rs]k_(?:live|test)_|sk-|xox[abprs]-|AIza|SG\.|npm_|eyJ`,
+  "i",
+);
+
+/**
+ * The indexes (ascending) of the texts of `texts` that may hold a secret: every text that {@link redact} would
+ * change is among them, and `redact` returns each of the others unchanged. A text is listed when it passes the cheap
+ * pre-test of {@link scanSecrets} and, unless it holds `:` or `=`, also {@link SECRET_SHAPE} (symbol names such as
+ * `getCancellationToken` pass the pre-test for their `token` but hold no `:` or `=`: redacting each, thousands in a
+ * large repository, costs more than the rest of their file's symbol work). One pass of the pre-test over the texts
+ * joined by line breaks instead of one call per text (a file defines thousands of names): no match of the pre-test
+ * holds a line break (its one pattern with a class, `:\/\/[^\s/]*:`, excludes white space), so each match lies
+ * inside one text, and the pass, which resumes after each match, finds one inside every text that holds one.
  */
 export function mayHoldSecret(texts: readonly string[]): number[] {
   const out: number[] = [];
@@ -172,10 +185,14 @@ export function mayHoldSecret(texts: readonly string[]): number[] {
   const starts = new Int32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) starts[i + 1] = (starts[i] as number) + (texts[i] as string).length + 1;
   let text = 0;
+  let last = -1; // the last text looked at
   MAYBE_SECRET_ALL.lastIndex = 0;
   for (let m = MAYBE_SECRET_ALL.exec(joined); m !== null; m = MAYBE_SECRET_ALL.exec(joined)) {
     while ((starts[text + 1] as number) <= m.index) text++;
-    if (out[out.length - 1] !== text) out.push(text);
+    if (text === last) continue;
+    last = text;
+    const t = texts[text] as string;
+    if (t.includes(":") || t.includes("=") || SECRET_SHAPE.test(t)) out.push(text);
   }
   return out;
 }

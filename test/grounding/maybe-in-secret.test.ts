@@ -102,7 +102,8 @@ describe("mayHoldSecret", () => {
       const listed = mayHoldSecret(texts);
       expect([...listed].sort((a, b) => a - b)).toEqual(listed);
       texts.forEach((t, i) => {
-        const maybe = scanSecrets(t).length > 0 || /pass|pwd|secret|token|key|credential|auth|eyJ|sk-/i.test(t);
+        const label = /pass|pwd|secret|token|key|credential|auth/i.test(t) && /[:=]/.test(t);
+        const maybe = scanSecrets(t).length > 0 || label || /eyJ|sk-|gh[pousr]_|AKIA|npm_/i.test(t);
         if (redact(t) !== t) changed++;
         if (!listed.includes(i)) cleared++;
         if (redact(t) !== t || maybe) expect(listed, JSON.stringify({ t, texts })).toContain(i);
@@ -115,9 +116,19 @@ describe("mayHoldSecret", () => {
   it("does not read a trigger across two texts, and names the right text of a long list", () => {
     expect(mayHoldSecret(["pa", "ss", "to", "ken", "parse"])).toEqual([]);
     const names = Array.from({ length: 3000 }, (_, i) => `name${i}`);
-    names[1234] = "getAuthToken";
+    names[1234] = "authToken=";
     names[2999] = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     expect(mayHoldSecret(names)).toEqual([1234, 2999]);
     expect(mayHoldSecret([])).toEqual([]);
+  });
+
+  it("clears names that say token, key or password but hold no ':' or '=' and no token's shape", () => {
+    const names = ["getCancellationToken", "KeywordToken", "passThrough", "apiKey", "sk_live_", "npm_x", "eyJhbG"];
+    expect(mayHoldSecret(names)).toEqual([4, 5, 6]);
+    // With ':' or '=' (a quoted property name, `"password:x"`), the name is listed and redact decides.
+    expect(mayHoldSecret(["token:", "x=password", "a:b"])).toEqual([0, 1]);
+    const secret = `password = "hunter2hunter2"`;
+    expect(redact(secret)).not.toBe(secret);
+    expect(mayHoldSecret(["parse", secret])).toEqual([1]);
   });
 });
