@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { extractSymbols } from "../../src/grounding/symbols.js";
 import { snapshotFromTar } from "../../src/snapshot/index.js";
 import { createReadLog, runTool, verifySymbolInRepo } from "../../src/tools/index.js";
-import { DEFINITION_LINE_MAX, EXTRACT_BUDGET_CHARS, fileSymbols } from "../../src/tools/symbol-index.js";
+import {
+  DEFINITION_LINE_MAX,
+  EXTRACT_BUDGET_CHARS,
+  exactSearch,
+  fileSymbols,
+  filesWithWord,
+} from "../../src/tools/symbol-index.js";
 import { makeGitHubTarball } from "../snapshot/build-repo.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -121,5 +127,45 @@ describe("files spared by the long-line test", () => {
     expect(fresh).not.toContain("src/big.js");
     expect(extracted).toContain("function parseConfig (src/big.js:1)");
     expect(spared).toBe(extracted);
+  });
+});
+
+describe("exactSearch (the rare-character anchored indexOf of filesWithWord and mayDefine)", () => {
+  it("finds what indexOf finds, from every offset, for words anchored anywhere and of any length", () => {
+    // Texts over few characters, so that the words' anchored parts occur often without the word (and at offsets
+    // before the anchor's place in the word: "Nme" at 0 holds no "resolveModuleNme").
+    let seed = 1;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const words = ["resolveModuleNme", "Nme", "eNmeN", "aaaaaaaaQ", "Qaaaaaaaaa", "e", "ee", "é", "xé", "QzQzQzQzQz"];
+    for (const word of words) {
+      const find = exactSearch(word);
+      const alphabet = [...new Set([...word, "e", " "])];
+      for (let round = 0; round < 50; round++) {
+        let text = "";
+        while (text.length < 60)
+          text += random(4) === 0 ? word.slice(random(word.length)) : alphabet[random(alphabet.length)];
+        for (let from = 0; from <= text.length; from++) expect(find(text, from)).toBe(text.indexOf(word, from));
+      }
+    }
+  });
+
+  it("gives filesWithWord the files holding the word whole, also where its rare part starts the file", async () => {
+    const snapshot = await snapshotFromTar(
+      await makeGitHubTarball(
+        {
+          "a.ts": "Nme resolveModuleNmeX\n",
+          "b.ts": "x.resolveModuleNme()\n",
+          "c.ts": "resolveModuleNme",
+          "d.ts": "ModuleNme resolvemoduleNme",
+        },
+        SHA,
+      ),
+      { sha: SHA, stripTopFolder: true },
+    );
+    expect(filesWithWord(snapshot, "resolveModuleNme")).toEqual(["b.ts", "c.ts"]);
+    expect(filesWithWord(snapshot, "Nme")).toEqual(["a.ts"]);
   });
 });
