@@ -3,7 +3,7 @@ export const MAIN_HELP =
   "groundfix — grounded fixes: every edit anchored on text that really is in the file at a pinned commit\n\n" +
   `Usage:
   groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
-  groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
+  groundfix review --repo <dir> --base <rev> --head <rev> [--direct] [--json] [--exit-code]
   groundfix serve [--role web]         run the GitHub App (webhooks and jobs; --role web: webhooks only)
   groundfix worker                     run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
 
@@ -45,16 +45,22 @@ GitHub App; the CLI takes the model from --model or GROUNDFIX_MODEL).
 `;
 
 /** `groundfix review --help`. */
-export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--json] [--exit-code]
+export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--direct] [--json]
+                        [--exit-code]
 
-Run the groundfix/review rules on the diff between two commits of a local checkout (the same rules as the
-check run on the app's pull requests; without a run record, the evidence rule has nothing to match).
+Run the groundfix/review rules on the changes of --head since it forked from --base, in a local checkout:
+the diff from their merge-base to --head, like "git diff base...head" and a GitHub pull request (the same
+rules as the check run on the app's pull requests; without a run record, the evidence rule has nothing to
+match). The config is .github/groundfix.yml of the --base commit.
 
 Options:
   --repo <dir>   the git checkout (default: the current directory)
-  --base <rev>   the base commit
-  --head <rev>   the head commit
-  --json         print one JSON document: base_sha, head_sha, conclusion, findings, rules_checked
+  --base <rev>   the base commit or branch (e.g. main)
+  --head <rev>   the head commit or branch
+  --direct       compare --base and --head themselves ("git diff base head"): a commit --base gained
+                 after --head forked from it then reads as a removal
+  --json         print one JSON document: base_sha (where the diff starts), given_base_sha (--base),
+                 head_sha, compared ("merge-base" or "direct"), conclusion, findings, rules_checked
   --exit-code    exit with 1 when the conclusion is failure (like git diff --exit-code); without it the
                  exit code is 0 whenever the review ran
   -h, --help     this help

@@ -197,6 +197,7 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
       head: { type: "string" },
       json: { type: "boolean", default: false },
       "exit-code": { type: "boolean", default: false },
+      direct: { type: "boolean", default: false },
     },
     "review",
   );
@@ -210,14 +211,21 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   if (root.note) io.stderr.write(`groundfix: note: ${escapeControls(root.note)}\n`);
   const { reviewRunToJson, runReview } = await import("./review.js");
   const { renderReview } = await import("./render.js");
-  const run = await runReview({ repoDir: root.top, base: v.base, head: v.head });
+  const run = await runReview({ repoDir: root.top, base: v.base, head: v.head, direct: v.direct });
   if (v.json) {
     io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
   } else {
     const style = styleFor(io.stdout, io.env);
+    const short = (sha: string) => sha.slice(0, 12);
+    const how = run.direct
+      ? " (--direct: the diff from this commit itself)"
+      : run.baseSha === run.givenBaseSha
+        ? ""
+        : ` (merge-base of ${escapeControls(v.base)} and ${escapeControls(v.head)}; ` +
+          `${escapeControls(v.base)} is at ${short(run.givenBaseSha)})`;
     io.stdout.write(
-      `${style.bold("Base".padEnd(10))}${run.baseSha.slice(0, 12)}\n` +
-        `${style.bold("Head".padEnd(10))}${run.headSha.slice(0, 12)}\n`,
+      `${style.bold("Base".padEnd(10))}${short(run.baseSha)}${how}\n` +
+        `${style.bold("Head".padEnd(10))}${short(run.headSha)}\n`,
     );
     io.stdout.write(`${renderReview(run.review, style)}\n`);
   }

@@ -45,4 +45,48 @@ describe("groundfix review (built CLI)", () => {
     expect(text.stdout).toMatch(/Review\s+failure/);
     expect(text.stdout).toMatch(/secrets services\/keys\.js:3/);
   });
+
+  it("reviews a branch from the merge-base with --base (a newer --base commit is no removal), --direct as is", () => {
+    const { dir, base } = demoRepo();
+    git(dir, "checkout", "-q", "-b", "feature");
+    const audit = git(dir, "show", "HEAD:services/audit.js");
+    writeFileSync(join(dir, "services/audit.js"), audit.replace("// Record", "// Once per run.\n// Record") + "\n");
+    git(dir, "commit", "-q", "-am", "comment");
+    const feature = git(dir, "rev-parse", "HEAD");
+    git(dir, "checkout", "-q", "main");
+    writeFileSync(join(dir, "index.js"), git(dir, "show", "HEAD:index.js") + "\nconsole.log('started');\n");
+    git(dir, "commit", "-q", "-am", "main moves on");
+    const main = git(dir, "rev-parse", "HEAD");
+
+    const doc = JSON.parse(cli(["review", "--repo", dir, "--base", "main", "--head", "feature", "--json"]).stdout);
+    expect(doc).toMatchObject({
+      base_sha: base, // git merge-base main feature
+      given_base_sha: main,
+      head_sha: feature,
+      compared: "merge-base",
+      conclusion: "success",
+      findings: [],
+    });
+    const text = cli(["review", "--repo", dir, "--base", "main", "--head", "feature"]).stdout;
+    expect(text.split("\n")[0]).toBe(
+      `Base      ${base.slice(0, 12)} (merge-base of main and feature; main is at ${main.slice(0, 12)})`,
+    );
+
+    // --direct: main's new line reads as removed by the branch, as in git diff main feature.
+    const direct = cli(["review", "--repo", dir, "--base", "main", "--head", "feature", "--direct", "--json"]);
+    expect(JSON.parse(direct.stdout)).toMatchObject({ base_sha: main, compared: "direct", conclusion: "failure" });
+    expect(JSON.parse(direct.stdout).findings).toEqual([
+      expect.objectContaining({ rule: "edit_policy", path: "index.js", level: "failure" }),
+    ]);
+
+    // No common history: one line saying so, exit 2.
+    git(dir, "checkout", "-q", "--orphan", "alone");
+    git(dir, "commit", "-q", "-m", "unrelated");
+    const none = cli(["review", "--repo", dir, "--base", "main", "--head", "alone"]);
+    expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(none.stderr).toBe(
+      "groundfix: review: main and alone have no common history (no merge-base); " +
+        "pass --direct to compare the two commits as they are\n",
+    );
+  });
 });
