@@ -140,15 +140,17 @@ const NOT_A_COMMENT = new Map([
 ]);
 
 /**
- * Comments that a compiler, an interpreter or a build reads (a change of one changes the program): a shebang, Go's
- * `//go:` directives, `// +build`, `//line` and cgo's `//export`, TypeScript's `/// <reference …>` and `// @ts-…`
- * (`@ts-ignore`, `@ts-expect-error`, `@ts-nocheck`), Python's and Ruby's encoding and magic comments (PEP 263
- * `coding:`, `frozen_string_literal:`), Dockerfile parser directives (`# syntax=`, `# escape=`, `# check=`) and
- * Haskell's pragmas (`{-# LANGUAGE … #-}`).
+ * Comments that a compiler, an interpreter or a build reads (a change of one changes what is built or what runs):
+ * a shebang, Go's `//go:` directives, `// +build`, `//line` and cgo's `//export`, TypeScript's `/// <reference …>`,
+ * the JSX pragmas (`// @jsx h`, `/** @jsxImportSource preact *\/`), Python's and Ruby's encoding and magic comments
+ * (PEP 263 `coding:`, `frozen_string_literal:`), Dockerfile parser directives (`# syntax=`, `# escape=`, `# check=`)
+ * and Haskell's pragmas (`{-# LANGUAGE … #-}`). Not a checker's directive (`// @ts-expect-error`, `# noqa`): see
+ * {@link SUPPRESSION}.
  */
 const DIRECTIVE = new RegExp(
-  String.raw`^(?:#!|\/\/go:|\/\/ ?\+build\b|\/\/line |\/\/export |\/\/\/ ?<(?:reference|amd)|\/\/ ?@ts-|` +
-    String.raw`\/\* ?@ts-|#.*-\*-.*\bcoding[:=]|# ?(?:en)?coding[:=]|#.*\bfileencoding=|` +
+  String.raw`^(?:#!|\/\/go:|\/\/ ?\+build\b|\/\/line |\/\/export |\/\/\/ ?<(?:reference|amd)|` +
+    String.raw`(?:\/\/|\/\*\*?) ?@jsx(?:Frag|Runtime|ImportSource)?\b|` +
+    String.raw`#.*-\*-.*\bcoding[:=]|# ?(?:en)?coding[:=]|#.*\bfileencoding=|` +
     String.raw`# ?(?:frozen_string_literal|shareable_constant_value|warn_indent):|` +
     String.raw`# ?(?:syntax|escape|check)=|\{-#)`,
 );
@@ -280,10 +282,50 @@ function isStarLine(t: string): boolean {
   return t === "*" || t.startsWith("* ") || t.startsWith("*\t");
 }
 
+/** Arguments of an annotation or attribute, if any: `("unchecked")`, `({"a", "b"})`, one level of nested parens. */
+const ARGS = String.raw`(?:\s*\((?:[^()]|\([^()]*\))*\))?`;
+/** A C preprocessor line that only sets which warnings a compiler reports (MSVC, GCC, Clang, NVCC). */
+const C_WARNING_PRAGMA = /^#\s*pragma\s+(?:warning\b|(?:GCC|clang)\s+diagnostic\b|(?:nv_)?diag_suppress\b)/;
+
+/**
+ * Code lines, by language, that only tell a checker what to report, each alone on its line: Java's, Kotlin's and
+ * Scala's warning annotations (`@SuppressWarnings("unchecked")`, `@Suppress("UNUSED")`, `@nowarn`), C#'s `#pragma
+ * warning disable|restore`, `#nullable` and `[SuppressMessage(…)]` / `[ExcludeFromCodeCoverage]`, Rust's
+ * `#[allow(…)]` / `#[expect(…)]` / `#[rustfmt::skip]`, C's and C++'s warning pragmas. The comment forms of such
+ * directives (`// eslint-disable-next-line`, `# noqa`, `# type: ignore`, `# pylint: disable=…`, `// @ts-ignore`,
+ * `// @ts-expect-error`, `//nolint`, `// NOLINT`, `/* istanbul ignore next *\/`, `# pragma: no cover`) are comments.
+ *
+ * Both are inert ({@link isInertLine}): they change what a linter, type checker, coverage or formatter reports, not
+ * what runs, and an edit that only silences a checker is no fix a maintainer would merge as one. So an edit that
+ * only adds (or removes) such lines and comments is comment-only ({@link isCommentOnly}) and never ready for a pull
+ * request unless a maintainer approved the run. What changes what is built or runs stays code: `DIRECTIVE`, and
+ * `#pragma once`, `#pragma pack`, an annotation on the same line as a declaration (`@Suppress("X") val x = f()`).
+ */
+const SUPPRESSION = new Map<string, RegExp>([
+  ["Java", new RegExp(String.raw`^@(?:java\.lang\.)?(?:SuppressWarnings|SuppressLint|SuppressFBWarnings)${ARGS}$`)],
+  ["Kotlin", new RegExp(String.raw`^@(?:file:|kotlin\.)?(?:Suppress|SuppressWarnings|SuppressLint)${ARGS}$`)],
+  ["Scala", new RegExp(String.raw`^@(?:scala\.annotation\.)?(?:nowarn|unused|SuppressWarnings)${ARGS}$`)],
+  [
+    "C#",
+    new RegExp(
+      String.raw`^(?:#\s*pragma\s+warning\s+(?:disable|restore)\b|#\s*nullable\s+(?:enable|disable|restore)\b|` +
+        String.raw`\[(?:assembly:\s*|module:\s*)?(?:System\.Diagnostics\.CodeAnalysis\.)?` +
+        String.raw`(?:SuppressMessage|ExcludeFromCodeCoverage)(?:Attribute)?${ARGS}\]$)`,
+    ),
+  ],
+  ["Rust", /^#!?\[(?:(?:allow|expect)\((?:[^()[\]]|\([^()]*\))*\)|rustfmt::skip(?:::\w+)?)\]$/],
+  ["C", C_WARNING_PRAGMA],
+  ["C/C++ header", C_WARNING_PRAGMA],
+  ["C++", C_WARNING_PRAGMA],
+  ["Objective-C", C_WARNING_PRAGMA],
+]);
+
 /**
  * True when `line` does nothing when the program runs, in the file at `path`: blank, a comment
- * ({@link isCommentLine}) that is no directive (a shebang, `//go:embed`, `// @ts-expect-error`, `# coding: …`: see
- * `DIRECTIVE`), or in Python a line that is only a string literal (a docstring line: `"""…`, `'''…`, `"text"`).
+ * ({@link isCommentLine}) that is no directive (a shebang, `//go:embed`, `# coding: …`: see `DIRECTIVE`; a checker's
+ * directive such as `// @ts-expect-error` or `# noqa` is a comment), a code line that only tells a checker what to
+ * report ({@link SUPPRESSION}: `@SuppressWarnings("x")`, `#pragma warning disable`), or in Python a line that is only
+ * a string literal (a docstring line: `"""…`, `'''…`, `"text"`).
  */
 export function isInertLine(path: string, line: string): boolean {
   return isInert(line, languageOfPath(path));
@@ -294,6 +336,7 @@ function isInert(line: string, language: string | undefined): boolean {
   const t = line.trim();
   if (t === "") return true;
   if (isCommentLine(t, language)) return !DIRECTIVE.test(t);
+  if (SUPPRESSION.get(language ?? "")?.test(t) === true) return true;
   return language === "Python" && (/^[rRbBuU]?("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
 }
 

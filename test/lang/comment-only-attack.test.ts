@@ -124,7 +124,7 @@ describe("a real change is never read as only a comment (a lost fix)", () => {
         'package a\n\nimport _ "embed"\n\n//go:embed s.txt\nvar s string\n',
       ],
       ["a.go", "package a\n\nfunc F() {}\n", "//go:build linux\n\npackage a\n\nfunc F() {}\n"],
-      ["a.ts", "const x: number = f();\n", "// @ts-expect-error f is untyped\nconst x: number = f();\n"],
+      ["a.tsx", "export const A = () => <b />;\n", "/** @jsx h */\nexport const A = () => <b />;\n"],
       ["a.ts", "export const x = 1;\n", '/// <reference types="node" />\nexport const x = 1;\n'],
       ["a.rb", "s = 'a'\n", "# frozen_string_literal: true\ns = 'a'\n"],
       ["a.py", "s = 'é'\n", "# -*- coding: latin-1 -*-\ns = 'é'\n"],
@@ -282,5 +282,65 @@ describe("a block comment behind code", () => {
     expect(isCommentOnly(edit("a.js", "a(); /* b */ c();\n", "a(); /* b */ d();\n"))).toBe(false);
     const re = 's = s.replace(/[/*]/g, "");\nrun(1);\n';
     expect(isCommentOnly(edit("a.js", re, re.replace("run(1)", "run(2)")))).toBe(false);
+  });
+});
+
+describe("an edit that only silences a checker is no fix", () => {
+  it("reads a lint, type-check or coverage directive, in a comment or in code, as inert", async () => {
+    const cases: [string, string, string][] = [
+      ["a.js", "run(x);\n", "// eslint-disable-next-line no-undef\nrun(x);\n"],
+      ["a.js", "run(x);\n", "run(x); // eslint-disable-line no-undef\n"],
+      ["a.ts", "const n: number = f();\n", "// @ts-expect-error f is untyped\nconst n: number = f();\n"],
+      ["a.ts", "const n: number = f();\n", "// @ts-ignore\nconst n: number = f();\n"],
+      ["a.ts", "export {};\n", "// @ts-nocheck\nexport {};\n"],
+      ["a.js", "if (x) run();\n", "/* istanbul ignore next */\nif (x) run();\n"],
+      ["a.py", "import os\n", "import os  # noqa: F401\n"],
+      ["a.py", "x = f()\n", "x = f()  # type: ignore[no-untyped-call]\n"],
+      ["a.py", "def f():\n    pass\n", "def f():  # pylint: disable=missing-docstring\n    pass\n"],
+      ["a.go", "package a\n\nvar X = 1\n", "package a\n\n//nolint:gochecknoglobals\nvar X = 1\n"],
+      ["a.cc", "int f();\n", "int f();  // NOLINT(readability-x)\n"],
+      ["a.rb", "def f; end\n", "# rubocop:disable Style/X\ndef f; end\n"],
+      ["run.sh", "echo $x\n", "# shellcheck disable=SC2086\necho $x\n"],
+      ["A.java", "class A {\n  void f() {}\n}\n", 'class A {\n  @SuppressWarnings("unchecked")\n  void f() {}\n}\n'],
+      ["A.kt", "fun f() = 1\n", '@Suppress("UNUSED_PARAMETER", "X")\nfun f() = 1\n'],
+      ["a.rs", "fn f() {}\n", "#[allow(dead_code, clippy::x)]\nfn f() {}\n"],
+      ["lib.rs", "mod a;\n", "#![allow(unused)]\nmod a;\n"],
+      [
+        "A.cs",
+        "class A {\n  int x;\n}\n",
+        "class A {\n#pragma warning disable CS0169 // unused\n  int x;\n#pragma warning restore CS0169\n}\n",
+      ],
+      ["A.cs", "class A {}\n", '[SuppressMessage("Style", "IDE0001")]\nclass A {}\n'],
+      ["a.c", "int f();\n", '#pragma GCC diagnostic ignored "-Wunused-function"\nint f();\n'],
+    ];
+    for (const [path, before, after] of cases) expect(isCommentOnly(edit(path, before, after)), after).toBe(true);
+    const ts = "const n: number = f();\n";
+    expect(await outcomeOf("a.ts", ts, `// @ts-expect-error f is untyped\n${ts}`)).toBe("diagnosis_only");
+    const java = "class A {\n  void f() {}\n}\n";
+    const suppressed = java.replace("  void", '  @SuppressWarnings("unchecked")\n  void');
+    expect(await outcomeOf("A.java", java, suppressed)).toBe("diagnosis_only");
+    // taking a suppression out is no fix either
+    expect(isCommentOnly(edit("a.js", "// eslint-disable-next-line\nrun(x);\n", "run(x);\n"))).toBe(true);
+  });
+
+  it("reads code glued to a suppression, and pragmas and annotations that change the program, as code", async () => {
+    const code: [string, string, string][] = [
+      ["A.java", "class A {\n}\n", 'class A {\n  @SuppressWarnings("x") void f() { run(); }\n}\n'],
+      ["A.kt", "val a = 1\n", '@Suppress("UNCHECKED_CAST") val x = y as T\nval a = 1\n'],
+      ["a.rs", "fn f() {}\n", "#[allow(dead_code)] fn g() {}\nfn f() {}\n"],
+      ["a.rs", "fn f() {}\n", "#[cfg(test)]\nfn f() {}\n"],
+      ["a.h", "int f();\n", "#pragma once\nint f();\n"],
+      ["a.c", "struct s { char c; };\n", "#pragma pack(1)\nstruct s { char c; };\n"],
+      ["A.cs", "class A {}\n", "#define DEBUG\nclass A {}\n"],
+      // a decorator named like an annotation is Python code; the annotation only counts in its language
+      ["a.py", "def f(): pass\n", '@Suppress("x")\ndef f(): pass\n'],
+      ["a.js", "run(x);\n", "// eslint-disable-next-line\nrun(y);\n"],
+      // directives that change what is built or runs stay code
+      ["a.go", "package a\n", "//go:build linux\n\npackage a\n"],
+    ];
+    for (const [path, before, after] of code) expect(isCommentOnly(edit(path, before, after)), after).toBe(false);
+    const java = "class A {\n}\n";
+    const glued = 'class A {\n  @SuppressWarnings("x") void f() { run(); }\n}\n';
+    expect(await outcomeOf("A.java", java, glued)).toBe("pr_ready");
   });
 });
