@@ -57,6 +57,31 @@ const checkInput = {
 };
 
 describe("runReviewCheck", () => {
+  it("reviews a pull request from the merge base, not from the head its base branch moved to", async () => {
+    const newer = "c".repeat(40); // the base branch's head now, as the pull request's base.sha reports it
+    const before = "a\nb\nc\n";
+    const after = "a\nb\nc\nd\n";
+    // GitHub's compare of newer...head answers the merge base (BASE_SHA) and the diff from it, like the PR's diff.
+    nock(API)
+      .get(`${repoPath}/compare/${newer}...${HEAD_SHA}`)
+      .query(true)
+      .reply(200, compareAnswer("notes.txt", before, after));
+    await serveChange("notes.txt", before, after); // the review's own compare and snapshots: BASE_SHA and HEAD_SHA
+    // No tarball of `newer` is served: the review must read the merge base, not the base branch's head.
+    let update: any;
+    nock(API)
+      .post(`${repoPath}/check-runs`)
+      .reply(201, { id: 6 })
+      .patch(`${repoPath}/check-runs/6`, (b) => ((update = b), true))
+      .reply(200, {});
+
+    const report = await runReviewCheck(githubHost(testOctokit()), { ...checkInput, baseSha: newer });
+
+    expect(report.findings).toEqual([]);
+    expect(report.conclusion).toBe("success");
+    expect(update.conclusion).toBe("success");
+  });
+
   it("a change with 120 findings sends its annotations in three batches of at most 50", async () => {
     const base = Array.from({ length: 240 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
     const head =
