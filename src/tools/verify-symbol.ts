@@ -9,6 +9,7 @@ import { pieces, scanWords } from "./search-index.js";
 import { servedLines } from "./serve.js";
 import {
   definitionsOf,
+  escapeRegExp,
   fileSymbols,
   formatSymbol,
   identifierWords,
@@ -54,8 +55,9 @@ export function similarNames(name: string, names: Iterable<string>, max = MAX_SI
     max,
     (a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
+  const holds = prefilter(lower, words, limit);
   for (const n of names) {
-    if (n === name) continue;
+    if (n === name || !holds.test(n)) continue;
     const nl = n.toLowerCase();
     if (Math.abs(nl.length - lower.length) <= limit) {
       const d = nl === lower ? 0 : boundedEditDistance(nl, lower, limit);
@@ -71,6 +73,20 @@ export function similarNames(name: string, names: Iterable<string>, max = MAX_SI
     if (count > 0) best.offer({ name: n, score: 10 - Math.min(5, count) + Math.abs(n.length - name.length) / 100 });
   }
   return best.result().map((s) => s.name);
+}
+
+/**
+ * A test that every name {@link similarNames} can offer for `lower` (a name, lower-cased; `words` its identifier
+ * words; `limit` its edit distance) passes, so that the others are passed over without lower-casing them: such a
+ * name holds one of `words` (ignoring case), or is within `limit` edits and so holds one of the `limit` + 1 pieces
+ * of `lower` ({@link pieces}: an edit changes at most one of them). The test ignores ASCII case only, so it passes
+ * every name holding a character past ASCII (whose lower case `toLowerCase` may give differently), and every name
+ * for a `lower` holding one.
+ */
+function prefilter(lower: string, words: readonly string[], limit: number): RegExp {
+  if (/[^\x00-\x7f]/.test(lower)) return /(?:)/;
+  const parts = [...new Set([...pieces(lower, limit), ...words])].map(escapeRegExp);
+  return new RegExp(`${parts.join("|")}|[^\\x00-\\x7f]`, "i");
 }
 
 /** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */

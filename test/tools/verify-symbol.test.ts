@@ -10,6 +10,7 @@ import {
   filesWithWord,
 } from "../../src/tools/symbol-index.js";
 import { makeGitHubTarball } from "../snapshot/build-repo.js";
+import { similarNames } from "../../src/tools/verify-symbol.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
@@ -167,5 +168,17 @@ describe("exactSearch (the rare-character anchored indexOf of filesWithWord and 
     );
     expect(filesWithWord(snapshot, "resolveModuleNme")).toEqual(["b.ts", "c.ts"]);
     expect(filesWithWord(snapshot, "Nme")).toEqual(["a.ts"]);
+  });
+});
+
+describe("similarNames' pre-test (names holding none of the pieces or words are passed over)", () => {
+  it("keeps names that differ in case, that hold characters past ASCII, and that share only a word", () => {
+    const names = ["PARSECONFG", "pArSeCoNfIg", "parséConfig", "configReader", "loadSettings", "xyz"];
+    expect(similarNames("parseConfig", names)).toEqual(["pArSeCoNfIg", "PARSECONFG", "parséConfig", "configReader"]);
+  });
+
+  it("keeps a name whose lower case holds the pieces only after toLowerCase (the Kelvin sign is 'k')", () => {
+    // /kk/i does not match "KK" (U+212A) outside unicode mode, but "\u212A".toLowerCase() is "k": same name.
+    expect(similarNames("kkkk", ["\u212A\u212A\u212A\u212A", "zzzz"])).toEqual(["\u212A\u212A\u212A\u212A"]);
   });
 });
