@@ -488,6 +488,18 @@ function scanLine(line: string, syntax: Syntax): { code: string; closer: string 
   return whole;
 }
 
+/**
+ * The code of `line` in `language` (a name of src/lang/languages.ts, undefined for no known language) without a
+ * comment after it: `run(); // may throw` → `run(); `, `x = f()  # note` → `x = f()  ` (the blanks before the
+ * comment stay). The rule of {@link isCommentOnly}: the comment starts right after a blank, outside strings and block
+ * comments; the line as it is when a string or block comment is left open at its end, in markup, and where the
+ * language has no comment after code (a Dockerfile, a Makefile). A line that is only a comment is not cut: ask
+ * {@link isCommentLine} first.
+ */
+export function codeOfLine(line: string, language: string | undefined): string {
+  return scanLine(line, syntaxOf(language)).code;
+}
+
 /** The first line of the file a diff changes, when one of its hunks starts there: old side, else new side. */
 function firstLineOf(files: ReturnType<typeof parsePatch>): string | undefined {
   for (const file of files) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { indentUnit } from "../../../src/agent/models/heuristic/code.js";
+import { goResults, indentUnit } from "../../../src/agent/models/heuristic/code.js";
+import { countsAsDeclaration } from "../../../src/agent/models/heuristic/locate.js";
 import { addedLines, syntaxErrors, runHeuristic } from "./readable.js";
 
 const run = runHeuristic;
@@ -29,6 +30,24 @@ describe("the guard is written in the file's own indentation", () => {
       expect(indentUnit(lines(js), "javascript", "  ")).toBe("  ");
     },
   );
+
+  it("indentUnit leaves out comment lines by the one comment rule: a `#` field or a `*` unpacking is code", () => {
+    // a JavaScript private field and a Python star target are code lines, so their step counts
+    expect(indentUnit(lines("class A {\n    #n = 0;\n}"), "javascript", "")).toBe("    ");
+    expect(indentUnit(lines("def f(xs):\n   *a, b = xs\nx = 1"), "python", "")).toBe("   ");
+    // and Python's `#` comment lines and a Javadoc's `*` lines are not
+    expect(indentUnit(lines("def f():\n        # deep note\n  return 1"), "python", "")).toBe("  ");
+  });
+
+  it("a declaration's hit and a Go signature read comments by the one rule", () => {
+    // a Rakefile is Ruby by its name: `#` starts its comments
+    expect(countsAsDeclaration("Rakefile", "# def build", "build")).toBe(false);
+    expect(countsAsDeclaration("Rakefile", "def build", "build")).toBe(true);
+    expect(countsAsDeclaration("lib/a.rb", "x = 1 # def build", "build")).toBe(false);
+    expect(countsAsDeclaration("a.js", "  #count = 0;", "count")).toBe(true);
+    expect(countsAsDeclaration("a.js", 'const s = "a"; // function run', "run")).toBe(false);
+    expect(goResults("func (c *T) run(a int) (n int, err error) { // see run")).toEqual(["int", "error"]);
+  });
 
   it("a tab-indented script crashing at module level: the guard's throw is one tab deeper, and parses", async () => {
     const cli = [

@@ -4,7 +4,7 @@
  * Heuristics over well-formatted code (indentation and line endings), not a parser; see the limits in heuristic.ts.
  */
 
-import { isCommentLine as isComment } from "../../../lang/comments.js";
+import { codeOfLine, isCommentLine as isComment } from "../../../lang/comments.js";
 import { languageOfExtension } from "../../../lang/languages.js";
 import { goLiteralOn, goSignatureText } from "./guard-go.js";
 import { csharpPropertyOn } from "./guard-jvm.js";
@@ -43,19 +43,21 @@ function width(indent: string): number {
   return n;
 }
 
-/** Text of a line without a trailing `//` or `#` comment (rough: ignores comment markers inside strings). */
+/** Text of a line without a comment after its code, trailing blanks cut; "" for a comment line (the one rule). */
 function codePart(line: string, lang: CodeLanguage): string {
   if (isCommentLine(line, lang)) return "";
-  const marker = lang === "python" || lang === "ruby" ? /\s#(?![{]).*$/ : /\s\/\/.*$/;
-  return line.replace(marker, "").trimEnd();
+  return codeOfLine(line, LANGUAGE_NAME.get(lang)).trimEnd();
 }
 
 /** The name of src/lang/languages.ts of each {@link CodeLanguage}. */
 const LANGUAGE_NAME = new Map([...CODE_LANGUAGES].map(([name, lang]) => [lang, name]));
 
-/** True when the whole line is a comment in `lang` (the one rule: `isCommentLine` of src/lang/comments.ts). */
-function isCommentLine(line: string, lang: CodeLanguage): boolean {
-  return isComment(line, LANGUAGE_NAME.get(lang));
+/**
+ * True when the whole line is a comment in `lang` (the one rule: `isCommentLine` of src/lang/comments.ts; null reads
+ * as a file of no known language there: `#`, `//`, `;` and `/* … *\/` comments).
+ */
+function isCommentLine(line: string, lang: CodeLanguage | null): boolean {
+  return isComment(line, lang === null ? undefined : LANGUAGE_NAME.get(lang));
 }
 
 const CONTROL = new Set([
@@ -522,7 +524,7 @@ export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguag
   const code = [...lines.entries()]
     .sort((x, y) => x[0] - y[0])
     .map(([, t]) => t)
-    .filter((t) => t.trim() !== "" && !/^\s*(?:\*|\/\/|\/\*|#)/.test(t));
+    .filter((t) => t.trim() !== "" && !isCommentLine(t, lang));
   const indented = code.filter((t) => /^[ \t]/.test(t));
   if (indented.length && indented.filter((t) => t.startsWith("\t")).length * 2 > indented.length) return "\t";
   const counts = new Map<number, number>();
@@ -543,9 +545,7 @@ export function indentUnit(lines: ReadonlyMap<number, string>, lang: CodeLanguag
  * each name the type that follows it.
  */
 export function goResults(signature: string): string[] | null {
-  const code = goSignatureText(signature)
-    .replace(/\/\/.*$/, "")
-    .trim();
+  const code = codeOfLine(goSignatureText(signature), "Go").trim();
   const m = /^func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\])?/.exec(code) ?? /^func\s*(?=\()/.exec(code);
   if (!m) return null;
   let i = m[0].length;

@@ -22,6 +22,7 @@ import {
   sharedTailLength,
   type StackFrame,
 } from "./frames.js";
+import { codeOfLine, isCommentLine, languageOfPath } from "../../../lang/comments.js";
 import { callKey, dataOf, resultOf, type Step } from "./history.js";
 import { definitionOn, enclosingDefinition, languageOf } from "./code.js";
 import { headlineOf, oneLine, type ProblemFacts } from "./problem.js";
@@ -225,10 +226,8 @@ export function declarationPattern(id: string): string {
   );
 }
 
-/** Lines where a match cannot be a declaration: a comment line, a `case`/`default:` label. */
-const NOT_CODE_LINE = /^\s*(?:\/\/|\*|\/\*|<!--|case\b[^:]*:|default\s*:)/;
-/** Files whose comments start with `#` (elsewhere `#` starts a private name, a directive or a preprocessor line). */
-const HASH_COMMENTS = /\.(?:py|pyi|rb|rake|sh|bash|pl|r|ex|exs|cr)$/;
+/** Lines where a match cannot be a declaration (besides comment lines): a `case`/`default:` label. */
+const LABEL_LINE = /^\s*(?:case\b[^:]*:|default\s*:)/;
 
 /**
  * Whether a declaration-pattern hit (`text`, the whole line, in `path`) declares `id`: not inside a comment, a string
@@ -237,15 +236,16 @@ const HASH_COMMENTS = /\.(?:py|pyi|rb|rake|sh|bash|pl|r|ex|exs|cr)$/;
  */
 export function countsAsDeclaration(path: string, text: string, id: string): boolean {
   const name = escapeRe(id.split(".").pop() ?? id);
-  const hash = HASH_COMMENTS.test(path);
-  if (NOT_CODE_LINE.test(text) || (hash && /^\s*#/.test(text))) return false;
+  const language = languageOfPath(path);
+  // comments by the one rule of src/lang/comments.ts (`#` only where it starts one: not a private name, a directive)
+  if (LABEL_LINE.test(text) || isCommentLine(text, language)) return false;
   const at = new RegExp(`(?:^|[^\\w$])${name}(?![\\w$])`).exec(text);
   if (!at) return false;
   const before = text.slice(0, at.index + 1);
-  // an odd number of quotes before the name: it is inside a string literal; `//` or `#` before it: a comment or a URL
+  // an odd number of quotes before the name: it is inside a string literal; after the code: in a comment; a URL
   const open = (q: string) => (before.split(q).length - 1) % 2 === 1;
   if (open('"') || open("'") || open("\x60")) return false;
-  if (/(?:^|\s)\/\/|\/\*|:\/\//.test(before) || (hash && before.includes("#"))) return false;
+  if (at.index >= codeOfLine(text, language).length || /\/\*|:\/\//.test(before)) return false;
   const go = path.endsWith(".go");
   if (new RegExp(`\\b(?:def|function|func|fun|fn|class|type)\\s+${name}\\b`).test(text)) return true;
   if (go) {
