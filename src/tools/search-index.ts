@@ -631,12 +631,14 @@ interface DocTable {
 const tables = new WeakMap<Snapshot, DocTable>();
 
 /**
- * The per-snapshot table: the tokens of each path, and the length of each text file's text field. The text field's
- * length is estimated as √(characters) — the number of distinct words of a text grows about as the square root of
- * its length (Heaps' law; Heaps, "Information Retrieval: Computational and Theoretical Aspects", 1978) — so no pass
+ * The per-snapshot table: the number of tokens of each path, and the length of each text file's text field. The text
+ * field's length is estimated as √(characters) — the number of distinct words of a text grows about as the square root
+ * of its length (Heaps' law; Heaps, "Information Retrieval: Computational and Theoretical Aspects", 1978) — so no pass
  * over the words of every file is needed. Shapes: `pathLength[i]`/`textLength[i]` for `snapshot.paths[i]` (tokens;
- * √characters, 0 for non-text and secret files). A path's tokens are its folder's then its name's: one array per
- * distinct folder and per distinct name, shared by the paths.
+ * √characters, 0 for non-text and secret files). A path's tokens are its folder's then its name's, and a folder's are
+ * its parent's then its last segment's: each distinct segment is counted once (`searchTokenCount`, nothing built), and
+ * split into tokens only when a token asked for is in it (a token is a lower-cased piece of its segment) or when the
+ * whole vocabulary is asked for.
  */
 function docTable(snapshot: Snapshot): DocTable {
   const hit = tables.get(snapshot);
@@ -646,51 +648,62 @@ function docTable(snapshot: Snapshot): DocTable {
   const pathLength = new Float64Array(n);
   const textLength = new Float64Array(n);
   const readable = scannable(snapshot);
-  // "/" is no word character, so a path's tokens are its segments' tokens in order: each distinct segment is split
-  // once, each folder's tokens are its parent's and its last segment's ("p0/typescript/lib" begins thousands).
-  const segmentTokens = new Map<string, readonly string[]>();
-  const segment = (name: string): readonly string[] => {
-    let tokens = segmentTokens.get(name);
-    if (tokens === undefined) segmentTokens.set(name, (tokens = searchTokens(name)));
-    return tokens;
+  // "/" is no word character, so a path's tokens are its segments' tokens in order. Distinct segments by number.
+  const segmentIds = new Map<string, number>();
+  const segments: string[] = [];
+  const segmentCounts: number[] = [];
+  const segmentOf = (name: string): number => {
+    let id = segmentIds.get(name);
+    if (id === undefined) {
+      id = segments.length;
+      segmentIds.set(name, id);
+      segments.push(name);
+      segmentCounts.push(searchTokenCount(name));
+    }
+    return id;
   };
+  // Folder f: its parent folder, its last segment and its number of tokens (folder 0 is the root: none).
   const folders = new Map<string, number>([["", 0]]);
-  const folderTokens: (readonly string[])[] = [[]];
+  const folderParent: number[] = [-1];
+  const folderSegment: number[] = [-1];
+  const folderCount: number[] = [0];
   const folder = (dir: string): number => {
     let f = folders.get(dir);
     if (f === undefined) {
       const slash = dir.lastIndexOf("/");
-      const parent = folderTokens[folder(slash === -1 ? "" : dir.slice(0, slash))] as readonly string[];
-      f = folderTokens.length;
-      folderTokens.push([...parent, ...segment(dir.slice(slash + 1))]);
+      const parent = folder(slash === -1 ? "" : dir.slice(0, slash));
+      const segment = segmentOf(dir.slice(slash + 1));
+      f = folderParent.length;
+      folderParent.push(parent);
+      folderSegment.push(segment);
+      folderCount.push((folderCount[parent] as number) + (segmentCounts[segment] as number));
       folders.set(dir, f);
     }
     return f;
   };
   // A path without a folder is its own name (folder 0 holds no tokens; "" as a first segment holds none either).
   const folderOf = new Int32Array(n);
-  const nameOf: (readonly string[])[] = new Array<readonly string[]>(n);
+  const nameOf = new Int32Array(n);
   let pathSum = 0;
   let textSum = 0;
   for (let i = 0; i < n; i++) {
     const path = paths[i] as string;
     const slash = path.lastIndexOf("/");
     const f = slash === -1 ? 0 : folder(path.slice(0, slash));
-    const name = segment(path.slice(slash + 1));
+    const name = segmentOf(path.slice(slash + 1));
     folderOf[i] = f;
     nameOf[i] = name;
-    const count = (folderTokens[f] as readonly string[]).length + name.length;
+    const count = (folderCount[f] as number) + (segmentCounts[name] as number);
     pathLength[i] = count;
     pathSum += count;
     const length = readable[i] === 1 ? Math.sqrt((rawText(snapshot, path) as string).length) : 0;
     textLength[i] = length;
     textSum += length;
   }
-  const occurrences = (tokens: readonly string[], token: string) => {
-    let c = 0;
-    for (const t of tokens) if (t === token) c++;
-    return c;
-  };
+  const segmentTokens: (readonly string[] | undefined)[] = [];
+  const tokensOfSegment = (id: number): readonly string[] =>
+    (segmentTokens[id] ??= searchTokens(segments[id] as string));
+  let lowerSegments: string[] | undefined;
   const postings = new Map<string, PathPostings>();
   let vocabulary: string[] | undefined;
   const table: DocTable = {
@@ -701,11 +714,24 @@ function docTable(snapshot: Snapshot): DocTable {
     pathPostings(token) {
       let p = postings.get(token);
       if (p !== undefined) return p;
-      const inFolder = folderTokens.map((tokens) => occurrences(tokens, token));
+      lowerSegments ??= segments.map((name) => name.toLowerCase());
+      // Occurrences of the token among each segment's tokens: 0 for a segment that does not hold it at all.
+      const inSegment = new Int32Array(segments.length);
+      for (let id = 0; id < segments.length; id++) {
+        if (!(lowerSegments[id] as string).includes(token)) continue;
+        let c = 0;
+        for (const t of tokensOfSegment(id)) if (t === token) c++;
+        inSegment[id] = c;
+      }
+      // Folders are numbered after their parents, so a parent's count is known before its children's.
+      const inFolder = new Int32Array(folderParent.length);
+      for (let f = 1; f < folderParent.length; f++)
+        inFolder[f] =
+          (inFolder[folderParent[f] as number] as number) + (inSegment[folderSegment[f] as number] as number);
       const files: number[] = [];
       const tf: number[] = [];
       for (let i = 0; i < n; i++) {
-        const c = (inFolder[folderOf[i] as number] as number) + occurrences(nameOf[i] as readonly string[], token);
+        const c = (inFolder[folderOf[i] as number] as number) + (inSegment[nameOf[i] as number] as number);
         if (c === 0) continue;
         files.push(i);
         tf.push(c);
@@ -716,10 +742,15 @@ function docTable(snapshot: Snapshot): DocTable {
     },
     pathVocabulary() {
       if (vocabulary === undefined) {
+        // In the order first met: paths in order, each folder's segments from the root, then the name.
         const seen = new Set<string>();
+        const chain: number[] = [];
         for (let i = 0; i < n; i++) {
-          for (const t of folderTokens[folderOf[i] as number] as readonly string[]) seen.add(t);
-          for (const t of nameOf[i] as readonly string[]) seen.add(t);
+          chain.length = 0;
+          for (let f = folderOf[i] as number; f > 0; f = folderParent[f] as number)
+            chain.push(folderSegment[f] as number);
+          for (let k = chain.length - 1; k >= 0; k--) for (const t of tokensOfSegment(chain[k] as number)) seen.add(t);
+          for (const t of tokensOfSegment(nameOf[i] as number)) seen.add(t);
         }
         vocabulary = [...seen];
       }

@@ -115,6 +115,26 @@ describe("search_codebase without an index", () => {
     );
   });
 
+  // A word only paths hold is not scored (no file's text holds it): lib/PARSE.js holds it in its text.
+  it("finds a word in folder and file names of any case and depth, counting it each time a path holds it", async () => {
+    const ctx = await makeContext({
+      "src/MyParsers/index.js": "export const a = 1;\n",
+      "parsers/deep/parsers/parsers.js": "export const b = 2;\n",
+      "lib/parsers.js": "export const c = 3;\n",
+      "lib/PARSE.js": "// the parsers\n",
+    });
+    const r = await runTool(searchCodebase, { query: "parsers" }, ctx);
+    expect(r.text.split("\nSymbols")[0]).toBe(
+      [
+        "Files (4 of 4 matching):",
+        '1. lib/PARSE.js — "parsers" in text',
+        '2. parsers/deep/parsers/parsers.js — "parsers" in path',
+        '3. lib/parsers.js — "parsers" in path',
+        '4. src/MyParsers/index.js — "parsers" in path',
+      ].join("\n"),
+    );
+  });
+
   it("lists every definition of a name among the ranked files in path order", async () => {
     const ctx = await makeContext({
       "src/z.js": "export function parseRow(r) {}\n",
