@@ -1,6 +1,6 @@
 import type { ReviewReport } from "../types.js";
 import { isAllCrlf } from "../grounding/lines.js";
-import { withCrlfLines } from "../grounding/unified-diff.js";
+import { plainDiff, withCrlfLines } from "../grounding/unified-diff.js";
 import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
 
@@ -68,15 +68,6 @@ export function reviewToJson(review: ReviewReport): ReviewJson {
       message: f.message,
     })),
   };
-}
-
-/**
- * An edit's diff as a plain unified diff: from its `--- a/PATH` line on, without the `Index:` and `====` lines jsdiff
- * writes before it (src/grounding/unified-diff.ts), which neither the readable report nor `git diff` shows. `git apply`
- * and `patch -p1` take the result as it is.
- */
-export function plainDiff(diff: string): string {
-  return diff.replace(/^(?:Index: [^\n]*\n)?={10,}\n/, "");
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { GateRejection, ReviewReport } from "../types.js";
+import { plainDiff } from "../grounding/unified-diff.js";
 import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
-import { plainDiff } from "./json.js";
 import { colorDiff, type Style } from "./style.js";
 import { terminalSafe } from "./terminal.js";
 

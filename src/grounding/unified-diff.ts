@@ -47,6 +47,16 @@ export function spanDiff(
 }
 
 /**
+ * A diff of {@link spanDiff} (or jsdiff's `createTwoFilesPatch`) as a plain unified diff: from its `--- a/PATH` line
+ * on, without the `Index:` and `====` lines jsdiff writes before it, as `git diff` shows a file. `git apply` and
+ * `patch -p1` take the result as it is. Used wherever a diff is shown or handed out (CLI report and `--json`, the
+ * App's pull request body and status comment); the tools' own results keep jsdiff's form.
+ */
+export function plainDiff(diff: string): string {
+  return diff.replace(/^(?:Index: [^\n]*\n)?={10,}\n/, "");
+}
+
+/**
  * A {@link spanDiff} of a CRLF file (shown LF-normalised) with the file's real line endings put back: every context,
  * removed and added line of the hunks ends in "\r\n", except a line followed by "\ No newline at end of file"
  * (it has no line break at all). Headers keep LF. The result applies to the file's real bytes (`git apply`).

@@ -33,6 +33,9 @@ describe("a labeled issue", () => {
     expect(cited).not.toBeNull();
     const citedLine = SHOP_FILES[cited![1] as "index.js"].split("\n")[Number(cited![2]) - 1]!;
     expect(pr.body).toContain(citedLine.trim());
+    // The diff reads as `git diff` shows it: from its --- line, no jsdiff "====" line.
+    expect(pr.body).toMatch(/```diff\n--- a\/src\/cart\.js\n\+\+\+ b\/src\/cart\.js\n@@ /);
+    expect(pr.body).not.toMatch(/^={10,}$/m);
 
     // One commit on top of the pinned base that only adds lines (every base line kept, in order) to .js files.
     const commit = state.calls.find((c) => c.route === "POST /repos/{o}/{r}/git/commits")!;

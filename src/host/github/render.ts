@@ -5,6 +5,7 @@ import { encodeRunRecord } from "../../review/index.js";
 import type { FreshBase } from "../../pipeline/fresh-base.js";
 import type { AppliedEdit, Citation, RunRecord, Task } from "../../types.js";
 import { redact } from "../../grounding/secrets.js";
+import { plainDiff } from "../../grounding/unified-diff.js";
 import { commentOnlyNote } from "../../pipeline/describe.js";
 import { capText, details, escapeInline, escapeUntrusted, fenced, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 
@@ -142,7 +143,7 @@ function renderEdits(site: Site, edits: AppliedEdit[], withDiffs: boolean, headi
       `${i + 1}. ${edit.kind} anchored on ${anchor(site, edit)}: ${escapeUntrusted(oneLine(edit.rationale, 500))}`,
     );
   });
-  if (withDiffs) out.push("", fenced(edits.map((e) => e.diff.replace(/\n$/, "")).join("\n"), "diff"));
+  if (withDiffs) out.push("", fenced(edits.map((e) => plainDiff(e.diff).replace(/\n$/, "")).join("\n"), "diff"));
   else
     out.push(
       "",
