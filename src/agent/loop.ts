@@ -28,7 +28,7 @@ import { costOf } from "./models/pricing.js";
 import type { Message, Model, ToolCall } from "./models/types.js";
 import type { Transcript } from "./models/transcript.js";
 import { decideOutcome } from "./outcome.js";
-import { isCommentOnly } from "../lang/comments.js";
+import { isCommentOnly, sameCode } from "../lang/comments.js";
 import { firstUserMessage, NO_TOOL_NUDGE, problemCutNote, systemPrompt } from "./prompt.js";
 import { toolCallsFromText } from "./text-calls.js";
 import { agentToolSpecs } from "./tool-specs.js";
@@ -524,7 +524,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       diagnosis,
       claimsVerified: verified,
       editCount: session.edits.length,
-      commentOnly: session.edits.every(isCommentOnly),
+      commentOnly: commentOnlyRun(session.edits, session.contents, snapshot),
       approved: input.approved === true,
       config,
     });
@@ -655,4 +655,25 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 function fail(reason: string): { outcome: Outcome; reason: string } {
   return { outcome: "failed_closed", reason };
+}
+
+/**
+ * Whether a run's applied edits change no code: every edit is comment-only by its own hunks (`isCommentOnly`), or
+ * every file the run changed holds the same code as at the base (`sameCode`: whole files, so an edit inside a block
+ * comment or docstring opened far above its hunk is a comment too). Either suffices: both read comments, and the
+ * whole-file reading knows what a hunk's context cannot show. True for a run without edits, as `every` is.
+ * @param contents each edited file's text after the run's edits (the session's), by path
+ */
+export function commentOnlyRun(
+  edits: readonly AppliedEdit[],
+  contents: ReadonlyMap<string, string>,
+  snapshot: Pick<Snapshot, "read">,
+): boolean {
+  if (edits.every(isCommentOnly)) return true;
+  for (const path of new Set(edits.map((e) => e.path))) {
+    const before = snapshot.read(path);
+    const after = contents.get(path);
+    if (before === undefined || after === undefined || !sameCode(path, before, after)) return false;
+  }
+  return true;
 }

@@ -528,6 +528,37 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
 }
 
 /**
+ * The code lines of a run of consecutive lines in `language`, in order: the lines that are not inert
+ * ({@link inertLines}), each without a comment after its code (`scanLine`) and its trailing blanks (also its leading
+ * ones where indentation means nothing, `FREE_INDENT`): what {@link isCommentOnly} and {@link sameCode} compare.
+ */
+function codeOf(language: string | undefined, lines: readonly string[]): string[] {
+  const trimStart = FREE_INDENT.has(language ?? "");
+  const syntax = syntaxOf(language);
+  const inert = inertLinesIn(language, lines);
+  return lines
+    .filter((_, i) => !inert[i])
+    .map((l) => scanLine(l, syntax).code)
+    .map((l) => (trimStart ? l.trim() : l.trimEnd()));
+}
+
+/**
+ * True when the file at `path` holds the same code before and after a change (whole texts, `\n` or `\r\n` line
+ * ends): {@link isCommentOnly}'s comparison over the whole file instead of a diff's hunks, so a line edited inside a
+ * block comment or docstring whose opening is far above the hunk reads as the comment it is, and code that only a
+ * far line puts in or takes out of a comment reads as a change. The language is the path's, else the shebang's of
+ * the file's first line (before the change).
+ */
+export function sameCode(path: string, before: string, after: string): boolean {
+  const lines = (text: string) => text.split(/\r?\n/);
+  const old = lines(before);
+  const language = languageOfPath(path, old[0]);
+  const a = codeOf(language, old);
+  const b = codeOf(language, lines(after));
+  return a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+/**
  * True when an edit (its `path` and unified `diff`) changes nothing the program does. Each hunk is read as two runs
  * of lines ({@link inertLines}): its old side (context and removed lines) and its new side (context and added
  * lines); the edit is comment-only when, in every hunk, both sides hold the same code lines in the same order. So an
@@ -541,15 +572,7 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
   const files = parsePatch(edit.diff);
   const language = languageOfPath(edit.path, firstLineOf(files));
-  const trimStart = FREE_INDENT.has(language ?? "");
-  const syntax = syntaxOf(language);
-  const code = (side: string[]) => {
-    const inert = inertLinesIn(language, side);
-    return side
-      .filter((_, i) => !inert[i])
-      .map((l) => scanLine(l, syntax).code)
-      .map((l) => (trimStart ? l.trim() : l.trimEnd()));
-  };
+  const code = (side: string[]) => codeOf(language, side);
   for (const file of files) {
     for (const hunk of file.hunks) {
       const before: string[] = [];

@@ -253,7 +253,9 @@ export function commentOnlyNote(result: {
   edits: readonly Pick<AppliedEdit, "path" | "diff">[];
 }): string | null {
   const { outcome, edits } = result;
-  if (outcome === "pr_ready" || edits.length === 0 || !edits.every(isCommentOnly)) return null;
+  // The outcome's comment-only reason also covers edits only the whole files show as comments (commentOnlyRun).
+  const commentOnly = result.reason === COMMENT_ONLY_REASON || edits.every(isCommentOnly);
+  if (outcome === "pr_ready" || edits.length === 0 || !commentOnly) return null;
   // The comment-only reason is what the sentence says already.
   const why =
     result.reason === COMMENT_ONLY_REASON
