@@ -131,3 +131,49 @@ describe("a guard on a missing key says the key is missing, not the value", () =
     }
   });
 });
+
+describe("a trace whose line does not fit the file", () => {
+  it("Python: the guard goes before the one read, and the summary does not say the issue has no trace", async () => {
+    const result = await runHeuristic(
+      {
+        "billing/__init__.py": "",
+        "billing/invoice.py":
+          "def load(cid):\n    return None\n\n\ndef invoice_total(cid):\n" +
+          "    customer = load(cid)\n    return customer.balance + 1\n",
+      },
+      "invoice_total crashes",
+      [
+        "Traceback (most recent call last):",
+        '  File "/srv/billing/invoice.py", line 40, in invoice_total',
+        "    return customer.balance + 1",
+        "AttributeError: 'NoneType' object has no attribute 'balance'",
+      ].join("\n"),
+    );
+    expect(addedLines(result)[0]).toBe("    if customer is None:");
+    const summary = result.diagnosis?.summary ?? "";
+    expect(summary).toContain("billing/invoice.py:40 in `invoice_total`, but the file has no such line");
+    expect(summary).toContain("The trace's line does not fit the file: line 7 is the only line");
+    expect(summary).not.toContain("no stack trace");
+  });
+
+  it("an installed copy's frame maps to the source without a line: the summary names no ':null' line", async () => {
+    const result = await runHeuristic(
+      {
+        "package.json": JSON.stringify({ name: "@acme/fmt", main: "dist/format.js" }),
+        "src/format.ts":
+          "export function labels(items: { tag?: { name: string } }[]): string[] {\n" +
+          "  return items.map((i) => i.tag.name);\n}\n",
+      },
+      "labels crashes",
+      "TypeError: Cannot read properties of undefined (reading 'name')\n" +
+        "    at /app/node_modules/@acme/fmt/dist/format.js:7:30\n    at Array.map (<anonymous>)\n" +
+        "    at labels (/app/node_modules/@acme/fmt/dist/format.js:7:18)\n    at main (/app/index.js:3:1)",
+    );
+    const summary = result.diagnosis?.summary ?? "";
+    expect(summary).toContain(
+      "The stack trace enters the repository in src/format.ts in `labels` " +
+        "(the frame's line number is not this file's).",
+    );
+    expect(summary).not.toContain(":null");
+  });
+});

@@ -120,6 +120,10 @@ const CLEARER_CAP = 0.65;
  * file's guards do not panic, or an error raised on a parameter that arrived missing (the caller passed it).
  */
 const GUARD_PROPOSAL_CAP = 0.65;
+/** How a proposal placed by the issue's words (see `named-read.ts`) starts when the issue has no trace. */
+const NO_TRACE = "The issue has no stack trace";
+/** The same when the issue has a trace whose line is not in the file at the pinned commit. */
+const STALE_LINE = "The trace's line does not fit the file";
 
 /** The first line (in the window) containing one of `words` as a whole word, or null. */
 function lineWith(lines: ReadonlyMap<number, string>, words: readonly string[]): number | null {
@@ -966,7 +970,8 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
       const proposal =
         guardProposal(a, lang, lines, exit, guard.receiver, root) ??
         (a.read
-          ? `The issue has no stack trace: line ${a.read.line} is the only line of \`${a.read.fn}\` that reads ` +
+          ? `${a.cand.evidence === "frame" || a.cand.evidence === "alert" ? STALE_LINE : NO_TRACE}: ` +
+            `line ${a.read.line} is the only line of \`${a.read.fn}\` that reads ` +
             `${a.read.access === "key" ? `\`['${a.read.member}']\`` : `\`.${a.read.member}\``}, ` +
             "so the guard is a proposal for a maintainer to confirm."
           : null);

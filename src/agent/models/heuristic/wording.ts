@@ -168,14 +168,20 @@ export function diagnosisSentences(w: WordingInput): string[] {
   const out: string[] = [];
   if (w.message) out.push(`The ${src} reports "${headlineOf(w.message, 120)}".`);
   else if (w.title.trim()) out.push(`The ${src} is titled "${headlineOf(w.title, 120)}".`);
-  const at = `${w.path}:${w.line}`;
+  const at = w.line === null ? w.path : `${w.path}:${w.line}`;
   const inFn = w.fn ? ` in \`${w.fn}\`` : "";
-  const missing = w.lineInFile ? "" : ", but the file has no such line";
+  // No line: the frame's line number belongs to another file (compiled output, an installed copy), not to this one.
+  const missing =
+    w.line === null
+      ? " (the frame's line number is not this file's)"
+      : w.lineInFile
+        ? ""
+        : ", but the file has no such line";
   const located =
     w.evidence === "frame"
-      ? `the stack trace enters the repository at ${at}${inFn}${missing}`
+      ? `the stack trace enters the repository ${w.line === null ? "in" : "at"} ${at}${inFn}${missing}`
       : w.evidence === "alert"
-        ? `the alert points at ${at}${inFn}${missing}`
+        ? `the alert points ${w.line === null ? "into" : "at"} ${at}${inFn}${missing}`
         : "";
   if (w.decl) {
     const clause = w.decl.message ? clauseAbout(w.decl.message, w.decl.id) : null;
