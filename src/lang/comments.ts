@@ -203,7 +203,8 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
  * other name reads as the C family, undefined as a file of no known language, {@link UNKNOWN}):
  * - `#` languages ({@link HASH}, also CMake, `.env` files, pip's requirement files, Starlark): the line starts with
  *   `#`; Ruby's `=begin` / `=end` lines too. Also Dockerfile, Makefile, `.gitignore`-style ignore lists and
- *   `.gitattributes`, where a `#` behind code is no comment; `#` and `;` in EditorConfig and INI; `#` and `!` in
+ *   `.gitattributes`, where a `#` behind code is no comment (nor a Makefile line starting with a tab: a recipe
+ *   line, which make expands and runs); `#` and `;` in EditorConfig and INI; `#` and `!` in
  *   Java properties.
  * - the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#, C, …): the line starts with `//`; or it is a block
  *   comment's line — `/* … *\/` (or an unclosed `/*`), a continuation ` * …` (`*` then a space, a tab or nothing)
@@ -223,6 +224,9 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
 export function isCommentLine(line: string, language: string | undefined): boolean {
   const t = line.trim();
   if (t === "") return false;
+  // A Makefile line that starts with a tab is a recipe line: make expands it (`# $(shell …)` runs) and hands it to
+  // the shell; only a `#` line that does not start with a tab is make's own comment.
+  if (language === "Makefile" && line.startsWith("\t")) return false;
   if (language === "Ruby" && /^=(?:begin|end)(?:\s|$)/.test(t)) return true;
   const syntax = syntaxOf(language);
   if (syntax.other !== undefined) {
@@ -335,7 +339,7 @@ export function isInertLine(path: string, line: string): boolean {
 function isInert(line: string, language: string | undefined): boolean {
   const t = line.trim();
   if (t === "") return true;
-  if (isCommentLine(t, language)) return !DIRECTIVE.test(t);
+  if (isCommentLine(line, language)) return !DIRECTIVE.test(t);
   if (SUPPRESSION.get(language ?? "")?.test(t) === true) return true;
   return language === "Python" && (/^[rRbBuU]?("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
 }
@@ -500,6 +504,112 @@ export function codeOfLine(line: string, language: string | undefined): string {
   return scanLine(line, syntaxOf(language)).code;
 }
 
+/** Languages whose strings in backticks span lines (JavaScript's template literals, Go's raw strings). */
+const BACKTICK = new Set(["JavaScript", "TypeScript", "Go", "Vue", "Svelte"]);
+/** Languages whose `"""` strings span lines (Python also `'''`). */
+const TRIPLE = new Set(["Python", "Kotlin", "Java", "Scala", "Swift"]);
+/** Languages whose here-documents (`<<EOF` … `EOF`; PHP `<<<EOF`) hold lines of data. */
+const HEREDOC = new Set(["Shell", "Ruby", "Perl", "PHP", "Dockerfile"]);
+/**
+ * Languages where a `\` at the end of a code line joins the next line to it before comments are read (not a
+ * Dockerfile: Docker drops the comment lines of a continued instruction first).
+ */
+const CONTINUED = new Set(["C", "C++", "C/C++ header", "Objective-C", "Shell", "Makefile", "Python"]);
+/** Of those, the languages where a comment ending in `\` also takes in the next line (C's line splicing, make). */
+const SPLICED_COMMENTS = new Set(["C", "C++", "C/C++ header", "Objective-C", "Makefile"]);
+
+/**
+ * The closing quote of a multi-line string that code `line` of `language` leaves open at its end (`` ` ``, `"""`,
+ * `'''`), or "": the scan starts inside the string `open` closes (or outside any when ""), skips one-line strings,
+ * escapes and comments. A line whose text starts with the quote it leaves open is read as the close of a string
+ * opened above the lines seen (a hunk's first lines may be inside one), not as an opening.
+ */
+function openAtEnd(line: string, language: string, open: string): string {
+  const syntax = syntaxOf(language);
+  const hash = syntax.line.includes("#");
+  let q = open;
+  let from = -1;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (q !== "") {
+      if (c === "\\" && !(q === "`" && language === "Go")) i++;
+      else if (line.startsWith(q, i)) {
+        i += q.length - 1;
+        q = "";
+      }
+      continue;
+    }
+    if (syntax.line.includes("//") && line.startsWith("//", i)) break;
+    if (hash && c === "#" && (i === 0 || /\s/.test(line[i - 1] as string))) break;
+    if (syntax.block && line.startsWith("/*", i)) {
+      const close = line.indexOf("*/", i + 2);
+      if (close === -1) break;
+      i = close + 1;
+    } else if (
+      TRIPLE.has(language) &&
+      (line.startsWith('"""', i) || (language === "Python" && line.startsWith("'''", i)))
+    ) {
+      q = line.slice(i, i + 3);
+      from = i;
+      i += 2;
+    } else if (c === '"' || c === "'" || (c === "`" && BACKTICK.has(language))) {
+      q = c;
+      from = i;
+    }
+  }
+  if (q === '"' || q === "'") return ""; // a one-line string left open does not go on
+  return q !== "" && from === line.length - line.trimStart().length && open === "" ? "" : q;
+}
+
+/** The word that ends a here-document code `line` of `language` opens (`cat <<EOF`, `<<~SQL`, PHP `<<<EOT`), or "". */
+function heredocWord(line: string, language: string): string {
+  const m =
+    language === "PHP"
+      ? /<<<\s*(["']?)([A-Za-z_]\w*)\1/.exec(line)
+      : language === "Ruby" || language === "Perl"
+        ? /<<[-~]?(["']?)([A-Z_][A-Z0-9_]*)\1/.exec(line)
+        : /(?<![<\w])<<-?\s*(["']?)([A-Za-z_][\w.-]*)\1/.exec(line);
+  return m?.[2] ?? "";
+}
+
+/**
+ * The logical lines of a run of lines of `language` (`inert`: {@link inertLinesIn} of the run): a code line that
+ * leaves a multi-line string or a here-document open takes in the lines up to its end, which are data, never comments
+ * (`` const q = ` `` … `` `; ``, `x = """` … `"""`, `cat <<EOF` … `EOF`); a line ending in a `\` that joins the next
+ * line ({@link CONTINUED}) takes that line in. Each is one text (its lines joined by "\n"), inert when its first line
+ * is.
+ */
+function logicalLines(
+  language: string | undefined,
+  side: readonly string[],
+  inert: readonly boolean[],
+): { text: string; inert: boolean }[] {
+  const out: { text: string; inert: boolean }[] = [];
+  let open = "";
+  let word = "";
+  let join = false;
+  for (let i = 0; i < side.length; i++) {
+    const line = (side[i] as string).replace(/\r$/, "");
+    const last = out[out.length - 1];
+    if (last !== undefined && (open !== "" || word !== "" || join)) last.text += `\n${side[i] as string}`;
+    else out.push({ text: side[i] as string, inert: inert[i] as boolean });
+    const cur = out[out.length - 1] as { text: string; inert: boolean };
+    if (language === undefined) continue;
+    if (word !== "") {
+      if (line.trim() === word) word = "";
+      join = false;
+      continue;
+    }
+    if (!cur.inert || open !== "") {
+      open = openAtEnd(line, language, open);
+      if (open === "" && !cur.inert && HEREDOC.has(language)) word = heredocWord(line, language);
+    }
+    join =
+      CONTINUED.has(language) && /(?<!\\)(?:\\\\)*\\$/.test(line) && (!cur.inert || SPLICED_COMMENTS.has(language));
+  }
+  return out;
+}
+
 /** The first line of the file a diff changes, when one of its hunks starts there: old side, else new side. */
 function firstLineOf(files: ReturnType<typeof parsePatch>): string | undefined {
   for (const file of files) {
@@ -528,17 +638,17 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
 }
 
 /**
- * The code lines of a run of consecutive lines in `language`, in order: the lines that are not inert
+ * The code lines of a run of consecutive lines in `language`, in order: the logical lines ({@link logicalLines}: a
+ * string or here-document a code line opens, or a joining `\`, takes in the lines after it) that are not inert
  * ({@link inertLines}), each without a comment after its code (`scanLine`) and its trailing blanks (also its leading
  * ones where indentation means nothing, `FREE_INDENT`): what {@link isCommentOnly} and {@link sameCode} compare.
  */
 function codeOf(language: string | undefined, lines: readonly string[]): string[] {
   const trimStart = FREE_INDENT.has(language ?? "");
   const syntax = syntaxOf(language);
-  const inert = inertLinesIn(language, lines);
-  return lines
-    .filter((_, i) => !inert[i])
-    .map((l) => scanLine(l, syntax).code)
+  return logicalLines(language, lines, inertLinesIn(language, lines))
+    .filter((l) => !l.inert)
+    .map((l) => scanLine(l.text, syntax).code)
     .map((l) => (trimStart ? l.trim() : l.trimEnd()));
 }
 
@@ -566,8 +676,9 @@ export function sameCode(path: string, before: string, after: string): boolean {
  * inside a block comment that the hunk's context opens or closes is not; and a code line whose only change is its
  * trailing blanks (or, in a language where indentation means nothing, `FREE_INDENT`, its leading ones) is the same
  * line, as is one that only gains, loses or changes a comment after its code (`run();` → `run(); // may throw`; see
- * `scanLine`). The language is the path's, else the shebang's when a hunk shows the file's first line,
- * else none ({@link UNKNOWN}).
+ * `scanLine`). Lines are compared as logical lines ({@link logicalLines}): a comment-looking line inside a string or
+ * here-document a code line opens, or after a line ending in a joining `\`, is part of that code. The language is the
+ * path's, else the shebang's when a hunk shows the file's first line, else none ({@link UNKNOWN}).
  */
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
   const files = parsePatch(edit.diff);
