@@ -1,5 +1,5 @@
 import { constants, readFileSync } from "node:fs";
-import { access, realpath, stat, writeFile } from "node:fs/promises";
+import { access, readlink, realpath, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createLocalHost } from "../host/local/index.js";
@@ -41,8 +41,9 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
  */
 async function unwritableReason(option: string, file: string, error: unknown): Promise<string> {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const folder = dirname(resolve(file));
-  const at = `fix: ${option} ${file}`;
+  const target = await writeTarget(resolve(file));
+  const folder = dirname(target);
+  const at = `fix: ${option} ${file}${target === resolve(file) ? "" : ` (a symbolic link to ${target})`}`;
   if (code === "EISDIR")
     return `${at} is a folder; give the path of a file in it (e.g. ${join(file, `${option.slice(2)}.json`)})`;
   if (code === "ENOENT" || code === "ENOTDIR") {
@@ -59,12 +60,28 @@ async function unwritableReason(option: string, file: string, error: unknown): P
 }
 
 /**
+ * The file a write to `abs` creates or replaces: `abs` itself, or the end of the chain of symbolic links it starts
+ * (a link whose target does not exist yet is written through, creating the target). At most 40 links are followed.
+ */
+async function writeTarget(abs: string): Promise<string> {
+  let at = abs;
+  for (let i = 0; i < 40; i++) {
+    const link = await readlink(at).catch(() => null);
+    if (link === null) return at;
+    at = resolve(dirname(at), link);
+  }
+  return at;
+}
+
+/**
  * Fail fast (before the run) when an output file cannot be written: its folder is missing, not a folder or not
- * writable, or the path is an existing folder. Bad input: {@link UsageError}, exit 2.
+ * writable, or the path is an existing folder; for a symbolic link, of the file it leads to ({@link writeTarget}: a
+ * dangling link into a missing folder passed, and the write after the run failed, losing the report). Bad input:
+ * {@link UsageError}, exit 2.
  */
 async function assertWritable(file: string | undefined, option: string): Promise<void> {
   if (!file) return;
-  const abs = resolve(file);
+  const abs = await writeTarget(resolve(file));
   try {
     if ((await stat(abs).catch(() => null))?.isDirectory()) throw Object.assign(new Error(abs), { code: "EISDIR" });
     await access(dirname(abs), constants.W_OK);
