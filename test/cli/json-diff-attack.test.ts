@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runAgent } from "../../src/agent/index.js";
 import { createReplayModel } from "../../src/agent/models/index.js";
 import { fixToJson } from "../../src/cli/json.js";
-import type { FixReport } from "../../src/cli/run.js";
+import type { FixReport } from "../../src/cli/fix.js";
 import { buildSnapshot, config, task } from "../agent/helpers.js";
 
 /**
