@@ -94,3 +94,39 @@ describe("a guard that raises on a parameter the caller passed missing is a prop
     expect(result.outcome).toBe("pr_ready");
   });
 });
+
+describe("a guard that throws inside an HTTP request handler is a proposal", () => {
+  const app = (handler: string) =>
+    'const express = require("express");\nconst db = require("./db");\nconst app = express();\n\n' +
+    `${handler}\n\nmodule.exports = app;\n`;
+  const files = (handler: string) => ({
+    "src/app.js": app(handler),
+    "src/db.js": "module.exports = { find: (id) => undefined };\n",
+  });
+  const trace =
+    "TypeError: Cannot read properties of undefined (reading 'name')\n    at /srv/src/app.js:7:17\n" +
+    "    at Layer.handle [as handle_request] (/srv/node_modules/express/lib/router/layer.js:95:5)";
+
+  it("Express (req, res), function (request, response): the request still fails, below the threshold", async () => {
+    for (const handler of [
+      'app.get("/users/:id", (req, res) => {\n  const user = db.find(req.params.id);\n  res.send(user.name);\n});',
+      'app.get("/users/:id", function (request, response) {\n  const user = db.find(request.params.id);\n' +
+        "  response.send(user.name);\n});",
+    ]) {
+      const result = await runHeuristic(files(handler), "GET /users/:id crashes", trace);
+      expect(addedLines(result)[0], handler).toBe("  if (user == null) {");
+      expect(result.outcome, handler).toBe("diagnosis_only");
+      expect(result.diagnosis?.summary, handler).toMatch(
+        /It throws inside a request handler \(`\((req, res|request, response)\)`\)/,
+      );
+    }
+  });
+
+  it("attacker: a (req, resolve) callback is no request handler: a pull request as before", async () => {
+    const promise = "app.load = (req, resolve) => {\n  const user = db.find(req.id);\n  resolve(user.name);\n};";
+    const result = await runHeuristic(files(promise), "load crashes", trace);
+    expect(addedLines(result)[0]).toBe("  if (user == null) {");
+    expect(result.outcome).toBe("pr_ready");
+    expect(result.diagnosis?.summary).not.toContain("request handler");
+  });
+});

@@ -826,6 +826,42 @@ function guardProposal(
       `It fails on the ${receiver === root ? "receiver" : "parameter"} \`${root}\` itself, which arrived missing: ` +
       `the cause is in the caller that passed it, so this is a proposal, not the fix.`
     );
+  // A request handler that throws still fails the request (a 500 instead of a TypeError's 500): what the client
+  // should get instead (a 404, `next(err)`, a message) is the application's decision.
+  const params = (lang === "javascript" || lang === "typescript") && exit.kind === "throw" ? handlerParams(a) : null;
+  if (params)
+    return (
+      `It throws inside a request handler (\`(${params})\`): the request still fails, only with a ` +
+      `clearer error in the log; how to answer it (a 404, \`next(err)\`) is the application's choice, so this is ` +
+      `a proposal.`
+    );
+  return null;
+}
+
+/**
+ * The parameter list of the innermost function around the guard's insertion line when it is an HTTP request handler
+ * (Express, Koa-router, Fastify, Node's `http`: a `req`/`request` parameter, then `res`/`response`/`reply`), as
+ * written (`req, res, next`); else null. The innermost function is the nearest line above, indented less than the
+ * insertion line, that opens a function (`function (…)`, `(…) =>`, a method `name(…) {`), at most 60 lines up.
+ */
+function handlerParams(a: Analysis): string | null {
+  if (!a.ins) return null;
+  const depth = (t: string) => (/^[ \t]*/.exec(t)?.[0] ?? "").replace(/\t/g, "    ").length;
+  const at = depth(a.ins.indent);
+  for (let n = a.ins.line - 1; n >= Math.max(1, a.ins.line - 60); n--) {
+    const t = a.window.lines.get(n);
+    if (t === undefined) return null;
+    if (t.trim() === "" || depth(t) >= at) continue;
+    const m =
+      /\bfunction\b[^(]*\(([^()]*)\)/.exec(t) ??
+      /(?:^|[^\w$])(?:async\s+)?\(([^()]*)\)\s*(?::[^=]*)?=>/.exec(t) ??
+      /^\s*(?:async\s+)?[\w$]+\s*\(([^()]*)\)\s*\{/.exec(t);
+    if (!m) continue;
+    const names = (m[1] ?? "").split(",").map((p) => p.trim().split(/[\s:=]/)[0] ?? "");
+    const req = names.findIndex((p) => p === "req" || p === "request");
+    const res = names.findIndex((p) => p === "res" || p === "response" || p === "reply");
+    return req !== -1 && res === req + 1 ? names.filter((p) => p !== "").join(", ") : null;
+  }
   return null;
 }
 
