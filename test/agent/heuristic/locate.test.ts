@@ -636,3 +636,22 @@ describe("a frame whose file is over the per-file cap", () => {
     expect(result.diagnosis?.affected_file).toBe("lib/big.js");
   });
 });
+
+describe("an issue too vague to locate anything", () => {
+  const files = {
+    "src/user.js": "function getUserName(u) {\n  return u.name;\n}\nmodule.exports = { getUserName };\n",
+  };
+  it("answers needs_information instead of failing closed on its own answer gate ('hi', '?', '', '!!!')", async () => {
+    for (const [title, body] of [
+      ["hi", ""],
+      ["?", ""],
+      ["", "!!!"],
+      ["it is broken", "please fix"],
+    ] as const) {
+      const result = await runHeuristic(files, title, body);
+      expect(result.outcome, `${title}|${body}`).toBe("needs_information");
+      expect(result.gates.rejections, `${title}|${body}`).toEqual([]);
+      expect(result.diagnosis?.summary, `${title}|${body}`).toContain("Missing evidence");
+    }
+  });
+});

@@ -1253,6 +1253,16 @@ function baseConfidence(a: Analysis, applied: boolean, agree: boolean): number {
 
 const round = (x: number) => Math.round(Math.min(0.95, Math.max(0.05, x)) * 100) / 100;
 
+/** The tools whose call reads the repository's code, as the answer gate counts them (src/agent/gates.ts). */
+const CODE_READS = new Set(["get_file_contents", "grep_codebase", "search_codebase"]);
+
+/** The longest run of 2+ letters or digits in `text` (the first of equal length), at most 40 characters; or null. */
+function longestWord(text: string): string | null {
+  let best: string | null = null;
+  for (const m of text.matchAll(/[\p{L}\p{N}_]{2,40}/gu)) if (best === null || m[0].length > best.length) best = m[0];
+  return best;
+}
+
 /** The needs-information answer: what was tried and which evidence is missing. */
 function needsInformation(problem: ProblemFacts, tried: string[]): PlannedCall {
   const missing =
@@ -1289,6 +1299,17 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (chosen?.tooLarge) return tooLargeTurn(problem, chosen, steps);
   const submits = steps.filter((s) => s.call.name === "submit_answer");
   if (!chosen) {
+    // An answer needs a read of the code first (the tool_name gate): an issue too vague to locate anything ("hi")
+    // gets one grep for its longest word (else its text), so that the needs-information answer is not refused and
+    // the run does not fail closed.
+    const readCode = steps.some((s) => CODE_READS.has(s.call.name) && s.result !== null);
+    const text = `${problem.title}\n${problem.body}`;
+    const word = readCode ? null : (longestWord(text) ?? (oneLine(text, 40).trim() || null));
+    if (word && has("grep_codebase") && turns < MAX_TURNS)
+      return {
+        text: `Nothing in the issue points at a file; looking for its word "${word}" in the code.`,
+        calls: [call("grep_codebase", { pattern: word })],
+      };
     if (submits.length && !has("get_file_contents"))
       return { text: "Submitting what is known.", calls: [needsInformation(problem, tried)] };
     return {
