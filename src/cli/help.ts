@@ -17,8 +17,9 @@ a failing review), 2 bad input.
 export const FIX_HELP = `Usage: groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
 
 Investigate a problem in a local git checkout at one pinned commit. When the fix is grounded and confident
-(outcome pr_ready), commit it on a new branch groundfix/<slug> whose only parent is the base (git plumbing:
-your working tree, index and current branch are never touched), then run the review rules on it.
+(outcome pr_ready), run the review rules on its edits and, when they pass, commit it on a new branch
+groundfix/<slug> whose only parent is the base (git plumbing: your working tree, index and current branch are
+never touched).
 
 Options:
   --repo <dir>         the git checkout (default: the current directory)
