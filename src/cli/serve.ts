@@ -156,7 +156,11 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
   applyDotEnv(io.env);
   const url = io.env.GROUNDFIX_REDIS_URL?.trim();
   if (role !== "all" && !url) {
-    throw new UsageError(`--role ${role} needs GROUNDFIX_REDIS_URL: web and worker processes share jobs through Redis`);
+    // Named as the user started it: `groundfix worker` is `serve --role worker`.
+    const command = role === "worker" ? "worker" : `serve --role ${role}`;
+    throw new UsageError(
+      `${command} needs GROUNDFIX_REDIS_URL (redis://host:port): web and worker processes share jobs through Redis`,
+    );
   }
   const start = checkOperatorStart(io.env);
   if (!start.ok) {

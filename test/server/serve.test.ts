@@ -53,8 +53,12 @@ describe("groundfix serve", () => {
     const worker = groundfix(["worker"], {});
     expect(await worker.exit).toBe(2);
     expect(worker.output()).toBe(
-      "groundfix: --role worker needs GROUNDFIX_REDIS_URL: web and worker processes share jobs through Redis\n",
+      "groundfix: worker needs GROUNDFIX_REDIS_URL (redis://host:port): web and worker processes share " +
+        "jobs through Redis\n",
     );
+    const web = groundfix(["serve", "--role", "web"], {});
+    expect(await web.exit).toBe(2);
+    expect(web.output()).toMatch(/^groundfix: serve --role web needs GROUNDFIX_REDIS_URL /);
     const bogus = groundfix(["serve", "--role", "both"], {});
     expect(await bogus.exit).toBe(2);
     expect(bogus.output()).toBe('groundfix: serve: --role must be all, web or worker (got "both")\n');
