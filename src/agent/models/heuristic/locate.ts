@@ -29,7 +29,7 @@ import { headlineOf, oneLine, type ProblemFacts } from "./problem.js";
 import { definitionSites, grepHits, knownLines, listedPaths, searchFiles, type FileWindow } from "./results.js";
 import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
 import { crashOf } from "./proportion.js";
-import { escapeRe, sourceNoun, wholeWord } from "./wording.js";
+import { escapeRe, NO_TRACE, sourceNoun, wholeWord } from "./wording.js";
 import type { OwnPackage } from "../../../tools/manifests.js";
 import type { DefinitionSite } from "../../../tools/results.js";
 
@@ -802,9 +802,8 @@ export function locate(
     if (resultOf(steps, "grep_codebase", args) === undefined && canAsk) {
       return {
         text:
-          (problem.frames.length === 0
-            ? "The issue has no stack trace"
-            : "No frame of the trace is this repository's code") + "; looking for where the error message is written.",
+          (problem.frames.length === 0 ? NO_TRACE : "No frame of the trace is this repository's code") +
+          "; looking for where the error message is written.",
         calls: [call("grep_codebase", args)],
       };
     }

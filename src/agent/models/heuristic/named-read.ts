@@ -8,6 +8,17 @@ import { extractSymbols } from "../../../grounding/symbols.js";
 import { inertLines } from "../../../lang/comments.js";
 import { crashOf } from "./proportion.js";
 import type { FileWindow } from "./results.js";
+import { escapeRe } from "./wording.js";
+
+/**
+ * A test of whether a line reads `name` the way a crash says it was read: as a member (`.name`, `?.name`,
+ * `['name']`, not `.nameX`) or, for a missing key (`KeyError: 'name'`), only as a key (`['name']`, `[ "name" ]`).
+ */
+export function memberRead(name: string, access: "member" | "key"): RegExp {
+  return access === "key"
+    ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`)
+    : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
+}
 
 /** The function the issue names and the one line of its body that reads the member the crash names. */
 export interface NamedRead {
@@ -53,11 +64,7 @@ export function namedRead(
   const crash = crashOf(message);
   const member = crash?.name ?? null;
   if (!crash || !member || (crash.access !== "member" && crash.access !== "key")) return null;
-  const escaped = member.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const reads =
-    crash.access === "key"
-      ? new RegExp(`\\[\\s*['"]${escaped}['"]\\s*\\]`)
-      : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escaped}(?![\\w$])`);
+  const reads = memberRead(member, crash.access);
   const last = Math.max(0, ...window.lines.keys());
   const text = Array.from({ length: last }, (_, i) => window.lines.get(i + 1) ?? "");
   const complete = (from: number, to: number) => {

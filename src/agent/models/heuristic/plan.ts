@@ -83,13 +83,14 @@ import {
   additionWording,
   diagnosisSentences,
   escapeRe,
+  NO_TRACE,
   wholeWord,
   type DeclaredName,
   type WordingInput,
 } from "./wording.js";
 import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
 import { skipsItem } from "./loop-skip.js";
-import { codeShapedWords, namedRead, type NamedRead } from "./named-read.js";
+import { codeShapedWords, memberRead, namedRead, type NamedRead } from "./named-read.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -120,9 +121,7 @@ const CLEARER_CAP = 0.65;
  * file's guards do not panic, or an error raised on a parameter that arrived missing (the caller passed it).
  */
 const GUARD_PROPOSAL_CAP = 0.65;
-/** How a proposal placed by the issue's words (see `named-read.ts`) starts when the issue has no trace. */
-const NO_TRACE = "The issue has no stack trace";
-/** The same when the issue has a trace whose line is not in the file at the pinned commit. */
+/** How a proposal placed by the issue's words (see `named-read.ts`) starts when the trace's line is not in the file. */
 const STALE_LINE = "The trace's line does not fit the file";
 
 /** The first line (in the window) containing one of `words` as a whole word, or null. */
@@ -356,7 +355,7 @@ function lineInCompiledFunction(
   const name = crashOf(problem.errorMessages[0] ?? null)?.name ?? null;
   const words = [...(name ? [name] : []), ...problem.identifiers];
   for (const word of words) {
-    const re = new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(word)}(?![\\w$])`);
+    const re = memberRead(word, "member");
     const hit = body.find(([, t]) => re.test(t));
     if (hit) return hit[0];
   }
@@ -540,10 +539,7 @@ function checkFrameLine(
   const name = crash?.name ?? null;
   if (!crash || !name) return null;
   // a member is read as `.x`, `?.x` or `['x']`; a missing dict key only as `['x']`
-  const reads =
-    crash.access === "key"
-      ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`)
-      : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
+  const reads = memberRead(name, crash.access === "key" ? "key" : "member");
   if (reads.test(w.lines.get(line) ?? "")) return null;
   const enc = enclosingDefinition(w.lines, line, lang);
   const site = sites.find(inside);

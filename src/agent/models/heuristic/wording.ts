@@ -159,6 +159,9 @@ export function additionWording(w: WordingInput): { note: FittedText; message: F
   };
 }
 
+/** What the heuristic says when the issue holds no stack trace (its steps and its summary alike). */
+export const NO_TRACE = "The issue has no stack trace";
+
 /**
  * The first sentences of the diagnosis summary: the problem quoted (≤ ~120 characters, cut at a word or sentence
  * boundary with "…"), then where it lives and why. Each element is one whole sentence.
