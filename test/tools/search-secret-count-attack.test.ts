@@ -24,7 +24,7 @@ async function both(files: (value: string) => Record<string, string>, query: str
 // rankFiles counts the words of the raw text, so a word only inside a secret (or next to one) counts in N, in a
 // term's document frequency, in a file's term frequency and in whether a term is present (so in what is expanded).
 // Each says what differs today ("Now: …"). A fix that takes a word only where no secret touches it
-// (src/grounding/secret-bytes.ts mayTouchSecret, then the file's secrets) passes them all.
+// (a per-word byte test, mayTouchSecret of commit b244aae, then the file's secrets) passes them all.
 describe("search_codebase gives no oracle on a secret's value", () => {
   const files = (value: string) => ({
     "src/a.js": "const foo = 1;\nmodule.exports = { foo };\n",
