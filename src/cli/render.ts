@@ -13,7 +13,8 @@ const indent = (text: string, by = "  ") =>
     .map((l) => (l ? by + l : l))
     .join("\n");
 const range = (start: number, end: number) => (end > start ? `${start}-${end}` : `${start}`);
-const short = (sha: string) => sha.slice(0, 12);
+/** A commit id as the CLI's reports show it: its first 12 hex digits. */
+export const short = (sha: string): string => sha.slice(0, 12);
 
 /** One line for an outcome, coloured by how good it is. */
 function outcomeLine(report: FixReport, style: Style): string {

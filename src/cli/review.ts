@@ -42,8 +42,16 @@ export async function runReview(options: {
   return { baseSha: from, givenBaseSha: base.sha, headSha: head.sha, direct, review };
 }
 
-/** `git merge-base a b` (the best common ancestor). @throws UsageError when there is none. */
-async function mergeBase(repoDir: string, a: string, b: string, names: { base: string; head: string }) {
+/**
+ * `git merge-base a b`: the best common ancestor of two commit ids, as a 40-hex id; `names` are the revisions as the
+ * user gave them, for the message. @throws UsageError when the two share no history.
+ */
+async function mergeBase(
+  repoDir: string,
+  a: string,
+  b: string,
+  names: { base: string; head: string },
+): Promise<string> {
   try {
     return await gitText(repoDir, ["merge-base", a, b]);
   } catch (error) {

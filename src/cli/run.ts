@@ -227,13 +227,12 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
   const root = await repositoryRoot(v.repo);
   if (root.note) io.stderr.write(`groundfix: note: ${escapeControls(root.note)}\n`);
   const { reviewRunToJson, runReview } = await import("./review.js");
-  const { renderReview } = await import("./render.js");
+  const { renderReview, short } = await import("./render.js");
   const run = await runReview({ repoDir: root.top, base: v.base, head: v.head, direct: v.direct });
   if (v.json) {
     io.stdout.write(`${JSON.stringify(reviewRunToJson(run), null, 2)}\n`);
   } else {
     const style = styleFor(io.stdout, io.env);
-    const short = (sha: string) => sha.slice(0, 12);
     const how = run.direct
       ? " (--direct: the diff from this commit itself)"
       : run.baseSha === run.givenBaseSha
