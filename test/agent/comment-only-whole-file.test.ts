@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../src/agent/index.js";
-import { createReplayModel } from "../../src/agent/models/index.js";
 import { sameCode } from "../../src/lang/comments.js";
-import { makeContext } from "../tools/fixture.js";
-import { config, task } from "./helpers.js";
+import { runOneEdit } from "./helpers.js";
 
 /**
  * A confident model's edit inside a block comment or docstring opened further above than its hunk's context shows:
@@ -44,28 +41,8 @@ const PY = [
 ].join("\n");
 
 async function run(path: string, content: string, before: string, after: string, approved?: boolean) {
-  const { snapshot } = await makeContext({ [path]: content });
-  const edit = {
-    name: "suggest_addition",
-    arguments: { path, code_before: before, code_after: after, rationale: "r" },
-  };
-  const answer = {
-    name: "submit_answer",
-    arguments: {
-      summary: "formatEntry reads entry.user.name without a check.",
-      affected_file: path,
-      affected_function: null,
-      root_cause_snippet: null,
-      confidence: 0.95,
-    },
-  };
-  return runAgent({
-    task: task(),
-    snapshot,
-    model: createReplayModel({
-      turns: [{ tool_calls: [{ name: "get_file_contents", arguments: { path } }, edit, answer] }],
-    }),
-    config: config(),
+  return runOneEdit({ [path]: content }, path, before, after, {
+    confidence: 0.95,
     ...(approved === undefined ? {} : { approved }),
   });
 }

@@ -3,6 +3,9 @@ import { defaultConfig, parseConfig, type GroundfixConfig } from "../../src/conf
 import { snapshotFromTar } from "../../src/snapshot/index.js";
 import type { Message, Model, ModelTurn, ToolSpec } from "../../src/agent/models/types.js";
 import type { Snapshot, Task } from "../../src/types.js";
+import { runAgent } from "../../src/agent/index.js";
+import type { RunResult } from "../../src/agent/loop.js";
+import { createReplayModel } from "../../src/agent/models/index.js";
 import { fileURLToPath } from "node:url";
 
 /** The pinned commit of the test repository. */
@@ -101,4 +104,38 @@ export function claimAnswer(over: Record<string, unknown> = {}) {
     confidence: 0.5,
     ...over,
   };
+}
+
+/**
+ * A whole run (`runAgent` with a replayed model) on a snapshot of `files`, whose model reads `path`, calls
+ * `suggest_addition` once with `before` → `after` and answers about `path` at `confidence` (default 0.5): what a
+ * user of a model making that one edit gets. `config` is a raw `.github/groundfix.yml` object; `approved` as a
+ * maintainer's `/groundfix approve`.
+ */
+export async function runOneEdit(
+  files: Record<string, string>,
+  path: string,
+  before: string,
+  after: string,
+  options: { confidence?: number; config?: Record<string, unknown>; approved?: boolean } = {},
+): Promise<RunResult> {
+  const turns = [
+    {
+      tool_calls: [
+        { name: "get_file_contents", arguments: { path } },
+        { name: "suggest_addition", arguments: { path, code_before: before, code_after: after, rationale: "r" } },
+        {
+          name: "submit_answer",
+          arguments: claimAnswer({ affected_file: path, confidence: options.confidence ?? 0.5 }),
+        },
+      ],
+    },
+  ];
+  return runAgent({
+    task: task(),
+    snapshot: await buildSnapshot(files),
+    model: createReplayModel({ turns }),
+    config: config(options.config),
+    ...(options.approved === undefined ? {} : { approved: options.approved }),
+  });
 }

@@ -3,37 +3,16 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../src/agent/index.js";
-import { createReplayModel } from "../../src/agent/models/index.js";
 import { fixToJson } from "../../src/cli/json.js";
 import type { FixReport } from "../../src/cli/fix.js";
-import { buildSnapshot, config, task } from "../agent/helpers.js";
+import { runOneEdit } from "../agent/helpers.js";
 
 /**
  * Attacks on `fix --json` edits[].diff (src/cli/json.ts): the diff is a plain unified diff that `git apply` takes on
  * the base commit and that gives the run's file, whatever the file's line endings, last line or path.
  */
 async function jsonEdits(path: string, content: string, before: string, after: string) {
-  const snapshot = await buildSnapshot({ [path]: content, "README.md": "# x\n" });
-  const turns = [
-    {
-      tool_calls: [
-        { name: "get_file_contents", arguments: { path } },
-        { name: "suggest_addition", arguments: { path, code_before: before, code_after: after, rationale: "r" } },
-        {
-          name: "submit_answer",
-          arguments: {
-            summary: "s",
-            affected_file: path,
-            affected_function: null,
-            root_cause_snippet: null,
-            confidence: 0.5,
-          },
-        },
-      ],
-    },
-  ];
-  const result = await runAgent({ task: task(), snapshot, model: createReplayModel({ turns }), config: config() });
+  const result = await runOneEdit({ [path]: content, "README.md": "# x\n" }, path, before, after);
   const report = { result, status: result.outcome, notes: [], warnings: [] } as unknown as FixReport;
   return { doc: fixToJson(report), files: result.files };
 }

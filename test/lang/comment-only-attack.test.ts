@@ -1,9 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../src/agent/index.js";
-import { createReplayModel } from "../../src/agent/models/index.js";
 import { isCommentOnly } from "../../src/lang/comments.js";
-import { buildSnapshot, config, task } from "../agent/helpers.js";
+import { runOneEdit } from "../agent/helpers.js";
 
 /** An edit of `path` from `before` to `after`, with the unified diff the pipeline keeps (3 lines of context). */
 const edit = (path: string, before: string, after: string) => ({
@@ -13,30 +11,9 @@ const edit = (path: string, before: string, after: string) => ({
 
 /** The outcome of a run whose model reads `path`, replaces all of `before` by `after`, and answers at 0.95. */
 async function outcomeOf(path: string, before: string, after: string, allow?: "modifications") {
-  const snapshot = await buildSnapshot({ [path]: before, "README.md": "# x\n" });
-  const turns = [
-    {
-      tool_calls: [
-        { name: "get_file_contents", arguments: { path } },
-        { name: "suggest_addition", arguments: { path, code_before: before, code_after: after, rationale: "r" } },
-        {
-          name: "submit_answer",
-          arguments: {
-            summary: "s",
-            affected_file: path,
-            affected_function: null,
-            root_cause_snippet: null,
-            confidence: 0.95,
-          },
-        },
-      ],
-    },
-  ];
-  const result = await runAgent({
-    task: task(),
-    snapshot,
-    model: createReplayModel({ turns }),
-    config: config(allow === undefined ? {} : { edits: { allow } }),
+  const result = await runOneEdit({ [path]: before, "README.md": "# x\n" }, path, before, after, {
+    confidence: 0.95,
+    config: allow === undefined ? {} : { edits: { allow } },
   });
   expect(result.edits).toHaveLength(1);
   return result.outcome;
