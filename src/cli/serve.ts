@@ -147,7 +147,7 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  *
  * @returns the exit code when the process should stop: 1 at once (one line on stderr) when Redis is configured but
  *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`); 2 with one line for a setting that cannot
- *   work: an invalid operator environment (`groundfix cannot start: …`, as the CLI says it), a GitHub App setting
+ *   work (`groundfix: cannot start: …`): an invalid operator environment, a GitHub App setting
  *   ({@link appSettingsProblem}) or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
@@ -169,12 +169,12 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
   }
   const problem = appSettingsProblem(io.env);
   if (problem) {
-    io.stderr.write(`groundfix: ${problem}\n`);
+    io.stderr.write(`groundfix: cannot start: ${problem}\n`);
     return 2;
   }
   const port = Number(io.env.PORT || 3000);
   if (role !== "worker" && Number.isInteger(port) && port > 0 && (await portInUse(port, io.env.HOST))) {
-    io.stderr.write(`groundfix: port ${port} is already in use (PORT)\n`);
+    io.stderr.write(`groundfix: cannot start: port ${port} is already in use (PORT)\n`);
     return 2;
   }
   let redis: Redis | undefined;

@@ -325,11 +325,12 @@ export function checkOperatorStart(
   try {
     operator = loadOperatorEnv(env);
   } catch (err) {
-    if (err instanceof OperatorEnvError) return { ok: false, line: `groundfix cannot start: ${err.issues.join("; ")}` };
+    if (err instanceof OperatorEnvError)
+      return { ok: false, line: `groundfix: cannot start: ${err.issues.join("; ")}` };
     throw err;
   }
   const problems = operatorModelProblems(operator, env);
   return problems.length
-    ? { ok: false, line: `groundfix cannot start: ${problems.join("; ")}` }
+    ? { ok: false, line: `groundfix: cannot start: ${problems.join("; ")}` }
     : { ok: true, operator };
 }

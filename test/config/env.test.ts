@@ -126,7 +126,7 @@ describe("the App's start", () => {
     const out = start({ GROUNDFIX_MODEL: "anthropic:claude-sonnet-4-5" });
     expect(out.status).toBe(1);
     expect(out.stderr.trim()).toBe(
-      "groundfix cannot start: GROUNDFIX_MODEL: anthropic:claude-sonnet-4-5 " +
+      "groundfix: cannot start: GROUNDFIX_MODEL: anthropic:claude-sonnet-4-5 " +
         "needs the environment variable ANTHROPIC_API_KEY",
     );
     expect(out.stdout).not.toContain("INFO");
@@ -136,7 +136,7 @@ describe("the App's start", () => {
     const out = start({ GROUNDFIX_CONCURRENCY: "0" });
     expect(out.status).toBe(1);
     expect(out.stderr.trim().split("\n")).toEqual([
-      expect.stringMatching(/^groundfix cannot start: GROUNDFIX_CONCURRENCY: /),
+      expect.stringMatching(/^groundfix: cannot start: GROUNDFIX_CONCURRENCY: /),
     ]);
   });
 

@@ -71,11 +71,11 @@ describe("groundfix serve", () => {
       const cases: [NodeJS.ProcessEnv, unknown][] = [
         [
           { NODE_ENV: "production", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
-          "groundfix: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n",
+          "groundfix: cannot start: APP_ID is not set (NODE_ENV=production needs the GitHub App's id)\n",
         ],
         [
           { APP_ID: "1", PRIVATE_KEY: "notakey", WEBHOOK_SECRET: "s" },
-          "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
+          "groundfix: cannot start: PRIVATE_KEY is not a valid PEM private key\n",
         ],
         [
           {
@@ -83,34 +83,35 @@ describe("groundfix serve", () => {
             PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nnotbase64\n-----END RSA PRIVATE KEY-----\n",
             WEBHOOK_SECRET: "s",
           },
-          "groundfix: PRIVATE_KEY is not a valid PEM private key\n",
+          "groundfix: cannot start: PRIVATE_KEY is not a valid PEM private key\n",
         ],
         [
           { APP_ID: "1", PRIVATE_KEY_PATH: "/no/such/key.pem", WEBHOOK_SECRET: "s" },
-          "groundfix: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n",
+          "groundfix: cannot start: PRIVATE_KEY_PATH /no/such/key.pem does not exist\n",
         ],
         // Without a secret Probot verifies deliveries against its public fallback "development": forged webhooks pass.
         [
           { NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: testPrivateKey() },
-          "groundfix: WEBHOOK_SECRET is not set (without it forged " +
+          "groundfix: cannot start: WEBHOOK_SECRET is not set (without it forged " +
             "webhooks would be accepted; use the App's webhook secret)\n",
         ],
         [
           { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: " development " },
-          "groundfix: WEBHOOK_SECRET is \"development\", Probot's public default; use the App's own webhook secret\n",
+          'groundfix: cannot start: WEBHOOK_SECRET is "development", Probot\'s public default; ' +
+            "use the App's own webhook secret\n",
         ],
         [
           { APP_ID: "abc", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s" },
-          'groundfix: APP_ID must be the GitHub App\'s numeric id (got "abc")\n',
+          'groundfix: cannot start: APP_ID must be the GitHub App\'s numeric id (got "abc")\n',
         ],
         [
           { NODE_ENV: "production", APP_ID: "1", WEBHOOK_SECRET: "s" },
-          "groundfix: PRIVATE_KEY or PRIVATE_KEY_PATH is not set " +
+          "groundfix: cannot start: PRIVATE_KEY or PRIVATE_KEY_PATH is not set " +
             "(NODE_ENV=production needs the GitHub App's private key)\n",
         ],
         [
           { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", GROUNDFIX_MODEL: "bogus" },
-          expect.stringMatching(/^groundfix cannot start: GROUNDFIX_MODEL: .*bogus.*\n$/),
+          expect.stringMatching(/^groundfix: cannot start: GROUNDFIX_MODEL: .*bogus.*\n$/),
         ],
       ];
       for (const [env, line] of cases) {
@@ -134,7 +135,7 @@ describe("groundfix serve", () => {
         PORT: String(port),
       });
       expect(await run.exit).toBe(2);
-      expect(run.output()).toBe(`groundfix: port ${port} is already in use (PORT)\n`);
+      expect(run.output()).toBe(`groundfix: cannot start: port ${port} is already in use (PORT)\n`);
     } finally {
       taken.close();
     }
