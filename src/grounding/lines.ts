@@ -7,6 +7,19 @@
  * `indexOf`, in time linear in the part of the content they look at.
  */
 
+/** A byte-order mark as a snapshot holds it (U+FEFF: the UTF-8 bytes EF BB BF decoded, src/snapshot/builder.ts). */
+export const BOM = "\uFEFF";
+
+/**
+ * `content` split into its byte-order mark (`bom`: {@link BOM} when the content starts with one, else "") and the
+ * `body` after it. The write path reads and compares lines of the body only and puts `bom` back in front: a BOM is a
+ * mark of the file, not text of line 1 (no line number changes, as the body starts at line 1 too). Only one mark is
+ * taken: a second U+FEFF is text of line 1.
+ */
+export function splitBom(content: string): { bom: string; body: string } {
+  return content.startsWith(BOM) ? { bom: BOM, body: content.slice(1) } : { bom: "", body: content };
+}
+
 /**
  * Number of lines as an editor and GitHub's blob view show them: "" → 0, "a" → 1, "a\n" → 1, "a\nb" → 2,
  * "a\n\n" → 2. A final line without a trailing newline counts; the empty "line" after a final newline does not.

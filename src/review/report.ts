@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from "diff";
+import { BOM, splitBom } from "../grounding/lines.js";
 import type { FilePatch, Finding, ReviewReport, RuleName } from "../types.js";
 import { parsePatch } from "./hunks.js";
 import { RULES } from "./rules/index.js";
@@ -18,7 +19,8 @@ const SUMMARY_FINDINGS = 20;
  * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
  */
 export function reviewChange(input: ReviewInput): ReviewReport {
-  const parsed = input.patches.map((p) => parsePatch(withHunks(p, input)));
+  const patches = input.patches.map((p) => withHunks(p, input));
+  const parsed = patches.map(parsePatch);
   const ctx: RuleContext = { ...input, parsed };
   const failOn = new Set<RuleName>(input.config.review.fail_on);
   const findings: Finding[] = [];
@@ -46,24 +48,33 @@ export function reviewChange(input: ReviewInput): ReviewReport {
   const failures = findings.filter((f) => f.level === "failure").length;
   const conclusion = failures > 0 ? "failure" : "success";
   const title = reviewTitle(findings, rulesChecked);
-  const summary = renderSummary({ input, findings, rulesChecked, conclusion, failOn });
+  const summary = renderSummary({ input: { ...input, patches }, findings, rulesChecked, conclusion, failOn });
   return { conclusion, title, summary, findings, rulesChecked };
 }
 
 /**
  * A text file whose patch came without hunks (GitHub's compare API leaves `patch` out of large diffs) gets hunks
  * computed from the two snapshots (jsdiff), so no change escapes the rules; unchanged files and pure renames stay
- * empty.
+ * empty. A file that starts with a byte-order mark on either side, whose patch has a hunk at line 1, gets its hunks
+ * from the two sides without their marks: the mark is the file's, not text of line 1, so lines added before line 1
+ * are added lines, not line 1 removed and added again (`git diff` shows `-\uFEFFa` `+\uFEFFnew` `+a`). A mark
+ * added or removed is the edit-policy rule's own finding (`bomChange` of rules/policy.ts).
  */
 function withHunks(patch: FilePatch, input: ReviewInput): FilePatch {
-  if (patch.binary || patch.patch !== "") return patch;
+  if (patch.binary) return patch;
   const before = patch.status === "added" ? "" : input.base.read(patch.oldPath ?? patch.path);
   const after = patch.status === "removed" ? "" : input.head.read(patch.path);
   if (before === undefined || after === undefined || before === after) return patch;
-  const text = createTwoFilesPatch(`a/${patch.oldPath ?? patch.path}`, `b/${patch.path}`, before, after);
+  const marked = before.startsWith(BOM) || after.startsWith(BOM);
+  if (patch.patch !== "" && !(marked && AT_LINE_1.test(patch.patch))) return patch;
+  const [a, b] = marked ? [splitBom(before).body, splitBom(after).body] : [before, after];
+  const text = createTwoFilesPatch(`a/${patch.oldPath ?? patch.path}`, `b/${patch.path}`, a, b);
   const at = text.indexOf("\n@@");
-  return at < 0 ? patch : { ...patch, patch: text.slice(at + 1) };
+  return { ...patch, patch: at < 0 ? "" : text.slice(at + 1) };
 }
+
+/** A hunk header whose old or new side starts at line 1. */
+const AT_LINE_1 = /^@@ -1(?:,\d+)? |^@@ -\d+(?:,\d+)? \+1(?:,\d+)? /m;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,3 +1,4 @@
+import { splitBom } from "../../grounding/lines.js";
 import type { Finding } from "../../types.js";
 import { splitLines } from "../hunks.js";
 import type { RuleContext } from "../types.js";
@@ -6,7 +7,8 @@ import type { RuleContext } from "../types.js";
  * Rule 1, grounded hunks: every context and removed line of every hunk equals the base file at the line
  * number the hunk header gives. Exact comparison first; a line that differs only by a trailing `\r` still counts as
  * equal (a transport may drop CRs), but `\ No newline at end of file` must agree with the base file's last line.
- * One `failure` per hunk, at its first mismatch (head-side line, base line named in the message).
+ * One `failure` per hunk, at its first mismatch (head-side line, base line named in the message). Line 1 of a file
+ * that starts with a byte-order mark is compared without the mark.
  */
 export function groundedHunks(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
@@ -32,7 +34,8 @@ export function groundedHunks(ctx: RuleContext): Finding[] {
       );
       continue;
     }
-    const { lines: base, finalNewline } = splitLines(content);
+    // A byte-order mark is the file's, not text of line 1: the hunks leave it out (`withHunks` of review/report.ts).
+    const { lines: base, finalNewline } = splitLines(splitBom(content).body);
     for (const hunk of hunks) {
       for (const line of hunk.lines) {
         if (line.kind === "added" || line.oldLine === undefined) continue;

@@ -1,3 +1,4 @@
+import { BOM, splitBom } from "../../grounding/lines.js";
 import { addedTextProblems, structureLanguage, structureProblems } from "../../grounding/structure.js";
 import type { Finding } from "../../types.js";
 import type { ParsedPatch, RuleContext } from "../types.js";
@@ -11,7 +12,9 @@ import { quote } from "./grounded.js";
  * addition must leave existing code parsing and running as before (`structureProblems`: TypeScript's parser for JS/TS,
  * tree-sitter for Python and Go — an added `return`, an opened comment or string, a wrapping `if (false)` fail).
  * A Python or Go file whose grammar is not loaded gets one `notice` that its structure was not checked.
- * With `edits.allow: modifications` only the hidden-character check runs.
+ * A byte-order mark the head adds at the start of a file fails in every mode (an invisible character), one it removes
+ * fails with `edits.allow: additions`; a mark both sides have is no text of line 1 (the hunks leave it out).
+ * With `edits.allow: modifications` only the hidden-character and added-mark checks run.
  */
 export function editPolicy(ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
@@ -24,11 +27,30 @@ export function editPolicy(ctx: RuleContext): Finding[] {
       level,
       message,
     });
-  for (const { patch, hunks } of ctx.parsed) {
+  for (const parsed of ctx.parsed) {
+    const { patch, hunks } = parsed;
     const added = hunks.flatMap((h) =>
       h.lines.filter((l) => l.kind === "added").map((l) => ({ line: l.newLine ?? 1, text: l.text })),
     );
     for (const p of addedTextProblems(added)) push(patch.path, p.line, p.line, p.message);
+    const mark = bomChange(ctx, parsed);
+    if (mark === "added") {
+      push(
+        patch.path,
+        1,
+        1,
+        `adds a byte-order mark (U+FEFF) at the start of ${patch.path}, which the base file does not have: an ` +
+          `invisible character that changes the file's first bytes`,
+      );
+    } else if (mark === "removed" && ctx.config.edits.allow === "additions") {
+      push(
+        patch.path,
+        1,
+        1,
+        `removes the byte-order mark (U+FEFF) at the start of ${patch.path}; edits.allow is "additions", so only ` +
+          `added lines are allowed`,
+      );
+    }
   }
   if (ctx.config.edits.allow !== "additions") return findings;
   let unchecked: string | undefined;
@@ -108,7 +130,9 @@ function structureUnchecked(
   const after = ctx.head.read(patch.path);
   if (before === undefined || after === undefined) return false;
   const added = hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => l.newLine ?? 0));
-  const problems = structureProblems(language, before, after, added);
+  // As the hunks were made (`withHunks` of review/report.ts): each side without its byte-order mark (a mark added or
+  // removed is `bomChange`'s finding).
+  const problems = structureProblems(language, splitBom(before).body, splitBom(after).body, added);
   if (problems === undefined) return true;
   const first = problems[0];
   if (first)
@@ -119,4 +143,20 @@ function structureUnchecked(
       `${first.message}; edits.allow is "additions", so existing code must keep parsing and running as before`,
     );
   return false;
+}
+
+/**
+ * Whether a changed text file gained or lost the byte-order mark at its start (U+FEFF at offset 0 of the head but not
+ * the base, or the other way round), read from the two snapshots; null when both sides agree, for added, removed and
+ * binary files, or when a side cannot be read. The diff's hunks leave a mark out (`withHunks` of review/report.ts),
+ * so this is where a change of it is seen.
+ */
+function bomChange(ctx: RuleContext, { patch }: ParsedPatch): "added" | "removed" | null {
+  if (patch.binary || patch.status === "added" || patch.status === "removed") return null;
+  const before = ctx.base.read(patch.oldPath ?? patch.path);
+  const after = ctx.head.read(patch.path);
+  if (before === undefined || after === undefined) return null;
+  const had = before.startsWith(BOM);
+  const has = after.startsWith(BOM);
+  return had === has ? null : has ? "added" : "removed";
 }
