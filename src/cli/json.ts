@@ -1,6 +1,6 @@
 import type { ReviewReport } from "../types.js";
-import { isAllCrlf } from "../grounding/lines.js";
-import { plainDiff, withCrlfLines } from "../grounding/unified-diff.js";
+import { BOM, isAllCrlf } from "../grounding/lines.js";
+import { plainDiff, withBom, withCrlfLines } from "../grounding/unified-diff.js";
 import { editBaseLines } from "../pipeline/record.js";
 import type { FixReport } from "./fix.js";
 
@@ -71,13 +71,15 @@ export function reviewToJson(review: ReviewReport): ReviewJson {
 }
 
 /**
- * An edit's diff for `--json`: {@link plainDiff}, with its file's real bytes (a CRLF file's lines get their "\r"
- * back), so `git apply` takes it on the base commit.
+ * An edit's diff for `--json`: {@link plainDiff}, with its file's real bytes (a byte-order mark back on line 1, a
+ * CRLF file's lines with their "\r"), so `git apply` takes it on the base commit.
  */
 function jsonDiff(diff: string, path: string, files: readonly { path: string; content: string }[]): string {
   const file = files.find((f) => f.path === path);
   const plain = plainDiff(diff);
-  return file && isAllCrlf(file.content) ? withCrlfLines(plain) : plain;
+  if (!file) return plain;
+  const marked = file.content.startsWith(BOM) ? withBom(plain) : plain;
+  return isAllCrlf(file.content) ? withCrlfLines(marked) : marked;
 }
 
 /** Build the `fix --json` document from a run (pure; field order is stable). */

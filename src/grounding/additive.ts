@@ -1,5 +1,5 @@
 import { diffArrays } from "diff";
-import { lineAt, lineEndAfter, lineStartOf } from "./lines.js";
+import { BOM, lineAt, lineEndAfter, lineStartOf } from "./lines.js";
 
 /** A line of the original file that an edit would remove or alter: its 1-based number and its text (no line break). */
 export interface LostLine {
@@ -16,9 +16,11 @@ export interface LostLine {
  * more line when the inserted text would join the next line onto its last line), so a partial-line `code_before`
  * cannot hide a change to the rest of its line. Lines are compared byte for byte, line-ending "\r" included; the
  * reported text drops the "\r". Uses jsdiff's `diffArrays` (Myers' minimal edit script) on the widened region only.
+ * A byte-order mark at offset 0 that the span leaves alone is no text of line 1 (it stays in front of the file), so
+ * text inserted right after it is new lines before line 1, not a change of line 1.
  */
 export function lostLines(content: string, offset: number, length: number, inserted: string): LostLine[] {
-  return lineChanges(content, offset, length, inserted).lost;
+  return lineChanges(...afterBom(content, offset), length, inserted).lost;
 }
 
 /**
@@ -27,17 +29,23 @@ export function lostLines(content: string, offset: number, length: number, inser
  * For an addition (no lost lines), removing exactly these lines from the new file gives back `content`.
  */
 export function addedLineNumbers(content: string, offset: number, length: number, inserted: string): number[] {
-  return lineChanges(content, offset, length, inserted).added;
+  return lineChanges(...afterBom(content, offset), length, inserted).added;
+}
+
+/** `content` and `offset` past a byte-order mark at offset 0 that the span starting at `offset` leaves alone. */
+function afterBom(content: string, offset: number): [string, number] {
+  return offset > 0 && content.startsWith(BOM) ? [content.slice(1), offset - 1] : [content, offset];
 }
 
 /**
  * The 1-based lines of `after` that an edit of lines `startLine..endLine` of `before` added: the two files are compared
  * over that span plus one line of margin on each side (jsdiff's `diffArrays`), so the cost does not grow with the file.
- * For an addition, removing exactly these lines from `after` gives back `before`.
+ * For an addition, removing exactly these lines from `after` gives back `before`. When both start with a byte-order
+ * mark, it is no text of line 1 on either side (lines added before line 1 are added lines, line 1 is not changed);
+ * a BOM only one side has is text of its line 1, so adding or removing one changes that line.
  */
 export function addedLinesBetween(before: string, after: string, startLine: number, endLine: number): number[] {
-  const a = rawLines(before);
-  const b = rawLines(after);
+  const [a, b] = sharedBomOff(before, after).map(rawLines) as [string[], string[]];
   const from = Math.max(0, startLine - 2);
   const delta = b.length - a.length;
   const to = Math.min(a.length, endLine + 1);
@@ -94,4 +102,12 @@ function rawLines(text: string): string[] {
   const lines = text.split("\n");
   if (text.endsWith("\n")) lines.pop();
   return lines;
+}
+
+/**
+ * `before` and `after` without their byte-order mark when BOTH start with one (the file kept its mark: it is no line
+ * text on either side), else as they are (a mark one side gained or lost is text of its line 1, a change).
+ */
+export function sharedBomOff(before: string, after: string): [string, string] {
+  return before.startsWith(BOM) && after.startsWith(BOM) ? [before.slice(1), after.slice(1)] : [before, after];
 }

@@ -1,5 +1,5 @@
-import { formatPatch, structuredPatch } from "diff";
-import { lineAt, lineEndAfter, offsetOfLine } from "./lines.js";
+import { diffArrays, formatPatch, structuredPatch } from "diff";
+import { BOM, lineAt, lineEndAfter, offsetOfLine } from "./lines.js";
 
 /** Lines of context around a change in a unified diff (the `diff -u` / `git diff` default). */
 export const DIFF_CONTEXT = 3;
@@ -78,4 +78,56 @@ export function withCrlfLines(diff: string): string {
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * A {@link spanDiff} of a file that starts with a byte-order mark (made on the text after the mark, so the mark shows
+ * on no line: `applyVerbatimEdit`) with the mark put back where the file's bytes have it, on old line 1 and new line 1
+ * of the hunk that starts there; other hunks are returned as they are. When lines were added before line 1, the mark
+ * goes from the old first line to the new one, so that hunk shows the old line 1 removed and added again after the
+ * new lines, as `git diff` shows those bytes. The result applies to the file's real bytes (`git apply`); hunk headers
+ * do not change (each side keeps its number of lines).
+ */
+export function withBom(diff: string): string {
+  const rows = diff.split("\n");
+  const at = rows.findIndex((r) => r.startsWith("@@"));
+  const head = at === -1 ? null : /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(rows[at]!);
+  if (!head) return diff;
+  const oldFirst = head[1] === "1" && head[2] !== "0";
+  const newFirst = head[3] === "1" && head[4] !== "0";
+  if (!oldFirst && !newFirst) return diff;
+  let end = at + 1;
+  while (end < rows.length && !rows[end]!.startsWith("@@") && /^[ +\-\\]/.test(rows[end]!)) end++;
+  interface Row {
+    text: string;
+    tail: string | undefined;
+  }
+  const oldSide: Row[] = [];
+  const newSide: Row[] = [];
+  for (let i = at + 1; i < end; i++) {
+    const row = rows[i]!;
+    if (row.startsWith("\\")) continue;
+    const next = rows[i + 1];
+    const line: Row = { text: row.slice(1), tail: next?.startsWith("\\") && i + 1 < end ? next : undefined };
+    if (row[0] !== "+") oldSide.push(line);
+    if (row[0] !== "-") newSide.push({ ...line });
+  }
+  if (oldFirst && oldSide[0]) oldSide[0].text = BOM + oldSide[0].text;
+  if (newFirst && newSide[0]) newSide[0].text = BOM + newSide[0].text;
+  const key = (r: Row) => `${r.tail === undefined ? " " : "\\"}${r.text}`;
+  const out: string[] = [];
+  let o = 0;
+  let n = 0;
+  const emit = (mark: string, r: Row) => out.push(`${mark}${r.text}`, ...(r.tail === undefined ? [] : [r.tail]));
+  for (const change of diffArrays(oldSide.map(key), newSide.map(key))) {
+    for (let k = 0; k < change.count; k++) {
+      if (change.removed) emit("-", oldSide[o++]!);
+      else if (change.added) emit("+", newSide[n++]!);
+      else {
+        emit(" ", oldSide[o++]!);
+        n++;
+      }
+    }
+  }
+  return [...rows.slice(0, at + 1), ...out, ...rows.slice(end)].join("\n");
 }

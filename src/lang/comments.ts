@@ -610,13 +610,21 @@ function logicalLines(
   return out;
 }
 
+/** A byte-order mark as a decoded file holds it (U+FEFF at offset 0): the file's mark, no text of its line 1. */
+const BOM = "\uFEFF";
+
+/** `line` without a byte-order mark at its start. */
+function withoutBom(line: string): string {
+  return line.startsWith(BOM) ? line.slice(1) : line;
+}
+
 /** The first line of the file a diff changes, when one of its hunks starts there: old side, else new side. */
 function firstLineOf(files: ReturnType<typeof parsePatch>): string | undefined {
   for (const file of files) {
     for (const hunk of file.hunks) {
       const side = hunk.oldStart <= 1 ? [" ", "-"] : hunk.newStart <= 1 ? [" ", "+"] : null;
       const line = side && hunk.lines.find((l) => side.includes(l[0] ?? ""));
-      if (line) return line.slice(1);
+      if (line) return withoutBom(line.slice(1));
     }
   }
   return undefined;
@@ -642,10 +650,13 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
  * string or here-document a code line opens, or a joining `\`, takes in the lines after it) that are not inert
  * ({@link inertLines}), each without a comment after its code (`scanLine`) and its trailing blanks (also its leading
  * ones where indentation means nothing, `FREE_INDENT`): what {@link isCommentOnly} and {@link sameCode} compare.
+ * When `fileStart` (the run starts at the file's line 1), a byte-order mark (U+FEFF) at its start is no code: it is
+ * the file's mark, so a comment added before line 1 of a file with a BOM is a comment line, in every language.
  */
-function codeOf(language: string | undefined, lines: readonly string[]): string[] {
+function codeOf(language: string | undefined, run: readonly string[], fileStart: boolean): string[] {
   const trimStart = FREE_INDENT.has(language ?? "");
   const syntax = syntaxOf(language);
+  const lines = fileStart && run[0]?.startsWith(BOM) ? [run[0].slice(1), ...run.slice(1)] : run;
   return logicalLines(language, lines, inertLinesIn(language, lines))
     .filter((l) => !l.inert)
     .map((l) => scanLine(l.text, syntax).code)
@@ -657,14 +668,14 @@ function codeOf(language: string | undefined, lines: readonly string[]): string[
  * ends): {@link isCommentOnly}'s comparison over the whole file instead of a diff's hunks, so a line edited inside a
  * block comment or docstring whose opening is far above the hunk reads as the comment it is, and code that only a
  * far line puts in or takes out of a comment reads as a change. The language is the path's, else the shebang's of
- * the file's first line (before the change).
+ * the file's first line (before the change). A byte-order mark at the start of either text is no code.
  */
 export function sameCode(path: string, before: string, after: string): boolean {
   const lines = (text: string) => text.split(/\r?\n/);
   const old = lines(before);
-  const language = languageOfPath(path, old[0]);
-  const a = codeOf(language, old);
-  const b = codeOf(language, lines(after));
+  const language = languageOfPath(path, withoutBom(old[0] ?? ""));
+  const a = codeOf(language, old, true);
+  const b = codeOf(language, lines(after), true);
   return a.length === b.length && a.every((line, i) => line === b[i]);
 }
 
@@ -683,7 +694,7 @@ export function sameCode(path: string, before: string, after: string): boolean {
 export function isCommentOnly(edit: { path: string; diff: string }): boolean {
   const files = parsePatch(edit.diff);
   const language = languageOfPath(edit.path, firstLineOf(files));
-  const code = (side: string[]) => codeOf(language, side);
+  const code = (side: string[], fileStart: boolean) => codeOf(language, side, fileStart);
   for (const file of files) {
     for (const hunk of file.hunks) {
       const before: string[] = [];
@@ -692,8 +703,8 @@ export function isCommentOnly(edit: { path: string; diff: string }): boolean {
         if (l.startsWith(" ") || l.startsWith("-")) before.push(l.slice(1));
         if (l.startsWith(" ") || l.startsWith("+")) after.push(l.slice(1));
       }
-      const a = code(before);
-      const b = code(after);
+      const a = code(before, hunk.oldStart <= 1);
+      const b = code(after, hunk.newStart <= 1);
       if (a.length !== b.length || a.some((line, i) => line !== b[i])) return false;
     }
   }

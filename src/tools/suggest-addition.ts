@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createPathPolicy, partRefusal } from "../config/protected.js";
 import type { GroundfixConfig } from "../config/schema.js";
-import { addedLinesBetween } from "../grounding/additive.js";
+import { addedLinesBetween, sharedBomOff } from "../grounding/additive.js";
 import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index.js";
 import { findSecrets, redact, redactQuoted, withArticle } from "../grounding/secrets.js";
 import { addedTextProblems, structureLanguage, structureProblems } from "../grounding/structure.js";
@@ -252,8 +252,10 @@ function suggest(rawArgs: unknown, ctx: SuggestContext): SuggestOutcome {
   const baseSpan = inBase.length === 1 ? inBase[0] : undefined;
   const edit: AppliedEdit = {
     path,
-    code_before: args.code_before,
-    code_after: args.code_after,
+    // As applied: without a copy of the file's byte-order mark (applyVerbatimEdit), so the record, the evidence
+    // rule and a re-application on a moved base read the same lines as the diff.
+    code_before: applied.edit.code_before,
+    code_after: applied.edit.code_after,
     rationale: redact(args.rationale),
     startLine: applied.startLine,
     endLine: applied.endLine,
@@ -306,13 +308,15 @@ export function additionRefusal(
   config: GroundfixConfig,
 ): string | null {
   const added = addedLinesBetween(current, applied.content, applied.startLine, applied.endLine);
-  const rows = applied.content.split("\n");
+  // A byte-order mark both sides have is the file's, not text of an added line 1 (a BOM only the edit has is).
+  const [before, after] = sharedBomOff(current, applied.content);
+  const rows = after.split("\n");
   const text = addedTextProblems(added.map((line) => ({ line, text: rows[line - 1] ?? "" })));
   if (text[0]) return `${path}: ${text[0].message}`;
   if (config.edits.allow !== "additions" || applied.kind !== "addition") return null;
   const language = structureLanguage(path);
   if (!language) return null;
-  const problems = structureProblems(language, current, applied.content, added);
+  const problems = structureProblems(language, before, after, added);
   if (problems === undefined) {
     return (
       `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code ` +

@@ -60,11 +60,9 @@ describe("attacker: fix --json diffs apply with git apply on the base", () => {
 });
 
 describe("a file that starts with a byte order mark", () => {
-  // Open (reported, owner of src/tools/suggest-addition.ts): a line added before line 1 of a file starting with a
-  // UTF-8 BOM is refused by the verbatim gate ("removes or changes this existing line: 1| \ufeffrun(a);"): the BOM
-  // stays at offset 0, so line 1 becomes "\ufeffcheck(a);" and the old first line loses its BOM. The model cannot see
-  // the BOM in the message, so it cannot fix the edit.
-  it.fails("accepts a line added before the first line, and the --json diff applies", async () => {
+  // A line added before line 1 of a file starting with a UTF-8 BOM goes after the BOM (the BOM is the file's, not
+  // text of line 1: applyVerbatimEdit); the --json diff puts the BOM back on line 1 so git apply takes it.
+  it("accepts a line added before the first line, and the --json diff applies", async () => {
     const content = "\ufeffrun(a);\n";
     const { doc, files } = await jsonEdits("src/a.js", content, "run(a);", "check(a);\nrun(a);");
     expect(doc.edits.length).toBe(1);
