@@ -55,17 +55,18 @@ export function reviewChange(input: ReviewInput): ReviewReport {
 /**
  * A text file whose patch came without hunks (GitHub's compare API leaves `patch` out of large diffs) gets hunks
  * computed from the two snapshots (jsdiff), so no change escapes the rules; unchanged files and pure renames stay
- * empty. A file that starts with a byte-order mark on either side, whose patch has a hunk at line 1, gets its hunks
- * from the two sides without their marks: the mark is the file's, not text of line 1, so lines added before line 1
- * are added lines, not line 1 removed and added again (`git diff` shows `-\uFEFFa` `+\uFEFFnew` `+a`). A mark
- * added or removed is the edit-policy rule's own finding (`bomChange` of rules/policy.ts).
+ * empty. A file that is not new and starts with a byte-order mark on either side, whose patch has a hunk at line 1,
+ * gets its hunks from the two sides without their marks: the mark is the file's, not text of line 1, so lines added
+ * before line 1 are added lines, not line 1 removed and added again (`git diff` shows `-\uFEFFa` `+\uFEFFnew` `+a`).
+ * A mark added or removed is the edit-policy rule's own finding (`bomChange` of rules/policy.ts); a new file's mark
+ * stays on its added line 1, where the hidden-character check reads it.
  */
 function withHunks(patch: FilePatch, input: ReviewInput): FilePatch {
   if (patch.binary) return patch;
   const before = patch.status === "added" ? "" : input.base.read(patch.oldPath ?? patch.path);
   const after = patch.status === "removed" ? "" : input.head.read(patch.path);
   if (before === undefined || after === undefined || before === after) return patch;
-  const marked = before.startsWith(BOM) || after.startsWith(BOM);
+  const marked = patch.status !== "added" && (before.startsWith(BOM) || after.startsWith(BOM));
   if (patch.patch !== "" && !(marked && AT_LINE_1.test(patch.patch))) return patch;
   const [a, b] = marked ? [splitBom(before).body, splitBom(after).body] : [before, after];
   const text = createTwoFilesPatch(`a/${patch.oldPath ?? patch.path}`, `b/${patch.path}`, a, b);
