@@ -57,6 +57,22 @@ describe("Kotlin: a lateinit property read before it was set", () => {
     expect(lateinitRead(lines(other), "rect")).toBeNull();
   });
 
+  it("a read inside a string template is the first read; an escaped `\\$` or plain text is none", async () => {
+    const logged = (text: string) => ROUNDER.replace("        path.reset()", `        Log.d("round", "${text}")`);
+    expect(lateinitRead(lines(logged("reset $rect")), "rect")).toBe(21);
+    expect(lateinitRead(lines(logged("reset ${rect.width()}")), "rect")).toBe(21);
+    expect(lateinitRead(lines(logged("reset \\$rect")), "rect")).toBe(22);
+    expect(lateinitRead(lines(logged("reset rect")), "rect")).toBe(22);
+    const result = await runHeuristic(
+      { "lib/src/main/java/com/acme/round/Rounder.kt": logged("reset $rect"), "README.md": "# round\n" },
+      "lateinit property has not been initialized",
+      REPORT,
+    );
+    expect(result.files[0]?.content ?? "").toContain(
+      '        if (!::rect.isInitialized) {\n            return\n        }\n        Log.d("round", "reset $rect")',
+    );
+  });
+
   it("kotlinReturnsUnit: no result or `: Unit`, with a block body", () => {
     expect(kotlinReturnsUnit("    private fun rebuild() {")).toBe(true);
     expect(kotlinReturnsUnit("    fun run(a: Int): Unit {")).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedLines, runHeuristic, syntaxErrors } from "./readable.js";
+import { addedLines, rubyUsers, runHeuristic, syntaxErrors } from "./readable.js";
 
 /**
  * Attacks on the no-trace named read (src/agent/models/heuristic/named-read.ts): the issue's words pick the function
@@ -193,7 +193,7 @@ describe("attacker: the named read in Python and Ruby", () => {
     expect(addedLines(result).join("\n")).not.toMatch(/if u is None/);
   });
 
-  it("Python: the attribute only in a plain string or an f-string's text: no guard", async () => {
+  describe("Python: an attribute in an f-string's braces is read, one in string text is not", () => {
     const run = (line: string) =>
       runHeuristic(
         {
@@ -212,44 +212,32 @@ describe("attacker: the named read in Python and Ruby", () => {
         "user_label() crashes",
         "AttributeError: 'NoneType' object has no attribute 'display_name'",
       );
-    for (const line of ['    print("reading user.display_name")', '    print(f"user.display_name of {uid}")']) {
-      const r = await run(line);
-      expect(r.diagnosis?.summary ?? "", line).not.toContain("only line of");
-    }
-  });
 
-  // Open (reported): a read inside a Python f-string's braces is a real read, but `codeOnly` in
-  // src/agent/models/heuristic/proportion.ts keeps only `${…}` and `#{…}` interpolations, so guardFor finds no
-  // receiver and the run proposes only a comment (also with a trace pointing at that line). Safe, but a missed guard.
-  it.fails("Python: the attribute read inside an f-string's braces is guarded", async () => {
-    const r = await runHeuristic(
-      {
-        "app/users.py":
-          "def load(uid):\n    return None\n\n\ndef user_label(uid):\n    user = load(uid)\n" +
-          '    print(f"{user.display_name}")\n    return user.title\n',
-      },
-      "user_label() crashes",
-      "AttributeError: 'NoneType' object has no attribute 'display_name'",
-    );
-    expect(addedLines(r)[0]).toBe("    if user is None:");
+    it("the attribute only in a plain string or an f-string's text: no guard", async () => {
+      for (const line of [
+        '    print("reading user.display_name")',
+        '    print(f"user.display_name of {uid}")',
+        '    print("{user.display_name}")',
+        '    print(f"{{user.display_name}} {uid}")',
+      ]) {
+        const r = await run(line);
+        expect(r.diagnosis?.summary ?? "", line).not.toContain("only line of");
+        expect(addedLines(r).join("\n"), line).not.toMatch(/user is None/);
+      }
+    });
+
+    it("the attribute read inside an f-string's braces is guarded", async () => {
+      for (const line of ['    print(f"{user.display_name}")', "    print(f'<{user.display_name!r:>20}>')"]) {
+        const r = await run(line);
+        expect(addedLines(r)[0], line).toBe("    if user is None:");
+      }
+    });
   });
 
   it("Ruby: undefined method for nil in a named method: a guard, a proposal", async () => {
     const result = await runHeuristic(
       {
-        "lib/users.rb": [
-          "class Users",
-          "  def self.load(id)",
-          "    nil",
-          "  end",
-          "",
-          "  def self.label(id)",
-          "    user = load(id)",
-          "    user.display_name.upcase",
-          "  end",
-          "end",
-          "",
-        ].join("\n"),
+        "lib/users.rb": rubyUsers(["    user.display_name.upcase"]),
       },
       "Users.label crashes",
       "NoMethodError: undefined method `display_name' for nil in label",

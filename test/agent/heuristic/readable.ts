@@ -71,6 +71,20 @@ export async function runHeuristic(files: Record<string, string>, title: string,
  * A CommonJS `lib/resolver.js` whose `Resolver.resolve(element, file)` reads `element.target` on its third line (the
  * frame a relayed missing value crashes in), shared by the locating and relay-guard tests.
  */
+/** lib/users.rb: `Users.load` returns nil; `Users.label(id)` sets `user = load(id)` and then runs `body`. */
+export function rubyUsers(body: readonly string[]): string {
+  const head = [
+    "class Users",
+    "  def self.load(id)",
+    "    nil",
+    "  end",
+    "",
+    "  def self.label(id)",
+    "    user = load(id)",
+  ];
+  return [...head, ...body, "  end", "end", ""].join("\n");
+}
+
 export const RESOLVER_JS = [
   "class Resolver {",
   "  resolve(element, file) {",

@@ -112,6 +112,36 @@ describe("the caller of a frame that only received the missing value: a guard on
     expect(result.outcome).not.toBe("pr_ready");
   });
 
+  describe("the call inside a template literal's `${…}` is a call (src/agent/models/heuristic/live-code.ts)", () => {
+    const withLine = (line: string) =>
+      run(
+        {
+          ...files,
+          "lib/visitor.js": visitor.replace("    const type = new Resolver().resolve(operation.returns, file);", line),
+        },
+        "crash",
+        trace("TypeError: Cannot read properties of undefined (reading 'target')"),
+      );
+
+    it("the argument it passes is guarded before the statement", async () => {
+      const result = await withLine("    const type = `<${new Resolver().resolve(operation.returns, file)}>`;");
+      expect(result.diagnosis?.affected_file).toBe("lib/visitor.js");
+      expect(addedLines(result)[0]).toBe("    if (operation.returns == null) {");
+      expect(syntaxErrors("lib/visitor.js", result.files[0]?.content ?? "")).toEqual([]);
+    });
+
+    it("attacker: the call only in the template's text, or behind a condition inside `${…}`: no guard", async () => {
+      for (const line of [
+        "    const type = `resolve(operation.returns) ${new Resolver().name}`;",
+        "    const type = `${ok ? new Resolver().resolve(operation.returns, file) : ''}`;",
+        '    const type = "${new Resolver().resolve(operation.returns, file)}";',
+      ]) {
+        const result = await withLine(line);
+        expect(addedLines(result).join("\n"), line).not.toMatch(/operation\.returns == null/);
+      }
+    });
+  });
+
   it("attacker: hostile issue text cannot steer the guard: the callee and argument come from the code", async () => {
     const result = await run(
       files,

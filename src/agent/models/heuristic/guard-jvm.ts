@@ -10,6 +10,7 @@
  *   `Any.isInitialized` on a property reference: kotlinlang.org, "Checking whether a lateinit var is initialized").
  */
 import { enclosingDefinition, splitParams } from "./code.js";
+import { liveCode } from "./live-code.js";
 import { buildAddition, type FittedText } from "./style.js";
 import { extractSymbols } from "../../../grounding/symbols.js";
 
@@ -24,7 +25,8 @@ export function lateinitProperty(message: string | null): string | null {
 /**
  * The first line (in file order) of a function of the window that reads the lateinit property `name` the window
  * declares (`lateinit var name`): a bare read, not an assignment (`name = …`), not a property reference (`::name`),
- * not a member of another object (`o.name`), outside comments and strings. Null when the window declares no such
+ * not a member of another object (`o.name`), outside comments and string text (a string template's `"$name"` or
+ * `"${name}"` reads it: {@link liveCode}). Null when the window declares no such
  * property or no function reads it.
  */
 export function lateinitRead(lines: ReadonlyMap<number, string>, name: string): number | null {
@@ -33,8 +35,8 @@ export function lateinitRead(lines: ReadonlyMap<number, string>, name: string): 
   if (!declares) return null;
   const read = new RegExp(`(?<![\\w.:$])${n}(?![\\w$])(?!\\s*=[^=])`);
   for (const [line, text] of [...lines.entries()].sort((a, b) => a[0] - b[0])) {
-    const code = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\/\/.*$/, "");
-    if (/^\s*(?:\*|\/\*)/.test(code) || /\blateinit\b/.test(code) || !read.test(code)) continue;
+    const code = liveCode(text, "kotlin");
+    if (/^\s*(?:\*|\/\*)/.test(text) || /\blateinit\b/.test(code) || !read.test(code)) continue;
     if (enclosingDefinition(lines, line, "kotlin")?.kind === "function") return line;
   }
   return null;

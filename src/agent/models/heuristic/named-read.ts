@@ -6,6 +6,8 @@
  */
 import { extractSymbols } from "../../../grounding/symbols.js";
 import { inertLines } from "../../../lang/comments.js";
+import { languageOf, type CodeLanguage } from "./code.js";
+import { liveCode } from "./live-code.js";
 import { crashOf } from "./proportion.js";
 import type { FileWindow } from "./results.js";
 import { escapeRe } from "./wording.js";
@@ -18,6 +20,18 @@ export function memberRead(name: string, access: "member" | "key"): RegExp {
   return access === "key"
     ? new RegExp(`\\[\\s*['"]${escapeRe(name)}['"]\\s*\\]`)
     : new RegExp(`(?:\\.|\\?\\.|\\[['"])${escapeRe(name)}(?![\\w$])`);
+}
+
+/**
+ * True when `line` of `lang` reads `name` as {@link memberRead} says, in its code: a read inside an interpolation
+ * counts (`f"{user.email}"`, `` `${user.email}` ``), one in string text or a comment does not (`"user.email"`,
+ * `'#{user.email}'` in Ruby), as {@link liveCode} reads the line. `lang` null: the line as it is.
+ */
+export function readsMember(line: string, name: string, access: "member" | "key", lang: CodeLanguage | null): boolean {
+  const re = new RegExp(memberRead(name, access).source, "g");
+  const code = lang ? liveCode(line, lang) : line;
+  for (const m of line.matchAll(re)) if (code[m.index] === line[m.index]) return true;
+  return false;
 }
 
 /** The function the issue names and the one line of its body that reads the member the crash names. */
@@ -51,7 +65,8 @@ export function codeShapedWords(text: string): string[] {
  * are `identifiers`, or null: when the message names no missing member or key ({@link crashOf}), when no identifier
  * names a function or method the window defines exactly once with its whole body read, or when that body reads the
  * member on no line or on more than one (then the issue's words do not say which read crashed). A read is `.m`,
- * `?.m` or `['m']` (a key only as `['m']`); lines that do nothing at run time (comments, docstrings: `inertLines`
+ * `?.m` or `['m']` (a key only as `['m']`) in the line's code ({@link readsMember}: inside an interpolation, not in
+ * string text); lines that do nothing at run time (comments, docstrings: `inertLines`
  * of src/lang/comments.ts) do not count. Identifiers are tried in the issue's order; the first that names such a
  * function decides.
  */
@@ -64,7 +79,8 @@ export function namedRead(
   const crash = crashOf(message);
   const member = crash?.name ?? null;
   if (!crash || !member || (crash.access !== "member" && crash.access !== "key")) return null;
-  const reads = memberRead(member, crash.access);
+  const access = crash.access;
+  const lang = languageOf(path);
   const last = Math.max(0, ...window.lines.keys());
   const text = Array.from({ length: last }, (_, i) => window.lines.get(i + 1) ?? "");
   const complete = (from: number, to: number) => {
@@ -83,9 +99,9 @@ export function namedRead(
     const inert = inertLines(path, body);
     const hits: number[] = [];
     body.forEach((t, i) => {
-      if (!inert[i] && reads.test(t)) hits.push(def.line + 1 + i);
+      if (!inert[i] && readsMember(t, member, access, lang)) hits.push(def.line + 1 + i);
     });
-    return hits.length === 1 ? { fn, member, access: crash.access, line: hits[0] as number } : null;
+    return hits.length === 1 ? { fn, member, access, line: hits[0] as number } : null;
   }
   return null;
 }

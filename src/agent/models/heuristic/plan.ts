@@ -90,7 +90,8 @@ import {
 } from "./wording.js";
 import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
 import { skipsItem } from "./loop-skip.js";
-import { codeShapedWords, memberRead, namedRead, type NamedRead } from "./named-read.js";
+import { liveCode } from "./live-code.js";
+import { codeShapedWords, namedRead, readsMember, type NamedRead } from "./named-read.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -355,22 +356,29 @@ function lineInCompiledFunction(
   const name = crashOf(problem.errorMessages[0] ?? null)?.name ?? null;
   const words = [...(name ? [name] : []), ...problem.identifiers];
   for (const word of words) {
-    const re = memberRead(word, "member");
-    const hit = body.find(([, t]) => re.test(t));
+    const hit = body.find(([, t]) => readsMember(t, word, "member", lang));
     if (hit) return hit[0];
   }
   return body[0]?.[0] ?? null;
 }
 
-/** True when `line` calls `callee` (`callee(`, `x.callee(`, `this.#callee(`). */
-function lineCalls(line: string, callee: string): boolean {
-  return new RegExp(`(?<![\\w$])${escapeRe(callee)}\\s*\\(`).test(line);
+/**
+ * True when `line` of `lang` calls `callee` (`callee(`, `x.callee(`, `this.#callee(`) in its code: inside an
+ * interpolation too (`` `${callee(x)}` ``), not in string text or a comment ({@link liveCode}).
+ */
+function lineCalls(line: string, callee: string, lang: CodeLanguage | null): boolean {
+  return new RegExp(`(?<![\\w$])${escapeRe(callee)}\\s*\\(`).test(lang ? liveCode(line, lang) : line);
 }
 
 /** The first line of the function spanning `fn` (its definition lines) that calls `callee`, or null. */
-function lineCalling(w: FileWindow, fn: { start: number; end: number | null }, callee: string): number | null {
+function lineCalling(
+  w: FileWindow,
+  fn: { start: number; end: number | null },
+  callee: string,
+  lang: CodeLanguage | null,
+): number | null {
   for (let n = fn.start + 1; n <= (fn.end ?? fn.start + 40); n++)
-    if (!w.clipped.has(n) && lineCalls(w.lines.get(n) ?? "", callee)) return n;
+    if (!w.clipped.has(n) && lineCalls(w.lines.get(n) ?? "", callee, lang)) return n;
   return null;
 }
 
@@ -381,9 +389,12 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem, lang);
   // A caller chosen over a relaying frame: the line is its call of the relaying function.
   const callee = cand.relayedFrom ? calleeName(cand.relayedFrom.frame.fn ?? "") : null;
-  if (cand.compiled && callee) targetLine = lineCalling(window, cand.compiled, callee) ?? targetLine;
+  if (cand.compiled && callee) targetLine = lineCalling(window, cand.compiled, callee, lang) ?? targetLine;
   const reanchor =
-    targetLine !== null && !cand.compiled && lang && !(callee && lineCalls(window.lines.get(targetLine) ?? "", callee))
+    targetLine !== null &&
+    !cand.compiled &&
+    lang &&
+    !(callee && lineCalls(window.lines.get(targetLine) ?? "", callee, lang))
       ? checkFrameLine(steps, cand, window, targetLine, lang, problem)
       : null;
   if (reanchor) targetLine = reanchor.line;
@@ -539,8 +550,9 @@ function checkFrameLine(
   const name = crash?.name ?? null;
   if (!crash || !name) return null;
   // a member is read as `.x`, `?.x` or `['x']`; a missing dict key only as `['x']`
-  const reads = memberRead(name, crash.access === "key" ? "key" : "member");
-  if (reads.test(w.lines.get(line) ?? "")) return null;
+  const access = crash.access === "key" ? "key" : "member";
+  const reads = (t: string) => readsMember(t, name, access, lang);
+  if (reads(w.lines.get(line) ?? "")) return null;
   const enc = enclosingDefinition(w.lines, line, lang);
   const site = sites.find(inside);
   if (!enc || enc.kind !== "function" || enc.name !== fn) return null;
@@ -549,7 +561,7 @@ function checkFrameLine(
     for (const n of [line + d, line - d]) {
       if (n <= enc.line || n > end || w.clipped.has(n)) continue;
       const t = w.lines.get(n);
-      if (t === undefined || !reads.test(t)) continue;
+      if (t === undefined || !reads(t)) continue;
       if (enclosingDefinition(w.lines, n, lang)?.name !== fn) continue;
       return { line: n, from: line, why: "member" };
     }
@@ -1012,7 +1024,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
   }
   // 1c. Kotlin: a lateinit property read before it was set: an `isInitialized` check before the read.
   const lateinit = lang === "kotlin" ? lateinitProperty(message0) : null;
-  if (lateinit && a.enc?.kind === "function" && mentions(get(a.targetLine), lateinit)) {
+  if (lateinit && a.enc?.kind === "function" && mentions(liveCode(get(a.targetLine), lang), lateinit)) {
     const unit = indentUnit(a.window.lines, lang, a.ins.indent);
     const guard = lateinitGuardLines(lateinit, get(a.enc.line), a.ins.indent, unit, where, wording.note);
     const what = guard.returns

@@ -16,6 +16,7 @@
 import type { CodeLanguage, Enclosing } from "./code.js";
 import type { ContextValue } from "./style.js";
 import { goNilComparable } from "./guard-go.js";
+import { liveCode } from "./live-code.js";
 
 /** What a crash message says was missing. */
 export interface Crash {
@@ -86,22 +87,9 @@ export function crashOf(message: string | null): Crash | null {
 const EXPR = String.raw`(?:this\.|self\.|@)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
 const esc = (s: string) => s.replace(/[.$?!=]/g, (c) => `\\${c}`);
 
-/**
- * The line's code with string literal contents blanked, except interpolations (`${…}` in JS template literals,
- * `#{…}` in Ruby strings), and a trailing comment dropped (rough, one line).
- */
+/** The line's code: string text and comments blanked, interpolated code kept ({@link liveCode}). */
 function codeOnly(line: string, lang: CodeLanguage): string {
-  const blank = (s: string) => s.replace(/[^\s]/g, " ");
-  const noStrings = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, (s) => {
-    if (s.length <= 2) return s;
-    const inner = s.slice(1, -1);
-    const kept = inner.replace(/(\$\{[^}]*\}|#\{[^}]*\})|[^$#]+|[$#]/g, (m, interp: string | undefined) =>
-      interp ? ` ${interp.slice(2, -1)}  `.slice(0, m.length).padEnd(m.length) : blank(m),
-    );
-    return `${s[0]}${kept}${s[0]}`;
-  });
-  const marker = lang === "python" || lang === "ruby" ? noStrings.indexOf("#") : noStrings.indexOf("//");
-  return marker >= 0 ? noStrings.slice(0, marker) : noStrings;
+  return liveCode(line, lang);
 }
 
 /** {@link codeOnly} of each line of `text` (a comment on one line hides nothing on the next). */

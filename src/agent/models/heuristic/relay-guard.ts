@@ -7,6 +7,7 @@
  * function reads.
  */
 import type { CodeLanguage } from "./code.js";
+import { liveCode } from "./live-code.js";
 import { escapeRe } from "./wording.js";
 
 /** What the caller passes where the callee's parameter arrived missing. */
@@ -112,7 +113,8 @@ function mayNotRun(code: string, at: number, lang: CodeLanguage): boolean {
  * The argument the caller's `statement` passes to `callee` at position `index` (or the only argument when `index` is
  * null), when it can be checked without side effects: a chain of names (`operation.returns`, `self.config`) or a
  * lookup `m.get(k)` of a name chain `k` (JS/TS Map, Python dict); a TypeScript non-null assertion `!` is dropped. Null
- * when the call is not on the statement, the argument is anything else (a call, a literal, a spread), or its root is
+ * when the call is not in the statement's code (a call inside an interpolation counts, one in string text or a comment
+ * does not: {@link liveCode}), the argument is anything else (a call, a literal, a spread), or its root is
  * `this`/`self` alone. `readBefore`: the function's code above the statement (a prefix dereferenced there is not
  * checked again).
  */
@@ -124,7 +126,8 @@ export function relayedArgument(
   readBefore = "",
 ): RelayedArgument | null {
   if (lang !== "javascript" && lang !== "typescript" && lang !== "python" && lang !== "ruby") return null;
-  const code = blankStrings(statement);
+  // a call inside an interpolation (`${resolve(x)}`, f"{resolve(x)}") is a call; one in string text is not
+  const code = liveCode(statement, lang);
   const call = new RegExp(`(?<![\\w$])${escapeRe(callee)}\\s*\\(`).exec(code);
   if (!call) return null;
   if (mayNotRun(code, call.index, lang)) return null;
