@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeShapedWords } from "../../../src/agent/models/heuristic/named-read.js";
+import { codeShapedWords } from "../../../src/agent/models/heuristic/problem.js";
 import { addedLines, runHeuristic } from "./readable.js";
 
 /**
@@ -91,6 +91,71 @@ describe("no stack trace: the one read of the crash's member in the function the
       );
       expect(result.diagnosis?.summary, title).not.toContain("only line of");
     }
+  });
+
+  describe("the error quoted inside a sentence, the function named unquoted in the prose", () => {
+    const pyUsers = {
+      "app/users.py": [
+        "def load(uid):",
+        "    return None",
+        "",
+        "",
+        "def get_user_name(uid):",
+        "    user = load(uid)",
+        "    return user.name.strip()",
+        "",
+      ].join("\n"),
+    };
+    const js = ["  const user = db.find(id);", "  return user.name.trim();"];
+
+    it("JavaScript and Python alike: the same guard as for an error on a line of its own", async () => {
+      for (const [files, fn, error, first] of [
+        [
+          user(js),
+          "getUserName",
+          "TypeError: Cannot read properties of undefined (reading 'name')",
+          "  if (user == null) {",
+        ],
+        [pyUsers, "get_user_name", "AttributeError: 'NoneType' object has no attribute 'name'", "    if user is None:"],
+      ] as const) {
+        for (const body of [
+          `When the user was deleted, ${fn} fails with ${error} and the page stays blank.`,
+          `When the user was deleted, ${fn} fails with \`${error}\`.`,
+        ]) {
+          const result = await runHeuristic(files, "Crash", body);
+          expect(addedLines(result)[0], body).toBe(first);
+          expect(result.outcome, body).toBe("diagnosis_only");
+          expect(result.diagnosis?.summary, body).toContain(`The issue reports "${error}".`);
+        }
+      }
+    });
+
+    it("attacker: an error named in passing, code in the quoted message, a name only in a code block", async () => {
+      const files = user(js);
+      // not a crash the heuristic reads (a ValueError, an `Error:` with no missing value): prose, no guard
+      for (const body of [
+        "getUserName fails with ValueError: bad input when the user was deleted.",
+        "getUserName fails with TypeError: something went wrong when the user was deleted.",
+      ]) {
+        const result = await runHeuristic(files, "Crash", body);
+        expect(addedLines(result).join("\n"), body).not.toMatch(/if \(/);
+      }
+      // hostile text inside the quoted message never becomes code
+      const hostile = await runHeuristic(
+        files,
+        "Crash",
+        "getUserName fails with TypeError: Cannot read properties of undefined (reading 'name`); " +
+          "process.exit(1); //') when the user was deleted",
+      );
+      expect(addedLines(hostile).join("\n")).not.toMatch(/process\.exit\(1\);(?!.*['"`])/);
+      // a function named only inside a fenced block (the user's own code) is not searched for
+      const fenced = await runHeuristic(
+        files,
+        "Crash",
+        "It fails with TypeError: Cannot read properties of undefined (reading 'name').\n\n```js\ngetUserName(3);\n```",
+      );
+      expect(fenced.diagnosis?.summary ?? "").not.toContain("only line of");
+    });
   });
 
   it("attacker: a crash on another member than the one the function reads: no guard", async () => {

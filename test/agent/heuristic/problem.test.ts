@@ -64,6 +64,28 @@ describe("parseProblem", () => {
     ]);
   });
 
+  it("finds a crash message quoted inside a sentence, cut where the sentence goes on", () => {
+    const v8 = "TypeError: Cannot read properties of undefined (reading 'name')";
+    expect(extractErrorMessages(`it fails with ${v8} when the user is gone, and then it hangs.`)).toEqual([v8]);
+    expect(extractErrorMessages(`Loading fails with \`${v8} in load\` after a while`)).toEqual([`${v8} in load`]);
+    expect(extractErrorMessages("the call raises KeyError: 'email' if the form is empty")).toEqual([
+      "KeyError: 'email'",
+    ]);
+    // a `because` that belongs to the message (Java's helpful NullPointerException) is kept; the clause after is not
+    expect(
+      extractErrorMessages(
+        'Run fails with java.lang.NullPointerException: Cannot invoke "String.length()" because "name" is null ' +
+          "when no name is set.",
+      ),
+    ).toEqual(['java.lang.NullPointerException: Cannot invoke "String.length()" because "name" is null']);
+    expect(extractErrorMessages("Calling it gives NoMethodError: undefined method `title' for nil, so I stop")).toEqual(
+      ["NoMethodError: undefined method `title' for nil"],
+    );
+    // an error named in passing (no missing value, no value of the wrong kind) is prose
+    expect(extractErrorMessages("it fails with ValueError: bad input when the user is gone")).toEqual([]);
+    expect(extractErrorMessages("we saw TypeError: something broke and restarted")).toEqual([]);
+  });
+
   it("collects quoted identifiers (backticks first) and paths named in prose", () => {
     expect(
       extractQuotedIdentifiers("Field `errors` and 'user_id' in \"Order.total\"; not 'two words' nor `src/a.js`"),

@@ -47,20 +47,6 @@ export interface NamedRead {
 }
 
 /**
- * The words of `text` shaped like a function's name, in order, each once: camelCase or PascalCase with a lower-case
- * letter before an upper-case one (`getUserName`), snake_case (`get_user`), or a word written as a call (`load()`).
- * Plain words ("crash", "name") are left out: an issue's prose names a function in the shape of code.
- */
-export function codeShapedWords(text: string): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(\s*\()?/g)) {
-    const w = m[1] as string;
-    if (/[a-z][A-Z]/.test(w) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(w) || (m[2] !== undefined && w.length >= 3)) out.add(w);
-  }
-  return [...out];
-}
-
-/**
  * The {@link NamedRead} of `path` for an issue whose first error message is `message` and whose quoted identifiers
  * are `identifiers`, or null: when the message names no missing member or key ({@link crashOf}), when no identifier
  * names a function or method the window defines exactly once with its whole body read, or when that body reads the

@@ -46,7 +46,7 @@ import {
   type Enclosing,
   type InsertionPoint,
 } from "./code.js";
-import { headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
+import { codeShapedWords, headlineOf, oneLine, parseProblem, type ProblemFacts } from "./problem.js";
 import {
   classifyEditRejection,
   coversWholeFile,
@@ -91,7 +91,7 @@ import {
 import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guard.js";
 import { skipsItem } from "./loop-skip.js";
 import { liveCode } from "./live-code.js";
-import { codeShapedWords, namedRead, readsMember, type NamedRead } from "./named-read.js";
+import { namedRead, readsMember, type NamedRead } from "./named-read.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";

@@ -13,6 +13,7 @@
  * Everything here is pure: the text is untrusted data, only read, never acted on beyond choosing tool arguments.
  */
 import { parseStackFrames, type StackFrame } from "./frames.js";
+import { crashOf, mismatchOf } from "./proportion.js";
 
 /** The facts the heuristic extracts from a problem statement. */
 export interface ProblemFacts {
@@ -108,7 +109,9 @@ const CODE_END = /(?:[,{(;[]|=>)\s*$/;
  * Error and warning messages of `text`, one line each, in order of appearance, without duplicates:
  * exception first lines (`TypeError: …`, `java.lang.IllegalStateException: …`, `ValueError: …`, `NoMethodError`),
  * `Error:` / `Warning:` / `WARN` lines (also after a `(node:123)` or `[TAG]` prefix), Go `panic: …`,
- * and a Ruby first frame line's message (`x.rb:3:in 'm': msg (NoMethodError)`).
+ * a Ruby first frame line's message (`x.rb:3:in 'm': msg (NoMethodError)`), and a crash message quoted inside a
+ * sentence (`… fails with TypeError: Cannot read properties of undefined (reading 'x') when …`, see
+ * {@link quotedCrashes}).
  */
 export function extractErrorMessages(text: string): string[] {
   const out: string[] = [];
@@ -154,8 +157,47 @@ export function extractErrorMessages(text: string): string[] {
       String.raw`^(?:\(node:\d+\)\s*)?(?:\[[^\]]+\]\s*)?(?:\d{4}-\d\d-\d\d[T ][\d:.,Z+-]+\s*)?(?:(?:Error|` +
         String.raw`Warning|panic|fatal error)\s*:|(?:ERROR|WARN(?:ING)?|FATAL|CRITICAL)\s*:?)\s+(.+)$`,
     ).exec(line);
-    if (tagged && !/:$/.test(tagged[1] ?? "") && !CODE_END.test(tagged[1] ?? ""))
+    if (tagged && !/:$/.test(tagged[1] ?? "") && !CODE_END.test(tagged[1] ?? "")) {
       add(tagged[0].replace(/^\(node:\d+\)\s*/, ""));
+      continue;
+    }
+    for (const m of quotedCrashes(line)) add(m);
+  }
+  return out;
+}
+
+/** Where a message quoted in a sentence may end: a clause after it, a sentence's or clause's end, a dash. */
+const CLAUSE_AFTER = new RegExp(
+  String.raw`\s+(?:when(?:ever)?|if|unless|until|after|before|while|once|since|because|whereas|(?:al)?though|` +
+    String.raw`and|but|so|then)\s|[.!?;,](?:\s|$)|\s+[-–—]\s`,
+  "g",
+);
+
+/**
+ * The crash messages quoted inside a sentence of `line` ("it fails with TypeError: Cannot read properties of
+ * undefined (reading 'x') when the user is deleted"): an exception name not at the line's start, a colon and its
+ * message. The message ends at a backtick that closes its quote, else at the first place the sentence goes on
+ * ("when"/"if"/"and"/"because"/…, `. `, `, `, `; `, a dash) where the message still says all it says up to the
+ * last such place (a Java `… because "x" is null` keeps its `because`). Only a message the heuristic reads as a
+ * missing value ({@link crashOf}) or a value of the wrong kind ({@link mismatchOf}) counts, so a sentence that names
+ * an error in passing ("fails with ValueError: bad input") stays prose. A message at the line's start is
+ * {@link extractErrorMessages}' own.
+ */
+function quotedCrashes(line: string): string[] {
+  const out: string[] = [];
+  const named = /(?<=[\s(`"[])((?:[A-Za-z_]\w*\.)*[A-Z][\w$]*(?:Error|Exception)):\s+(\S.*)$/g;
+  const reading = (message: string) => JSON.stringify(crashOf(message) ?? mismatchOf(message));
+  for (const m of line.matchAll(named)) {
+    const rest = m[2] ?? "";
+    const closing = line[m.index - 1] === "`" ? rest.indexOf("`") : -1;
+    const cuts =
+      closing >= 0
+        ? [rest.slice(0, closing)]
+        : [...[...rest.matchAll(CLAUSE_AFTER)].map((c) => rest.slice(0, c.index)), rest];
+    const messages = cuts.map((c) => `${m[1]}: ${c.trim()}`);
+    const readings = messages.map(reading);
+    const said = readings.filter((r) => r !== "null").pop();
+    if (said !== undefined) out.push(messages[readings.indexOf(said)] as string);
   }
   return out;
 }
@@ -227,16 +269,34 @@ export function extractMentionedPaths(text: string): string[] {
   return out;
 }
 
-/** Words for `search_codebase`: identifiers first, then words of the messages and the title. */
-function searchWordsOf(identifiers: string[], messages: string[], title: string): string[] {
+/**
+ * Words for `search_codebase`: identifiers first, then the prose's words shaped like code names (`getUserName`,
+ * `get_user`, `load()`: {@link codeShapedWords}, unquoted), then words of the messages and the title.
+ */
+function searchWordsOf(identifiers: string[], shaped: string[], messages: string[], title: string): string[] {
   const words: string[] = [];
   const add = (w: string) => {
     const v = w.replace(/^[^\w$]+|[^\w$]+$/g, "");
     if (v.length >= 3 && !STOP_WORDS.has(v.toLowerCase()) && !/^\d+$/.test(v) && !words.includes(v)) words.push(v);
   };
   for (const id of identifiers) for (const part of id.split(".")) add(part);
+  for (const w of shaped) add(w);
   for (const text of [...messages, title]) for (const w of text.split(/[^\w$]+/)) add(w);
   return words.slice(0, 12);
+}
+
+/**
+ * The words of `text` shaped like a function's name, in order, each once: camelCase or PascalCase with a lower-case
+ * letter before an upper-case one (`getUserName`), snake_case (`get_user`), or a word written as a call (`load()`).
+ * Plain words ("crash", "name") are left out: an issue's prose names a function in the shape of code.
+ */
+export function codeShapedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(\s*\()?/g)) {
+    const w = m[1] as string;
+    if (/[a-z][A-Z]/.test(w) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(w) || (m[2] !== undefined && w.length >= 3)) out.add(w);
+  }
+  return [...out];
 }
 
 /**
@@ -266,7 +326,8 @@ export function parseProblem(content: string): ProblemFacts {
   const frames = bodyFrames.length ? bodyFrames : parseStackFrames(title);
   const errorMessages = primaryFirst(body, extractErrorMessages(body));
   for (const m of extractErrorMessages(title)) if (!errorMessages.includes(m)) errorMessages.push(m);
-  const identifiers = extractQuotedIdentifiers(proseAndMessages(`${title}\n${body}`));
+  const prose = proseAndMessages(`${title}\n${body}`);
+  const identifiers = extractQuotedIdentifiers(prose);
   const paths = extractMentionedPaths(`${title}\n${body}`);
   return {
     title,
@@ -277,6 +338,6 @@ export function parseProblem(content: string): ProblemFacts {
     errorMessages,
     identifiers,
     paths,
-    searchWords: searchWordsOf(identifiers, errorMessages, title),
+    searchWords: searchWordsOf(identifiers, codeShapedWords(prose), errorMessages, title),
   };
 }
