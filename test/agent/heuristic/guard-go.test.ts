@@ -428,3 +428,59 @@ describe("Go guard pieces", () => {
     expect(goContextValues("func (c *T) get(n int) (V, error) {", ["n"], cheap)).toEqual([]);
   });
 });
+
+describe("Go: a nil result of a function without an error result, read by the caller", () => {
+  const store = (find: string, call: string, extra: string[] = []) =>
+    [
+      "package store",
+      "",
+      'import "github.com/acme/tool/db"',
+      "",
+      "type User struct{ Name string }",
+      "",
+      find,
+      "\tif id == 0 {",
+      "\t\treturn nil",
+      "\t}",
+      "\treturn db.Load(id)",
+      "}",
+      "",
+      ...extra,
+      "func Label(id int) string {",
+      `\tu := ${call}(id)`,
+      "\treturn u.Name",
+      "}",
+      "",
+    ].join("\n");
+  const run = (src: string) =>
+    runHeuristic(
+      { "go.mod": "module github.com/acme/tool\n", "store/store.go": src, "main.go": "package main\n" },
+      "panic in Label",
+      trace("github.com/acme/tool/store.Label", "store/store.go", src.split("\n").indexOf("\treturn u.Name") + 1),
+    );
+
+  it("the file's function returns a pointer: a nil guard before the read, a proposal, valid Go", async () => {
+    const src = store("func Find(id int) *User {", "Find");
+    const result = await run(src);
+    expect(addedLines(result)[0]).toBe("\tif u == nil {");
+    expect(result.outcome).not.toBe("pr_ready");
+    expect(goErrors(result.files[0]?.content ?? "")).toBeNull();
+  });
+
+  it("attacker: another package's call, a struct result, a pointer parameter elsewhere: no guard, why", async () => {
+    for (const src of [
+      store("func Find(id int) *User {", "db.Find"),
+      store("func Find(id int) User {", "Find").replace("\t\treturn nil", "\t\treturn User{}"),
+      store("func Find(id int) User {", "Find", ["func Other(u *User) {}", ""]).replace(
+        "\t\treturn nil",
+        "\t\treturn User{}",
+      ),
+    ]) {
+      const result = await run(src);
+      expect(addedLines(result).join("\n"), src).not.toMatch(/u == nil/);
+      expect(result.diagnosis?.summary, src).toContain(
+        "no guard: the code read does not show that `u` can be nil, and Go compares only a pointer",
+      );
+    }
+  });
+});

@@ -5,7 +5,8 @@
  *   {`) are functions: a guard inside one returns from the literal, with the literal's own results;
  * - `x == nil` compiles only when `x` is a pointer, interface, map, slice, channel or function. A guard is written
  *   only when the code shows that: a pointer parameter, a local declared as a pointer (`var x *T`, `x := &T{…}`,
- *   `x := new(T)`, `x, ok := v.(*T)`), or a field chain `a.b` read at the frame line whose prefix `a` the function
+ *   `x := new(T)`, `x, ok := v.(*T)`, `x := F(…)` of a function of the file whose one result is a pointer), or a
+ *   field chain `a.b` read at the frame line whose prefix `a` the function
  *   already dereferenced above (so `a` is not the nil value: `a.b` is, and a value that was nil is comparable with
  *   nil) while the frame line dereferences nothing else;
  * - a predicate (a function whose only result is `bool`) answers `false` for a missing value instead of panicking.
@@ -59,7 +60,36 @@ function declaredPointer(name: string, earlier: string): boolean {
       String.raw`(?:^|[^\w.])${n}\s*,\s*\w+\s*:=\s*[\w.]+\.\(\*`,
     ].join("|"),
     "m",
-  ).test(earlier);
+  ).test(earlier)
+    ? true
+    : pointerResultOf(name, earlier);
+}
+
+/**
+ * True when `name` is assigned the result of an unqualified call (`x := Find(id)`, `var x = Find(id)`) of a function
+ * whose one result is a pointer, by a {@link goPointerFunctions} line in `earlier` (`func Find() *User`). A qualified
+ * call (`store.Find(id)`, another package's or a method) is not read: its declaration is not the file's.
+ */
+function pointerResultOf(name: string, earlier: string): boolean {
+  const assigned = new RegExp(String.raw`(?:^|[^\w.])(?:var\s+)?${esc(name)}\s*:?=\s*([A-Za-z_]\w*)\s*\(`, "gm");
+  for (const m of earlier.matchAll(assigned)) {
+    if (new RegExp(String.raw`^func ${esc(m[1] ?? "")}\(\) \*`, "m").test(earlier)) return true;
+  }
+  return false;
+}
+
+/**
+ * The file's top-level functions (not methods) whose one result is a pointer (`func Find(id int) *User {` on one
+ * line), each as `func Find() *User`: the parameters dropped, so the line says what a call returns and declares no
+ * name the caller's code could be mistaken for. Read by {@link goNilComparable} through its `earlier` lines.
+ */
+export function goPointerFunctions(lines: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const m = /^func\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?\([^()]*\)\s*(\*[\w.]+(?:\[[\w.,\s*]*\])?)\s*\{/.exec(line);
+    if (m) out.push(`func ${m[1]}() ${m[2]}`);
+  }
+  return out;
 }
 
 /** The dereference chains of a line's code (`f.Body.Pos()` → `f.Body.Pos`), package qualifiers left out. */
@@ -91,6 +121,23 @@ export function goNilComparable(receiver: string, code: string, earlier: string,
   // and the frame line dereferences nothing but this chain
   const others = chains(code, imports).filter((c) => c !== receiver && !c.startsWith(`${receiver}.`));
   return others.length === 0;
+}
+
+/**
+ * Why a Go frame line's crash gets no nil guard, as a clause for the summary, or null when the line dereferences no
+ * local: the first local it dereferences (`u` of `u.Name`), whose type the code read does not show (a pointer, an
+ * interface, a map, a slice, a channel or a function: only those compare with nil, so `u == nil` might not compile).
+ *
+ * @param code the frame line with string text blanked
+ * @param imports the package names the file imports
+ */
+export function goUnguardedWhy(code: string, imports: readonly string[]): string | null {
+  const root = chains(code, imports)[0]?.split(".")[0];
+  if (!root) return null;
+  return (
+    `no guard: the code read does not show that \`${root}\` can be nil, and Go compares only a pointer, ` +
+    "interface, map, slice, channel or function with nil"
+  );
 }
 
 /**

@@ -19,6 +19,8 @@ import {
   goNamedNil,
   goReceiverName,
   goPackageDeclarations,
+  goPointerFunctions,
+  goUnguardedWhy,
   goPredicateExit,
   goVarQuery,
 } from "./guard-go.js";
@@ -936,6 +938,8 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     const design = relayGuard(a, a.relay, lang, where, content);
     if (design) return design;
   }
+  /** Go: why the crash's receiver got no guard, for the summary ("no guard: …"), or null. */
+  let goWhy: string | null = null;
   // 1. a crash that names what was missing, at the frame line: a guard on the receiver that leaves the function.
   if (crash && ((a.lineInFile && (a.cand.evidence === "frame" || a.cand.evidence === "alert")) || a.member || a.read)) {
     const top = a.enc?.kind === "function" ? a.enc.line : 1;
@@ -945,7 +949,10 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     const varHits = goVar ? (grepHits(steps, goVar)?.hits ?? []) : [];
     const visible =
       lang === "go"
-        ? goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path)
+        ? [
+            ...goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path),
+            ...goPointerFunctions(a.window.lines.values()),
+          ]
         : lang === "java" || lang === "csharp"
           ? fieldLines(a.window.lines, indentOf(signature0))
           : [];
@@ -1021,6 +1028,8 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
           : null);
       return { kind: "guard", lines, what, output: "", ...(proposal ? { proposal } : {}) };
     }
+    // Go: `x == nil` compiles only for a value that can be nil; the reader is told why there is no guard.
+    if (lang === "go") goWhy = goUnguardedWhy(liveCode(get(a.targetLine), lang), imports);
   }
   // 1c. Kotlin: a lateinit property read before it was set: an `isInitialized` check before the read.
   const lateinit = lang === "kotlin" ? lateinitProperty(message0) : null;
@@ -1107,7 +1116,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     });
   // 4. otherwise: a comment naming the finding. An unconditional log line would only restate the error (the throw
   // below already says it) on every call: no runtime change without a cause to guard against.
-  return comment("a comment naming the problem (no log line: it would only restate the error)");
+  return comment(`a comment naming the problem (${goWhy ?? "no log line: it would only restate the error"})`);
 }
 
 /**
