@@ -669,7 +669,7 @@ export function commentOnlyRun(
   contents: ReadonlyMap<string, string>,
   snapshot: Pick<Snapshot, "read">,
 ): boolean {
-  if (edits.every(isCommentOnly)) return true;
+  if (edits.every((e) => isCommentOnly(e))) return true;
   for (const path of new Set(edits.map((e) => e.path))) {
     const before = snapshot.read(path);
     const after = contents.get(path);

@@ -19,7 +19,6 @@ const HASH = new Set([
   "TOML",
   "GraphQL",
   "Starlark",
-  "Dotenv",
   "Pip Requirements",
 ]);
 
@@ -40,18 +39,23 @@ interface Syntax {
   other?: OtherBlock;
   /** A `'` right after a name or another `'` is part of the name (Haskell's `x'`), not a quote. */
   primes?: boolean;
+  /** Lua's long strings `[[ … ]]`, `[==[ … ]==]`: their text is data, a `--` in them no comment. */
+  longString?: boolean;
 }
 
 /**
  * A block comment other than C's and markup's. `open` finds its opener at a position (sticky) and `close` gives the
- * text that ends the block it opened. The backward pass of {@link inertLines}: a trimmed line matching `endsAbove`
- * ends such a block whatever is above it in the run (up to the nearest line matching `opensAbove`); only endings that
- * nothing but a comment can have (Lua's `--]]`, not a bare `]]`, which also ends a long string `[[ … ]]`).
- * `closesAtStart` is the part of `endsAbove` that is at a line's start: what follows it on the line is code.
+ * text that ends the block it opened; in a `nested` language (Haskell, OCaml, F#, Julia, Nim) an opener inside the
+ * block needs a close of its own (`{- a {- b -} c -}` is one comment). The backward pass of {@link inertLines}: a
+ * trimmed line matching `endsAbove` ends such a block whatever is above it in the run (up to the nearest line
+ * matching `opensAbove`); only endings that nothing but a comment can have (Lua's `--]]`, not a bare `]]`, which also
+ * ends a long string `[[ … ]]`). `closesAtStart` is the part of `endsAbove` that is at a line's start: what follows it
+ * on the line is code.
  */
 interface OtherBlock {
   open: RegExp;
   close: (m: RegExpExecArray) => string;
+  nested?: boolean;
   closesAtStart: RegExp;
   endsAbove: RegExp;
   opensAbove: RegExp;
@@ -64,10 +68,11 @@ const longBracket = (lead: string): OtherBlock => ({
   endsAbove: new RegExp(String.raw`^${lead}\]=*\]`),
   opensAbove: new RegExp(String.raw`${lead}\[=*\[`),
 });
-/** Haskell's `{- … -}` (a pragma `{-# … #-}` is one too, and a directive): a `-}` ends a line only in a comment. */
+/** Haskell's `{- … -}`, nested (a pragma `{-# … #-}` is one too, and a directive): a `-}` ends a line only in one. */
 const HASKELL_BLOCK: OtherBlock = {
   open: /\{-/y,
   close: () => "-}",
+  nested: true,
   closesAtStart: /^-\}/,
   endsAbove: /^-\}|-\}$/,
   opensAbove: /\{-/,
@@ -80,6 +85,36 @@ const POWERSHELL_BLOCK: OtherBlock = {
   endsAbove: /^#>/,
   opensAbove: /<#/,
 };
+/**
+ * The ML family's `(* … *)`, nested (OCaml, F#). F# reads `(*)` as the multiplication operator, not an opener. No
+ * backward ending: a line starting with `*)` is also F#'s `( * )` written across lines, too rare to matter, but a
+ * `*)` ends nothing that only a comment has.
+ */
+const mlBlock = (operator: boolean): OtherBlock => ({
+  open: operator ? /\(\*(?!\))/y : /\(\*/y,
+  close: () => "*)",
+  nested: true,
+  closesAtStart: /^\*\)/,
+  endsAbove: /(?!)/,
+  opensAbove: /\(\*/,
+});
+/** Pascal's `{ … }` and `(* … *)`, not nested; `{$…}` and `(*$…*)` are compiler directives, which are code. */
+const PASCAL_BLOCK: OtherBlock = {
+  open: /\{(?!\$)|\(\*(?!\$)/y,
+  close: (m) => (m[0] === "{" ? "}" : "*)"),
+  closesAtStart: /^(?:\}|\*\))/,
+  endsAbove: /(?!)/,
+  opensAbove: /\{|\(\*/,
+};
+/** Julia's `#= … =#` and Nim's `#[ … ]#` (`##[ … ]##` for documentation), nested. */
+const hashBlock = (openText: RegExp, closeText: string, end: RegExp): OtherBlock => ({
+  open: openText,
+  close: (m) => (m[0].startsWith("##") && closeText === "]#" ? "]##" : closeText),
+  nested: true,
+  closesAtStart: end,
+  endsAbove: end,
+  opensAbove: new RegExp(openText.source),
+});
 /** A syntax whose line comments may also follow code, unless `trailing` says otherwise. */
 const syntaxWith = (line: string[], more: Partial<Syntax> = {}): Syntax => ({
   line,
@@ -102,8 +137,13 @@ const SYNTAX = new Map<string, Syntax>([
   ["PHP", syntaxWith(["//", "#"], { block: true })],
   ["Terraform", syntaxWith(["//", "#"], { block: true })],
   ["SQL", syntaxWith(["--"], { block: true })],
-  ["Lua", syntaxWith(["--"], { other: longBracket("--") })],
+  ["Lua", syntaxWith(["--"], { other: longBracket("--"), longString: true })],
   ["Haskell", syntaxWith(["--"], { other: HASKELL_BLOCK, primes: true })],
+  ["OCaml", syntaxWith([], { other: mlBlock(false), primes: true })],
+  ["F#", syntaxWith(["//"], { other: mlBlock(true), primes: true })],
+  ["Pascal", syntaxWith(["//"], { other: PASCAL_BLOCK })],
+  ["Julia", syntaxWith(["#"], { other: hashBlock(/#=/y, "=#", /^=#/), primes: true })],
+  ["Nim", syntaxWith(["#"], { other: hashBlock(/##?\[/y, "]#", /^\]##?/) })],
   ["CMake", syntaxWith(["#"], { other: longBracket("#") })],
   ["PowerShell", syntaxWith(["#"], { other: POWERSHELL_BLOCK })],
   ["Erlang", syntaxWith(["%"])],
@@ -119,6 +159,8 @@ const SYNTAX = new Map<string, Syntax>([
   ["EditorConfig", syntaxWith(["#", ";"], { trailing: [] })],
   ["INI", syntaxWith([";", "#"], { trailing: [] })],
   ["Java Properties", syntaxWith(["#", "!"], { trailing: [] })],
+  // docker's --env-file keeps ` # x` in the value, and dotenv libraries differ: a `#` behind a value is the value's
+  ["Dotenv", HASH_LINE_START],
   // prose and data: only an HTML comment is hidden (Markdown renders none)
   ["Markdown", syntaxWith([], { markup: true })],
   ["Text", syntaxWith([])],
@@ -201,9 +243,9 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
 /**
  * True when `line` (no line break) is a comment and nothing else, in `language` (a name of src/lang/languages.ts; any
  * other name reads as the C family, undefined as a file of no known language, {@link UNKNOWN}):
- * - `#` languages ({@link HASH}, also CMake, `.env` files, pip's requirement files, Starlark): the line starts with
- *   `#`; Ruby's `=begin` / `=end` lines too. Also Dockerfile, Makefile, `.gitignore`-style ignore lists and
- *   `.gitattributes`, where a `#` behind code is no comment (nor a Makefile line starting with a tab: a recipe
+ * - `#` languages ({@link HASH}, also CMake, Julia, Nim, pip's requirement files, Starlark): the line starts with
+ *   `#`; Ruby's `=begin` / `=end` lines too. Also Dockerfile, Makefile, `.env` files, `.gitignore`-style ignore lists
+ *   and `.gitattributes`, where a `#` behind code is no comment (nor a Makefile line starting with a tab: a recipe
  *   line, which make expands and runs); `#` and `;` in EditorConfig and INI; `#` and `!` in
  *   Java properties.
  * - the C family (JavaScript, TypeScript, Go, Java, Kotlin, C#, C, …): the line starts with `//`; or it is a block
@@ -211,9 +253,11 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
  *   or the closing `*\/` — with nothing but white space or a `//` comment after its `*\/`. So `/* x *\/ run();` and
  *   Go's or C's `*p = v` are code.
  * - `--` in SQL (which also has `/* … *\/`), Lua and Haskell (not its operators such as `-->`); a block comment's
- *   line in Lua (`--[[ … ]]`, `--[==[ … ]==]`), Haskell (`{- … -}`, also a pragma `{-# … #-}`), CMake (`#[[ … ]]`)
- *   and PowerShell (`<# … #>`) — opening it, or starting with its end (`-}`, `--]]`) — with nothing but white space or
- *   a comment after the end (`--[[ x ]] os.exit()` is code); `#` and `//` in PHP
+ *   line in Lua (`--[[ … ]]`, `--[==[ … ]==]`), Haskell (`{- … -}`, nested, also a pragma `{-# … #-}`), CMake
+ *   (`#[[ … ]]`), PowerShell (`<# … #>`), OCaml and F# (`(* … *)`, nested; not F#'s `(*)` operator; F# also `//`),
+ *   Pascal (`{ … }`, `(* … *)`, not the directives `{$…}`; also `//`), Julia (`#= … =#`, nested) and Nim (`#[ … ]#`,
+ *   nested) — opening it, or starting with its end (`-}`, `--]]`) — with nothing but white space or a comment after
+ *   the end (`--[[ x ]] os.exit()` is code); `#` and `//` in PHP
  *   (not an attribute `#[…]`) and Terraform; `%` in Erlang; `;` in Clojure; `<!-- … -->` (or an unclosed `<!--`,
  *   or a closing `-->`) in HTML, XML, Markdown, Vue and Svelte (the last two also read `//` and `/* … *\/`, for
  *   their scripts).
@@ -255,30 +299,64 @@ export function isCommentLine(line: string, language: string | undefined): boole
 }
 
 /**
+ * Where the block comment of `other` that `closer` ends, open `depth` levels deep (1 unless `other.nested`), ends in
+ * `text` from `from` on: `at` is the index right after its last close, or -1 when it stays open, with the `depth`
+ * still open then. In a nested block each opener on the way needs a close of its own.
+ */
+function otherEnd(
+  text: string,
+  from: number,
+  other: OtherBlock,
+  closer: string,
+  depth = 1,
+): { at: number; depth: number } {
+  if (other.nested !== true) {
+    const at = text.indexOf(closer, from);
+    return { at: at === -1 ? -1 : at + closer.length, depth: at === -1 ? depth : 0 };
+  }
+  for (let i = from; i < text.length; i++) {
+    if (text.startsWith(closer, i)) {
+      i += closer.length - 1;
+      if (--depth === 0) return { at: i + 1, depth };
+      continue;
+    }
+    other.open.lastIndex = i;
+    const m = other.open.exec(text);
+    if (m) {
+      depth++;
+      i += m[0].length - 1;
+    }
+  }
+  return { at: -1, depth };
+}
+
+/**
  * For a trimmed line that opens one of the language's other block comments at its start ({@link OtherBlock}): the
  * text after its end (trimmed), or null when it stays open; for a line that starts with the end of one (`-}`, `--]]`)
- * the text after that end; undefined for any other line. One level: Haskell's nested `{- {- -} -}` ends early.
+ * the text after that end; undefined for any other line.
  */
 function afterOtherBlock(t: string, other: OtherBlock): string | null | undefined {
   other.open.lastIndex = 0;
   const m = other.open.exec(t);
   if (m) {
-    const closer = other.close(m);
-    const at = t.indexOf(closer, m[0].length);
-    return at === -1 ? null : t.slice(at + closer.length).trim();
+    const { at } = otherEnd(t, m[0].length, other, other.close(m));
+    return at === -1 ? null : t.slice(at).trim();
   }
   const end = other.closesAtStart.exec(t);
   return end ? t.slice(end[0].length).trim() : undefined;
 }
 
-/** What ends the block comment a trimmed comment line leaves open at its end, if it opens one of `other`'s; else "". */
-function otherLeftOpen(t: string, other: OtherBlock): string {
+/**
+ * What ends the block comment a trimmed comment line leaves open at its end, if it opens one of `other`'s (with the
+ * levels left open, for a nested one); else "".
+ */
+function otherLeftOpen(t: string, other: OtherBlock): { closer: string; depth: number } {
   other.open.lastIndex = 0;
   const m = other.open.exec(t);
-  if (!m) return "";
+  if (!m) return { closer: "", depth: 0 };
   const closer = other.close(m);
-  const at = t.indexOf(closer, m[0].length);
-  return at === -1 ? closer : otherLeftOpen(t.slice(at + closer.length).trim(), other);
+  const end = otherEnd(t, m[0].length, other, closer);
+  return end.at === -1 ? { closer, depth: end.depth } : otherLeftOpen(t.slice(end.at).trim(), other);
 }
 
 /** A block comment's continuation line (trimmed): `*` alone, or `*` then a space or a tab. */
@@ -347,16 +425,18 @@ function isInert(line: string, language: string | undefined): boolean {
 /**
  * The lines of a run of consecutive lines of the file at `path` (in order) that do nothing when the program runs:
  * each {@link isInertLine}, and also the lines inside a block comment that opens on an earlier line of the run
- * (`/*` … `*\/` in the C family, `<!--` … `-->` in markup, Ruby's `=begin` … `=end`, a Python string literal in `"""`
- * or `'''` that spans lines, Lua's `--[[` … `]]`, Haskell's `{-` … `-}`, CMake's `#[[` … `]]`, PowerShell's `<#` …
- * `#>`; also one that opens behind code after a blank, `x = 1 --[[ note`), or that closes on a later line of it (a
+ * (`/*` … `*\/` in the C family, `<!--` … `-->` in markup, Ruby's `=begin` … `=end`, Perl's POD, a Python string
+ * literal in `"""` or `'''` that spans lines, Lua's `--[[` … `]]`, Haskell's `{-` … `-}`, CMake's `#[[` … `]]`,
+ * PowerShell's `<#` … `#>`, `(* … *)`, Julia's and Nim's; also one that opens behind code after a blank, `x = 1 --[[
+ * note`), or that closes on a later line of it (a
  * line starting with `*\/`, or a ` * …` line holding `*\/`: every line back to the one holding `/*` is inside; a
  * line starting with `-}`, `--]]`, `#]]` or `#>`, or ending with `-}`: back to the one holding its opener), whatever
  * they hold (a bare `]]` ends a Lua long string as well as a comment: it says nothing about the lines above). A
  * ` * …` line in neither, whose nearest non-blank line above in the run is code, is code too: a continuation line
  * that breaks before a `*` (`return p` then `    * q;`), not a comment's. `firstLine`, when the caller knows it, is
- * the file's first line (a shebang names the language of an extension-less script: {@link languageOfPath}). Returns
- * one boolean per line.
+ * the file's first line (a shebang names the language of an extension-less script: {@link languageOfPath}). A line
+ * inside a multi-line string or here-document that a code line of the run opens is part of that code, never inert
+ * ({@link lineKinds}). Returns one boolean per line.
  */
 export function inertLines(path: string, lines: readonly string[], firstLine?: string): boolean[] {
   return inertLinesIn(languageOfPath(path, firstLine), lines);
@@ -364,40 +444,112 @@ export function inertLines(path: string, lines: readonly string[], firstLine?: s
 
 /** {@link inertLines} in `language` (a name of src/lang/languages.ts, undefined for no known language). */
 function inertLinesIn(language: string | undefined, lines: readonly string[]): boolean[] {
+  return lineKinds(language, lines).inert;
+}
+
+/** A Perl line that starts POD where a statement may start: `=` and a letter at the line's very start (`=head1`). */
+const POD_START = /^=[A-Za-z]/;
+/** The line that ends POD: `=cut`, not `=cutter` (perl's own test). */
+const POD_CUT = /^=cut(?![A-Za-z])/;
+
+/**
+ * The lines of a run of lines of `language` read in one pass, each: `inert` ({@link inertLines}) and `joined` (it goes
+ * on the logical line above, {@link logicalLines}: a line inside a multi-line string or here-document that a code line
+ * above opens, or after a line ending in a joining `\`). A line inside such a string or here-document is data: it
+ * opens and closes no comment (`` `/*` `` in a template literal, `=begin` in a here-document) and is inert only as
+ * part of an inert line (a `//` comment that a `\` continues, in C). Perl's POD (`=pod`, `=head1`, `=cut`, … at a
+ * line's start where a statement may start, that is at the run's start or after a code line ending in `;`, `{` or
+ * `}`, through the next `=cut` line) is inert.
+ */
+function lineKinds(language: string | undefined, lines: readonly string[]): { inert: boolean[]; joined: boolean[] } {
   const syntax = syntaxOf(language);
-  /** What closes the block the current line is inside: `*\/`, `-->`, `=end`, `"""`, `'''`, or "" outside one. */
+  const other = syntax.other;
+  /** What closes the block the current line is in: `*\/`, `-->`, `=end`, `=cut`, `"""`, `'''`, or "" outside one. */
   let closer = "";
+  /** The levels of a nested {@link OtherBlock} left open, when `closer` is its close. */
+  let depth = 0;
   /** Lines known to be inside a block comment (opened above, or closed below, in the run). */
   const inside = lines.map(() => false);
-  const out = lines.map((line, i) => {
+  /** Lines inside a string or here-document: data, never a comment's start or end. */
+  const data = lines.map(() => false);
+  const joined = lines.map(() => false);
+  const out: boolean[] = [];
+  /** The last code line that starts a logical line (Perl: whether a statement may start below it). */
+  let lastCode: string | undefined;
+  /** The comment reading of a line outside strings: inert or not, and the block comment it leaves open. */
+  const comment = (line: string, i: number): boolean => {
     const t = line.trim();
     if (closer !== "") {
-      const at = closer === "=end" ? (/^=end(?:\s|$)/.test(t) ? 0 : -1) : t.indexOf(closer);
       inside[i] = true;
+      let at: number;
+      if (closer === "=end") at = /^=end(?:\s|$)/.test(t) ? 4 : -1;
+      else if (closer === "=cut") at = POD_CUT.test(line) ? t.length : -1;
+      else if (other !== undefined && depth > 0) {
+        const end = otherEnd(t, 0, other, closer, depth);
+        depth = end.depth;
+        at = end.at;
+      } else at = t.indexOf(closer) === -1 ? -1 : t.indexOf(closer) + closer.length;
       if (at === -1) return true;
-      const after = t.slice(at + closer.length).trim();
+      const after = t.slice(at).trim();
       closer = "";
       return after === "" || isInert(after, language);
     }
+    if (language === "Perl" && POD_START.test(line)) {
+      const code = lastCode === undefined ? "" : scanLine(lastCode, syntax).code.trim();
+      if (code === "" || /[;{}]$/.test(code)) {
+        closer = "=cut";
+        return true;
+      }
+    }
     if (!isInert(line, language)) {
       // code that opens a block comment behind it (`x = 1 --[[ note`): the lines below are inside
-      closer = scanLine(line, syntax).closer;
+      const scan = scanLine(line, syntax);
+      closer = scan.closer;
+      depth = scan.depth;
       return false;
     }
+    depth = 0;
     if (language === "Ruby" && /^=begin(?:\s|$)/.test(t)) closer = "=end";
     else if (language === "Python") {
       const quote = /^[rRbBuU]?("""|''')/.exec(t)?.[1];
       if (quote !== undefined && !t.slice(t.indexOf(quote) + 3).includes(quote)) closer = quote;
     } else if (syntax.markup && t.startsWith("<!--") && !t.includes("-->", 4)) closer = "-->";
     else if (syntax.block && leavesBlockOpen(t)) closer = "*/";
-    else if (syntax.other !== undefined) closer = otherLeftOpen(t, syntax.other);
+    else if (other !== undefined) ({ closer, depth } = otherLeftOpen(t, other));
     return true;
-  });
-  const other = syntax.other;
+  };
+  let open = "";
+  let word = "";
+  let join = false;
+  let start = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).replace(/\r$/, "");
+    const cont = language !== undefined && (open !== "" || word !== "" || join);
+    joined[i] = cont;
+    data[i] = cont && (open !== "" || word !== "");
+    if (!cont) start = i;
+    // a line a `\` joins to a line comment or to code is part of it; inside a block comment it is read as its line
+    out[i] = data[i] || (cont && closer === "") ? (out[start] as boolean) : comment(line, i);
+    if (!cont && !out[i] && line.trim() !== "") lastCode = line;
+    if (language === undefined) continue;
+    const startInert = out[start] as boolean;
+    if (word !== "") {
+      if (line.trim() === word) word = "";
+      join = false;
+      continue;
+    }
+    if (!startInert || open !== "") {
+      open = openAtEnd(line, language, open);
+      if (open === "" && !startInert && HEREDOC.has(language)) word = heredocWord(line, language);
+    }
+    join =
+      CONTINUED.has(language) && /(?<!\\)(?:\\\\)*\\$/.test(line) && (!startInert || SPLICED_COMMENTS.has(language));
+  }
   if (other !== undefined) {
     // Backwards: a line that can only end a block comment (`-}`, `--]]`, `#>`) puts every line above it, up to the
-    // one that opens such a block, inside.
+    // one that opens such a block, inside. Lines of strings neither end nor join one.
     for (let i = lines.length - 1, open = false; i >= 0; i--) {
+      if (data[i]) continue;
       const t = (lines[i] as string).trim();
       if (open) {
         if (other.opensAbove.test(t)) open = false;
@@ -405,9 +557,10 @@ function inertLinesIn(language: string | undefined, lines: readonly string[]): b
       } else if (other.endsAbove.test(t) && !other.opensAbove.test(t)) open = true;
     }
   }
-  if (!syntax.block) return out;
+  if (!syntax.block) return { inert: out, joined };
   // Backwards: a line that closes a block comment puts every line above it, up to the one holding `/*`, inside.
   for (let i = lines.length - 1, open = false; i >= 0; i--) {
+    if (data[i]) continue;
     const t = (lines[i] as string).trim();
     if (open) {
       if (t.includes("/*")) open = false;
@@ -418,11 +571,11 @@ function inertLinesIn(language: string | undefined, lines: readonly string[]): b
   let above: boolean | undefined;
   for (let i = 0; i < lines.length; i++) {
     const t = (lines[i] as string).trim();
-    if (t === "") continue;
+    if (t === "" || data[i]) continue;
     if (!inside[i] && isStarLine(t) && above === false) out[i] = false;
     above = out[i];
   }
-  return out;
+  return { inert: out, joined };
 }
 
 /** Whether a C-family comment line (trimmed) ends inside a block comment: `/* …` or ` * …` with no `*\/` after. */
@@ -443,8 +596,8 @@ function leavesBlockOpen(t: string): boolean {
  * - `closer`: what ends a block comment that opens at the line's start or after a blank and is left open at its end
  *   (`x = 1 --[[ the value` → `]]`), else "" (also when a string is left open: `/[/*]/` is no comment).
  */
-function scanLine(line: string, syntax: Syntax): { code: string; closer: string } {
-  const whole = { code: line, closer: "" };
+function scanLine(line: string, syntax: Syntax): { code: string; closer: string; depth: number } {
+  const whole = { code: line, closer: "", depth: 0 };
   const other = syntax.other;
   if (syntax.markup || (syntax.trailing.length === 0 && !syntax.block && other === undefined)) return whole;
   let quote = 0;
@@ -465,32 +618,50 @@ function scanLine(line: string, syntax: Syntax): { code: string; closer: string 
     }
     let closer = "";
     let from = 0;
+    let end: { at: number; depth: number } | undefined;
     if (syntax.block && c === 47 && line.charCodeAt(i + 1) === 42) {
       closer = "*/";
       from = i + 2;
+      const at = line.indexOf(closer, from);
+      end = { at: at === -1 ? -1 : at + 2, depth: at === -1 ? 1 : 0 };
     } else if (other !== undefined) {
       other.open.lastIndex = i;
       const m = other.open.exec(line);
       if (m) {
         closer = other.close(m);
-        from = i + m[0].length;
+        end = otherEnd(line, i + m[0].length, other, closer);
       }
     }
-    if (closer !== "") {
-      const at = line.indexOf(closer, from);
-      if (at === -1) return { code: line, closer: blank || i === 0 ? closer : "" };
-      const rest = line.slice(at + closer.length).trim();
+    if (end === undefined && syntax.longString === true) {
+      // a Lua long string: its text is data, however it looks
+      LONG_STRING.lastIndex = i;
+      const m = LONG_STRING.exec(line);
+      if (m) {
+        const at = line.indexOf(`]${m[1] ?? ""}]`, i + m[0].length);
+        if (at === -1) return whole;
+        i = at + m[0].length - 1;
+        continue;
+      }
+    }
+    if (end !== undefined) {
+      if (end.at === -1) return { code: line, closer: blank || i === 0 ? closer : "", depth: end.depth };
+      const rest = line.slice(end.at).trim();
       // a block comment that ends the line is a comment after its code, as a line comment is
       if (blank && (rest === "" || syntax.trailing.some((start) => rest.startsWith(start)))) {
-        return { code: line.slice(0, i), closer: "" };
+        return { code: line.slice(0, i), closer: "", depth: 0 };
       }
-      i = at + closer.length - 1;
+      i = end.at - 1;
     } else if (blank) {
-      for (const start of syntax.trailing) if (line.startsWith(start, i)) return { code: line.slice(0, i), closer: "" };
+      for (const start of syntax.trailing) {
+        if (line.startsWith(start, i)) return { code: line.slice(0, i), closer: "", depth: 0 };
+      }
     }
   }
   return whole;
 }
+
+/** The opening of a Lua long string (sticky): `[[`, `[==[`; its close is `]]`, `]==]`. */
+const LONG_STRING = /\[(=*)\[/y;
 
 /**
  * The code of `line` in `language` (a name of src/lang/languages.ts, undefined for no known language) without a
@@ -507,7 +678,7 @@ export function codeOfLine(line: string, language: string | undefined): string {
 /** Languages whose strings in backticks span lines (JavaScript's template literals, Go's raw strings). */
 const BACKTICK = new Set(["JavaScript", "TypeScript", "Go", "Vue", "Svelte"]);
 /** Languages whose `"""` strings span lines (Python also `'''`). */
-const TRIPLE = new Set(["Python", "Kotlin", "Java", "Scala", "Swift"]);
+const TRIPLE = new Set(["Python", "Kotlin", "Java", "Scala", "Swift", "Julia"]);
 /** Languages whose here-documents (`<<EOF` … `EOF`; PHP `<<<EOF`) hold lines of data. */
 const HEREDOC = new Set(["Shell", "Ruby", "Perl", "PHP", "Dockerfile"]);
 /**
@@ -532,12 +703,31 @@ function openAtEnd(line: string, language: string, open: string): string {
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
     if (q !== "") {
-      if (c === "\\" && !(q === "`" && language === "Go")) i++;
+      if (c === "\\" && !(q === "`" && language === "Go") && !q.startsWith("]")) i++;
       else if (line.startsWith(q, i)) {
         i += q.length - 1;
         q = "";
       }
       continue;
+    }
+    if (syntax.longString === true && syntax.other !== undefined) {
+      // Lua: `--` starts a comment (a long one may end on the line), `[[` a long string
+      if (line.startsWith("--", i)) {
+        syntax.other.open.lastIndex = i;
+        const m = syntax.other.open.exec(line);
+        const end = m ? otherEnd(line, i + m[0].length, syntax.other, syntax.other.close(m)) : undefined;
+        if (end === undefined || end.at === -1) break;
+        i = end.at - 1;
+        continue;
+      }
+      LONG_STRING.lastIndex = i;
+      const m = LONG_STRING.exec(line);
+      if (m) {
+        q = `]${m[1] ?? ""}]`;
+        from = i;
+        i += m[0].length - 1;
+        continue;
+      }
     }
     if (syntax.line.includes("//") && line.startsWith("//", i)) break;
     if (hash && c === "#" && (i === 0 || /\s/.test(line[i - 1] as string))) break;
@@ -558,7 +748,9 @@ function openAtEnd(line: string, language: string, open: string): string {
     }
   }
   if (q === '"' || q === "'") return ""; // a one-line string left open does not go on
-  return q !== "" && from === line.length - line.trimStart().length && open === "" ? "" : q;
+  // a line starting with the quote it leaves open closes a string opened above (not Lua's `[[`, closed by `]]`)
+  const reopened = q !== "" && !q.startsWith("]") && from === line.length - line.trimStart().length;
+  return reopened && open === "" ? "" : q;
 }
 
 /** The word that ends a here-document code `line` of `language` opens (`cat <<EOF`, `<<~SQL`, PHP `<<<EOT`), or "". */
@@ -573,39 +765,20 @@ function heredocWord(line: string, language: string): string {
 }
 
 /**
- * The logical lines of a run of lines of `language` (`inert`: {@link inertLinesIn} of the run): a code line that
- * leaves a multi-line string or a here-document open takes in the lines up to its end, which are data, never comments
- * (`` const q = ` `` … `` `; ``, `x = """` … `"""`, `cat <<EOF` … `EOF`); a line ending in a `\` that joins the next
- * line ({@link CONTINUED}) takes that line in. Each is one text (its lines joined by "\n"), inert when its first line
- * is.
+ * The logical lines of a run of lines (`kinds`: its {@link lineKinds}): a code line that leaves a multi-line string or
+ * a here-document open takes in the lines up to its end, which are data, never comments (`` const q = ` `` … `` `; ``,
+ * `x = """` … `"""`, `local s = [[` … `]]`, `cat <<EOF` … `EOF`); a line ending in a `\` that joins the next line
+ * ({@link CONTINUED}) takes that line in. Each is one text (its lines joined by "\n"), inert when its first line is.
  */
 function logicalLines(
-  language: string | undefined,
   side: readonly string[],
-  inert: readonly boolean[],
+  kinds: { inert: readonly boolean[]; joined: readonly boolean[] },
 ): { text: string; inert: boolean }[] {
   const out: { text: string; inert: boolean }[] = [];
-  let open = "";
-  let word = "";
-  let join = false;
   for (let i = 0; i < side.length; i++) {
-    const line = (side[i] as string).replace(/\r$/, "");
     const last = out[out.length - 1];
-    if (last !== undefined && (open !== "" || word !== "" || join)) last.text += `\n${side[i] as string}`;
-    else out.push({ text: side[i] as string, inert: inert[i] as boolean });
-    const cur = out[out.length - 1] as { text: string; inert: boolean };
-    if (language === undefined) continue;
-    if (word !== "") {
-      if (line.trim() === word) word = "";
-      join = false;
-      continue;
-    }
-    if (!cur.inert || open !== "") {
-      open = openAtEnd(line, language, open);
-      if (open === "" && !cur.inert && HEREDOC.has(language)) word = heredocWord(line, language);
-    }
-    join =
-      CONTINUED.has(language) && /(?<!\\)(?:\\\\)*\\$/.test(line) && (!cur.inert || SPLICED_COMMENTS.has(language));
+    if (last !== undefined && kinds.joined[i] === true) last.text += `\n${side[i] as string}`;
+    else out.push({ text: side[i] as string, inert: kinds.inert[i] as boolean });
   }
   return out;
 }
@@ -657,7 +830,7 @@ function codeOf(language: string | undefined, run: readonly string[], fileStart:
   const trimStart = FREE_INDENT.has(language ?? "");
   const syntax = syntaxOf(language);
   const lines = fileStart && run[0]?.startsWith(BOM) ? [run[0].slice(1), ...run.slice(1)] : run;
-  return logicalLines(language, lines, inertLinesIn(language, lines))
+  return logicalLines(lines, lineKinds(language, lines))
     .filter((l) => !l.inert)
     .map((l) => scanLine(l.text, syntax).code)
     .map((l) => (trimStart ? l.trim() : l.trimEnd()));
@@ -689,11 +862,13 @@ export function sameCode(path: string, before: string, after: string): boolean {
  * line, as is one that only gains, loses or changes a comment after its code (`run();` → `run(); // may throw`; see
  * `scanLine`). Lines are compared as logical lines ({@link logicalLines}): a comment-looking line inside a string or
  * here-document a code line opens, or after a line ending in a joining `\`, is part of that code. The language is the
- * path's, else the shebang's when a hunk shows the file's first line, else none ({@link UNKNOWN}).
+ * path's, else the shebang's of `firstLine` (the file's first line at the base, when the caller knows the file: a
+ * shebang far above every hunk still names the language), else of the first line a hunk shows, else none
+ * ({@link UNKNOWN}, which reads every common comment start as a comment: a Node script's `#n = 0;` field with it).
  */
-export function isCommentOnly(edit: { path: string; diff: string }): boolean {
+export function isCommentOnly(edit: { path: string; diff: string }, firstLine?: string): boolean {
   const files = parsePatch(edit.diff);
-  const language = languageOfPath(edit.path, firstLineOf(files));
+  const language = languageOfPath(edit.path, firstLine === undefined ? firstLineOf(files) : withoutBom(firstLine));
   const code = (side: string[], fileStart: boolean) => codeOf(language, side, fileStart);
   for (const file of files) {
     for (const hunk of file.hunks) {

@@ -254,7 +254,7 @@ export function commentOnlyNote(result: {
 }): string | null {
   const { outcome, edits } = result;
   // The outcome's comment-only reason also covers edits only the whole files show as comments (commentOnlyRun).
-  const commentOnly = result.reason === COMMENT_ONLY_REASON || edits.every(isCommentOnly);
+  const commentOnly = result.reason === COMMENT_ONLY_REASON || edits.every((e) => isCommentOnly(e));
   if (outcome === "pr_ready" || edits.length === 0 || !commentOnly) return null;
   // The comment-only reason is what the sentence says already.
   const why =

@@ -133,7 +133,7 @@ describe("files that are not source code have their own comments", () => {
       ["Makefile", "all:\n\tgo build\n", "# the default goal\nall:\n\tgo build\n"],
       ["GNUmakefile", "all:\n\tgo build\n", "# the default goal\nall:\n\tgo build\n"],
       ["docker/Dockerfile.dev", "FROM node:20\n", "# the dev image\nFROM node:20\n"],
-      [".env", "PORT=3000\n", "# the port\nPORT=3000 # http\n"],
+      [".env", "PORT=3000\n", "# the port\nPORT=3000\n"],
       [".env.local", "PORT=3000\n", "# the port\nPORT=3000\n"],
       ["setup.cfg", "[flake8]\nmax-line-length = 100\n", "[flake8]\n; the team's width\nmax-line-length = 100\n"],
       [".editorconfig", "root = true\n", "# top-most\nroot = true\n"],
@@ -174,6 +174,9 @@ describe("files that are not source code have their own comments", () => {
       ["requirements.txt", "flask\n", "flask==2.0\n"],
       ["requirements.txt", "flask\n", "-r base.txt\nflask\n"],
       [".env", "A=1\n", "A=2 # two\n"],
+      // docker --env-file keeps ` # http` in the value (dotenv libraries differ): a `#` behind a value is the value's
+      [".env", "PORT=3000\n", "PORT=3000 # http\n"],
+      [".env.local", 'A="x"\n', 'A="x" # x\n'],
       [".env", "A=1\n", "// two\nA=1\n"],
       ["setup.cfg", "[x]\na = 1\n", "[x]\na = 1 ; one\n"],
       // plain text has no comments; a script of unknown language still changes when a command is added
