@@ -28,7 +28,7 @@ import { costOf } from "./models/pricing.js";
 import type { Message, Model, ToolCall } from "./models/types.js";
 import type { Transcript } from "./models/transcript.js";
 import { decideOutcome } from "./outcome.js";
-import { isCommentOnly, sameCode } from "../lang/comments.js";
+import { readCommentOnly } from "./comment-only.js";
 import { firstUserMessage, NO_TOOL_NUDGE, problemCutNote, systemPrompt } from "./prompt.js";
 import { toolCallsFromText } from "./text-calls.js";
 import { agentToolSpecs } from "./tool-specs.js";
@@ -98,6 +98,12 @@ export interface RunResult {
   reason: string | null;
   diagnosis: Diagnosis | null;
   edits: AppliedEdit[];
+  /**
+   * True when the run has edits and none of them changes code, as the outcome was decided (`readCommentOnly`,
+   * src/agent/comment-only.ts): what the commit subject, the pull request title and the note in place of a fix say.
+   * Absent in a result built by hand (then the edits' own hunks tell, `commentOnlyNote`).
+   */
+  commentOnly?: boolean;
   files: ChangedFile[];
   /** What the gates refused or removed; `input_cut`: characters of the problem text not shown (present when > 0). */
   gates: {
@@ -174,6 +180,8 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
   let withoutCall = 0;
   let diagnosis: Diagnosis | null = null;
   let end: { outcome: Outcome; reason: string | null } | null = null;
+  /** The comment-only reading the outcome was decided on (`commentOnlyOf`), for what the run's readers show. */
+  let commentOnly = false;
   const progress = (step: number, message: string) => {
     try {
       input.onProgress?.({ step, message });
@@ -520,11 +528,13 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
       confidence,
       citations: citations(claims.citation),
     };
+    const reading = commentOnlyOf(session.edits, session.contents, snapshot);
+    commentOnly = reading.commentOnly && session.edits.length > 0;
     end = decideOutcome({
       diagnosis,
       claimsVerified: verified,
       editCount: session.edits.length,
-      commentOnly: commentOnlyRun(session.edits, session.contents, snapshot),
+      ...reading,
       approved: input.approved === true,
       config,
     });
@@ -603,6 +613,7 @@ export async function runAgent(input: AgentInput): Promise<RunResult> {
     reason: final.reason === null ? null : redact(final.reason),
     diagnosis: failed ? null : diagnosis,
     edits: failed ? [] : session.edits,
+    commentOnly: !failed && commentOnly,
     files: failed ? [] : changedFiles(session, snapshot),
     gates: {
       rejections: rejections.map((r) => ({ ...r, message: redact(r.message) })),
@@ -658,22 +669,17 @@ function fail(reason: string): { outcome: Outcome; reason: string } {
 }
 
 /**
- * Whether a run's applied edits change no code: every edit is comment-only by its own hunks (`isCommentOnly`), or
- * every file the run changed holds the same code as at the base (`sameCode`: whole files, so an edit inside a block
- * comment or docstring opened far above its hunk is a comment too). Either suffices: both read comments, and the
- * whole-file reading knows what a hunk's context cannot show. True for a run without edits, as `every` is.
+ * The comment-only reading of a run's applied edits for {@link decideOutcome} (`readCommentOnly` in
+ * src/agent/comment-only.ts: by the whole files against the base, so an edit inside a block comment or docstring
+ * opened far above its hunk is a comment, and a `# note` inside a string opened far above is code, never called a
+ * comment). True for a run without edits, as `every` is.
  * @param contents each edited file's text after the run's edits (the session's), by path
  */
-export function commentOnlyRun(
+function commentOnlyOf(
   edits: readonly AppliedEdit[],
   contents: ReadonlyMap<string, string>,
   snapshot: Pick<Snapshot, "read">,
-): boolean {
-  if (edits.every((e) => isCommentOnly(e))) return true;
-  for (const path of new Set(edits.map((e) => e.path))) {
-    const before = snapshot.read(path);
-    const after = contents.get(path);
-    if (before === undefined || after === undefined || !sameCode(path, before, after)) return false;
-  }
-  return true;
+): { commentOnly: boolean; hiddenCode: boolean } {
+  const reading = readCommentOnly(edits, (path) => snapshot.read(path), contents);
+  return { commentOnly: reading.all, hiddenCode: reading.hidden };
 }

@@ -1,3 +1,4 @@
+import { readCommentOnly } from "../agent/comment-only.js";
 import { COMMENT_ONLY_REASON } from "../agent/outcome.js";
 import { extractSymbols } from "../grounding/symbols.js";
 import { changedLines, inertLines, isCommentOnly } from "../lang/comments.js";
@@ -144,15 +145,20 @@ export interface EditDescription {
   what: string;
   /** Where: `name()` of the function holding it, else the file's name; null when neither is safe to show. */
   where: string | null;
-  /** True when the edit adds and removes only comments and blank lines (`isCommentOnly`, src/lang/comments.ts). */
+  /**
+   * True when the edit changes no code: the run's reading of it when the caller gives one (`readCommentOnly`,
+   * src/agent/comment-only.ts, as the outcome was decided), else its own hunks (`isCommentOnly`, src/lang/comments.ts).
+   */
   commentOnly: boolean;
 }
 
 /**
  * Describe one applied edit for a commit subject, from its added lines: a guard (its first code line tests a value:
  * `if (x == null)`, `if x is None:`, `if x == nil {`, `return if x.nil?`, `Objects.requireNonNull(x)`, …) is `guard x
- * against null`; a comment-only edit `add a comment`; anything else `add N lines` / `change N lines`. `where` is the
- * innermost function or method around the edit's line in the base file (`readBase`, symbols of
+ * against null`; a comment-only edit (`commentOnly`, the run's reading of this edit when the caller has it, else the
+ * edit's own hunks) `add a comment`; anything else `add N lines` / `change N lines` (N: the code lines it adds, else
+ * those it removes, else every line it adds or removes: an edit that changes code is never "add 0 lines"). `where` is
+ * the innermost function or method around the edit's line in the base file (`readBase`, symbols of
  * src/grounding/symbols.ts), else the diagnosis' function when the edit is in its file, else the file's name. Names
  * are shown only when they are plain identifiers ({@link SAFE_NAME}): code and model text are untrusted.
  */
@@ -160,18 +166,24 @@ export function describeEdit(
   edit: AppliedEdit,
   diagnosis: Pick<Diagnosis, "affected_file" | "affected_function"> | null,
   readBase?: (path: string) => string | undefined,
+  changesNoCode?: boolean,
 ): EditDescription {
   const { added, removed } = changedLines(edit.diff);
-  const inert = inertLines(edit.path, added);
+  const content = readBase?.(edit.path);
+  const first = content?.split("\n", 1)[0]?.replace(/\r$/, "");
+  const inert = inertLines(edit.path, added, first);
   const code = added.filter((_, i) => !inert[i]);
-  const commentOnly = isCommentOnly(edit);
-  // No code added but code removed (commented out, deleted): the lines it changes.
-  const n = code.length > 0 || commentOnly ? code.length : inertLines(edit.path, removed).filter((x) => !x).length;
+  const commentOnly = changesNoCode ?? isCommentOnly(edit, first);
+  // No code added but code removed (commented out, deleted): the lines it changes; no line reading as code at all
+  // (a `# note` inside a string): every line it changes.
+  const n =
+    code.length > 0 || commentOnly
+      ? code.length
+      : inertLines(edit.path, removed, first).filter((x) => !x).length || added.length || removed.length;
   const what = commentOnly
     ? "add a comment"
     : ((code.length > 0 ? guardsOf(code) : null) ??
       `${edit.kind === "addition" ? "add" : "change"} ${n} line${n === 1 ? "" : "s"}`);
-  const content = readBase?.(edit.path);
   const line = edit.baseStartLine;
   const fn =
     content !== undefined && line !== undefined
@@ -190,7 +202,8 @@ export function describeEdit(
  * in f()` (one kind of edit in one place), `groundfix: guard x against nil in f() and 1 more edit`. At most
  * {@link SUBJECT_MAX} characters: the place is left out, then the names are cut, when it would be longer. Built only
  * from plain identifiers and fixed words, so no issue or model text (a mention, `Fixes #1`, markup) reaches it;
- * secrets are redacted all the same.
+ * secrets are redacted all the same. Whether an edit is `add a comment` is the run's own reading of it
+ * (`readCommentOnly` with `readBase`, the reading the outcome was decided on), not its hunks alone.
  */
 export function changeSubject(
   edits: readonly AppliedEdit[],
@@ -198,7 +211,8 @@ export function changeSubject(
   readBase?: (path: string) => string | undefined,
 ): string {
   if (edits.length === 0) return `${PREFIX}a grounded change`;
-  const described = edits.map((e) => describeEdit(e, diagnosis, readBase));
+  const reading = readCommentOnly(edits, readBase).edits;
+  const described = edits.map((e, i) => describeEdit(e, diagnosis, readBase, reading[i]));
   const first = described[0]!;
   const sameWhere = described.every((d) => d.where === first.where);
   const sameWhat = described.every((d) => d.what === first.what);
@@ -241,7 +255,8 @@ export const lineRange = (start: number, end: number): string =>
   end > start ? `lines ${start}-${end}` : `line ${start}`;
 
 /**
- * What a run whose edits are all comments (`isCommentOnly`, src/lang/comments.ts) and that committed nothing says in
+ * What a run whose edits are all comments (`commentOnly` of the run, as its outcome was decided; for a result built
+ * without it, the outcome's comment-only reason or the edits' own hunks) and that committed nothing says in
  * place of a fix, on every host: no edit is proposed for merging, and why (with the outcome's `reason`, e.g.
  * `confidence 0.6 is below the pull-request threshold 0.7`; nothing more for the comment-only reason, which the
  * sentence says). Null when the outcome is `pr_ready` (an approved run commits the comment), the run has no edit, or
@@ -251,10 +266,11 @@ export function commentOnlyNote(result: {
   outcome: string;
   reason: string | null;
   edits: readonly Pick<AppliedEdit, "path" | "diff">[];
+  commentOnly?: boolean;
 }): string | null {
   const { outcome, edits } = result;
-  // The outcome's comment-only reason also covers edits only the whole files show as comments (commentOnlyRun).
-  const commentOnly = result.reason === COMMENT_ONLY_REASON || edits.every((e) => isCommentOnly(e));
+  const commentOnly =
+    result.commentOnly ?? (result.reason === COMMENT_ONLY_REASON || edits.every((e) => isCommentOnly(e)));
   if (outcome === "pr_ready" || edits.length === 0 || !commentOnly) return null;
   // The comment-only reason is what the sentence says already.
   const why =

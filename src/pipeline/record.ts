@@ -2,6 +2,7 @@ import type { RunResult } from "../agent/index.js";
 import type { GroundfixConfig } from "../config/schema.js";
 import type { HeldReason } from "../host/types.js";
 import { postedLine } from "../grounding/posted.js";
+import { readCommentOnly } from "../agent/comment-only.js";
 import { changeSubject, describeEdit, lineRange } from "./describe.js";
 import { redact } from "../grounding/secrets.js";
 import type { AppliedEdit, RunRecord, Task } from "../types.js";
@@ -61,9 +62,10 @@ export function commitMessage(
   readBase?: (path: string) => string | undefined,
 ): string {
   const lines = [pullRequestTitle(result, readBase), ""];
-  for (const e of result.edits) {
+  const reading = readCommentOnly(result.edits, readBase).edits;
+  for (const [i, e] of result.edits.entries()) {
     const { start_line, end_line } = editBaseLines(e);
-    const { what } = describeEdit(e, result.diagnosis, readBase);
+    const { what } = describeEdit(e, result.diagnosis, readBase, reading[i]);
     lines.push(`- ${e.kind} in ${postedLine(e.path, 300)} (${lineRange(start_line, end_line)}): ${what}`);
   }
   if (task.number !== undefined && task.source !== "code_scanning")

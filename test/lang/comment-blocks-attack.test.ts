@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
+import { HIDDEN_CODE_REASON } from "../../src/agent/outcome.js";
 import { inertLines, isCommentOnly, sameCode } from "../../src/lang/comments.js";
 import { runOneEdit } from "../agent/helpers.js";
 
@@ -150,10 +151,15 @@ describe("nested and other block comments", () => {
 });
 
 describe("a line inside a string or here-document is data, never a comment's start or end", () => {
-  it("attacker: code hidden between a `/*` in a template literal and a `// */` is code", () => {
+  it("attacker: code hidden between a `/*` in a template literal and a `// */` is code", async () => {
     const js = "const s = `\n/*\n`;\nrun();\n";
     const hidden = `${js}evil();\n// */\n`;
     reads([["a.js", js, hidden]], false);
+    // the run's diff (3 lines of context) starts at the `/*`: it shows a comment, the file a call
+    const result = await runOneEdit({ "a.js": js }, "a.js", js, hidden, { confidence: 0.95 });
+    expect(result.edits[0]?.diff).toContain("\n /*\n");
+    expect(result.edits[0]?.diff).not.toContain("const s");
+    expect([result.outcome, result.reason]).toEqual(["diagnosis_only", HIDDEN_CODE_REASON]);
   });
 
   it("attacker: a `*/` line in a template literal does not make the code above it a comment", () => {

@@ -1,6 +1,8 @@
 import type { BranchCommit, Delivery, HeldBranch } from "../types.js";
 import type { RunReport, RunStatus, Written } from "../../pipeline/types.js";
 import { postedLine } from "../../grounding/posted.js";
+import type { RunResult } from "../../agent/index.js";
+import { HIDDEN_CODE_REASON } from "../../agent/outcome.js";
 import { commentOnlyNote } from "../../pipeline/describe.js";
 import { capText, escapeUntrusted, GITHUB_BODY_LIMIT, oneLine } from "./markdown.js";
 import { describeFailure, type RepoRef } from "./octokit.js";
@@ -48,7 +50,7 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
           ? "the base branch moved during the run and an edit no longer applies on its new head"
           : report.status === "already_fixed"
             ? "the base branch moved during the run and its new head already holds this fix"
-            : (report.note ?? approveHint(commentOnlyNote(report.result)) ?? report.result.reason ?? undefined);
+            : (report.note ?? approveHint(report.result) ?? report.result.reason ?? undefined);
     const shown = withConfig(note);
     return renderStatusComment({ ...site, ...(shown ? { note: shown } : {}) });
   }
@@ -65,9 +67,16 @@ export function statusCommentBody(status: RunStatus, repo: RepoRef): string {
   return check?.stage === "create" ? withTopWarning(body, reviewNote(check)) : body;
 }
 
-/** A comment-only proposal's note with how to commit the comment anyway (`/groundfix approve`); null stays null. */
-function approveHint(note: string | null): string | null {
-  return note && `${note}. Comment \`/groundfix approve\` to open a pull request with the comment anyway`;
+/**
+ * What a run held back until a maintainer approves says, with how to open the pull request anyway (`/groundfix
+ * approve`): a comment-only proposal's note (`commentOnlyNote`), or the reason of an edit that only looks like a
+ * comment in its diff ({@link HIDDEN_CODE_REASON}); else null.
+ */
+function approveHint(result: RunResult): string | null {
+  const note = commentOnlyNote(result);
+  if (note) return `${note}. Comment \`/groundfix approve\` to open a pull request with the comment anyway`;
+  if (result.outcome !== "diagnosis_only" || result.reason !== HIDDEN_CODE_REASON) return null;
+  return `${HIDDEN_CODE_REASON}. Comment \`/groundfix approve\` to open a pull request with it anyway`;
 }
 
 /** What a failed run had already written, for its failure comment (one line). */
