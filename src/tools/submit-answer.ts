@@ -166,7 +166,8 @@ function verifyClaims(answer: SubmitAnswerArgs, snapshot: Snapshot): CheckedClai
     const wanted = answer.affected_function
       .trim()
       .replace(/\(.*\)$/, "")
-      .replace(/#/g, ".");
+      // Ruby's `Cart#total` is `Cart.total`; a `#` that starts a name is JavaScript's private `#total`, kept.
+      .replace(/(?<=[\w$])#/g, ".");
     const found = symbols.find(
       (s) =>
         DEFINING_KINDS.has(s.kind) &&

@@ -89,12 +89,16 @@ function prefilter(lower: string, words: readonly string[], limit: number): RegE
   return new RegExp(`${parts.join("|")}|[^\\x00-\\x7f]`, "i");
 }
 
-/** Split "Cart.total", "Cart#total", "Cart::total" into container and name. */
+/**
+ * Split "Cart.total", "Cart#total", "Cart::total" into container and name. A `#` separates (Ruby's `Cart#total`)
+ * only after a name character: a leading one is part of the name, as in JavaScript's private `#total` (ECMAScript
+ * 2022 private methods and fields), so "#total" and "Cart.#total" name the private member, not a public `total`.
+ */
 function splitQualified(raw: string): { name: string; container?: string } {
   const parts = raw
     .trim()
     .replace(/\(\)$/, "")
-    .split(/\.|#|::/)
+    .split(/\.|::|(?<=[\w$])#/)
     .filter((p) => p !== "");
   const name = parts[parts.length - 1] ?? raw.trim();
   return parts.length > 1 ? { name, container: parts[parts.length - 2] } : { name };
