@@ -1,8 +1,8 @@
-import { Buffer } from "node:buffer";
 import { isSecretPath } from "../grounding/secrets.js";
 import { rawIsLatin1, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
+import { scanWorkerSettings, startShare, warmScanWorker } from "./scan-worker.js";
 import {
   escapeRegExp,
   identifierWords,
@@ -11,11 +11,9 @@ import {
   withinBudget,
   type ExtractBudget,
 } from "./symbol-index.js";
+import { fileWords, IntList, MAX_WORDS_PER_FILE, reserveLatin1, scanPattern, WordTable } from "./word-scan.js";
 
-/** Distinct words of one file that are ranked; the rest of a huge file is not. */
-export const MAX_WORDS_PER_FILE = 5000;
-/** Words longer than this (hashes, minified runs, data) are not ranked. */
-const MAX_WORD = 80;
+export { MAX_WORDS_PER_FILE };
 
 /**
  * Tokens of a text for ranking and for queries: each identifier lower-cased whole, plus its camelCase/snake_case
@@ -49,193 +47,6 @@ function forEachWord(text: string, fn: (start: number, end: number) => boolean):
       start = -1;
     }
   }
-}
-
-/** A growable array of 32-bit integers. */
-class IntList {
-  data = new Int32Array(1024);
-  length = 0;
-
-  /** Append four values (one {@link ScanRecord} entry). */
-  push4(a: number, b: number, c: number, d: number): void {
-    if (this.length + 4 > this.data.length) {
-      const data = new Int32Array(this.data.length * 2);
-      data.set(this.data);
-      this.data = data;
-    }
-    const { data, length } = this;
-    data[length] = a;
-    data[length + 1] = b;
-    data[length + 2] = c;
-    data[length + 3] = d;
-    this.length = length + 4;
-  }
-}
-
-/**
- * The distinct words the {@link scanWords} passes of one snapshot met, interned without slicing the text per hit:
- * an open-addressing table of word ids keyed by a hash of the word's characters, so a word seen before (in this
- * file or another, in this call or an earlier one) costs a hash and a comparison of its characters, not a new
- * string. The characters are read from the file's {@link latin1Bytes} (one native copy per file with a hit), not
- * with `charCodeAt` on the snapshot's strings (slices of large external strings, several times slower a character).
- * Shapes: `slots` holds id + 1 (0 = empty), its length a power of two kept at most half full; `words[id]` the word,
- * `hashes[id]` its hash (FNV-1a, 32-bit, of its code units from the last to the first: the order in which
- * {@link fileWords} meets them as it widens a hit to the left), `lengths[id]` its length and its characters
- * `chars[starts[id] ..][..lengths[id]]` (word characters are ASCII, one byte each). Per id, for the call under way
- * (`serial`): `seen` the last file it was met in during the pass (−1 between passes), `local` the id
- * {@link scanWords} reports (from 0, first reported first), `bits` the pass's needles it holds; `local` and `bits`
- * are valid when their `…Serial` entry is the call's serial.
- */
-class WordTable {
-  // Small at first on purpose: the first files of the first scan grow every array and probe past collisions, so
-  // those paths have run before the optimizing compiler takes the scan loop (a path that has never run when it
-  // compiles is compiled as a deoptimization, and the loop would fall back to slow code mid-scan).
-  slots = new Int32Array(16);
-  words: string[] = [];
-  hashes = new Int32Array(8);
-  starts = new Int32Array(8);
-  lengths = new Uint8Array(8);
-  chars = new Uint8Array(64);
-  /** Bytes of `chars` in use. */
-  private used = 0;
-  seen = new Int32Array(8);
-  local = new Int32Array(8);
-  localSerial = new Int32Array(8);
-  bits = new Int32Array(8);
-  bitsSerial = new Int32Array(8);
-  serial = 0;
-  private nextLocal = 0;
-
-  /** Start a call: local ids from 0 again, bits to be worked out again. */
-  begin(): void {
-    this.serial++;
-    this.nextLocal = 0;
-  }
-
-  /** The bits of `fresh` (the needles of this call's pass, at most 31) that word `id` holds, worked out once a call. */
-  bitsOf(id: number, fresh: readonly string[]): number {
-    if (this.bitsSerial[id] !== this.serial) {
-      this.bitsSerial[id] = this.serial;
-      const lower = (this.words[id] as string).toLowerCase();
-      let bits = 0;
-      for (let i = 0; i < fresh.length; i++) if (lower.includes(fresh[i] as string)) bits |= 1 << i;
-      this.bits[id] = bits;
-    }
-    return this.bits[id] as number;
-  }
-
-  /** The id {@link scanWords} reports for `id` in this call. */
-  localId(id: number): number {
-    if (this.localSerial[id] !== this.serial) {
-      this.localSerial[id] = this.serial;
-      this.local[id] = this.nextLocal++;
-    }
-    return this.local[id] as number;
-  }
-
-  /**
-   * The id of the word `text.slice(start, end)`, added if new: `bytes` holds the Latin-1 bytes of `text` (at least
-   * to `end`) and `hash` is the word's hash (see {@link WordTable}).
-   */
-  id(text: string, bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const { slots, hashes, lengths } = this;
-    const mask = slots.length - 1;
-    const length = end - start;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = slots[slot] as number;
-      if (entry === 0) return this.add(text, bytes, start, end, hash, slot);
-      const id = entry - 1;
-      if (hashes[id] !== hash || lengths[id] !== length) continue;
-      const { chars } = this;
-      const offset = (this.starts[id] as number) - start;
-      let i = start;
-      while (i < end && chars[offset + i] === bytes[i]) i++;
-      if (i === end) return id;
-    }
-  }
-
-  /** Add the word `text.slice(start, end)` (`bytes` as for {@link id}) at the empty `slot`. */
-  private add(text: string, bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
-    const id = this.words.length;
-    const length = end - start;
-    this.words.push(text.slice(start, end));
-    if (id >= this.seen.length) this.widen();
-    while (this.used + length > this.chars.length) this.chars = twice(this.chars);
-    this.chars.set(bytes.subarray(start, end), this.used);
-    this.starts[id] = this.used;
-    this.lengths[id] = length;
-    this.used += length;
-    this.hashes[id] = hash;
-    this.seen[id] = -1;
-    this.slots[slot] = id + 1;
-    if (this.words.length * 2 > this.slots.length) this.grow();
-    return id;
-  }
-
-  private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 0; id < this.words.length; id++) {
-      let slot = (this.hashes[id] as number) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
-    }
-    this.slots = slots;
-  }
-
-  /** Double the per-id arrays. */
-  private widen(): void {
-    this.hashes = twice(this.hashes);
-    this.starts = twice(this.starts);
-    this.lengths = twice(this.lengths);
-    this.seen = twice(this.seen);
-    this.local = twice(this.local);
-    this.localSerial = twice(this.localSerial);
-    this.bits = twice(this.bits);
-    this.bitsSerial = twice(this.bitsSerial);
-  }
-}
-
-/** A copy of `a` twice as long (the rest zero). */
-function twice<T extends Int32Array | Uint8Array>(a: T): T {
-  const b = new (a.constructor as new (length: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-/** FNV-1a offset basis and prime (32-bit; Fowler, Noll, Vo, IETF draft-eastlake-fnv). */
-const FNV_BASIS = 0x811c9dc5;
-const FNV_PRIME = 16777619;
-
-/** Per byte, 1 for a word character (`[A-Za-z0-9_$]`, see `isWordCode`), else 0. */
-const WORD_BYTE = new Uint8Array(256);
-for (let c = 0; c < 256; c++) WORD_BYTE[c] = isWordChar(c) ? 1 : 0;
-
-/**
- * The Latin-1 bytes of the file being scanned, reused by every scan: {@link reserveLatin1} sizes it for the longest
- * text file of a snapshot before a pass, so the hit loop never grows it (a growth first met after the loop is
- * optimized would deoptimize it).
- */
-let latin1 = Buffer.allocUnsafeSlow(1 << 10);
-
-/** Make {@link latin1} hold at least `length` bytes. */
-function reserveLatin1(length: number): void {
-  if (length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(length)));
-}
-
-/** A code unit past 0xFF (only in the raw text of snapshots not built by the snapshot builder). */
-const WIDE = /[^\x00-\xff]/;
-const WIDE_ALL = /[^\x00-\xff]/g;
-
-/**
- * `text` as bytes, one per code unit, in the shared {@link latin1} buffer (reserved for it; valid until the next
- * call): a native copy (~0.1 ns a byte) after which a character costs a typed-array read. Exact when `narrow` (every
- * code unit at most 0xFF, see `rawIsLatin1`); otherwise each code unit past 0xFF is written as NUL, which is no word
- * character either (a plain Latin-1 write would keep its low byte, and U+0161 would read as "a").
- */
-function latin1Bytes(text: string, narrow: boolean): Uint8Array {
-  latin1.write(narrow || !WIDE.test(text) ? text : text.replace(WIDE_ALL, "\0"), 0, "latin1");
-  return latin1;
 }
 
 /**
@@ -275,60 +86,6 @@ function scanCache(snapshot: Snapshot): ScanCache {
     scanCaches.set(snapshot, cache);
   }
   return cache;
-}
-
-/** The regular expression of a scan: the needles as alternatives, each hit widened to the end of its word. */
-function scanPattern(alternatives: readonly string[]): RegExp {
-  // The rest of the word is matched by the expression itself (`[\w$]` is `isWordChar`): a hit ends at its word's end.
-  return new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
-}
-
-/**
- * Append to `out` an entry (file, id, end, 0) for each distinct word (2 to {@link MAX_WORD} characters) of `content`,
- * the raw text of file number `file` (`narrow`: see {@link latin1Bytes}), that `re` finds, in order, at most
- * {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first occurrence. Words met are marked in
- * `table.seen` with `file` (so `seen` must hold no `file` before). No callback per word: the caller walks the
- * entries after the file, so this loop, which runs once per hit, stays small and sees one shape of everything.
- * @returns whether the cap stopped the file.
- */
-function fileWords(
-  content: string,
-  narrow: boolean,
-  file: number,
-  re: RegExp,
-  table: WordTable,
-  out: IntList,
-): boolean {
-  re.lastIndex = 0;
-  // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
-  // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left, hashed
-  // as it is widened (a word longer than MAX_WORD is given up as soon as it is).
-  if (!re.test(content)) return false;
-  const bytes = latin1Bytes(content, narrow);
-  const word = WORD_BYTE;
-  let taken = 0;
-  do {
-    const e = re.lastIndex;
-    let s = e - 1;
-    let h = Math.imul(FNV_BASIS ^ (bytes[s] as number), FNV_PRIME);
-    while (s > 0) {
-      const c = bytes[s - 1] as number;
-      if (word[c] === 0) break;
-      if (e - s === MAX_WORD) {
-        s = -1;
-        break;
-      }
-      h = Math.imul(h ^ c, FNV_PRIME);
-      s--;
-    }
-    if (s < 0 || e - s < 2) continue;
-    const id = table.id(content, bytes, s, e, h | 0);
-    if (table.seen[id] === file) continue;
-    table.seen[id] = file;
-    out.push4(file, id, e, 0);
-    if (++taken >= MAX_WORDS_PER_FILE) return true;
-  } while (re.test(content));
-  return false;
 }
 
 /**
@@ -378,26 +135,68 @@ export function scanWords(
     const re = scanPattern(fresh);
     // With nothing to merge, words are reported as they are found.
     const direct = wanted.size === 0;
-    let scanned = 0;
     const { paths } = snapshot;
     const narrow = rawIsLatin1(snapshot);
     const readable = scannable(snapshot);
     reserveLatin1(longestText(snapshot));
-    for (let file = 0; file < paths.length; file++) {
-      if (readable[file] === 0) continue;
-      // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
-      const content = rawText(snapshot, paths[file] as string) as string;
-      scanned++;
-      const from = entries.length;
-      if (fileWords(content, narrow, file, re, table, entries)) capped.add(file);
+    // The entries from `from` on, of files met in order: their bits, and their words reported when direct.
+    const settle = (from: number) => {
       for (let k = from; k < entries.length; k += 4) {
         const id = entries.data[k + 1] as number;
         if (keep) entries.data[k + 3] = table.bitsOf(id, fresh);
-        if (direct) onWord(file, table.words[id] as string, table.localId(id));
+        if (direct) onWord(entries.data[k] as number, table.words[id] as string, table.localId(id));
+      }
+    };
+    // A large snapshot's files from `split` on go to the scan worker; it answers what this thread would find there.
+    const plan = sharePlan(snapshot);
+    const share =
+      plan === undefined
+        ? undefined
+        : startShare(
+            snapshot,
+            fresh,
+            plan.files,
+            plan.lengths,
+            (i) => rawText(snapshot, paths[plan.files[i] as number] as string) as string,
+            narrow,
+          );
+    const scan = (first: number, end: number) => {
+      for (let file = first; file < end; file++) {
+        if (readable[file] === 0) continue;
+        // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
+        const content = rawText(snapshot, paths[file] as string) as string;
+        const from = entries.length;
+        if (fileWords(content, narrow, file, re, table, entries) >= MAX_WORDS_PER_FILE) capped.add(file);
+        settle(from);
+        share?.pump();
+      }
+    };
+    try {
+      scan(0, share === undefined || plan === undefined ? paths.length : plan.split);
+    } catch (error) {
+      share?.cancel();
+      throw error;
+    }
+    if (share !== undefined && plan !== undefined) {
+      const theirs = share.result();
+      if (theirs === undefined) scan(plan.split, paths.length);
+      else {
+        // Their words join the table in the order met, so they get the ids this thread would have given them.
+        const from = entries.length;
+        const ids = new Int32Array(theirs.words.length).fill(-1);
+        const e = theirs.entries;
+        for (let k = 0; k < e.length; k += 4) {
+          const local = e[k + 1] as number;
+          let id = ids[local] as number;
+          if (id === -1) ids[local] = id = table.intern(theirs.words[local] as string);
+          entries.push4(e[k] as number, id, e[k + 2] as number, 0);
+        }
+        for (const file of theirs.capped) capped.add(file);
+        settle(from);
       }
     }
     table.seen.fill(-1);
-    cache.textFiles = scanned;
+    cache.textFiles = textFileCount(snapshot);
   }
   if (wanted.size > 0) merge(snapshot, cache, alternatives, entries, wanted, onWord);
   if (fresh.length > 0 && keep) {
@@ -583,20 +382,89 @@ const readables = new WeakMap<Snapshot, Uint8Array>();
 
 /**
  * Per path index of `snapshot`, 1 for the files a scan reads (text files that are not secret files), else 0;
- * worked out once per snapshot.
+ * worked out once per snapshot (when they are large enough to share a scan, the scan worker is started then).
  */
 function scannable(snapshot: Snapshot): Uint8Array {
   let out = readables.get(snapshot);
   if (out === undefined) {
     const { paths } = snapshot;
     out = new Uint8Array(paths.length);
+    let chars = 0;
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i] as string;
-      out[i] = rawText(snapshot, path) !== undefined && !isSecretPath(path) ? 1 : 0;
+      const text = rawText(snapshot, path);
+      out[i] = text !== undefined && !isSecretPath(path) ? 1 : 0;
+      if (out[i] === 1) chars += (text as string).length;
     }
     readables.set(snapshot, out);
+    // A scan will share this snapshot with the worker: it starts now, while the caller does other work first.
+    if (chars >= scanWorkerSettings.minChars) warmScanWorker();
   }
   return out;
+}
+
+/** Per snapshot: its scannable files, their raw text in characters, and the share of them the scan worker takes. */
+interface ScanShares {
+  textFiles: number;
+  chars: number;
+  /** The first file of the worker's share (all files from it on), its scannable files (ascending) and their lengths. */
+  split: number;
+  files: Int32Array;
+  lengths: Int32Array;
+}
+
+const shares = new WeakMap<Snapshot, ScanShares>();
+
+/**
+ * The part of the raw text (in characters) of a large snapshot's scannable files that the scan worker
+ * (scan-worker.ts) scans: its last files. More than half: this thread also copies the worker's texts to it and
+ * reports every word of the pass (the worker makes strings of its texts, which costs it less).
+ */
+const WORKER_SHARE = 0.58;
+
+/** {@link ScanShares} of `snapshot`, worked out once. */
+function scanShares(snapshot: Snapshot): ScanShares {
+  let out = shares.get(snapshot);
+  if (out === undefined) {
+    const readable = scannable(snapshot);
+    const lengths = new Float64Array(readable.length);
+    let chars = 0;
+    let textFiles = 0;
+    for (let i = 0; i < readable.length; i++) {
+      if (readable[i] === 0) continue;
+      textFiles++;
+      chars += lengths[i] = (rawText(snapshot, snapshot.paths[i] as string) as string).length;
+    }
+    let split = readable.length;
+    let theirs = 0;
+    while (split > 0 && theirs + (lengths[split - 1] as number) <= chars * WORKER_SHARE)
+      theirs += lengths[--split] as number;
+    const files: number[] = [];
+    for (let i = split; i < readable.length; i++) if (readable[i] === 1) files.push(i);
+    out = {
+      textFiles,
+      chars,
+      split,
+      files: Int32Array.from(files),
+      lengths: Int32Array.from(files, (i) => lengths[i] as number),
+    };
+    shares.set(snapshot, out);
+  }
+  return out;
+}
+
+/** The number of files a scan of `snapshot` reads (see {@link scannable}). */
+function textFileCount(snapshot: Snapshot): number {
+  return scanShares(snapshot).textFiles;
+}
+
+/**
+ * The worker's share of a scan of `snapshot` when its scannable raw text is at least `scanWorkerSettings.minChars`
+ * characters and the share holds a file; otherwise undefined (one thread scans).
+ */
+function sharePlan(snapshot: Snapshot): ScanShares | undefined {
+  const plan = scanShares(snapshot);
+  return plan.chars >= scanWorkerSettings.minChars && plan.files.length > 0 ? plan : undefined;
 }
 
 const longests = new WeakMap<Snapshot, number>();

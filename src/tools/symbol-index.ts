@@ -2,6 +2,7 @@ import { extractSymbols, type SymbolDef } from "../grounding/symbols.js";
 import { isSecretPath, mayHoldSecret, redact } from "../grounding/secrets.js";
 import { rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
+import { isWordCode } from "./word-scan.js";
 
 /** A definition with the file it is in. */
 export interface SymbolSite extends SymbolDef {
@@ -77,16 +78,7 @@ export function withinBudget(
   return out;
 }
 
-/** True for `[A-Za-z0-9_$]`, the characters of an identifier (a UTF-16 code unit). */
-export function isWordCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 36
-  );
-}
+export { isWordCode };
 
 /**
  * The word characters from the most to the least frequent in source code (counted over this repository's files):
