@@ -382,4 +382,57 @@ describe("extractSymbols", () => {
     expect(extractSymbols("README.md", "function notCode() {}\n")).toEqual([]);
     expect(extractSymbols("min.js", `function ${"a".repeat(2000)}() {}\n`)).toEqual([]);
   });
+
+  it("class members: a line holding neither `(` nor `=` defines nothing; a late `(` or `=` still counts", () => {
+    const src = [
+      "export interface Shape {", // 1
+      "  readonly kind: string;", // 2
+      "  area(): number;", // 3
+      "}", // 4
+      "class Box {", // 5
+      "  label: string;", // 6
+      "  *items() { yield 1; }", // 7
+      "  #secret = () => 1;", // 8
+      "  handler = x => x;", // 9
+      "  static readonly defaults: { width: number; height: number; depth: number } = function () {};", // 10
+      "  #size: number;", // 11
+      "  *", // 12
+      "}", // 13
+    ].join("\n");
+    expect(brief(extractSymbols("src/shape.ts", src))).toEqual([
+      "1-4 interface Shape",
+      "3-3 method Shape.area",
+      "5-13 class Box",
+      "7-7 method Box.items",
+      "8-8 method Box.#secret",
+      "9-9 method Box.handler",
+      "10-10 method Box.defaults",
+    ]);
+  });
+
+  it("a definition on the last line without a newline, CRLF or not, and after a byte-order mark", () => {
+    for (const eol of ["\n", "\r\n"]) {
+      const src = ["\ufeffexport function first() {", "}", "export const last = () => 1;"].join(eol);
+      expect(brief(extractSymbols("a.ts", src))).toEqual(["1-2 function first", "3-3 function last"]);
+      expect(brief(extractSymbols("a.ts", "const a = 1;" + eol + "function end() {}"))).toEqual([
+        "1-1 variable a",
+        "2-2 function end",
+      ]);
+      expect(brief(extractSymbols("a.go", "package a" + eol + "func End() {}"))).toEqual(["2-2 function End"]);
+      expect(brief(extractSymbols("a.py", "x = 1" + eol + "def end():" + eol + "    pass"))).toEqual([
+        "1-1 variable x",
+        "2-3 function end",
+      ]);
+    }
+  });
+
+  it("a file of one very long line defines nothing; a definition after a long line is found on its line", () => {
+    const long = `function a() { ${"x(); ".repeat(400)}}`;
+    expect(extractSymbols("min.js", long)).toEqual([]);
+    expect(extractSymbols("min.js", `{${"(".repeat(5000)}`)).toEqual([]);
+    // the long line's braces are not counted: the function after it is at the top level and ends on its line
+    expect(brief(extractSymbols("min.js", `${long.replace(/\}$/, "")}\nfunction after() {}\n`))).toEqual([
+      "2-2 function after",
+    ]);
+  });
 });
