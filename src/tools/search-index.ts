@@ -765,6 +765,11 @@ export function rankFiles(snapshot: Snapshot, terms: readonly string[], options:
     for (const d of t.exact) count(d, file);
     for (const files of t.prefix) files.push(file);
   });
+  // A term that only paths hold (no text word does) is scored on the path field too (`search_codebase "parsers"`
+  // finds src/parsers/…): an entry with no text postings, after the terms the text holds.
+  terms.forEach((t, i) => {
+    if (!derived.has(t) && table.pathPostings(t).files.length > 0) derive(t, i, 1);
+  });
   const present = (t: string) => (derived.get(t)?.files.length ?? 0) > 0 || table.pathPostings(t).files.length > 0;
   const absent = terms.map((t) => !present(t));
   // Prefix expansions of absent terms, from the text pass and from the path vocabulary.
