@@ -216,12 +216,16 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
         `${head} and edit ${moved.edit} to ${moved.path} no longer applies there: ` +
         `${moved.why}; nothing written; run again to investigate the new head`;
   }
-  if (delivery?.kind === "held") {
+  if (delivery?.kind === "held" && delivery.why === "checked_out") {
+    deliveryNote =
+      `branch ${delivery.branch} is checked out in ${delivery.worktree ?? "a working tree"}; left untouched ` +
+      `(moving it would leave that checkout's files and index behind); switch it to another branch and run again`;
+  } else if (delivery?.kind === "held") {
     const where = {
       other_commits: "with other commits",
       other_edits: "with other edits on this base",
       other_base: "on another base",
-    }[delivery.why];
+    }[delivery.why as "other_commits" | "other_edits" | "other_base"];
     const base = delivery.why === "other_base" ? ` (${delivery.headParent?.slice(0, 12) ?? "none"})` : "";
     deliveryNote =
       `branch ${delivery.branch} already exists at ${delivery.headSha.slice(0, 12)} ` +

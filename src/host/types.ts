@@ -21,7 +21,12 @@ export interface BranchCommit {
 /**
  * Why a branch was left as it is: it holds groundfix's commit on another base or with other edits, or others' commits.
  */
-export type HeldReason = "other_base" | "other_edits" | "other_commits";
+/**
+ * Why a branch was held: see {@link heldReason} (src/pipeline/record.ts) for the first three; `checked_out` (local
+ * checkouts only): the branch is checked out in a working tree of the repository (`worktree`), whose files and index
+ * would no longer match a moved branch (`git branch -f` refuses it for the same reason).
+ */
+export type HeldReason = "other_base" | "other_edits" | "other_commits" | "checked_out";
 
 /**
  * What {@link Host.deliver} did with `refs/heads/<branch>`, the same on every host:
@@ -50,6 +55,8 @@ export type Delivery =
       count: number;
       /** The open pull request from the branch, left as it is (GitHub). */
       pullRequest?: { number: number; url: string };
+      /** With `why: "checked_out"`: the working tree the branch is checked out in (an absolute path). */
+      worktree?: string;
     }
   | {
       kind: "replaced";

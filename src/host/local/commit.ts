@@ -169,9 +169,10 @@ async function commitsOnlyIn(
  * The rule for an existing branch is the one of every host ({@link Delivery}): reused only when its head is exactly
  * what this call would write (only parent = `baseSha`, same tree); fast-forwarded when it has no commit beyond the
  * base; otherwise, without `force`, `held` (nothing written, the reason from `heldReason`); with `force`, moved
- * (`replaced`), except when it is checked out. Loose blob/tree objects may be written before that decision; no ref
- * is. The ref is written last, so a failure leaves no branch behind.
- * @throws LocalInputError for a bad path, mode or branch name, or `--force` on the checked-out branch;
+ * (`replaced`). A branch checked out in any working tree of the repository (`git worktree list`) is never moved:
+ * `held` with `why: "checked_out"`, with or without `force`. Loose blob/tree objects may be written before that
+ * decision; no ref is. The ref is written last, so a failure leaves no branch behind.
+ * @throws LocalInputError for a bad path, mode or branch name;
  *   GitError when a git command fails (including a concurrent update of the branch).
  */
 export async function deliverWithPlumbing(repoDir: string, input: DeliverInput): Promise<Delivery> {
@@ -208,16 +209,20 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
         ),
         ...beyond,
       };
-    if (beyond.count > 0) {
-      const current = await gitText(repoDir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => "");
-      if (current === `refs/heads/${branch}`) {
-        throw new LocalInputError(
-          "bad_branch",
-          `branch ${branch} is checked out; switch to another branch before using --force`,
-        );
-      }
-      replacing = beyond;
-    }
+    // Moving a checked-out branch (fast-forward or --force) would leave its working tree and index behind the ref:
+    // the user's next `git status` shows the new commit undone, and `git checkout` refuses to leave.
+    const worktree = await checkedOutIn(repoDir, branch);
+    if (worktree !== null)
+      return {
+        kind: "held",
+        branch,
+        headSha: existing,
+        headParent: old.parents[0] ?? null,
+        why: "checked_out",
+        worktree,
+        ...beyond,
+      };
+    if (beyond.count > 0) replacing = beyond;
   }
 
   const headSha = await gitText(repoDir, ["commit-tree", tree, "-p", base, "-F", "-"], {
@@ -238,6 +243,20 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
   if (!existing) return { kind: "created", branch, headSha };
   if (!replacing) return { kind: "fast_forwarded", branch, headSha };
   return { kind: "replaced", branch, headSha, previousSha: existing, ...replacing };
+}
+
+/**
+ * The working tree `refs/heads/<branch>` is checked out in (`git worktree list --porcelain`: the main one and every
+ * linked one), or null. A bare repository's own entry has no branch line and so never matches.
+ */
+async function checkedOutIn(repoDir: string, branch: string): Promise<string | null> {
+  const listing = await gitText(repoDir, ["worktree", "list", "--porcelain"]);
+  let path: string | null = null;
+  for (const line of listing.split("\n")) {
+    if (line.startsWith("worktree ")) path = line.slice("worktree ".length);
+    else if (line === `branch refs/heads/${branch}`) return path;
+  }
+  return null;
 }
 
 /** The tree of `base` with `files` written over it (blobs and a tree object; a temporary index, no ref). */
