@@ -304,7 +304,10 @@ export function startShare(
           continue;
         }
         const left = start + waitLimit(worker) - Date.now();
-        if (left <= 0 || Atomics.load(control, ANSWERED) === -1) {
+        const state = Atomics.load(control, ANSWERED);
+        // The worker answered before taking every chunk: an error reply (read by `answer`), not a timeout.
+        if (state === serial) break;
+        if (left <= 0 || state === -1) {
           drop(worker, left <= 0);
           return undefined;
         }
@@ -414,6 +417,8 @@ function serve(port: MessagePort, control: Int32Array): void {
     port.postMessage(reply, transfer);
     Atomics.store(control, ANSWERED, serial);
     Atomics.notify(control, ANSWERED);
+    // The main thread may be waiting for a free slot of the ring (an error reply frees none).
+    Atomics.notify(control, CONSUMED);
   });
 }
 

@@ -97,11 +97,9 @@ describe("attacker: hostile files give the scan worker's answers exactly one thr
 });
 
 describe("attacker: a worker that fails", () => {
-  // Open finding (session 8, attack helper; owner: speed, not fixed by 07:40): startShare's result() waits for a free
-  // slot of the ring until timeoutMs and then calls it a timeout (no worker again in this process), though the worker
-  // has answered with an error. A tested fix (6 lines: leave the wait when ANSWERED is this serial; the worker
-  // notifies CONSUMED after a reply) is on branch attack-worker-fix (d32932f).
-  it.fails(
+  // Found by the attack helper (session 8): startShare's result() waited for a free slot of the ring until timeoutMs
+  // and then called it a timeout (no worker again in this process), though the worker had answered with an error.
+  it(
     "one that throws is replaced at the next scan (no timeout), when the share has more chunks than the ring",
     async () => {
       // An error reply is an answer: the main thread must not wait for slots the worker will never take, then call it
