@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createLocalHost } from "../host/local/index.js";
 import { gitText } from "../host/local/git.js";
-import { EXIT, UsageError } from "./errors.js";
+import { EXIT, missingValueMessage, UsageError, unknownOptionMessage } from "./errors.js";
 import { FIX_HELP, MAIN_HELP, REVIEW_HELP, SERVE_HELP } from "./help.js";
 import { assertIssueText, readIssueText, toProblem } from "./issue.js";
 import { styleFor } from "./style.js";
@@ -23,15 +23,45 @@ export interface CliIO {
 
 const common = { help: { type: "boolean", short: "h" }, repo: { type: "string", default: "." } } as const;
 
-/** `parseArgs` in strict mode; its errors become one-line {@link UsageError}s. */
+/** What each option that takes a value takes, for the line saying it was given without one. */
+const TAKES: Record<string, string> = {
+  repo: "a path to a git checkout",
+  ref: "a commit or branch",
+  issue: 'a file holding the problem text, or "-" for stdin',
+  "issue-text": "the problem text",
+  title: "the issue's title",
+  model: "a model spec: heuristic, replay:<file>, openai:<model>…; see groundfix fix --help",
+  record: "a file to write the transcript to",
+  trace: "a file to write the trace to",
+  base: "a commit or branch, e.g. main",
+  head: "a commit or branch",
+};
+
+/**
+ * `parseArgs` in strict mode; its errors become one-line {@link UsageError}s naming the option: a value missing
+ * ({@link missingValueMessage}, what the option takes from {@link TAKES}), an unknown option (with `did you mean`,
+ * {@link unknownOptionMessage}), a value given to a flag, a stray argument.
+ */
 function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T, command: string) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const msg = String((error as Error).message)
-      .split("\n")[0]!
-      .replace(/\. To specify .*$/, "");
-    throw new UsageError(`${command}: ${msg} (see groundfix ${command} --help)`);
+    const { code, message } = error as { code?: string; message: string };
+    const first = String(message).split("\n")[0]!;
+    const option = /^(?:Unknown option|Option) '(-[^' ]*)/.exec(first)?.[1];
+    if (option && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      throw new UsageError(unknownOptionMessage(command, option, Object.keys(options)));
+    }
+    if (option && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && !/does not take/.test(first)) {
+      const name = option.replace(/^-+/, "");
+      const long = Object.entries(options).find(([k, o]) => k === name || o.short === name)?.[0] ?? name;
+      const next = args[args.findIndex((a) => a === option) + 1];
+      throw new UsageError(missingValueMessage(command, option, TAKES[long], next?.startsWith("-") ?? false));
+    }
+    if (option) throw new UsageError(`${command}: ${option} takes no value (see groundfix ${command} --help)`);
+    throw new UsageError(
+      `${command}: ${first.replace(/\. (?:To specify|This command) .*$/, "")} (see groundfix ${command} --help)`,
+    );
   }
 }
 

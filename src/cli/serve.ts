@@ -11,7 +11,7 @@ import { openQueue, type OpenQueue } from "../queue/open.js";
 import { connectRedis, RedisUnavailableError } from "../queue/redis.js";
 import { groundfixOctokit } from "../server/octokit.js";
 import { readyHandler } from "../server/ready.js";
-import { UsageError } from "./errors.js";
+import { missingValueMessage, UsageError, unknownOptionMessage } from "./errors.js";
 
 /** Streams and environment of the `groundfix` command (the subset `serve` uses). */
 export interface ServeIO {
@@ -26,9 +26,15 @@ export function parseServeArgs(args: readonly string[]): { role: Role } {
   let role: Role = "all";
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    if (arg === "--role" && (args[i + 1] === undefined || args[i + 1]!.startsWith("-")))
+      throw new UsageError(missingValueMessage("serve", "--role", "all, web or worker"));
     const value = arg === "--role" ? args[++i] : arg.startsWith("--role=") ? arg.slice("--role=".length) : undefined;
     if (value === undefined) {
-      throw new UsageError(`serve: unexpected argument ${arg} (see groundfix serve --help)`);
+      throw new UsageError(
+        arg.startsWith("-")
+          ? unknownOptionMessage("serve", arg, ["role", "help"])
+          : `serve: unexpected argument ${arg} (see groundfix serve --help)`,
+      );
     }
     if (!ROLES.includes(value as Role))
       throw new UsageError(`serve: --role must be all, web or worker (got "${value}")`);

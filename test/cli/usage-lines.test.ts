@@ -1,0 +1,64 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run.js";
+
+/** `groundfix ARGS` in process: exit code and stderr (the model variable cleared unless `env` sets it). */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; err: string }> {
+  const stderr = new PassThrough();
+  let err = "";
+  stderr.on("data", (c: Buffer) => (err += c));
+  const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), env: { GROUNDFIX_MODEL: "", ...env } };
+  const code = await runCli(args, io);
+  return { code, err };
+}
+
+describe("bad options: one line naming the option and what it takes", () => {
+  it("an option given without its value names it and what it takes, not node's 'argument is ambiguous'", async () => {
+    const r = await run(["fix", "--repo", "--issue", "/tmp/x.md"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'groundfix: fix: --repo needs a value (a path to a git checkout); for a value starting with "-", ' +
+        "write --repo=<value>\n",
+    );
+    const last = await run(["fix", "--issue-text"]);
+    expect(last.err).toBe("groundfix: fix: --issue-text needs a value (the problem text)\n");
+  });
+
+  it("every option taking a value, in every subcommand, says so", async () => {
+    const cases: [string, string[]][] = [
+      ["fix", ["repo", "ref", "issue", "issue-text", "title", "model", "record", "trace"]],
+      ["review", ["repo", "base", "head"]],
+      ["serve", ["role"]],
+    ];
+    for (const [command, options] of cases) {
+      for (const option of options) {
+        for (const args of [[`--${option}`], [`--${option}`, "--json"]]) {
+          const r = await run([command, ...args]);
+          expect(r.code, `${command} ${args.join(" ")}`).toBe(2);
+          expect(r.err).toMatch(new RegExp(`^groundfix: ${command}: --${option} needs a value \\([^)]+\\)`));
+          expect(r.err).not.toMatch(/ambiguous|unexpected argument/);
+        }
+      }
+    }
+  });
+
+  it("an unknown option near a known one gets 'did you mean'; a distant one points at the help", async () => {
+    expect((await run(["fix", "--isue", "/tmp/x.md"])).err).toBe(
+      "groundfix: fix: unknown option --isue (did you mean --issue?)\n",
+    );
+    expect((await run(["review", "--haed", "x"])).err).toBe(
+      "groundfix: review: unknown option --haed (did you mean --head?)\n",
+    );
+    expect((await run(["serve", "--rol", "web"])).err).toBe(
+      "groundfix: serve: unknown option --rol (did you mean --role?)\n",
+    );
+    expect((await run(["fix", "--isue=x"])).err).toBe(
+      "groundfix: fix: unknown option --isue (did you mean --issue?)\n",
+    );
+    const far = await run(["fix", "--colour"]);
+    expect(far).toEqual({ code: 2, err: "groundfix: fix: unknown option --colour (see groundfix fix --help)\n" });
+    expect((await run(["fix", "--json=1"])).err).toBe(
+      "groundfix: fix: --json takes no value (see groundfix fix --help)\n",
+    );
+  });
+});
