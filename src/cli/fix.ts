@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { RunResult } from "../agent/index.js";
-import { createModel } from "../agent/models/index.js";
+import { createModel, ModelSpecError } from "../agent/models/index.js";
 import { CONFIG_PATH } from "../config/load.js";
 import { problemCutNote } from "../agent/prompt.js";
 import { createLocalHost, type LocalHost } from "../host/local/index.js";
@@ -107,7 +107,7 @@ export async function runFix(options: FixOptions): Promise<FixReport> {
   const env = options.env ?? process.env;
   const progress = options.onProgress ?? (() => {});
   const modelSpec = options.model ?? (env.GROUNDFIX_MODEL?.trim() || DEFAULT_MODEL);
-  const model = createModel(modelSpec, { env });
+  const model = createNamedModel(modelSpec, options.model !== undefined ? "--model" : "GROUNDFIX_MODEL", env);
   const host = options.host ?? createLocalHost(options.repoDir, { onProgress: progress });
   const ref = options.ref ?? "HEAD";
   // The working tree's state is read while the run works (git status walks every tracked file).
@@ -265,6 +265,21 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
     notes,
     warnings,
   };
+}
+
+/**
+ * {@link createModel} for the spec the user gave through `source` (`--model` or `GROUNDFIX_MODEL`): its
+ * ModelSpecError names that source first (`GROUNDFIX_MODEL: unknown model spec "gpt4"; …`), as serve does, so a
+ * user who never passed --model sees where the spec came from. The default spec (heuristic) cannot fail.
+ * @throws ModelSpecError
+ */
+function createNamedModel(spec: string, source: "--model" | "GROUNDFIX_MODEL", env: NodeJS.ProcessEnv) {
+  try {
+    return createModel(spec, { env });
+  } catch (error) {
+    if (error instanceof ModelSpecError) throw new ModelSpecError(`${source}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

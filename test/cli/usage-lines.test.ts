@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
+import { demoRepo } from "./helpers.js";
 
 /** `groundfix ARGS` in process: exit code and stderr (the model variable cleared unless `env` sets it). */
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; err: string }> {
@@ -60,5 +61,20 @@ describe("bad options: one line naming the option and what it takes", () => {
     expect((await run(["fix", "--json=1"])).err).toBe(
       "groundfix: fix: --json takes no value (see groundfix fix --help)\n",
     );
+  });
+});
+
+describe("an unknown model spec names where it came from", () => {
+  const repo = demoRepo().dir;
+  const issue = ["--repo", repo, "--issue-text", "TypeError in models/ValidationLog.js"];
+
+  it("GROUNDFIX_MODEL when the user gave no --model, --model when they did", async () => {
+    const fromEnv = await run(["fix", ...issue], { GROUNDFIX_MODEL: "gpt4" });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.err).toMatch(/^groundfix: GROUNDFIX_MODEL: unknown model spec "gpt4"; use one of /);
+    const fromFlag = await run(["fix", ...issue, "--model", "gpt4"], { GROUNDFIX_MODEL: "heuristic" });
+    expect(fromFlag.err).toMatch(/^groundfix: --model: unknown model spec "gpt4"; use one of /);
+    const replay = await run(["fix", ...issue], { GROUNDFIX_MODEL: "replay:" });
+    expect(replay.err).toBe('groundfix: GROUNDFIX_MODEL: model spec "replay:" needs a file: replay:<file>\n');
   });
 });
