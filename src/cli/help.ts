@@ -4,8 +4,8 @@ export const MAIN_HELP =
   `Usage:
   groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
   groundfix review --repo <dir> --base <rev> --head <rev> [--direct] [--json] [--exit-code]
-  groundfix serve [--role web]         run the GitHub App (webhooks and jobs; --role web: webhooks only)
-  groundfix worker                     run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
+  groundfix serve [--role all|web|worker]  run the GitHub App (webhooks and jobs; --role web: webhooks only)
+  groundfix worker                         run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
 
 Run "groundfix <command> --help" (or "groundfix help <command>") for the options of a command;
 "groundfix --version" prints the version.

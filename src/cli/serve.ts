@@ -154,7 +154,7 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  * @returns the exit code when the process should stop: 1 at once (one line on stderr) when Redis is configured but
  *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`); 2 with one line for a setting that cannot
  *   work (`groundfix: cannot start: …`): an invalid operator environment, a GitHub App setting
- *   ({@link appSettingsProblem}) or a PORT in use
+ *   ({@link appSettingsProblem}), a PORT that is not a port number 1-65535 or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
 export async function serve(args: string[], io: ServeIO): Promise<number> {
@@ -178,8 +178,14 @@ export async function serve(args: string[], io: ServeIO): Promise<number> {
     io.stderr.write(`groundfix: cannot start: ${problem}\n`);
     return 2;
   }
-  const port = Number(io.env.PORT || 3000);
-  if (role !== "worker" && Number.isInteger(port) && port > 0 && (await portInUse(port, io.env.HOST))) {
+  const given = io.env.PORT?.trim() || "3000";
+  const port = /^\d{1,5}$/.test(given) ? Number(given) : NaN;
+  if (role !== "worker" && !(port >= 1 && port <= 65535)) {
+    // Probot's parseInt would listen on 3000 for "abc" and on 80 for "80x", silently.
+    io.stderr.write(`groundfix: cannot start: PORT must be a port number 1-65535 (got ${JSON.stringify(given)})\n`);
+    return 2;
+  }
+  if (role !== "worker" && (await portInUse(port, io.env.HOST))) {
     io.stderr.write(`groundfix: cannot start: port ${port} is already in use (PORT)\n`);
     return 2;
   }

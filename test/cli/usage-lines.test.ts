@@ -78,3 +78,19 @@ describe("an unknown model spec names where it came from", () => {
     expect(replay.err).toBe('groundfix: GROUNDFIX_MODEL: model spec "replay:" needs a file: replay:<file>\n');
   });
 });
+
+describe("help agrees with itself", () => {
+  it("the top-level help shows serve's --role as serve --help does", async () => {
+    const read = async (args: string[]) => {
+      const stdout = new PassThrough();
+      let out = "";
+      stdout.on("data", (c: Buffer) => (out += c));
+      await runCli(args, { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {} });
+      return out;
+    };
+    const serveUsage = /groundfix serve (\[--role [^\]]+\])/;
+    const own = serveUsage.exec(await read(["serve", "--help"]))?.[1];
+    expect(own).toBe("[--role all|web|worker]");
+    expect(serveUsage.exec(await read(["--help"]))?.[1]).toBe(own);
+  });
+});

@@ -141,6 +141,17 @@ describe("groundfix serve", () => {
     }
   });
 
+  it("refuses a PORT that is not a port number with exit 2 and one line, instead of listening on 3000", async () => {
+    const app = { APP_ID: "1", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: "s", HOST: "127.0.0.1" };
+    for (const port of ["abc", "0", "65536", "80x", "-1", "3000.5"]) {
+      const run = groundfix(["serve"], { ...app, PORT: port });
+      expect(await run.exit, port).toBe(2);
+      expect(run.output()).toBe(
+        `groundfix: cannot start: PORT must be a port number 1-65535 (got ${JSON.stringify(port)})\n`,
+      );
+    }
+  });
+
   it("serves GET /ping and GET /ready, which follows Redis's reachability", async () => {
     const port = await freePort();
     const run = groundfix(["serve", "--role", "web"], {
