@@ -105,7 +105,8 @@ function boundIn(statement: string, root: string): boolean {
   const r = esc(root);
   return new RegExp(
     [
-      String.raw`\b(?:const|let|var|val|auto)\s+[^=;]*\b${r}\b`,
+      // a declaration's names, up to `=` or a loop's `of`/`in` (`for (const x of list)` binds `x`, not `list`)
+      String.raw`\b(?:const|let|var|val|auto)\s+(?:(?!\s(?:of|in)\s)[^=;])*\b${r}\b`,
       String.raw`\bfor\s*\(?\s*(?:[\w<>\[\],.?]+\s+)?(?:\w+\s*,\s*)?${r}\b`,
       String.raw`\b${r}\s*(?:,\s*\w+\s*)?:=`,
       String.raw`\(\s*(?:[\w$]+\s*,\s*)*${r}\s*(?:,[^)]*)?\)\s*=>`,
@@ -349,7 +350,8 @@ export function fixOptions(id: string, message: string | null): string {
 
 /**
  * What an error about a value of the wrong kind says (not a missing one): CPython's `'T' object has no attribute
- * 'x'` and `'T' object is not iterable` for a `T` other than NoneType, and V8's `a.b is not a function`. Groundfix
+ * 'x'` and `'T' object is not iterable` for a `T` other than NoneType, V8's `a.b is not a function` and V8's/Firefox's
+ * `x is not iterable`. Groundfix
  * finds no cause for these; the addition it can ground is a clearer error at the place it is raised.
  */
 export interface Mismatch {
@@ -362,9 +364,27 @@ export interface Mismatch {
   name: string | null;
   /** The type the runtime printed (`Request`, `int`), or null. */
   type: string | null;
-  /** For `function`: the expression the message printed before `.name` (`this`, `epilog`), or null. */
+  /**
+   * For `function`: the expression the message printed before `.name` (`this`, `epilog`); for a JS `iterable`: the
+   * expression printed (`cart.items`), null when the runtime printed a value (`undefined`, `object null`); else null.
+   */
   receiver: string | null;
 }
+
+/**
+ * V8's and Firefox's `TypeError: X is not iterable`, X the expression iterated (`list`, `cart.items`, `this.rows`) or
+ * the value a builtin got (`undefined`, `object null`, `number 5`), with V8's optional parenthesis. A computed or
+ * called expression (`o[k]`, `f(...)`) and `f is not a function or its return value is not iterable` do not match.
+ */
+const JS_NOT_ITERABLE = new RegExp(
+  String.raw`TypeError:\s*((?:this|[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*|` +
+    String.raw`(?:object|number|string|boolean|bigint|symbol|function) [^\s()]+|object)` +
+    String.raw` is not iterable(?:\s*(\(cannot read property [^\n]*\)))?\s*$`,
+  "m",
+);
+
+/** The words `typeof` (and V8's `object null`) gives a value: what a builtin's `… is not iterable` prints. */
+const JS_TYPES = /^(?:undefined|null|object|number|string|boolean|bigint|symbol|function)$/;
 
 /** The {@link Mismatch} a message reports, or null (a missing value is {@link crashOf}'s). */
 export function mismatchOf(message: string | null): Mismatch | null {
@@ -374,6 +394,15 @@ export function mismatchOf(message: string | null): Mismatch | null {
     return { kind: "attribute", name: m[2] ?? null, type: m[1] ?? null, receiver: null };
   if ((m = /'(\w+)' object is not iterable/.exec(message)) && m[1] !== "NoneType")
     return { kind: "iterable", name: null, type: m[1] ?? null, receiver: null };
+  if ((m = JS_NOT_ITERABLE.exec(message))) {
+    // V8 prints the expression (`cart.items`, `this.rows`) where the syntax iterates it, and the value where a
+    // builtin does (`undefined`, `object null`, `number 5` … `(cannot read property Symbol(Symbol.iterator))`).
+    const printed = m[1] ?? "";
+    const value =
+      /^(?:undefined|null)$/.test(printed) || printed.includes(" ") || /Symbol\(Symbol\.iterator\)/.test(m[2] ?? "");
+    const type = value ? (/^(?:object )?null\b/.test(printed) ? "null" : (printed.split(" ")[0] ?? null)) : null;
+    return { kind: "iterable", name: null, type, receiver: value ? null : printed };
+  }
   if (
     (m = /TypeError:\s*((?:this|[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*)\.([A-Za-z_$][\w$]*) is not a function/.exec(
       message,
@@ -384,11 +413,54 @@ export function mismatchOf(message: string | null): Mismatch | null {
 }
 
 /**
+ * The expressions a JavaScript/TypeScript line of code iterates, where V8 throws `… is not iterable`: `for (… of x)`,
+ * an array or argument spread `[...x]` / `f(...x)` (not an object spread `{ ...x }`, which never throws it), an array
+ * destructuring `[a, b] = x`, `yield* x`, and the iterable argument of `Array.from`, `new Map`/`Set`/`WeakMap`/
+ * `WeakSet`, `Object.fromEntries` and `Promise.all`/`allSettled`/`race`/`any`. In line order; `code` is
+ * {@link codeOnly}'s (strings blanked).
+ */
+function jsIterated(code: string): string[] {
+  const end = String.raw`(?![\w$.(\[])`;
+  const out: [number, string][] = [];
+  const add = (re: RegExp, keep: (m: RegExpExecArray) => boolean = () => true) => {
+    for (const m of code.matchAll(re)) if (m[1] && keep(m)) out.push([m.index ?? 0, m[1]]);
+  };
+  add(new RegExp(String.raw`\bof\s+(${EXPR})\s*\)`, "g"));
+  add(new RegExp(String.raw`\byield\s*\*\s*(${EXPR})${end}`, "g"));
+  add(
+    new RegExp(String.raw`\]\s*=\s*(${EXPR})\s*(?:[;,)]|$)`, "g"),
+    (m) => !/[\w$)\]]\[[^\]]*$/.test(code.slice(0, m.index ?? 0)),
+  );
+  add(
+    new RegExp(
+      String.raw`(?:\bArray\.from|\bnew\s+(?:Weak)?(?:Map|Set)|\bObject\.fromEntries|` +
+        String.raw`\bPromise\.(?:all|allSettled|race|any))\s*\(\s*(${EXPR})\s*[,)]`,
+      "g",
+    ),
+  );
+  // A spread inside `[`/`(` iterates; inside `{` it copies properties.
+  add(new RegExp(String.raw`\.\.\.\s*(${EXPR})${end}`, "g"), (m) => innermostOpen(code, m.index ?? 0) !== "{");
+  return out.sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+}
+
+/** The innermost bracket open before `at` in `code` (`(`, `[` or `{`), or null at the top. */
+function innermostOpen(code: string, at: number): string | null {
+  const stack: string[] = [];
+  for (const c of code.slice(0, at)) {
+    if (c === "(" || c === "[" || c === "{") stack.push(c);
+    else if (c === ")" || c === "]" || c === "}") stack.pop();
+  }
+  return stack[stack.length - 1] ?? null;
+}
+
+/**
  * The clearer-error guard for a {@link Mismatch} on the frame line (Python and JavaScript/TypeScript only):
  * Python `not hasattr(x, "name")` before reading `x.name`, `not hasattr(x, "__iter__")` before iterating `x`
  * (`for … in x`, `list(x)`/`tuple(x)`/`set(x)`/`sorted(x)`, `*x`); JS `typeof x.name !== "function"` before calling
- * it. The receiver must be in scope as for {@link guardFor} (seen earlier in the function, not bound by the
- * statement). Null when no such receiver is on the line.
+ * it, and `typeof x?.[Symbol.iterator] !== "function"` before iterating the `x` the message names (or, when it names a
+ * value, the one value the line iterates; see {@link jsIterated}). The receiver must be in scope as for
+ * {@link guardFor} (seen earlier in the function, not bound by the statement). Null when no such receiver is on the
+ * line.
  */
 export function clearerGuard(
   mismatch: Mismatch,
@@ -412,7 +484,15 @@ export function clearerGuard(
       ).exec(code)?.[1] ??
       new RegExp(`[(,]\\s*\\*(${EXPR})\\s*[,)]`).exec(code)?.[1] ??
       null;
-  else if (mismatch.kind === "function" && js && mismatch.name && mismatch.receiver) {
+  else if (mismatch.kind === "iterable" && js && (mismatch.receiver || JS_TYPES.test(mismatch.type ?? ""))) {
+    // The one value the message names, where the line iterates it; a builtin's unnamed value: the one value iterated.
+    const iterated = [...new Set(jsIterated(code))];
+    receiver = mismatch.receiver
+      ? (iterated.find((x) => x === mismatch.receiver) ?? null)
+      : iterated.length === 1
+        ? (iterated[0] ?? null)
+        : null;
+  } else if (mismatch.kind === "function" && js && mismatch.name && mismatch.receiver) {
     const call = new RegExp(`${lead}(${esc(mismatch.receiver)})\\.${esc(mismatch.name)}\\s*\\(`).exec(code);
     receiver = call?.[1] ?? null;
   }
@@ -440,7 +520,9 @@ export function clearerGuard(
     };
   return {
     receiver,
-    condition: `not hasattr(${receiver}, "__iter__")`,
+    condition: js
+      ? `typeof ${receiver === "this" ? "this" : receiver.split(".").join("?.")}?.[Symbol.iterator] !== "function"`
+      : `not hasattr(${receiver}, "__iter__")`,
     message: `${receiver} must be iterable`,
     absent: `\`${receiver}\` is not iterable`,
   };
