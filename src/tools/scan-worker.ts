@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isMainThread, MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
@@ -15,6 +16,21 @@ import {
   WordTable,
 } from "./word-scan.js";
 
+/** Cores from which the worker is used by default. */
+export const MIN_CORES = 4;
+
+/**
+ * The default `minChars` for a machine of `cores` cores: 32 Mi characters, or Infinity (no worker) below
+ * {@link MIN_CORES}. Measured on the bench's 2-core machine (108 MB repository, `fix` with two `search_codebase`
+ * calls, 10 interleaved runs, medians, session 8): with the worker 1880 ms wall and 3000 ms CPU, without 1810 ms
+ * and 2620 ms, the main thread 250 ms less busy: V8's own background threads (garbage collection, compilation)
+ * already keep the second core about a third busy, and the worker competes with them; its ring and heap also raised
+ * the run's peak memory from 2.2x to 2.4-2.5x the source. With more cores it should pay; not measured here.
+ */
+export function defaultMinChars(cores: number): number {
+  return cores >= MIN_CORES ? 32 * 2 ** 20 : Infinity;
+}
+
 /**
  * The scan worker: a second thread that runs `scanWords`' fresh pass (search-index.ts) over a share of a large
  * snapshot's text files (the last files, `WORKER_SHARE` of the text) while the main thread scans the rest, with the
@@ -24,7 +40,8 @@ import {
  * own word table: what it reports, keeps and merges is exactly what one thread gives.
  *
  * - When: only for snapshots whose scannable raw text is at least {@link scanWorkerSettings}`.minChars` characters
- *   (32 Mi by default; below it the pass is short and the worker's start-up would not pay).
+ *   (32 Mi by default; below it the pass is short and the worker's start-up would not pay), and by default only on
+ *   machines with at least {@link MIN_CORES} cores ({@link defaultMinChars}).
  * - Texts: the worker keeps none. Each call, the main thread copies the share's raw texts (their Latin-1 bytes, a
  *   native copy) into a ring of {@link RING_SLOTS} shared buffers of `slotBytes` (2 MiB; larger when one file is)
  *   between its own files, a slot as soon as the worker has scanned the one in it; the worker scans each file as
@@ -48,7 +65,7 @@ export const scanWorkerSettings: {
   slotBytes: number;
   /** Tests only: make the worker fail ("throw", "exit", "hang": no answer, "garble": a wrong answer). */
   fault?: "throw" | "exit" | "hang" | "garble";
-} = { minChars: 32 * 2 ** 20, timeoutMs: 10_000, slotBytes: 2 * 2 ** 20 };
+} = { minChars: defaultMinChars(availableParallelism()), timeoutMs: 10_000, slotBytes: 2 * 2 ** 20 };
 
 /**
  * What the scan worker did in this process (for tests and diagnostics): shares it answered, shares the main thread

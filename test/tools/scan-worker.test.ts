@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { resetScanWorker, scanWorkerSettings, scanWorkerStats } from "../../src/tools/scan-worker.js";
+import { defaultMinChars, resetScanWorker, scanWorkerSettings, scanWorkerStats } from "../../src/tools/scan-worker.js";
 import { MAX_WORDS_PER_FILE, rankFiles, scanWords } from "../../src/tools/search-index.js";
 import type { Snapshot } from "../../src/types.js";
 import { makeContext } from "./fixture.js";
@@ -189,5 +189,15 @@ describe("scanWords with the scan worker", () => {
       );
     });
     expect(out).toEqual({ code: 0, stdout: "alpha alphabet alpine 1\n" });
+  });
+});
+
+describe("when the worker is used by default", () => {
+  it("not on a 2-core machine (the bench's: it made the run slower there), from 4 cores on large snapshots", () => {
+    expect(defaultMinChars(1)).toBe(Infinity);
+    expect(defaultMinChars(2)).toBe(Infinity);
+    expect(defaultMinChars(3)).toBe(Infinity);
+    expect(defaultMinChars(4)).toBe(32 * 2 ** 20);
+    expect(defaultMinChars(64)).toBe(32 * 2 ** 20);
   });
 });
