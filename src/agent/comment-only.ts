@@ -4,7 +4,7 @@
  * reads agrees with what was decided. The comment rules themselves are src/lang/comments.ts.
  */
 import { applyVerbatimEdit } from "../grounding/apply.js";
-import { isCommentOnly, sameCode } from "../lang/comments.js";
+import { fileFirstLine, isCommentOnly, sameCode } from "../lang/comments.js";
 import type { AppliedEdit } from "../types.js";
 
 /** What {@link readCommentOnly} found. */
@@ -47,7 +47,7 @@ export function readCommentOnly(
       now.set(edit.path, text);
     }
     const before = now.get(edit.path);
-    const hunks = isCommentOnly(edit, firstLine(base.get(edit.path)));
+    const hunks = isCommentOnly(edit, fileFirstLine(base.get(edit.path)));
     if (before === undefined) return hunks;
     const applied = applyVerbatimEdit(before, edit, { allow: "modifications", path: edit.path });
     if (!applied.ok) {
@@ -65,6 +65,3 @@ export function readCommentOnly(
   });
   return { edits: each, all: each.every(Boolean) || files, hidden };
 }
-
-/** The first line of a text, if any. */
-const firstLine = (text: string | undefined): string | undefined => text?.split("\n", 1)[0]?.replace(/\r$/, "");

@@ -853,6 +853,14 @@ export function sameCode(path: string, before: string, after: string): boolean {
 }
 
 /**
+ * The first line of a file's text (without its `\r`), where a shebang names an extension-less script's language;
+ * undefined for no text. For the `firstLine` arguments of {@link isCommentOnly} and {@link inertLines}.
+ */
+export function fileFirstLine(text: string | undefined): string | undefined {
+  return text?.split("\n", 1)[0]?.replace(/\r$/, "");
+}
+
+/**
  * True when an edit (its `path` and unified `diff`) changes nothing the program does. Each hunk is read as two runs
  * of lines ({@link inertLines}): its old side (context and removed lines) and its new side (context and added
  * lines); the edit is comment-only when, in every hunk, both sides hold the same code lines in the same order. So an

@@ -1,7 +1,7 @@
 import { readCommentOnly } from "../agent/comment-only.js";
 import { COMMENT_ONLY_REASON } from "../agent/outcome.js";
 import { extractSymbols } from "../grounding/symbols.js";
-import { changedLines, inertLines, isCommentOnly } from "../lang/comments.js";
+import { changedLines, fileFirstLine, inertLines, isCommentOnly } from "../lang/comments.js";
 import type { AppliedEdit, Diagnosis } from "../types.js";
 import { postedLine } from "../grounding/posted.js";
 
@@ -170,7 +170,7 @@ export function describeEdit(
 ): EditDescription {
   const { added, removed } = changedLines(edit.diff);
   const content = readBase?.(edit.path);
-  const first = content?.split("\n", 1)[0]?.replace(/\r$/, "");
+  const first = fileFirstLine(content);
   const inert = inertLines(edit.path, added, first);
   const code = added.filter((_, i) => !inert[i]);
   const commentOnly = changesNoCode ?? isCommentOnly(edit, first);
