@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedLines, rubyUsers, runHeuristic } from "./readable.js";
+import { addedLines, rubyUsers, runHeuristic, USER_NAME_ISSUE, userNameRepo } from "./readable.js";
 
 /**
  * Attacks on the heuristic's reading of string interpolation (src/agent/models/heuristic/live-code.ts, owner this
@@ -10,19 +10,6 @@ import { addedLines, rubyUsers, runHeuristic } from "./readable.js";
  * comment says regular expression literals are not recognised; these are what that costs: a guard drawn from string
  * text (JS, Ruby), and no guard for a read inside a raw f-string's braces (Python).
  */
-const issue = "TypeError: Cannot read properties of undefined (reading 'name') in getUserName";
-const js = (line: string) =>
-  [
-    'const db = require("./db");',
-    "function getUserName(id) {",
-    "  const user = db.find(id);",
-    line,
-    "  return user.fullName;",
-    "}",
-    "module.exports = { getUserName };",
-    "",
-  ].join("\n");
-const db = "module.exports = { find: (id) => undefined };\n";
 
 describe("attacker: a quote in a regular expression literal before string text shaped like a read", () => {
   it.fails("JS: /`/ or /'/ before '${user.name}' (plain string text): no guard on user", async () => {
@@ -30,16 +17,16 @@ describe("attacker: a quote in a regular expression literal before string text s
       "  const parts = String(id).split(/`/); log('${user.name}', parts);",
       "  const re = /'/; log(`${id}`, '${user.name}', re);",
     ]) {
-      const r = await runHeuristic({ "src/db.js": db, "src/user.js": js(line) }, "getUserName crashes", issue);
+      const r = await runHeuristic(userNameRepo(line), "getUserName crashes", USER_NAME_ISSUE);
       expect(addedLines(r).join("\n"), line).not.toMatch(/if \(user == null\)/);
     }
   });
 
   it("control: the same text without the regular expression draws no guard", async () => {
     const r = await runHeuristic(
-      { "src/db.js": db, "src/user.js": js("  log('${user.name}', String(id));") },
+      userNameRepo("  log('${user.name}', String(id));"),
       "getUserName crashes",
-      issue,
+      USER_NAME_ISSUE,
     );
     expect(addedLines(r).join("\n")).not.toMatch(/if \(user == null\)/);
   });

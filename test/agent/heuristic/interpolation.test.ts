@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { liveCode } from "../../../src/agent/models/heuristic/live-code.js";
-import { addedLines, rubyUsers, runHeuristic, syntaxErrors } from "./readable.js";
+import {
+  addedLines,
+  rubyUsers,
+  runHeuristic,
+  syntaxErrors,
+  USER_NAME_DB,
+  USER_NAME_ISSUE,
+  userNameRepo,
+} from "./readable.js";
 
 /**
  * Code inside a string's interpolation is code (a read or a call there crashes like any other), string text is text
@@ -53,33 +61,15 @@ describe("a read inside an interpolation is guarded like any other read", () => 
 });
 
 describe("attacker: string text shaped like a read is never a read", () => {
-  const issue = "TypeError: Cannot read properties of undefined (reading 'name') in getUserName";
-  const js = (line: string) =>
-    [
-      'const db = require("./db");',
-      "function getUserName(id) {",
-      "  const user = db.find(id);",
-      line,
-      "  return user.fullName;",
-      "}",
-      "module.exports = { getUserName };",
-      "",
-    ].join("\n");
-  const db = "module.exports = { find: (id) => undefined };\n";
-
   it("JS: `${user.name}` in a double-quoted string (no interpolation there): no guard before that line", async () => {
     for (const line of ['  log("${user.name} is missing", id);', "  log('${user.name}', id);"]) {
-      const r = await runHeuristic({ "src/db.js": db, "src/user.js": js(line) }, "getUserName crashes", issue);
+      const r = await runHeuristic(userNameRepo(line), "getUserName crashes", USER_NAME_ISSUE);
       expect(addedLines(r).join("\n"), line).not.toMatch(/if \(user == null\)/);
     }
   });
 
   it("JS: the text of a template literal around an interpolation is text: no guard from it", async () => {
-    const r = await runHeuristic(
-      { "src/db.js": db, "src/user.js": js("  log(`user.name of ${id}`);") },
-      "getUserName crashes",
-      issue,
-    );
+    const r = await runHeuristic(userNameRepo("  log(`user.name of ${id}`);"), "getUserName crashes", USER_NAME_ISSUE);
     expect(addedLines(r).join("\n")).not.toMatch(/if \(user == null\)/);
   });
 
@@ -100,7 +90,7 @@ describe("attacker: string text shaped like a read is never a read", () => {
   it("a string text read beside a real one: the real read is the one line the function reads it on", async () => {
     const r = await runHeuristic(
       {
-        "src/db.js": db,
+        "src/db.js": USER_NAME_DB,
         "src/user.js": [
           'const db = require("./db");',
           "function getUserName(id) {",
@@ -113,7 +103,7 @@ describe("attacker: string text shaped like a read is never a read", () => {
         ].join("\n"),
       },
       "getUserName crashes",
-      issue,
+      USER_NAME_ISSUE,
     );
     const after = r.files[0]?.content ?? "";
     expect(addedLines(r)[0]).toBe("  if (user == null) {");

@@ -67,10 +67,6 @@ export async function runHeuristic(files: Record<string, string>, title: string,
   });
 }
 
-/**
- * A CommonJS `lib/resolver.js` whose `Resolver.resolve(element, file)` reads `element.target` on its third line (the
- * frame a relayed missing value crashes in), shared by the locating and relay-guard tests.
- */
 /** lib/users.rb: `Users.load` returns nil; `Users.label(id)` sets `user = load(id)` and then runs `body`. */
 export function rubyUsers(body: readonly string[]): string {
   const head = [
@@ -85,6 +81,34 @@ export function rubyUsers(body: readonly string[]): string {
   return [...head, ...body, "  end", "end", ""].join("\n");
 }
 
+/** The issue of a JS crash reading `name` of an undefined `user` in `getUserName` ({@link userNameRepo}). */
+export const USER_NAME_ISSUE = "TypeError: Cannot read properties of undefined (reading 'name') in getUserName";
+
+/** src/db.js of {@link userNameRepo}: `find` returns undefined. */
+export const USER_NAME_DB = "module.exports = { find: (id) => undefined };\n";
+
+/**
+ * src/db.js ({@link USER_NAME_DB}) and src/user.js, whose `getUserName(id)` sets `user = db.find(id)`, then runs
+ * `line`, then returns `user.fullName`: a repository where only `line` can read `user.name`.
+ */
+export function userNameRepo(line: string): Record<string, string> {
+  const user = [
+    'const db = require("./db");',
+    "function getUserName(id) {",
+    "  const user = db.find(id);",
+    line,
+    "  return user.fullName;",
+    "}",
+    "module.exports = { getUserName };",
+    "",
+  ];
+  return { "src/db.js": USER_NAME_DB, "src/user.js": user.join("\n") };
+}
+
+/**
+ * A CommonJS `lib/resolver.js` whose `Resolver.resolve(element, file)` reads `element.target` on its third line (the
+ * frame a relayed missing value crashes in), shared by the locating and relay-guard tests.
+ */
 export const RESOLVER_JS = [
   "class Resolver {",
   "  resolve(element, file) {",
