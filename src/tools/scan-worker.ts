@@ -446,7 +446,7 @@ function serve(port: MessagePort, control: Int32Array): void {
 function scanShare(request: ScanRequest, control: Int32Array, table: WordTable): ShareResult {
   const { files, lengths, bounds, slotBytes } = request;
   const ring = Buffer.from(request.ring);
-  const re = scanPattern(request.alternatives);
+  const pattern = scanPattern(request.alternatives);
   reserveLatin1(PIECE_CHARS);
   table.begin();
   const entries = new IntList();
@@ -470,7 +470,7 @@ function scanShare(request: ScanRequest, control: Int32Array, table: WordTable):
       for (let piece = at; piece < end && taken < MAX_WORDS_PER_FILE;) {
         const cut = cutAt(ring, piece, end);
         reserveLatin1(cut - piece);
-        taken = fileWords(ring.toString("latin1", piece, cut), true, file, re, table, entries, piece - at, taken);
+        taken = fileWords(ring.toString("latin1", piece, cut), true, file, pattern, table, entries, piece - at, taken);
         piece = cut;
       }
       if (taken >= MAX_WORDS_PER_FILE) capped.push(file);

@@ -11,7 +11,15 @@ import {
   withinBudget,
   type ExtractBudget,
 } from "./symbol-index.js";
-import { fileWords, IntList, MAX_WORDS_PER_FILE, reserveLatin1, scanPattern, WordTable } from "./word-scan.js";
+import {
+  fileWords,
+  IntList,
+  MAX_WORDS_PER_FILE,
+  reserveLatin1,
+  scanPattern,
+  type ScanPattern,
+  WordTable,
+} from "./word-scan.js";
 
 export { MAX_WORDS_PER_FILE };
 
@@ -132,7 +140,7 @@ export function scanWords(
   const entries = new IntList();
   const capped = new Set<number>();
   if (fresh.length > 0) {
-    const re = scanPattern(fresh);
+    const pattern = scanPattern(fresh);
     // With nothing to merge, words are reported as they are found.
     const direct = wanted.size === 0;
     const { paths } = snapshot;
@@ -166,7 +174,7 @@ export function scanWords(
         // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
         const content = rawText(snapshot, paths[file] as string) as string;
         const from = entries.length;
-        if (fileWords(content, narrow, file, re, table, entries) >= MAX_WORDS_PER_FILE) capped.add(file);
+        if (fileWords(content, narrow, file, pattern, table, entries) >= MAX_WORDS_PER_FILE) capped.add(file);
         settle(from);
         share?.pump();
       }
@@ -242,7 +250,7 @@ function merge(
   sources.forEach(skip);
   const again = [...rescan].sort((a, b) => a - b);
   let next = 0; // the next file of `again`
-  let re: RegExp | undefined;
+  let pattern: ScanPattern | undefined;
   const found = new IntList();
   const narrow = rawIsLatin1(snapshot);
   reserveLatin1(longestText(snapshot));
@@ -261,7 +269,7 @@ function merge(
       }
       const content = rawText(snapshot, snapshot.paths[file] as string) as string;
       found.length = 0;
-      fileWords(content, narrow, file, (re ??= scanPattern(alternatives)), table, found);
+      fileWords(content, narrow, file, (pattern ??= scanPattern(alternatives)), table, found);
       for (let k = 0; k < found.length; k += 4) {
         const id = found.data[k + 1] as number;
         onWord(file, table.words[id] as string, table.localId(id));

@@ -1,10 +1,11 @@
 import { Buffer } from "node:buffer";
+import { END_SLOTS, needleScanner, type NeedleScanner } from "./needle-scan.js";
 
 /**
  * The scan of one file for the words holding a scan's needles ({@link fileWords}) and the word table it interns
  * them in, shared by `scanWords` (search-index.ts) on the main thread and by the scan worker (scan-worker.ts), which
- * runs the same code over its share of the files. Nothing here imports more than `node:buffer`, so the worker starts
- * without loading the rest of groundfix.
+ * runs the same code over its share of the files. Nothing here imports more than `node:buffer` and needle-scan.ts, so
+ * the worker starts without loading the rest of groundfix.
  */
 
 /** True for `[A-Za-z0-9_$]`, the characters of an identifier (a UTF-16 code unit). */
@@ -210,13 +211,18 @@ for (let c = 0; c < 256; c++) WORD_BYTE[c] = isWordCode(c) ? 1 : 0;
 /**
  * The Latin-1 bytes of the file being scanned, reused by every scan: {@link reserveLatin1} sizes it for the longest
  * text file of a snapshot before a pass, so the hit loop never grows it (a growth first met after the loop is
- * optimized would deoptimize it).
+ * optimized would deoptimize it). With the needle scan (needle-scan.ts), the text region of its memory.
  */
-let latin1 = Buffer.allocUnsafeSlow(1 << 10);
+let latin1: Buffer = Buffer.allocUnsafeSlow(1 << 10);
 
 /** Make {@link latin1} hold at least `length` bytes. */
 export function reserveLatin1(length: number): void {
-  if (length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(length)));
+  const scanner = needleScanner();
+  if (scanner !== null) {
+    // A power of two, so that a pass reserves once and the views stay.
+    scanner.reserve(2 ** Math.ceil(Math.log2(Math.max(length, 1 << 10))));
+    latin1 = scanner.text;
+  } else if (length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(length)));
 }
 
 /** A code unit past 0xFF (only in the raw text of snapshots not built by the snapshot builder). */
@@ -234,60 +240,112 @@ export function latin1Bytes(text: string, narrow: boolean): Uint8Array {
   return latin1;
 }
 
-/** The regular expression of a scan: the needles as alternatives, each hit widened to the end of its word. */
-export function scanPattern(alternatives: readonly string[]): RegExp {
+/**
+ * What a scan looks for: `re`, the needles as alternatives of a regular expression, each hit widened to the end of
+ * its word; `needles`, the same for the needle scan (needle-scan.ts), which finds the same hits faster.
+ */
+export interface ScanPattern {
+  re: RegExp;
+  needles: readonly string[];
+}
+
+/** The {@link ScanPattern} of a scan for `alternatives` (strings of word characters). */
+export function scanPattern(alternatives: readonly string[]): ScanPattern {
   // The rest of the word is matched by the expression itself (`[\w$]` is `isWordCode`): a hit ends at its word's end.
-  return new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
+  const re = new RegExp(`(?:${alternatives.map((n) => n.replace(/\$/g, "\\$")).join("|")})[\\w$]*`, "gi");
+  return { re, needles: [...alternatives] };
+}
+
+/**
+ * The needle scanner to scan for `pattern` with, its needles loaded; null when there is none or it cannot take
+ * them (then the regular expression scans).
+ */
+function scannerFor(pattern: ScanPattern): NeedleScanner | null {
+  const scanner = needleScanner();
+  if (scanner === null || scanner.loaded === pattern.needles) return scanner;
+  return scanner.load(pattern.needles) ? scanner : null;
 }
 
 /**
  * Append to `out` an entry (file, id, end, 0) for each distinct word (2 to {@link MAX_WORD} characters) of `content`,
- * the raw text of file number `file` (`narrow`: see {@link latin1Bytes}), that `re` finds, in order, at most
+ * the raw text of file number `file` (`narrow`: see {@link latin1Bytes}), that `pattern` finds, in order, at most
  * {@link MAX_WORDS_PER_FILE}; `end` is the offset just past its first occurrence. Words met are marked in
  * `table.seen` with `file` (so `seen` must hold no `file` before). No callback per word: the caller walks the
  * entries after the file, so this loop, which runs once per hit, stays small and sees one shape of everything.
  * `content` may also be a piece of the file's text that starts and ends by a non-word character or the file's
  * start or end (the scan worker cuts long files so): it starts at offset `base` of the file, and `taken` words of the
  * file were taken from its pieces before; no word and no hit spans such a cut, so the pieces give what the whole does.
+ * The hits are found by the needle scan (needle-scan.ts) when it takes the pattern's needles, else by its regular
+ * expression: the same hits either way.
  * @returns the number of the file's words taken so far: {@link MAX_WORDS_PER_FILE} when the cap stopped the file.
  */
 export function fileWords(
   content: string,
   narrow: boolean,
   file: number,
-  re: RegExp,
+  pattern: ScanPattern,
   table: WordTable,
   out: IntList,
   base = 0,
   taken = 0,
 ): number {
-  re.lastIndex = 0;
-  // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands); the hit is a run of
-  // word characters ending at lastIndex, the end of its word, so the word is that run widened to the left, hashed
-  // as it is widened (a word longer than MAX_WORD is given up as soon as it is).
-  if (!re.test(content)) return taken;
+  const scanner = scannerFor(pattern);
+  if (scanner === null) {
+    const { re } = pattern;
+    re.lastIndex = 0;
+    // `test` rather than `exec`: no match array per hit (a search makes hundreds of thousands).
+    if (!re.test(content)) return taken;
+    const bytes = latin1Bytes(content, narrow);
+    do {
+      taken = takeWord(content, bytes, re.lastIndex, file, table, out, base, taken);
+      if (taken >= MAX_WORDS_PER_FILE) return taken;
+    } while (re.test(content));
+    return taken;
+  }
+  scanner.reserve(content.length);
+  latin1 = scanner.text;
   const bytes = latin1Bytes(content, narrow);
-  const word = WORD_BYTE;
-  do {
-    const e = re.lastIndex;
-    let s = e - 1;
-    let h = Math.imul(FNV_BASIS ^ (bytes[s] as number), FNV_PRIME);
-    while (s > 0) {
-      const c = bytes[s - 1] as number;
-      if (word[c] === 0) break;
-      if (e - s === MAX_WORD) {
-        s = -1;
-        break;
-      }
-      h = Math.imul(h ^ c, FNV_PRIME);
-      s--;
+  for (let from = 0; ;) {
+    const count = scanner.scan(from, content.length);
+    const { ends } = scanner;
+    for (let k = 0; k < count; k++) {
+      taken = takeWord(content, bytes, ends[k] as number, file, table, out, base, taken);
+      if (taken >= MAX_WORDS_PER_FILE) return taken;
     }
-    if (s < 0 || e - s < 2) continue;
-    const id = table.id(content, bytes, s, e, h | 0);
-    if (table.seen[id] === file) continue;
-    table.seen[id] = file;
-    out.push4(file, id, base + e, 0);
-    if (++taken >= MAX_WORDS_PER_FILE) return taken;
-  } while (re.test(content));
-  return taken;
+    if (count < END_SLOTS) return taken;
+    from = ends[count - 1] as number;
+  }
+}
+
+/**
+ * The hit of {@link fileWords} that ends at `e`, the end of its word in `content` (`bytes` its Latin-1): the word is
+ * the run of word characters before `e`, hashed as it is widened to the left (a word longer than MAX_WORD is given
+ * up as soon as it is); a word not met in `file` yet gets its entry. @returns `taken`, plus one for a new word.
+ */
+function takeWord(
+  content: string,
+  bytes: Uint8Array,
+  e: number,
+  file: number,
+  table: WordTable,
+  out: IntList,
+  base: number,
+  taken: number,
+): number {
+  const word = WORD_BYTE;
+  let s = e - 1;
+  let h = Math.imul(FNV_BASIS ^ (bytes[s] as number), FNV_PRIME);
+  while (s > 0) {
+    const c = bytes[s - 1] as number;
+    if (word[c] === 0) break;
+    if (e - s === MAX_WORD) return taken;
+    h = Math.imul(h ^ c, FNV_PRIME);
+    s--;
+  }
+  if (e - s < 2) return taken;
+  const id = table.id(content, bytes, s, e, h | 0);
+  if (table.seen[id] === file) return taken;
+  table.seen[id] = file;
+  out.push4(file, id, base + e, 0);
+  return taken + 1;
 }
