@@ -59,6 +59,9 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
       throw new UsageError(missingValueMessage(command, option, TAKES[long], next?.startsWith("-") ?? false));
     }
     if (option) throw new UsageError(`${command}: ${option} takes no value (see groundfix ${command} --help)`);
+    const stray = /^Unexpected argument '(.*)'\. This command/s.exec(first)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" && stray !== undefined)
+      throw new UsageError(`${command}: unexpected argument ${stray} (see groundfix ${command} --help)`);
     throw new UsageError(
       `${command}: ${first.replace(/\. (?:To specify|This command) .*$/, "")} (see groundfix ${command} --help)`,
     );
@@ -312,9 +315,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await (await import("./serve.js")).serve(rest, io);
       case "worker":
         if (rest.includes("--help") || rest.includes("-h")) return (void io.stdout.write(SERVE_HELP), EXIT.ok);
-        return await (await import("./serve.js")).serve(["--role", "worker", ...rest], io);
+        return await (await import("./serve.js")).serve(rest, io, "worker");
       case "help": {
         // `groundfix help fix` = `groundfix fix --help`.
+        if (rest.length > 1) throw new UsageError(`help: unexpected argument ${rest[1]} (groundfix help <command>)`);
         const topic = { fix: FIX_HELP, review: REVIEW_HELP, serve: SERVE_HELP, worker: SERVE_HELP }[rest[0] ?? ""];
         if (rest[0] !== undefined && topic === undefined)
           throw new UsageError(
@@ -326,6 +330,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       case "--version":
       case "-V":
       case "version":
+        if (rest.length > 0) throw new UsageError(`${command}: unexpected argument ${rest[0]} (it takes none)`);
         io.stdout.write(`groundfix ${packageVersion()}\n`);
         return EXIT.ok;
       case undefined:

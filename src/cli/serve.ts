@@ -21,23 +21,34 @@ export interface ServeIO {
 
 const ROLES: readonly Role[] = ["all", "web", "worker"];
 
-/** `[--role all|web|worker]` (also `--role=web`); default `all`. @throws UsageError for anything else */
-export function parseServeArgs(args: readonly string[]): { role: Role } {
-  let role: Role = "all";
+/**
+ * The arguments of `groundfix serve` (`command` "serve": `[--role all|web|worker]`, also `--role=web`; default `all`)
+ * or of `groundfix worker` (`command` "worker": no options, the role is `worker`). Every error names the command the
+ * user typed and its help (`worker: unknown option --foo (see groundfix worker --help)`).
+ * @throws UsageError for anything else
+ */
+export function parseServeArgs(args: readonly string[], command: "serve" | "worker" = "serve"): { role: Role } {
+  let role: Role = command === "worker" ? "worker" : "all";
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    if (command === "worker" && (arg === "--role" || arg.startsWith("--role="))) {
+      throw new UsageError(
+        "worker: takes no --role (groundfix worker is serve --role worker; " +
+          "for another role run groundfix serve --role)",
+      );
+    }
     if (arg === "--role" && (args[i + 1] === undefined || args[i + 1]!.startsWith("-")))
-      throw new UsageError(missingValueMessage("serve", "--role", "all, web or worker"));
+      throw new UsageError(missingValueMessage(command, "--role", "all, web or worker"));
     const value = arg === "--role" ? args[++i] : arg.startsWith("--role=") ? arg.slice("--role=".length) : undefined;
     if (value === undefined) {
       throw new UsageError(
         arg.startsWith("-")
-          ? unknownOptionMessage("serve", arg, ["role", "help"])
-          : `serve: unexpected argument ${arg} (see groundfix serve --help)`,
+          ? unknownOptionMessage(command, arg, command === "worker" ? ["help"] : ["role", "help"])
+          : `${command}: unexpected argument ${arg} (see groundfix ${command} --help)`,
       );
     }
     if (!ROLES.includes(value as Role))
-      throw new UsageError(`serve: --role must be all, web or worker (got "${value}")`);
+      throw new UsageError(`${command}: --role must be all, web or worker (got "${value}")`);
     role = value as Role;
   }
   return { role };
@@ -142,8 +153,9 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
 }
 
 /**
- * `groundfix serve [--role all|web|worker]` and `groundfix worker` (= `--role worker`): run the GitHub App in this
- * process. APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT… come from the environment or `.env`, as for `probot run`.
+ * `groundfix serve [--role all|web|worker]` and `groundfix worker` (`command` "worker": the same as
+ * `serve --role worker`, its argument errors named `worker:`): run the GitHub App in this process. APP_ID,
+ * PRIVATE_KEY, WEBHOOK_SECRET, PORT… come from the environment or `.env`, as for `probot run`.
  * - `all` (default): Probot's server (webhooks, `GET /ping`, `GET /ready`) and the worker, in one process;
  * - `web`: the server only; its jobs go to Redis for the workers (needs GROUNDFIX_REDIS_URL);
  * - `worker`: runs the jobs of the Redis queue, no HTTP server (needs GROUNDFIX_REDIS_URL).
@@ -157,8 +169,8 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  *   ({@link appSettingsProblem}), a PORT that is not a port number 1-65535 or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
-export async function serve(args: string[], io: ServeIO): Promise<number> {
-  const { role } = parseServeArgs(args);
+export async function serve(args: string[], io: ServeIO, command: "serve" | "worker" = "serve"): Promise<number> {
+  const { role } = parseServeArgs(args, command);
   applyDotEnv(io.env);
   const url = io.env.GROUNDFIX_REDIS_URL?.trim();
   if (role !== "all" && !url) {

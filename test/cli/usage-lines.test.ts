@@ -64,6 +64,48 @@ describe("bad options: one line naming the option and what it takes", () => {
   });
 });
 
+describe("every subcommand's argument errors name the command the user typed", () => {
+  it("groundfix worker says worker:, not serve:, and points at its own help", async () => {
+    expect(await run(["worker", "--foo"])).toEqual({
+      code: 2,
+      err: "groundfix: worker: unknown option --foo (see groundfix worker --help)\n",
+    });
+    expect((await run(["worker", "extra"])).err).toBe(
+      "groundfix: worker: unexpected argument extra (see groundfix worker --help)\n",
+    );
+    expect((await run(["worker", "--hepl"])).err).toBe(
+      "groundfix: worker: unknown option --hepl (did you mean --help?)\n",
+    );
+    // worker is serve --role worker: another --role is refused, not silently taken (it ran a web server before).
+    for (const args of [["--role", "web"], ["--role=all"], ["--role"]]) {
+      const r = await run(["worker", ...args]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/^groundfix: worker: takes no --role \(groundfix worker is serve --role worker; /);
+    }
+  });
+
+  it("each command's unknown option, stray argument and bad value start with that command's name", async () => {
+    for (const command of ["fix", "review", "serve", "worker"]) {
+      for (const args of [["--nope"], ["stray"], ["-z"]]) {
+        const r = await run([command, ...args]);
+        expect(r.code, `${command} ${args.join(" ")}`).toBe(2);
+        expect(r.err).toMatch(new RegExp(`^groundfix: ${command}: (unknown option|unexpected argument) `));
+        expect(r.err).toContain(`groundfix ${command} --help`);
+        expect(r.err.split("\n")).toHaveLength(2);
+      }
+    }
+    expect((await run(["serve", "--role", "db"])).err).toBe(
+      'groundfix: serve: --role must be all, web or worker (got "db")\n',
+    );
+    expect((await run(["help", "fix", "extra"])).err).toBe(
+      "groundfix: help: unexpected argument extra (groundfix help <command>)\n",
+    );
+    expect((await run(["--version", "--foo"])).err).toBe(
+      "groundfix: --version: unexpected argument --foo (it takes none)\n",
+    );
+  });
+});
+
 describe("an unknown model spec names where it came from", () => {
   const repo = demoRepo().dir;
   const issue = ["--repo", repo, "--issue-text", "TypeError in models/ValidationLog.js"];
