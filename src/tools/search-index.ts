@@ -111,9 +111,43 @@ function scanCache(snapshot: Snapshot): ScanCache {
  * call scans only for the needles no earlier pass looked for and merges, by file and offset, what the earlier
  * passes found for the others, so it reports exactly what one pass for all of them would (a file an earlier pass
  * stopped at the cap is scanned again).
+ *
+ * Not re-entrant per snapshot: the ids are per call, kept in the snapshot's one word table, so calling it again on
+ * the same snapshot from inside `onWord` throws {@link ScanReentryError} (collect the words, then scan again after
+ * the call returns). Another snapshot may be scanned from inside a callback.
  * @returns the number of text files scanned.
+ * @throws ScanReentryError, or what `onWord` throws
  */
 export function scanWords(
+  snapshot: Snapshot,
+  needles: readonly string[],
+  onWord: (file: number, word: string, id: number) => void,
+): number {
+  if (scanning.has(snapshot)) throw new ScanReentryError();
+  scanning.add(snapshot);
+  try {
+    return scanWordsOnce(snapshot, needles, onWord);
+  } finally {
+    scanning.delete(snapshot);
+  }
+}
+
+/**
+ * Thrown by {@link scanWords} called on a snapshot from inside a `scanWords` callback on that same snapshot: the
+ * inner call would reset the outer call's word ids (a bug in the caller, never the user's input).
+ */
+export class ScanReentryError extends Error {
+  constructor() {
+    super("scanWords called from inside a scanWords callback on the same snapshot (word ids would be corrupted)");
+    this.name = "ScanReentryError";
+  }
+}
+
+/** The snapshots a {@link scanWords} call is running on. */
+const scanning = new WeakSet<Snapshot>();
+
+/** {@link scanWords}' pass, once the call is known not to be nested in another on the same snapshot. */
+function scanWordsOnce(
   snapshot: Snapshot,
   needles: readonly string[],
   onWord: (file: number, word: string, id: number) => void,
