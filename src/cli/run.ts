@@ -168,6 +168,15 @@ async function writeJsonFile(file: string, value: unknown, option: string): Prom
   }
 }
 
+/**
+ * @throws UsageError when `--repo` was given as an empty string (`--repo ""`, an unset shell variable): git would
+ *   take it as the current directory and run on whatever checkout that is.
+ */
+function assertRepoGiven(repo: string, command: string): void {
+  if (repo === "")
+    throw new UsageError(`${command}: --repo is empty (give the folder of a git checkout, e.g. --repo .)`);
+}
+
 async function fixCommand(args: string[], io: CliIO): Promise<number> {
   const v = parse(
     args,
@@ -186,6 +195,7 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
     "fix",
   );
   if (v.help) return (void io.stdout.write(FIX_HELP), EXIT.ok);
+  assertRepoGiven(v.repo, "fix");
   if (v.issue === undefined && v["issue-text"] === undefined) {
     throw new UsageError("fix: missing --issue <file|-> or --issue-text <text> (see groundfix fix --help)");
   }
@@ -252,6 +262,7 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
     "review",
   );
   if (v.help) return (void io.stdout.write(REVIEW_HELP), EXIT.ok);
+  assertRepoGiven(v.repo, "review");
   if (!v.base || !v.head)
     throw new UsageError("review: --base <rev> and --head <rev> are required (see groundfix review --help)");
   const host = createLocalHost(v.repo);

@@ -44,8 +44,14 @@ describe("groundfix bad input (built CLI): exit 2 with one clear line", () => {
   it("a repository without commits", () => {
     const empty = mkdtempSync(join(tmpdir(), "groundfix-empty-"));
     git(empty, "init", "-q", "-b", "main");
-    expectBadInput(cli(["fix", "--repo", empty, ...text]), /^groundfix: repository \/.* has no commits yet$/);
-    expectBadInput(cli(["review", "--repo", empty, "--base", "HEAD", "--head", "HEAD"]), /has no commits yet$/);
+    expectBadInput(
+      cli(["fix", "--repo", empty, ...text]),
+      /^groundfix: repository \/.* has no commits yet \(commit a file first\)$/,
+    );
+    expectBadInput(
+      cli(["review", "--repo", empty, "--base", "HEAD", "--head", "HEAD"]),
+      /has no commits yet \(commit a file first\)$/,
+    );
   });
 
   it("an issue that is not text, or shows nothing", () => {

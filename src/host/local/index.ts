@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { decodeText } from "../../snapshot/builder.js";
 import { cachedSnapshot } from "../../snapshot/cache.js";
 import { snapshotFromGit } from "../../snapshot/git.js";
@@ -9,6 +9,7 @@ import type { Host } from "../types.js";
 import { deliverWithPlumbing } from "./commit.js";
 import { LocalInputError } from "./errors.js";
 import { git, gitText, GitError } from "./git.js";
+import { notRepositoryReason } from "./repo-dir.js";
 
 export { LocalInputError } from "./errors.js";
 export { GitError } from "./git.js";
@@ -36,12 +37,16 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
   /** The repository's top-level directory (also the snapshot cache key), after checking it is a repository. */
   const topLevel = (): Promise<string> =>
     (checked ??= gitText(repoDir, ["rev-parse", "--show-toplevel"]).catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && !(error instanceof GitError))
+        throw new LocalInputError(
+          "no_git",
+          "git is not installed or not on PATH (groundfix reads the repository with it)",
+        );
       if (!(error instanceof GitError)) throw error;
       // A bare repository has no top level but is still a repository.
       const bare = await gitText(repoDir, ["rev-parse", "--is-bare-repository"]).catch(() => "");
       if (bare === "true") return realpathSync(repoDir);
-      if (!existsSync(repoDir)) throw new LocalInputError("not_a_repository", `${repoDir} does not exist`);
-      throw new LocalInputError("not_a_repository", `${repoDir} is not a git repository`);
+      throw new LocalInputError("not_a_repository", await notRepositoryReason(repoDir, error));
     }));
 
   /** Full commit ids git resolved for this host: an id names the same commit for good, so it is not asked again. */
@@ -61,7 +66,10 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
       if (error instanceof GitError) {
         // A repository without any commit (fresh `git init`): no revision can resolve, so say that instead.
         const any = await gitText(repoDir, ["rev-list", "-n", "1", "--all"]).catch(() => "unknown");
-        if (any === "") throw new LocalInputError("no_commits", `repository ${await topLevel()} has no commits yet`);
+        if (any === "") {
+          const top = await topLevel();
+          throw new LocalInputError("no_commits", `repository ${top} has no commits yet (commit a file first)`);
+        }
         throw new LocalInputError(
           "unknown_ref",
           `unknown revision ${JSON.stringify(ref)} in ${repoDir} (not a commit)`,

@@ -22,7 +22,7 @@ describe("createLocalHost", () => {
     sh(empty, "init", "-q", "-b", "main");
     const host = createLocalHost(empty);
     await expect(host.resolveBase()).rejects.toThrow(
-      new RegExp(`^repository .*${basename(empty)} has no commits yet$`),
+      new RegExp(`^repository .*${basename(empty)} has no commits yet \\(commit a file first\\)$`),
     );
     await expect(host.resolveBase("main")).rejects.toMatchObject({ kind: "no_commits" });
   });
