@@ -29,6 +29,7 @@ import { headlineOf, oneLine, type ProblemFacts } from "./problem.js";
 import { definitionSites, grepHits, knownLines, listedPaths, searchFiles, type FileWindow } from "./results.js";
 import { goPackageFile, mapInstalledFrame, ownByLabel, sourceCandidates, type OwnMapping } from "./own.js";
 import { crashOf } from "./proportion.js";
+import { linkOf } from "./symlink.js";
 import { escapeRe, NO_TRACE, sourceNoun, wholeWord } from "./wording.js";
 import type { OwnPackage } from "../../../tools/manifests.js";
 import type { DefinitionSite } from "../../../tools/results.js";
@@ -786,7 +787,11 @@ export function locate(
       if (!res || !dataOf(steps, "get_file_contents", args, "get_file_contents")) {
         // A frame's file over the per-file cap still holds the frame: it is the place, unread; no other file is blamed.
         if (c.evidence === "frame" && res && TOO_LARGE.test(res)) return { ...c, tooLarge: true };
-        tried.push(`${c.path} could not be read.`);
+        // A link to a text file of the repository is read there; one out of it is not followed, and the answer says so.
+        const link = res ? linkOf(c.path, res) : null;
+        const followed = link?.follow ? pick([{ ...c, path: link.follow }]) : null;
+        if (followed) return followed;
+        tried.push(link?.why ?? `${c.path} could not be read.`);
         continue;
       }
       return c;
