@@ -5,6 +5,7 @@ import { snapshotFromGit } from "../../snapshot/git.js";
 // The leaf module, not review/index.js: the index also exports reviewCommit, whose rules load the TypeScript compiler
 // and the Python grammar. The CLI imports this host eagerly to answer a bad --repo/--ref before the pipeline loads.
 import { parseUnifiedDiff } from "../../review/diff-parse.js";
+import type { SnapshotEntry } from "../../types.js";
 import type { Host } from "../types.js";
 import { deliverWithPlumbing } from "./commit.js";
 import { LocalInputError } from "./errors.js";
@@ -13,6 +14,29 @@ import { notRepositoryReason } from "./repo-dir.js";
 
 export { LocalInputError } from "./errors.js";
 export { GitError } from "./git.js";
+
+/**
+ * Why the committed `.github/groundfix.yml` entry `entry` has no text to read as config, for a ConfigError issue:
+ * a symbolic link (named with its target; never followed), bytes that are not UTF-8 text, over the per-file cap, a
+ * Git LFS pointer, a submodule.
+ */
+function notTextConfig(entry: SnapshotEntry): string {
+  switch (entry.kind) {
+    case "symlink":
+      return (
+        `(file): a symbolic link to ${JSON.stringify(entry.target ?? "")}, which groundfix does not follow ` +
+        "(commit the file itself)"
+      );
+    case "binary":
+      return "(file): not UTF-8 text (save it as UTF-8)";
+    case "too_large":
+      return `(file): ${entry.size} bytes, over the snapshot's per-file cap`;
+    case "lfs_pointer":
+      return "(file): a Git LFS pointer, not the file (commit it without LFS)";
+    default:
+      return `(file): a ${entry.kind} entry, not a file`;
+  }
+}
 
 /** The local host: {@link Host} over a checkout, plus the directory it works in. */
 export interface LocalHost extends Host {
@@ -118,8 +142,12 @@ export function createLocalHost(repoDir: string, options: { onProgress?: (messag
         import("../../config/load.js"),
         import("../../config/schema.js"),
       ]);
-      const text = (await host.loadSnapshot(sha)).read(CONFIG_PATH);
+      const snapshot = await host.loadSnapshot(sha);
+      const text = snapshot.read(CONFIG_PATH);
       try {
+        const entry = snapshot.entry(CONFIG_PATH);
+        // Not a text file (a link, bytes that are not UTF-8…): an error, never the defaults in its place.
+        if (entry !== undefined && text === undefined) throw new ConfigError([notTextConfig(entry)], CONFIG_PATH);
         return configFromText(text);
       } catch (error) {
         // Say which commit was read: a fix made in the working tree but not committed is not seen.
