@@ -270,15 +270,22 @@ function fixReportOf(run: RunReport, requested: string): FixReport {
 /**
  * {@link createModel} for the spec the user gave through `source` (`--model` or `GROUNDFIX_MODEL`): its
  * ModelSpecError names that source first (`GROUNDFIX_MODEL: unknown model spec "gpt4"; …`), as serve does, so a
- * user who never passed --model sees where the spec came from. The default spec (heuristic) cannot fail.
+ * user who never passed --model sees where the spec came from; a bad value of another variable the spec reads is
+ * that variable's line (`GROUNDFIX_RUN_TIMEOUT_MS="abc" is not an integer … (read for GROUNDFIX_MODEL
+ * openai:gpt-4o); correct or unset GROUNDFIX_RUN_TIMEOUT_MS`). The default spec (heuristic) cannot fail.
  * @throws ModelSpecError
  */
 function createNamedModel(spec: string, source: "--model" | "GROUNDFIX_MODEL", env: NodeJS.ProcessEnv) {
   try {
     return createModel(spec, { env });
   } catch (error) {
-    if (error instanceof ModelSpecError) throw new ModelSpecError(`${source}: ${error.message}`);
-    throw error;
+    if (!(error instanceof ModelSpecError)) throw error;
+    // A bad value of another variable (GROUNDFIX_RUN_TIMEOUT_MS="abc") is that variable's line, with the model it
+    // was read for: under a "GROUNDFIX_MODEL:" prefix it read as a problem of the model spec.
+    const other = /^([A-Z][A-Z0-9_]*)="/.exec(error.message)?.[1];
+    if (other !== undefined && other !== source)
+      throw new ModelSpecError(`${error.message} (read for ${source} ${spec}); correct or unset ${other}`);
+    throw new ModelSpecError(`${source}: ${error.message}`);
   }
 }
 

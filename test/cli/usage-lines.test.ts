@@ -119,6 +119,29 @@ describe("an unknown model spec names where it came from", () => {
     const replay = await run(["fix", ...issue], { GROUNDFIX_MODEL: "replay:" });
     expect(replay.err).toBe('groundfix: GROUNDFIX_MODEL: model spec "replay:" needs a file: replay:<file>\n');
   });
+
+  it("a bad value of another variable the model reads is that variable's line, not the model spec's", async () => {
+    const env = { GROUNDFIX_MODEL: "anthropic:claude-x", ANTHROPIC_API_KEY: "k" };
+    const cases: [string, string, string][] = [
+      ["GROUNDFIX_RUN_TIMEOUT_MS", "abc", "an integer from 1 to 86400000"],
+      ["GROUNDFIX_MAX_OUTPUT_TOKENS", "12", "an integer from 256 to 128000"],
+      ["GROUNDFIX_TEMPERATURE", "hot", "a number from 0 to 2"],
+    ];
+    for (const [name, value, what] of cases) {
+      // Before: "GROUNDFIX_MODEL: GROUNDFIX_RUN_TIMEOUT_MS=..." read as a problem of the model spec.
+      const r = await run(["fix", ...issue], { ...env, [name]: value });
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        `groundfix: ${name}="${value}" is not ${what} (read for GROUNDFIX_MODEL anthropic:claude-x); ` +
+          `correct or unset ${name}\n`,
+      );
+    }
+    const flag = await run(["fix", ...issue, "--model", "anthropic:claude-x"], {
+      ANTHROPIC_API_KEY: "k",
+      GROUNDFIX_MODEL_RETRIES: "9",
+    });
+    expect(flag.err).toMatch(/^groundfix: GROUNDFIX_MODEL_RETRIES="9" .* \(read for --model anthropic:claude-x\); /);
+  });
 });
 
 describe("help agrees with itself", () => {
