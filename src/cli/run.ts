@@ -206,6 +206,12 @@ async function fixCommand(args: string[], io: CliIO): Promise<number> {
   if (v.trace && v.record && (await sameFile(v.trace, v.record))) {
     throw new UsageError(`fix: --trace and --record name the same file (${v.trace}); give each its own file`);
   }
+  if (v.issue === "-" && (io.stdin as { isTTY?: boolean }).isTTY) {
+    // Else a user who typed `--issue -` without a pipe sees nothing happen.
+    io.stderr.write(
+      "groundfix: reading the issue text from the terminal; end it with Ctrl-D (Ctrl-Z Enter on Windows)\n",
+    );
+  }
   const text = v.issue !== undefined ? await readIssueText(v.issue, io.stdin) : v["issue-text"]!;
   const problem = toProblem(text, v.title);
   const progress = io.stderr.isTTY

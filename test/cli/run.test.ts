@@ -68,6 +68,22 @@ describe("runCli (in process)", () => {
     expect(io.err()).toBe(`groundfix: fix: --trace ${trace}: the folder ${folder} does not exist (create it first)\n`);
   });
 
+  it("--issue - on a terminal says it reads the issue there and how to end it; a pipe gets no such line", async () => {
+    const { dir } = demoRepo();
+    for (const tty of [true, false]) {
+      const io = fakeIO(false);
+      const stdin = new PassThrough();
+      Object.assign(stdin, { isTTY: tty });
+      stdin.end(GUARD_ISSUE);
+      const code = await runCli(["fix", "--repo", dir, "--issue", "-", "--json"], { ...io, stdin });
+      expect(code).toBe(0);
+      const hint =
+        "groundfix: reading the issue text from the terminal; end it with Ctrl-D (Ctrl-Z Enter on Windows)\n";
+      expect(io.err().startsWith(hint)).toBe(tty);
+      expect(JSON.parse(io.out()).status).toBe("pr_ready");
+    }
+  });
+
   it("notes a config model: only when it differs from the model used, and every replay", () => {
     expect(runNotes("heuristic", "heuristic", "heuristic")).toEqual([]);
     expect(runNotes(undefined, "heuristic", "heuristic")).toEqual([]);
