@@ -16,6 +16,7 @@
  */
 
 import { splitParams } from "./code.js";
+import { liveCode } from "./live-code.js";
 
 const esc = (s: string) => s.replace(/[.$]/g, (c) => `\\${c}`);
 
@@ -82,14 +83,51 @@ function pointerResultOf(name: string, earlier: string): boolean {
  * The file's top-level functions (not methods) whose one result is a pointer (`func Find(id int) *User {` on one
  * line), each as `func Find() *User`: the parameters dropped, so the line says what a call returns and declares no
  * name the caller's code could be mistaken for. Read by {@link goNilComparable} through its `earlier` lines.
+ *
+ * Only code counts, and only a name every unqualified call reaches:
+ * - the lines are read as code ({@link liveCode}): a signature in a `//` or `/* *\/` comment or a raw string is
+ *   text; a `*\/` left in the code closes a comment opened above the lines read, so the lines before it are dropped;
+ * - a function whose name the read code also declares otherwise is left out: a local (`Find := func(…) User {…}`,
+ *   a method value `Find := s.Find`, `var Find = …`, `for _, Find := range …`), a parameter or named result
+ *   (`func Label(Find func(int) User)`), or another top-level `func Find` (a build-tagged twin): the call may reach
+ *   that one, whose result the line does not show. Any scope of the file counts (a shadow in another function too):
+ *   a guard left out is a summary's "no guard: …", a `u == nil` on a struct does not compile.
+ *
+ * @param lines the lines read of the file, by 1-based number (in any order; gaps are joined as if adjacent)
  */
-export function goPointerFunctions(lines: Iterable<string>): string[] {
+export function goPointerFunctions(lines: ReadonlyMap<number, string>): string[] {
+  const ordered = [...lines].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  let code = liveCode(ordered.join("\n"), "go").split("\n");
+  const stray = code.findLastIndex((l) => l.includes("*/"));
+  if (stray !== -1) code = code.slice(stray + 1);
+  const text = code.join("\n");
   const out: string[] = [];
-  for (const line of lines) {
+  for (const line of code) {
     const m = /^func\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?\([^()]*\)\s*(\*[\w.]+(?:\[[\w.,\s*]*\])?)\s*\{/.exec(line);
-    if (m) out.push(`func ${m[1]}() ${m[2]}`);
+    if (m?.[1] && !declaredBesides(m[1], text)) out.push(`func ${m[1]}() ${m[2]}`);
   }
   return out;
+}
+
+/**
+ * True when Go code `text` declares `name` other than by one top-level `func name(`: a local, a `var`/`const`, a
+ * parameter or named result, an assignment (a `var (…)` block's entry), or a second top-level `func name`.
+ */
+function declaredBesides(name: string, text: string): boolean {
+  const n = esc(name);
+  const id = String.raw`[A-Za-z_]\w*`;
+  if ((text.match(new RegExp(String.raw`^func\s+${n}\s*[[(]`, "gm")) ?? []).length > 1) return true;
+  return new RegExp(
+    [
+      // `Find := …`, `a, Find := …`, `for _, Find := range …`, `Find = …` (a `var (…)` entry; a func is no operand)
+      String.raw`(?:^|[^\w.])(?:${id}\s*,\s*)*${n}\s*(?:,\s*${id}\s*)*:?=(?!=)`,
+      // `var Find = …`, `var a, Find func() User`, `const Find = …`
+      String.raw`\b(?:var|const)\s+(?:${id}\s*,\s*)*${n}\b`,
+      // a parameter or named result: `(Find func(int) User`, `, Find Finder`, `(a, Find *T`, `\tFind func(…),`
+      String.raw`(?:^|[(,])\s*(?:${id}\s*,\s*)*${n}\s+(?:\.\.\.)?[A-Za-z_*[]`,
+    ].join("|"),
+    "m",
+  ).test(text);
 }
 
 /** The dereference chains of a line's code (`f.Body.Pos()` → `f.Body.Pos`), package qualifiers left out. */

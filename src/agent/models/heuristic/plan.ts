@@ -951,7 +951,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
       lang === "go"
         ? [
             ...goPackageDeclarations([...declarationHits(steps, problem), ...varHits], a.cand.path),
-            ...goPointerFunctions(a.window.lines.values()),
+            ...goPointerFunctions(a.window.lines),
           ]
         : lang === "java" || lang === "csharp"
           ? fieldLines(a.window.lines, indentOf(signature0))
