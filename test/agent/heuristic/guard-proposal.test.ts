@@ -130,3 +130,117 @@ describe("a guard that throws inside an HTTP request handler is a proposal", () 
     expect(result.diagnosis?.summary).not.toContain("request handler");
   });
 });
+
+describe("a guard that throws while React renders is a proposal (the page fails as before)", () => {
+  /** src/<file>: `lines` (the frame reads `user.name` on the line holding `{user.name}` or `user.name`). */
+  const run = async (file: string, lines: string[], fn = "UserCard") => {
+    const line = lines.findIndex((l) => /user\.name/.test(l)) + 1;
+    return runHeuristic(
+      { "src/hooks.js": "export function useUser(id) {\n  return undefined;\n}\n", [`src/${file}`]: lines.join("\n") },
+      `${fn} crashes`,
+      `TypeError: Cannot read properties of undefined (reading 'name')\n    at ${fn} (/app/src/${file}:${line}:17)\n` +
+        "    at renderWithHooks (/app/node_modules/react-dom/cjs/react-dom.development.js:14985:18)",
+    );
+  };
+  const card = (head: string, end = "}") => [
+    'import React from "react";',
+    'import { useUser } from "./hooks";',
+    "",
+    head,
+    "  const user = useUser(userId);",
+    "  return (",
+    '    <div className="card">',
+    "      <h2>{user.name}</h2>",
+    "    </div>",
+    "  );",
+    end,
+    "",
+  ];
+
+  it("a function component (.jsx, an arrow in .js), a class's render(), a hook: diagnosis_only, why", async () => {
+    const cases: [string, string[], string, RegExp][] = [
+      ["UserCard.jsx", card("export function UserCard({ userId }) {"), "UserCard", /while `UserCard` renders/],
+      ["UserCard.js", card("export const UserCard = ({ userId }) => {", "};"), "UserCard", /while `UserCard` renders/],
+      [
+        "UserCard.js",
+        [
+          'const React = require("react");',
+          "class UserCard extends React.Component {",
+          "  render() {",
+          "    const user = this.props.users.get(this.props.id);",
+          "    return <h2>{user.name}</h2>;",
+          "  }",
+          "}",
+          "",
+        ],
+        "UserCard.render",
+        /while the component's `render\(\)` runs/,
+      ],
+      [
+        "useUserName.ts",
+        [
+          'import { useMemo } from "react";',
+          'import { useUser } from "./hooks";',
+          "",
+          "export function useUserName(id: string): string {",
+          "  const user = useUser(id);",
+          "  return useMemo(() => user.name.trim(), [user]);",
+          "}",
+          "",
+        ],
+        "useUserName",
+        /while the hook `useUserName` runs in a render/,
+      ],
+    ];
+    for (const [file, lines, fn, why] of cases) {
+      const result = await run(file, lines, fn);
+      const added = addedLines(result).join("\n");
+      expect(added, file).toMatch(/if \(user == null\) \{/);
+      expect(added, file).toMatch(/throw new/);
+      expect(result.outcome, file).toBe("diagnosis_only");
+      expect(result.diagnosis?.summary, file).toMatch(why);
+      expect(result.diagnosis?.summary, file).toContain("what to render instead");
+    }
+  });
+
+  it("attacker: a PascalCase function in a file not React's, a JSX file's helper rendering nothing", async () => {
+    const plain = [
+      'const { useUser } = require("./hooks");',
+      "",
+      "function Label(userId) {",
+      "  const user = useUser(userId);",
+      "  return `<b>${user.name}</b>`;",
+      "}",
+      "// import React from 'react' is not needed here",
+      "module.exports = { Label };",
+      "",
+    ];
+    const helper = [
+      'import { useUser } from "./hooks";',
+      "",
+      "export function labelOf(userId) {",
+      "  const user = useUser(userId);",
+      "  return user.name.trim();",
+      "}",
+      "",
+    ];
+    for (const [file, lines, fn] of [
+      ["label.js", plain, "Label"],
+      ["label.jsx", helper, "labelOf"],
+    ] as const) {
+      const result = await run(file, [...lines], fn);
+      expect(addedLines(result).join("\n"), file).toMatch(/if \(user == null\) \{/);
+      expect(result.outcome, file).toBe("pr_ready");
+      expect(result.diagnosis?.summary, file).not.toContain("render");
+    }
+  });
+
+  it("a component whose own guards render nothing: the guard returns null as they do, a pull request", async () => {
+    const lines = card("export function UserCard({ userId }) {");
+    lines.splice(4, 0, "  if (!userId) return null;");
+    const result = await run("UserCard.jsx", lines);
+    expect(addedLines(result).join("\n")).toContain("return null;");
+    expect(addedLines(result).join("\n")).not.toMatch(/throw/);
+    expect(result.outcome).toBe("pr_ready");
+  });
+});

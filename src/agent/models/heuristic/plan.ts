@@ -94,6 +94,7 @@ import { calleeName, missingParameterIndex, relayedArgument } from "./relay-guar
 import { skipsItem } from "./loop-skip.js";
 import { liveCode } from "./live-code.js";
 import { namedRead, readsMember, type NamedRead } from "./named-read.js";
+import { reactRenderPath, type RenderPath } from "./render-path.js";
 import type { Message } from "../types.js";
 import { locateVerbatim, type VerbatimMatch } from "../../../grounding/verbatim.js";
 import { trimBlankLines } from "../../../grounding/snippet.js";
@@ -810,7 +811,12 @@ function relayGuard(
  * - it throws on a parameter itself (`value` is the bare parameter, not a member of it; a Go method's receiver is
  *   one) that the function does not assign above the guard: the function received the missing value, so the cause
  *   is in the caller that passed it, and the guard only swaps the runtime's error (`AttributeError`,
- *   `NullPointerException`, …) for another one at the same place.
+ *   `NullPointerException`, …) for another one at the same place;
+ * - JavaScript/TypeScript: it throws inside an HTTP request handler (the request still fails, a 500 for a 500) or
+ *   while React renders (`render-path.ts`: the page still fails, the tree unmounted up to an error boundary): it
+ *   converts one crash into another the user sees the same way, and what to answer or render instead is the
+ *   application's choice. A throw elsewhere (a library, a CLI) stays a pull request: there the clearer error is the
+ *   caller's or the user's answer (changesets' own fix for eval case changesets-unknown-package is such an error).
  *
  * @param lines the guard's lines as written
  * @param value the checked expression (`projectData`, `f.Body`); `root` its first name
@@ -845,7 +851,28 @@ function guardProposal(
       `clearer error in the log; how to answer it (a 404, \`next(err)\`) is the application's choice, so this is ` +
       `a proposal.`
     );
+  // Throwing while React renders still fails the render (the tree unmounts up to an error boundary, a blank page
+  // without one), as the TypeError did: what to render instead is the application's decision (render-path.ts).
+  const render = (lang === "javascript" || lang === "typescript") && exit.kind === "throw" ? renderPath(a) : null;
+  if (render)
+    return (
+      `It throws while ${renderWhat(render)}: ` +
+      `the page still fails (React unmounts the tree up to the nearest error boundary), only with a clearer ` +
+      `error; what to render instead (nothing, a placeholder, a loading state) is the application's choice, so ` +
+      `this is a proposal.`
+    );
   return null;
+}
+
+/** What runs when the guard throws, for the summary: "`UserCard` renders", "the hook `useUser` runs in a render". */
+function renderWhat(r: RenderPath): string {
+  if (r.kind === "hook") return `the hook \`${r.name}\` runs in a render`;
+  return r.kind === "render" ? "the component's `render()` runs" : `\`${r.name}\` renders`;
+}
+
+/** The React render-path function around the guard's insertion line (see `render-path.ts`), or null. */
+function renderPath(a: Analysis): RenderPath | null {
+  return reactRenderPath(a.window.lines, a.enc, a.cand.path);
 }
 
 /**
