@@ -5,6 +5,7 @@
  */
 import { parsePatch } from "diff";
 import { languageOfBasename, languageOfExtension, languageOfShebang } from "./languages.js";
+import { type CommentAt, type OpenString, openAtEnd } from "./strings.js";
 
 /** Languages whose line comments start with `#`, also after code (Python, Ruby, shell, YAML, …). */
 const HASH = new Set([
@@ -137,6 +138,13 @@ const SYNTAX = new Map<string, Syntax>([
   ["PHP", syntaxWith(["//", "#"], { block: true })],
   ["Terraform", syntaxWith(["//", "#"], { block: true })],
   ["SQL", syntaxWith(["--"], { block: true })],
+  // CSS has only `/* … */` (a `//` line swallows the rule after it); strict JSON (package.json) has no comments at
+  // all, JSON with comments (`.jsonc`, tsconfig.json, …: {@link JSONC}) the C family's; a batch file's `;`, `::` and
+  // `rem` are read as code (a leading `;` is only a delimiter: `;calc.exe` runs)
+  ["CSS", syntaxWith([], { block: true })],
+  ["JSON", syntaxWith([])],
+  ["JSON with Comments", C_FAMILY],
+  ["Batchfile", syntaxWith([])],
   ["Lua", syntaxWith(["--"], { other: longBracket("--"), longString: true })],
   ["Haskell", syntaxWith(["--"], { other: HASKELL_BLOCK, primes: true })],
   ["OCaml", syntaxWith([], { other: mlBlock(false), primes: true })],
@@ -226,6 +234,15 @@ const FREE_INDENT = new Set([
 ]);
 
 /**
+ * JSON files whose readers take `//` and `/* … *\/` comments: `.jsonc`, TypeScript's and jsconfig's configs,
+ * `.eslintrc.json`, `.babelrc`, VS Code's settings and a devcontainer's (other `.json` files are strict JSON).
+ */
+const JSONC = new RegExp(
+  String.raw`(?:^|\/)(?:[^/]*\.jsonc|(?:tsconfig|jsconfig)(?:\.[\w.-]+)?\.json|\.eslintrc\.json|` +
+    String.raw`\.babelrc(?:\.json)?|\.vscode\/[^/]+\.json|devcontainer\.json)$`,
+);
+
+/**
  * The language of a repository path: by basename (`Dockerfile`, `Gemfile`, `.gitignore`, `requirements-dev.txt`),
  * else by extension, else by the shebang of the file's `firstLine` when the caller knows it (`#!/usr/bin/env
  * python3` → Python; `languageOfShebang` of src/lang/languages.ts); undefined if none.
@@ -233,6 +250,7 @@ const FREE_INDENT = new Set([
 export function languageOfPath(path: string, firstLine?: string): string | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
+  if (JSONC.test(path)) return "JSON with Comments";
   return (
     languageOfBasename(base) ??
     (dot > 0 ? languageOfExtension(base.slice(dot + 1)) : undefined) ??
@@ -261,7 +279,10 @@ export function languageOfPath(path: string, firstLine?: string): string | undef
  *   (not an attribute `#[…]`) and Terraform; `%` in Erlang; `;` in Clojure; `<!-- … -->` (or an unclosed `<!--`,
  *   or a closing `-->`) in HTML, XML, Markdown, Vue and Svelte (the last two also read `//` and `/* … *\/`, for
  *   their scripts).
- * - Text (a `.txt` file that is no requirements file nor `CMakeLists.txt`), reStructuredText: never.
+ * - CSS: only a block comment's line (`//` is no comment there; SCSS and Less have it). JSON with comments
+ *   (`.jsonc`, tsconfig.json, …: `JSONC`): the C family's.
+ * - Text (a `.txt` file that is no requirements file nor `CMakeLists.txt`), reStructuredText, strict JSON
+ *   (package.json), Windows batch files (`;calc.exe` runs; `rem` and `::` are read as code too): never.
  * - no known language (an extension-less script whose shebang is not known, `x.conf`): `#`, `//`, `;`, `/* … *\/`.
  * A blank line is not a comment (see {@link isInertLine}).
  */
@@ -419,7 +440,26 @@ function isInert(line: string, language: string | undefined): boolean {
   if (t === "") return true;
   if (isCommentLine(line, language)) return !DIRECTIVE.test(t);
   if (SUPPRESSION.get(language ?? "")?.test(t) === true) return true;
-  return language === "Python" && (/^[rRbBuU]?("""|''')/.test(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
+  return language === "Python" && (isDocstringStart(t) || /^[rRbBuU]?("[^"]*"|'[^']*')$/.test(t));
+}
+
+/**
+ * A Python line (trimmed) that starts a string in `"""` or `'''` and holds nothing else: the string stays open at the
+ * line's end, or only a comment follows its close (`"""doc""" + run()` runs `run()`).
+ */
+function isDocstringStart(t: string): boolean {
+  const m = /^[rRbBuU]?("""|''')/.exec(t);
+  if (!m) return false;
+  const quote = m[1] as string;
+  const raw = /^[rR]/.test(t);
+  for (let i = m[0].length; i < t.length; i++) {
+    if (t[i] === "\\" && !raw) i++;
+    else if (t.startsWith(quote, i)) {
+      const after = t.slice(i + 3).trim();
+      return after === "" || after.startsWith("#");
+    }
+  }
+  return true;
 }
 
 /**
@@ -436,7 +476,10 @@ function isInert(line: string, language: string | undefined): boolean {
  * that breaks before a `*` (`return p` then `    * q;`), not a comment's. `firstLine`, when the caller knows it, is
  * the file's first line (a shebang names the language of an extension-less script: {@link languageOfPath}). A line
  * inside a multi-line string or here-document that a code line of the run opens is part of that code, never inert
- * ({@link lineKinds}). Returns one boolean per line.
+ * ({@link lineKinds}). A line that may hide code however it looks is never inert: a Java `\u` escape, a PHP `?>`
+ * (and the output outside `<?php … ?>`), a C comment that splices the next line on, cgo's preamble, a line break only
+ * some compilers see, the lines after Ruby's `__END__` ({@link hidesCode}, `cgoPreamble`). Returns one boolean per
+ * line.
  */
 export function inertLines(path: string, lines: readonly string[], firstLine?: string): boolean[] {
   return inertLinesIn(languageOfPath(path, firstLine), lines);
@@ -459,9 +502,16 @@ const POD_CUT = /^=cut(?![A-Za-z])/;
  * opens and closes no comment (`` `/*` `` in a template literal, `=begin` in a here-document) and is inert only as
  * part of an inert line (a `//` comment that a `\` continues, in C). Perl's POD (`=pod`, `=head1`, `=cut`, … at a
  * line's start where a statement may start, that is at the run's start or after a code line ending in `;`, `{` or
- * `}`, through the next `=cut` line) is inert.
+ * `}`, through the next `=cut` line) is inert. `kept`: lines that may hide code however they look ({@link hidesCode},
+ * PHP's output outside `<?php … ?>` when the run starts at the file's start, a comment that splices the next line on,
+ * cgo's preamble, the lines from Ruby's `__END__` or Perl's `__END__` / `__DATA__` on), never inert. `fileStart`: the
+ * run starts at the file's line 1, so nothing is open above it (no string, no block comment a later line ends).
  */
-function lineKinds(language: string | undefined, lines: readonly string[]): { inert: boolean[]; joined: boolean[] } {
+function lineKinds(
+  language: string | undefined,
+  lines: readonly string[],
+  fileStart = false,
+): { inert: boolean[]; joined: boolean[]; kept: boolean[] } {
   const syntax = syntaxOf(language);
   const other = syntax.other;
   /** What closes the block the current line is in: `*\/`, `-->`, `=end`, `=cut`, `"""`, `'''`, or "" outside one. */
@@ -473,6 +523,8 @@ function lineKinds(language: string | undefined, lines: readonly string[]): { in
   /** Lines inside a string or here-document: data, never a comment's start or end. */
   const data = lines.map(() => false);
   const joined = lines.map(() => false);
+  /** Lines that may hide code however they look ({@link hidesCode}): compared as they are, never inert. */
+  const kept = lines.map((line) => hidesCode(line.replace(/\r$/, ""), language));
   const out: boolean[] = [];
   /** The last code line that starts a logical line (Perl: whether a statement may start below it). */
   let lastCode: string | undefined;
@@ -518,64 +570,146 @@ function lineKinds(language: string | undefined, lines: readonly string[]): { in
     else if (other !== undefined) ({ closer, depth } = otherLeftOpen(t, other));
     return true;
   };
-  let open = "";
-  let word = "";
+  const commentAt = language === undefined ? undefined : commentStarts(language);
+  let open: OpenString | undefined;
+  let here: { end: (line: string) => boolean } | undefined;
   let join = false;
   let start = 0;
+  /** After Ruby's `__END__`, Perl's `__END__` / `__DATA__`: the rest of the file is the program's DATA. */
+  let dataSection = false;
+  /** PHP: outside `<?php … ?>` (the file's start, after a `?>`): the text is output, never a comment. */
+  let html = language === "PHP" && fileStart;
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).replace(/\r$/, "");
-    const cont = language !== undefined && (open !== "" || word !== "" || join);
+    if (dataSection) {
+      kept[i] = true;
+      out[i] = false;
+      continue;
+    }
+    // a YAML block scalar ends at the first line that is not blank and not indented more than its key
+    if (open?.indent !== undefined && line.trim() !== "" && line.length - line.trimStart().length <= open.indent) {
+      open = undefined;
+    }
+    const cont = language !== undefined && (open !== undefined || here !== undefined || join);
     joined[i] = cont;
-    data[i] = cont && (open !== "" || word !== "");
+    data[i] = cont && (open !== undefined || here !== undefined);
     if (!cont) start = i;
     // a line a `\` joins to a line comment or to code is part of it; inside a block comment it is read as its line
     out[i] = data[i] || (cont && closer === "") ? (out[start] as boolean) : comment(line, i);
+    if (language === "PHP" && !data[i]) {
+      const closeAt = line.lastIndexOf("?>");
+      const openAt = line.lastIndexOf("<?");
+      if (html || closeAt !== -1) kept[i] = true;
+      if (closeAt !== -1 || openAt !== -1) html = closeAt > openAt;
+    }
     if (!cont && !out[i] && line.trim() !== "") lastCode = line;
-    if (language === undefined) continue;
+    if (commentAt === undefined || language === undefined) continue;
+    if (!data[i] && ((language === "Ruby" && line === "__END__") || (language === "Perl" && PERL_DATA.test(line)))) {
+      dataSection = true;
+      kept[i] = true;
+      continue;
+    }
     const startInert = out[start] as boolean;
-    if (word !== "") {
-      if (line.trim() === word) word = "";
+    if (here !== undefined) {
+      if (here.end(line)) here = undefined;
       join = false;
       continue;
     }
-    if (!startInert || open !== "") {
-      open = openAtEnd(line, language, open);
-      if (open === "" && !startInert && HEREDOC.has(language)) word = heredocWord(line, language);
+    if (!startInert || open !== undefined) {
+      open = openAtEnd(line, language, open, fileStart, commentAt);
+      if (open === undefined && !startInert && HEREDOC.has(language)) here = heredocOf(line, language);
     }
-    join =
-      CONTINUED.has(language) && /(?<!\\)(?:\\\\)*\\$/.test(line) && (!startInert || SPLICED_COMMENTS.has(language));
+    join = SPLICED_COMMENTS.has(language)
+      ? SPLICE.test(line)
+      : CONTINUED.has(language) && /(?<!\\)(?:\\\\)*\\$/.test(line) && !startInert;
+    // a comment that splices the next line on: compared as it is (compilers differ on `\` then blanks)
+    if (join && startInert && SPLICED_COMMENTS.has(language)) kept[start] = true;
   }
   if (other !== undefined) {
-    // Backwards: a line that can only end a block comment (`-}`, `--]]`, `#>`) puts every line above it, up to the
-    // one that opens such a block, inside. Lines of strings neither end nor join one.
-    for (let i = lines.length - 1, open = false; i >= 0; i--) {
-      if (data[i]) continue;
+    // A line that can only end a block comment (`-}`, `--]]`, `#>`) in a run that starts below the file's start and
+    // shows no opener above it: the block opened above the run, every line above it is inside. An opener in the run
+    // was read forwards (its block is open below it, or it closed on its own line and `--]]` is a line comment).
+    const ends = (t: string) => other.endsAbove.test(t) && !other.opensAbove.test(t);
+    for (const i of backwards(lines, data, fileStart, ends, (t) => other.opensAbove.test(t))) out[i] = true;
+  }
+  if (syntax.block) {
+    const ends = (t: string) => t.startsWith("*/") || (isStarLine(t) && t.includes("*/"));
+    for (const i of backwards(lines, data, fileStart, ends, (t) => t.includes("/*"))) out[i] = inside[i] = true;
+    // Forwards: a ` * …` line in no block found above, whose nearest non-blank line above is code, is code.
+    let above: boolean | undefined;
+    for (let i = 0; i < lines.length; i++) {
       const t = (lines[i] as string).trim();
-      if (open) {
-        if (other.opensAbove.test(t)) open = false;
-        else out[i] = true;
-      } else if (other.endsAbove.test(t) && !other.opensAbove.test(t)) open = true;
+      if (t === "" || data[i]) continue;
+      if (!inside[i] && isStarLine(t) && above === false) out[i] = false;
+      above = out[i];
     }
   }
-  if (!syntax.block) return { inert: out, joined };
-  // Backwards: a line that closes a block comment puts every line above it, up to the one holding `/*`, inside.
-  for (let i = lines.length - 1, open = false; i >= 0; i--) {
+  if (language === "Go") cgoPreamble(lines, out, inside, data, kept);
+  return { inert: out.map((inert, i) => inert && !kept[i]), joined, kept };
+}
+
+/** Perl's `__END__` and `__DATA__` at a line's start: the lines below are the program's DATA. */
+const PERL_DATA = /^__(?:END|DATA)__(?!\w)/;
+
+/**
+ * The lines above the last line that can only end a block comment (`ends`, trimmed), in a run that starts below the
+ * file's start and holds no opener (`opens`) above that line: inside a block opened above the run. Data lines
+ * (strings) neither end nor open one. None when the run starts at the file's start (nothing is open there).
+ */
+function backwards(
+  lines: readonly string[],
+  data: readonly boolean[],
+  fileStart: boolean,
+  ends: (t: string) => boolean,
+  opens: (t: string) => boolean,
+): number[] {
+  if (fileStart) return [];
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
     if (data[i]) continue;
     const t = (lines[i] as string).trim();
-    if (open) {
-      if (t.includes("/*")) open = false;
-      else out[i] = inside[i] = true;
-    } else if (t.startsWith("*/") || (isStarLine(t) && t.includes("*/"))) open = true;
+    if (ends(t)) last = i;
+    else if (opens(t)) break;
   }
-  // Forwards: a ` * …` line in no block found above, whose nearest non-blank line above is code, is code.
-  let above: boolean | undefined;
+  const inside: number[] = [];
+  for (let i = 0; i < last; i++) if (!data[i]) inside.push(i);
+  return inside;
+}
+
+/** A Go line that imports "C" (`import "C"`, or `"C"` alone in an import group). */
+const CGO_IMPORT = /^\s*(?:import\s*)?(?:\(\s*)?(?:\w+\s+)?"C"\s*\)?\s*(?:\/\/.*)?$/;
+
+/**
+ * Go: the comment right above an `import "C"` (alone or in an import group) is cgo's preamble, C code that is
+ * compiled and linked: its lines are kept (compared as they are), back to the first blank line outside it.
+ */
+function cgoPreamble(
+  lines: readonly string[],
+  out: readonly boolean[],
+  inside: readonly boolean[],
+  data: readonly boolean[],
+  kept: boolean[],
+): void {
   for (let i = 0; i < lines.length; i++) {
-    const t = (lines[i] as string).trim();
-    if (t === "" || data[i]) continue;
-    if (!inside[i] && isStarLine(t) && above === false) out[i] = false;
-    above = out[i];
+    if (data[i] || !CGO_IMPORT.test(lines[i] as string)) continue;
+    for (let j = i - 1; j >= 0 && out[j] === true && ((lines[j] as string).trim() !== "" || inside[j]); j--) {
+      kept[j] = true;
+    }
   }
-  return { inert: out, joined };
+}
+
+/**
+ * True when a line of `language` may hide code however it reads, so that it is compared as it is and never inert:
+ * a character some compiler takes for a line break (a lone CR, NEL, U+2028, U+2029: JavaScript ends a `//` comment at
+ * U+2028, GCC at a lone CR); in Java and Scala (2) a `\u` escape, which javac turns into its character before it
+ * reads comments (`// \u000a run();` runs `run()`); in PHP a `?>`, which ends a `//` or `#` comment (what follows is
+ * output, or code again after a `<?php`).
+ */
+function hidesCode(line: string, language: string | undefined): boolean {
+  if (/[\x85\u2028\u2029]|\r(?!$)/.test(line)) return true;
+  if (language === "Java" || language === "Scala") return /(?<!\\)(?:\\\\)*\\u/.test(line);
+  if (language === "PHP") return line.includes("?>");
+  return false;
 }
 
 /** Whether a C-family comment line (trimmed) ends inside a block comment: `/* …` or ` * …` with no `*\/` after. */
@@ -675,93 +809,84 @@ export function codeOfLine(line: string, language: string | undefined): string {
   return scanLine(line, syntaxOf(language)).code;
 }
 
-/** Languages whose strings in backticks span lines (JavaScript's template literals, Go's raw strings). */
-const BACKTICK = new Set(["JavaScript", "TypeScript", "Go", "Vue", "Svelte"]);
-/** Languages whose `"""` strings span lines (Python also `'''`). */
-const TRIPLE = new Set(["Python", "Kotlin", "Java", "Scala", "Swift", "Julia"]);
 /** Languages whose here-documents (`<<EOF` … `EOF`; PHP `<<<EOF`) hold lines of data. */
-const HEREDOC = new Set(["Shell", "Ruby", "Perl", "PHP", "Dockerfile"]);
+const HEREDOC = new Set(["Shell", "Ruby", "Perl", "PHP", "Dockerfile", "Terraform"]);
 /**
  * Languages where a `\` at the end of a code line joins the next line to it before comments are read (not a
  * Dockerfile: Docker drops the comment lines of a continued instruction first).
  */
 const CONTINUED = new Set(["C", "C++", "C/C++ header", "Objective-C", "Shell", "Makefile", "Python"]);
-/** Of those, the languages where a comment ending in `\` also takes in the next line (C's line splicing, make). */
+/**
+ * Of those, the languages where a comment ending in `\` also takes in the next line (C's line splicing, make). GCC
+ * and Clang also splice at a `\` followed by blanks, and C before C23 (C++ before C++17) reads the trigraph `??/` as
+ * `\`: such a comment line is compared as it is, never inert ({@link hidesCode}).
+ */
 const SPLICED_COMMENTS = new Set(["C", "C++", "C/C++ header", "Objective-C", "Makefile"]);
+/** A line end that splices the next line on, in {@link SPLICED_COMMENTS} languages (with the blanks GCC allows). */
+const SPLICE = /(?:\\|\?\?\/)[ \t\f\v]*$/;
 
 /**
- * The closing quote of a multi-line string that code `line` of `language` leaves open at its end (`` ` ``, `"""`,
- * `'''`), or "": the scan starts inside the string `open` closes (or outside any when ""), skips one-line strings,
- * escapes and comments. A line whose text starts with the quote it leaves open is read as the close of a string
- * opened above the lines seen (a hunk's first lines may be inside one), not as an opening.
+ * Where a comment starts at `i` of a code line of `language`, for the string scan of src/lang/strings.ts: "line" for a
+ * line comment (one of the language's `trailing` starts, or its `line` starts at the line's first non-blank), the
+ * index right after a block comment that closes on the line (`/* … *\/`, an {@link OtherBlock}), -1 for one left
+ * open; undefined for no comment.
  */
-function openAtEnd(line: string, language: string, open: string): string {
+function commentStarts(language: string): CommentAt {
   const syntax = syntaxOf(language);
-  const hash = syntax.line.includes("#");
-  let q = open;
-  let from = -1;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (q !== "") {
-      if (c === "\\" && !(q === "`" && language === "Go") && !q.startsWith("]")) i++;
-      else if (line.startsWith(q, i)) {
-        i += q.length - 1;
-        q = "";
-      }
-      continue;
+  const notComment = NOT_A_COMMENT.get(language);
+  /** The line last asked about and the index of its first non-blank character. */
+  let seen: string | undefined;
+  let first = 0;
+  return (line, i) => {
+    if (line !== seen) {
+      seen = line;
+      first = line.length - line.trimStart().length;
     }
-    if (syntax.longString === true && syntax.other !== undefined) {
-      // Lua: `--` starts a comment (a long one may end on the line), `[[` a long string
-      if (line.startsWith("--", i)) {
-        syntax.other.open.lastIndex = i;
-        const m = syntax.other.open.exec(line);
-        const end = m ? otherEnd(line, i + m[0].length, syntax.other, syntax.other.close(m)) : undefined;
-        if (end === undefined || end.at === -1) break;
-        i = end.at - 1;
-        continue;
-      }
-      LONG_STRING.lastIndex = i;
-      const m = LONG_STRING.exec(line);
-      if (m) {
-        q = `]${m[1] ?? ""}]`;
-        from = i;
-        i += m[0].length - 1;
-        continue;
-      }
+    const other = syntax.other;
+    if (other !== undefined) {
+      other.open.lastIndex = i;
+      const m = other.open.exec(line);
+      if (m) return otherEnd(line, i + m[0].length, other, other.close(m)).at;
     }
-    if (syntax.line.includes("//") && line.startsWith("//", i)) break;
-    if (hash && c === "#" && (i === 0 || /\s/.test(line[i - 1] as string))) break;
     if (syntax.block && line.startsWith("/*", i)) {
       const close = line.indexOf("*/", i + 2);
-      if (close === -1) break;
-      i = close + 1;
-    } else if (
-      TRIPLE.has(language) &&
-      (line.startsWith('"""', i) || (language === "Python" && line.startsWith("'''", i)))
-    ) {
-      q = line.slice(i, i + 3);
-      from = i;
-      i += 2;
-    } else if (c === '"' || c === "'" || (c === "`" && BACKTICK.has(language))) {
-      q = c;
-      from = i;
+      return close === -1 ? -1 : close + 2;
     }
-  }
-  if (q === '"' || q === "'") return ""; // a one-line string left open does not go on
-  // a line starting with the quote it leaves open closes a string opened above (not Lua's `[[`, closed by `]]`)
-  const reopened = q !== "" && !q.startsWith("]") && from === line.length - line.trimStart().length;
-  return reopened && open === "" ? "" : q;
+    for (const start of i <= first ? syntax.line : syntax.trailing) {
+      if (!line.startsWith(start, i)) continue;
+      if (start === "#" && i > 0 && !/\s/.test(line[i - 1] as string)) continue;
+      if (notComment?.test(line.slice(i)) === true) continue;
+      return "line";
+    }
+    return undefined;
+  };
 }
 
-/** The word that ends a here-document code `line` of `language` opens (`cat <<EOF`, `<<~SQL`, PHP `<<<EOT`), or "". */
-function heredocWord(line: string, language: string): string {
+/**
+ * The here-document a code `line` of `language` opens (`cat <<EOF`, `<<~SQL`, PHP `<<<EOT`, Terraform `<<-EOT`), or
+ * undefined: `end` tells its closing line. Read strictly, so that a line that only looks like the end inside the
+ * text does not end it early: shell's and Dockerfile's `<<EOF` end at `EOF` alone on its line, `<<-EOF` also after
+ * tabs; Ruby's and Perl's `<<EOF` at `EOF` alone, `<<~` / `<<-` also after blanks; PHP's (7.3) and Terraform's also
+ * after blanks (PHP's followed by `;`, `,`, `)`).
+ */
+function heredocOf(line: string, language: string): { end: (line: string) => boolean } | undefined {
   const m =
     language === "PHP"
       ? /<<<\s*(["']?)([A-Za-z_]\w*)\1/.exec(line)
       : language === "Ruby" || language === "Perl"
-        ? /<<[-~]?(["']?)([A-Z_][A-Z0-9_]*)\1/.exec(line)
-        : /(?<![<\w])<<-?\s*(["']?)([A-Za-z_][\w.-]*)\1/.exec(line);
-  return m?.[2] ?? "";
+        ? /<<([-~]?)(["']?)([A-Z_][A-Z0-9_]*)\2/.exec(line)
+        : /(?<![<\w])<<(-?)\s*(["']?)([A-Za-z_][\w.-]*)\2/.exec(line);
+  if (!m) return undefined;
+  if (language === "PHP") {
+    const word = m[2] as string;
+    return { end: (l) => new RegExp(String.raw`^\s*${word}(?![\w\x80-\uffff])`).test(l) };
+  }
+  const word = m[3] as string;
+  if (language === "Terraform") return { end: (l) => l.trim() === word };
+  const dash = m[1] as string;
+  if (dash === "") return { end: (l) => l === word };
+  if (language === "Ruby" || language === "Perl") return { end: (l) => l.trimStart() === word };
+  return { end: (l) => l.replace(/^\t+/, "") === word };
 }
 
 /**
@@ -772,14 +897,18 @@ function heredocWord(line: string, language: string): string {
  */
 function logicalLines(
   side: readonly string[],
-  kinds: { inert: readonly boolean[]; joined: readonly boolean[] },
-): { text: string; inert: boolean }[] {
-  const out: { text: string; inert: boolean }[] = [];
+  kinds: { inert: readonly boolean[]; joined: readonly boolean[]; kept: readonly boolean[] },
+): { text: string; inert: boolean; kept: boolean }[] {
+  const out: { text: string; inert: boolean; kept: boolean }[] = [];
   for (let i = 0; i < side.length; i++) {
     const last = out[out.length - 1];
-    if (last !== undefined && kinds.joined[i] === true) last.text += `\n${side[i] as string}`;
-    else out.push({ text: side[i] as string, inert: kinds.inert[i] as boolean });
+    const kept = kinds.kept[i] === true;
+    if (last !== undefined && kinds.joined[i] === true) {
+      last.text += `\n${side[i] as string}`;
+      if (kept) last.kept = true;
+    } else out.push({ text: side[i] as string, inert: kinds.inert[i] as boolean, kept });
   }
+  for (const l of out) if (l.kept) l.inert = false;
   return out;
 }
 
@@ -823,6 +952,8 @@ export function changedLines(diff: string): { added: string[]; removed: string[]
  * string or here-document a code line opens, or a joining `\`, takes in the lines after it) that are not inert
  * ({@link inertLines}), each without a comment after its code (`scanLine`) and its trailing blanks (also its leading
  * ones where indentation means nothing, `FREE_INDENT`): what {@link isCommentOnly} and {@link sameCode} compare.
+ * A logical line that may hide code (`kept` of {@link lineKinds}) is compared as it is, its comment included. When
+ * `fileStart`, the strings are read from the file's start (src/lang/strings.ts `openAtEnd`'s `known`).
  * When `fileStart` (the run starts at the file's line 1), a byte-order mark (U+FEFF) at its start is no code: it is
  * the file's mark, so a comment added before line 1 of a file with a BOM is a comment line, in every language.
  */
@@ -830,9 +961,9 @@ function codeOf(language: string | undefined, run: readonly string[], fileStart:
   const trimStart = FREE_INDENT.has(language ?? "");
   const syntax = syntaxOf(language);
   const lines = fileStart && run[0]?.startsWith(BOM) ? [run[0].slice(1), ...run.slice(1)] : run;
-  return logicalLines(lines, lineKinds(language, lines))
+  return logicalLines(lines, lineKinds(language, lines, fileStart))
     .filter((l) => !l.inert)
-    .map((l) => scanLine(l.text, syntax).code)
+    .map((l) => (l.kept ? l.text : scanLine(l.text, syntax).code))
     .map((l) => (trimStart ? l.trim() : l.trimEnd()));
 }
 

@@ -68,6 +68,8 @@ const BY_EXTENSION = new Map<string, string>(
     less: "Less",
     json: "JSON",
     jsonc: "JSON",
+    bat: "Batchfile",
+    cmd: "Batchfile",
     yaml: "YAML",
     yml: "YAML",
     toml: "TOML",

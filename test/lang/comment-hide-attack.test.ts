@@ -9,8 +9,9 @@ import { sameCode } from "../../src/lang/comments.js";
  * asks the whole-file reading (sameCode: the file before against the file after), which decides a run whose base
  * file is known; the hunk reading (isCommentOnly) says the same in every case here today.
  *
- * Each `it.fails` is an open finding (session 8, attack helper; not fixed by the owner by 07:40): the rule reads the
- * added line as a comment (sameCode true) where the language runs or reads it. Flip it to `it` with its fix.
+ * Each was an open finding (session 8, attack helper), fixed in session 9 (comments helper): the rule read the added
+ * line as a comment (sameCode true) where the language runs or reads it. More variants of each kind:
+ * comment-hide-variants.test.ts.
  */
 /** Whether inserting `added` before line `at` (0-based) of `lines` reads as a change of no code. */
 const readsAsComment = (path: string, lines: string[], at: number, added: string): boolean => {
@@ -19,38 +20,38 @@ const readsAsComment = (path: string, lines: string[], at: number, added: string
 };
 
 describe("attacker: a comment that the compiler or interpreter ends early", () => {
-  it.fails("Java: a \\u000a escape inside a // comment is a line break to javac, the rest of the line runs", () => {
+  it("Java: a \\u000a escape inside a // comment is a line break to javac, the rest of the line runs", () => {
     const java = ["class A {", "  void f() {", "    run();", "  }", "}", ""];
     expect(readsAsComment("A.java", java, 3, "    // see \\u000a System.exit(1);")).toBe(false);
     // a plain comment stays one
     expect(readsAsComment("A.java", java, 3, "    // see the caller")).toBe(true);
   });
 
-  it.fails("PHP: a // or # comment ends at ?>, what follows is output", () => {
+  it("PHP: a // or # comment ends at ?>, what follows is output", () => {
     const php = ["<?php", "echo 1;", "echo 2;", ""];
     expect(readsAsComment("a.php", php, 2, "// note ?><script>steal()</script><?php")).toBe(false);
     expect(readsAsComment("a.php", php, 2, "# note ?>evil<?php")).toBe(false);
     expect(readsAsComment("a.php", php, 2, "// note")).toBe(true);
   });
 
-  it.fails("C: a // comment ending in a backslash and a blank still splices the next line into it (GCC, Clang)", () => {
+  it("C: a // comment ending in a backslash and a blank still splices the next line into it (GCC, Clang)", () => {
     const c = ["int a;", "int b = check();", "int c;", ""];
     expect(readsAsComment("a.c", c, 1, "// note \\ ")).toBe(false);
   });
 });
 
 describe("attacker: comment syntax a language does not have", () => {
-  it.fails("CSS: // is no comment; the line swallows the rule after it", () => {
+  it("CSS: // is no comment; the line swallows the rule after it", () => {
     const css = [".a {", "  color: red;", "}", ".b { display: none; }", ""];
     expect(readsAsComment("a.css", css, 3, "// hide")).toBe(false);
     expect(readsAsComment("a.css", css, 3, "/* hide */")).toBe(true);
   });
 
-  it.fails("JSON: a // line makes package.json unreadable to npm", () => {
+  it("JSON: a // line makes package.json unreadable to npm", () => {
     expect(readsAsComment("package.json", ["{", '  "a": 1,', '  "b": 2', "}", ""], 2, "  // b")).toBe(false);
   });
 
-  it.fails("Windows batch (.bat, .cmd): a leading ; is a delimiter, the command after it runs", () => {
+  it("Windows batch (.bat, .cmd): a leading ; is a delimiter, the command after it runs", () => {
     const bat = ["@echo off", "echo hi", ""];
     expect(readsAsComment("run.bat", bat, 1, ";calc.exe")).toBe(false);
     expect(readsAsComment("run.cmd", bat, 1, ";calc.exe")).toBe(false);
@@ -58,7 +59,7 @@ describe("attacker: comment syntax a language does not have", () => {
 });
 
 describe("attacker: a comment a tool reads as code", () => {
-  it.fails('Go: the comment right before import "C" is cgo\'s C preamble, compiled and linked', () => {
+  it('Go: the comment right before import "C" is cgo\'s C preamble, compiled and linked', () => {
     const go = ["package main", "", "// #include <stdlib.h>", 'import "C"', "", "func main() {}", ""];
     expect(readsAsComment("main.go", go, 3, "// #cgo LDFLAGS: -L/tmp -levil")).toBe(false);
     expect(readsAsComment("main.go", go, 3, '// void __attribute__((constructor)) f(void) { system("id"); }')).toBe(
@@ -70,7 +71,7 @@ describe("attacker: a comment a tool reads as code", () => {
 describe("attacker: a comment-looking line inside a string that spans lines", () => {
   // src/lang/comments.ts reads multi-line strings only as JS/TS/Go backticks and """ / ''' (Python, Kotlin, Java,
   // Scala, Swift), and says "a one-line string left open does not go on"; in these languages it does.
-  it.fails("Rust: a plain string and a raw string span lines", () => {
+  it("Rust: a plain string and a raw string span lines", () => {
     expect(readsAsComment("a.rs", ["fn main() {", '    let s = "a', 'b";', "    run(s);", "}", ""], 2, "// x")).toBe(
       false,
     );
@@ -78,13 +79,13 @@ describe("attacker: a comment-looking line inside a string that spans lines", ()
     expect(readsAsComment("a.rs", raw, 2, "// x")).toBe(false);
   });
 
-  it.fails("C++ raw strings, C# verbatim and raw strings span lines", () => {
+  it("C++ raw strings, C# verbatim and raw strings span lines", () => {
     expect(readsAsComment("a.cpp", ['auto s = R"(a', 'b)";', "int main() { run(s); }", ""], 1, "// x")).toBe(false);
     expect(readsAsComment("a.cs", ['var s = @"a', 'b";', "Run(s);", ""], 1, "// x")).toBe(false);
     expect(readsAsComment("a.cs", ['var s = """', "a", '""";', "Run(s);", ""], 2, "// x")).toBe(false);
   });
 
-  it.fails("Ruby and shell strings span lines (double, single, %q, %w)", () => {
+  it("Ruby and shell strings span lines (double, single, %q, %w)", () => {
     expect(readsAsComment("a.rb", ['x = "a', 'b"', "run(x)", ""], 1, "# x")).toBe(false);
     expect(readsAsComment("a.rb", ["x = %q{a", "b}", "run(x)", ""], 1, "# x")).toBe(false);
     expect(readsAsComment("a.rb", ["x = %w[a", "b]", "run(x)", ""], 1, "# x")).toBe(false);
@@ -92,23 +93,23 @@ describe("attacker: a comment-looking line inside a string that spans lines", ()
     expect(readsAsComment("a.sh", ["#!/bin/sh", "echo 'a", "b'", ""], 2, "# x")).toBe(false);
   });
 
-  it.fails("PHP strings span lines", () => {
+  it("PHP strings span lines", () => {
     expect(readsAsComment("a.php", ["<?php", "$x = 'a", "b';", "echo $x;", ""], 2, "// x")).toBe(false);
   });
 
-  it.fails("data formats: a YAML block scalar, a TOML multi-line string, a Terraform heredoc", () => {
+  it("data formats: a YAML block scalar, a TOML multi-line string, a Terraform heredoc", () => {
     const yaml = ["data:", "  cfg.json: |", "    {", '      "a": 1', "    }", ""];
     expect(readsAsComment("c.yaml", yaml, 4, "    # x")).toBe(false);
     expect(readsAsComment("c.toml", ['x = """', "a", '"""', ""], 2, "# x")).toBe(false);
     expect(readsAsComment("m.tf", ["policy = <<EOF", "{", '  "a": 1', "}", "EOF", ""], 2, "# x")).toBe(false);
   });
 
-  it.fails("Dart ''' and Elixir \"\"\" strings span lines", () => {
+  it("Dart ''' and Elixir \"\"\" strings span lines", () => {
     expect(readsAsComment("a.dart", ["var s = '''", "a", "''';", ""], 2, "// x")).toBe(false);
     expect(readsAsComment("a.ex", ['x = """', "a", '"""', ""], 2, "# x")).toBe(false);
   });
 
-  it.fails("Ruby __END__ and Perl __DATA__: the lines after it are the program's DATA", () => {
+  it("Ruby __END__ and Perl __DATA__: the lines after it are the program's DATA", () => {
     expect(readsAsComment("a.rb", ["puts DATA.read", "__END__", "a", ""], 3, "# x")).toBe(false);
     expect(readsAsComment("a.pl", ["print <DATA>;", "__DATA__", "a", ""], 3, "# x")).toBe(false);
   });
@@ -120,13 +121,13 @@ describe("attacker: code between a closed comment and a line that only looks lik
   // runs.
   const whole = sameCode;
 
-  it.fails("Lua: --[[ a ]] closes; --]] is a line comment of its own", () => {
+  it("Lua: --[[ a ]] closes; --]] is a line comment of its own", () => {
     expect(whole("a.lua", "print(1)\n", "--[[ a ]]\nos.execute('id')\n--]]\nprint(1)\n")).toBe(false);
     // a real block comment across the lines stays comment-only
     expect(whole("a.lua", "print(1)\n", "--[[ a\nos.execute('id')\n--]]\nprint(1)\n")).toBe(true);
   });
 
-  it.fails("CMake #]], PowerShell #> and Haskell -- -} after a closed block comment", () => {
+  it("CMake #]], PowerShell #> and Haskell -- -} after a closed block comment", () => {
     expect(whole("CMakeLists.txt", "project(x)\n", "#[[ a ]]\nexecute_process(COMMAND id)\n#]]\nproject(x)\n")).toBe(
       false,
     );
@@ -134,14 +135,14 @@ describe("attacker: code between a closed comment and a line that only looks lik
     expect(whole("a.hs", "main = x\n", "{- a -}\nevil = y\n-- -}\nmain = x\n")).toBe(false);
   });
 
-  it.fails("JavaScript and C: a ` * …` line holding */ after code continues that code (`evil()` then `* 1`)", () => {
+  it("JavaScript and C: a ` * …` line holding */ after code continues that code (`evil()` then `* 1`)", () => {
     expect(whole("a.js", "run();\n", "/* note */\nevil()\n* 1 /* end */\nrun();\n")).toBe(false);
     expect(whole("a.c", "int x;\n", '/* note */\nint y = system("id")\n* 1; /* end */\nint x;\n')).toBe(false);
   });
 });
 
 describe("attacker: a Python line that starts like a docstring", () => {
-  it.fails('"""doc""" followed by code on the same line runs the code', () => {
+  it('"""doc""" followed by code on the same line runs the code', () => {
     const py = "x = 1\n";
     for (const line of ['"""doc""" + __import__("os").system("id")', "'''doc'''.join(map(eval, ['1']))"]) {
       expect(sameCode("a.py", py, `${py}${line}\n`)).toBe(false);
@@ -151,13 +152,13 @@ describe("attacker: a Python line that starts like a docstring", () => {
 });
 
 describe("attacker: a comment opener inside a string that spans lines", () => {
-  it.fails("Ruby: =begin and =end inside double-quoted strings open no comment; the code between runs", () => {
+  it("Ruby: =begin and =end inside double-quoted strings open no comment; the code between runs", () => {
     const before = 'x = "\n=begin\n"\ny = "\n=end\n"\nputs x\n';
     const after = 'x = "\n=begin\n"\nsystem("id")\ny = "\n=end\n"\nputs x\n';
     expect(sameCode("a.rb", before, after)).toBe(false);
   });
 
-  it.fails(".env: a # line inside a double-quoted value that spans lines is part of the value (dotenv)", () => {
+  it(".env: a # line inside a double-quoted value that spans lines is part of the value (dotenv)", () => {
     expect(sameCode(".env", 'A="x\ny"\nB=1\n', 'A="x\n# z\ny"\nB=1\n')).toBe(false);
     // a # line of its own is a comment
     expect(sameCode(".env", "A=1\n", "A=1\n# z\n")).toBe(true);
