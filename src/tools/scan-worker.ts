@@ -61,11 +61,16 @@ export const scanWorkerSettings: {
   minChars: number;
   /** How long either thread waits for the other (ms) before giving the share up. */
   timeoutMs: number;
+  /**
+   * How long a worker may take to start serving (ms), at most `timeoutMs`: one that cannot load its module never
+   * does. Tests raise it: on a loaded machine a thread's start can take longer than 2 s.
+   */
+  startupMs: number;
   /** Bytes of each slot of the ring the texts go through (a slot is made larger for a larger file). */
   slotBytes: number;
   /** Tests only: make the worker fail ("throw", "exit", "hang": no answer, "garble": a wrong answer). */
   fault?: "throw" | "exit" | "hang" | "garble";
-} = { minChars: defaultMinChars(availableParallelism()), timeoutMs: 10_000, slotBytes: 2 * 2 ** 20 };
+} = { minChars: defaultMinChars(availableParallelism()), timeoutMs: 10_000, startupMs: 2000, slotBytes: 2 * 2 ** 20 };
 
 /**
  * What the scan worker did in this process (for tests and diagnostics): shares it answered, shares the main thread
@@ -82,9 +87,6 @@ const WIDE_ALL = /[^\x00-\xff]/g;
 
 /** The worker's young generation (MB): V8's default grows to 32 MB of short-lived pieces between collections. */
 const YOUNG_MB = 8;
-
-/** How long a worker may take to start serving (ms): one that cannot load its module never does. */
-const STARTUP_MS = 2000;
 
 /** Slots of the control array shared with the worker. */
 const ANSWERED = 0; // the serial of the last request answered, -1 once the worker exited
@@ -343,7 +345,7 @@ export function startShare(
 
 /** How long the main thread waits for the worker: less while it has not started serving. */
 function waitLimit(h: Helper): number {
-  const limit = Atomics.load(h.control, READY) === 1 ? scanWorkerSettings.timeoutMs : STARTUP_MS;
+  const limit = Atomics.load(h.control, READY) === 1 ? scanWorkerSettings.timeoutMs : scanWorkerSettings.startupMs;
   return Math.min(limit, scanWorkerSettings.timeoutMs);
 }
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetScanWorker, scanWorkerSettings, scanWorkerStats } from "../../src/tools/scan-worker.js";
 import { MAX_WORDS_PER_FILE, scanWords } from "../../src/tools/search-index.js";
 import { searchCodebase } from "../../src/tools/search.js";
@@ -9,7 +9,11 @@ import { makeContext } from "./fixture.js";
  * Attacks on the scan worker (src/tools/scan-worker.ts): whatever the files hold, search_codebase and scanWords
  * answer exactly what one thread answers, and a worker that fails costs no more than its own share.
  */
-const DEFAULTS = { ...scanWorkerSettings };
+// A worker's start may take longer than the default 2 s on a loaded machine; these tests count the worker's answers.
+const DEFAULTS = { ...scanWorkerSettings, startupMs: 60_000 };
+beforeEach(() => {
+  Object.assign(scanWorkerSettings, DEFAULTS);
+});
 afterEach(() => {
   Object.assign(scanWorkerSettings, DEFAULTS);
   delete scanWorkerSettings.fault;
