@@ -1,0 +1,392 @@
+import { scanSecrets } from "../grounding/secrets.js";
+
+/**
+ * Which words of a file search_codebase may count: only those its served text shows, secrets redacted. The word scan
+ * (`scanWords`, search-index.ts) reads the raw text, so a word that only occurs inside a secret (a password's value,
+ * a token) counts in "Files (k of N matching)", in a file's rank and in whether a query word is present (so in what
+ * it is expanded to), and in verify_symbol_in_repo's similar names: a model, or an issue's text steering it, can
+ * guess a secret's parts word by word and watch the counts change (test/tools/search-secret-count-attack.test.ts,
+ * search-secret-oracle-attack.test.ts, search-secret-path-attack.test.ts).
+ *
+ * The intended use: for each first occurrence of a word the scan meets (tens of thousands in a large repository), a
+ * cheap test ({@link mayTouchSecret}, {@link mayBeInKeyBlock}); a file where one passes is scanned for its secrets
+ * exactly ({@link secretSpans}) and its words taken again from a copy with every secret blanked ({@link blankSecrets}).
+ * The tests are checked against `scanSecrets` on generated texts (test/tools/secret-words.test.ts).
+ *
+ * NOT WIRED IN: so used, all the attack tests above pass and no answer without a secret changes, but the two
+ * search calls of the bench's large run cost ~15% more CPU (whole CLI, interleaved; see the commit that added this).
+ * The cost is minified files: their words sit in lines of thousands of bytes, and the walks to a run's, a value's or
+ * a line's start run their full reach for each word (~30 µs a word on prettier/plugins/flow.js). Next: find those
+ * starts once per file (a cursor over the line breaks and quotes, the entries come in offset order) instead of per
+ * word.
+ */
+
+/** Byte classes of {@link KIND}. */
+const SPACE = 1; // ASCII white space: never inside a secret other than a key block
+const ASSIGN = 2; // `=` or `:`: before the value of a credential, a `.env` line, a URL's password
+const PUNCT = 4; // `_`, `-`, `.`: in the prefix of every token shape but AWS's and Google's
+const CAPITAL_A = 8; // `A`: AKIA, ASIA, AIza
+const TOKEN = 16; // `[A-Za-z0-9_$./:-]`: the characters of every token shape (a Slack webhook's URL included)
+
+/** Value classes of {@link VALUE}: the characters each named value's pattern takes (white space never). */
+const QUOTED = 1; // [^"'\s]: a credential assignment's quoted value
+const PAIR = 2; // [^\s&;"',]: a `password=` pair's value (its name and `=` too)
+const URL_PASSWORD = 4; // [^\s/@"'<>]: a URL's password (its user and `:` too)
+const ENV = 8; // [A-Za-z0-9_\-+/=:@!*~^]: a `.env` value (its name and `=` too)
+const AWS_VALUE = 16; // [A-Za-z0-9/+=]: an AWS secret access key
+
+const VALUE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const ch = String.fromCharCode(c);
+  if (c === 32 || (c >= 9 && c <= 13)) continue;
+  let k = 0;
+  if (!/["']/.test(ch)) k |= QUOTED;
+  if (!/[&;"',]/.test(ch)) k |= PAIR;
+  if (!/[/@"'<>]/.test(ch)) k |= URL_PASSWORD;
+  if (/[A-Za-z0-9_\-+/=:@!*~^]/.test(ch)) k |= ENV;
+  if (/[A-Za-z0-9/+=]/.test(ch)) k |= AWS_VALUE;
+  VALUE[c] = k;
+}
+
+const KIND = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const ch = String.fromCharCode(c);
+  let k = 0;
+  if (c === 32 || (c >= 9 && c <= 13)) k = SPACE;
+  if (c === 61 || c === 58) k |= ASSIGN;
+  if (c === 95 || c === 45 || c === 46) k |= PUNCT;
+  if (c === 65) k |= CAPITAL_A;
+  if (/[A-Za-z0-9_$./:-]/.test(ch)) k |= TOKEN;
+  KIND[c] = k;
+}
+
+/**
+ * The start of each token shape of SECRET_PATTERNS (src/grounding/secrets.ts), the Slack webhook's URL included: its
+ * prefix and the first characters the pattern requires after it, all ASCII, so the same in the raw bytes as in the
+ * decoded text. A token is a run without white space that holds its start.
+ */
+const TOKEN_START = new RegExp(
+  String.raw`\bgh[pousr]_[A-Za-z0-9]{36}|\bgithub_pat_|\b(?:AKIA|ASIA)[A-Z0-9]{16}|` +
+    String.raw`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10}|` +
+    String.raw`\bsk-[A-Za-z0-9_-]{20}|\bxox[abprs]-[A-Za-z0-9-]{10}|hooks\.slack\.com\/services\/|` +
+    String.raw`\bAIza[A-Za-z0-9_-]{35}|\bSG\.[A-Za-z0-9_-]{22}\.|\bnpm_[A-Za-z0-9]{36}|\beyJ[A-Za-z0-9_-]{8,}\.eyJ`,
+);
+
+/**
+ * A credential assignment up to its value's opening quote (the pattern's name, `[:=]` and white space), loosened for
+ * raw bytes: `\s` may be a character of up to three bytes of 0x80 and above (U+3000), or NUL (a unit past 0xFF).
+ */
+const CREDENTIAL_NAME = new RegExp(
+  String.raw`(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key|credential)[\w-]{0,40}["']?` +
+    String.raw`[\s\0\x80-\xff]{0,12}[:=][\s\0\x80-\xff]{0,12}$`,
+  "i",
+);
+/** The names of a `password=` pair and of an AWS secret access key. */
+const PAIR_NAME = /(?:password|passwd|pwd|secret|api_?key|access_?token)=/i;
+const AWS_NAME = /aws_?secret_?access_?key/i;
+
+/**
+ * A `.env` line's start up to its `=` (case matters, as in the pattern): after a line terminator (also U+2028/U+2029
+ * as raw UTF-8 bytes, or a NUL that stands for one) or at the start of the text looked at.
+ */
+const ENV_LINE = new RegExp(
+  String.raw`(?:^|[\n\r\0\u2028\u2029]|\xe2\x80[\xa8\xa9])[ \t]{0,8}(?:export[ \t]{1,4})?[A-Z0-9_]{0,60}` +
+    String.raw`(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)[A-Z0-9_]{0,60}[ \t]{0,4}=`,
+);
+
+/** Longest run of token characters looked at; a word in a longer one may touch a token. */
+const MAX_RUN = 4096;
+/**
+ * How far from a word, in bytes, its run of token characters is looked at: past the longest token of a shape of
+ * bounded length (a GitHub or Stripe token, 259 characters), and past the characters a shape's start requires.
+ */
+const TOKEN_REACH = 320;
+/** Per byte, 1 for `[A-Za-z0-9_./-]`: the characters of the token shapes of any length (not `$`, not `:`). */
+const LONG_TOKEN = new Uint8Array(256);
+for (let c = 0; c < 256; c++) LONG_TOKEN[c] = /[A-Za-z0-9_./-]/.test(String.fromCharCode(c)) ? 1 : 0;
+/**
+ * How far before a word, in bytes, a value given a name that touches it can begin: a credential's 256 characters or
+ * a `.env` value's 512, three bytes a character at most (768); a URL's user and password, 385 characters, go past it.
+ */
+const VALUE_REACH = 800;
+/**
+ * How far before its value a credential's name can begin, in bytes: the name (10), 40 more name characters, a quote,
+ * up to 12 bytes of white space, `:`/`=`, 12 more, a quote (77); a `.env` line's start: indent and `export` (18), the
+ * name (131), `=` with white space and a quote (10), all ASCII (159).
+ */
+const NAME_REACH = 160;
+/** How far from its line's start a copy of a `.env` line's value in its comment can be (ENV_REACH, secrets.ts). */
+const ENV_REACH = 700;
+
+/**
+ * False when no secret that `scanSecrets` finds in the served text of a file can overlap or touch (end where it
+ * begins, or begin where it ends) the word `[start, end)`, for a file without a private key block: `bytes` are the
+ * file's raw text one byte per code unit (`latin1Bytes`, word-scan.ts; a byte of 0x80 and above or NUL may be any
+ * character of the decoded text), `length` long, and `content` that text; `hash` whether it holds a `#` (a `.env`
+ * line's comment).
+ *
+ * Every such secret is a run without white space (each pattern's value excludes it) next to the word or around it.
+ * A token lies in the word's run of token characters, which then holds its start ({@link TOKEN_START}: with `_`, `-`
+ * or `.`, or one of the three that start with `A`). A value given a name (a credential, a `.env` line, a URL's
+ * password) lies within VALUE_REACH of the word, and a `:`/`=` comes before it in the word's run or just before that
+ * run (after at most four characters of white space), with the name that makes it a secret ({@link NAMED_VALUE} or
+ * {@link ENV_LINE}) within NAME_REACH before. A copy of a `.env` value is in the line's comment
+ * ({@link inEnvComment}). Most words of code are in short runs without `:`, `=`, `_`, `-`, `.` or `A` and cost a few
+ * byte reads. True means maybe (scan the file to know).
+ */
+export function mayTouchSecret(
+  content: string,
+  bytes: Uint8Array,
+  length: number,
+  start: number,
+  end: number,
+  hash: boolean,
+): boolean {
+  // The word's run of token characters: TOKEN_REACH each way, further left only through the characters of the
+  // shapes of any length (an OpenAI, Anthropic or Slack token, a JWT, a Slack webhook's path).
+  let tokens = 0;
+  let from = start;
+  for (; from > 0 && start - from < TOKEN_REACH; from--) {
+    const k = KIND[bytes[from - 1] as number] as number;
+    if ((k & TOKEN) === 0) break;
+    tokens |= k;
+  }
+  if (start - from >= TOKEN_REACH) {
+    for (; from > 0 && LONG_TOKEN[bytes[from - 1] as number] === 1; from--) if (start - from > MAX_RUN) return true;
+  }
+  let to = start;
+  for (; to < length && to - end < TOKEN_REACH; to++) {
+    const k = KIND[bytes[to] as number] as number;
+    if ((k & TOKEN) === 0) break;
+    tokens |= k;
+  }
+  if ((tokens & (PUNCT | CAPITAL_A)) !== 0 && TOKEN_START.test(content.slice(from, to))) return true;
+  let kinds = tokens;
+  for (; from > 0 && start - from < VALUE_REACH; from--) {
+    const k = KIND[bytes[from - 1] as number] as number;
+    if (k === SPACE) break;
+    kinds |= k;
+  }
+  // The byte before the white space before the run (at most four characters of up to three bytes each).
+  let p = from - 1;
+  for (let n = 0; p >= 0 && n < 16; p--, n++) {
+    const c = bytes[p] as number;
+    if (KIND[c] !== SPACE && c !== 0 && c < 0x80) break;
+  }
+  if (p >= 0 && ((KIND[bytes[p] as number] as number) & ASSIGN) !== 0) kinds |= ASSIGN;
+  if ((kinds & ASSIGN) !== 0 && namedValue(content, bytes, start, end)) return true;
+  return hash && inEnvComment(content, bytes, start);
+}
+
+/**
+ * Whether a value given a name (a credential assignment, a `password=` pair, a URL's password, a `.env` line, an AWS
+ * secret access key) may overlap or touch the word `[start, end)`. Each such value is a run of its pattern's class
+ * ({@link VALUE}) that holds the word (the characters around a value end it before any word character, but an AWS
+ * key's and a `.env` value's `$`), so it starts where that class's run through the word starts, at most
+ * VALUE_REACH before: there the pattern's name must come (just before, or inside the run for those whose class takes
+ * the name too).
+ */
+function namedValue(content: string, bytes: Uint8Array, start: number, end: number): boolean {
+  // Where each class's run leftwards from the word stops (the offset of its first character).
+  let live = QUOTED | PAIR | URL_PASSWORD | ENV | AWS_VALUE;
+  let quoted = -1;
+  let pair = -1;
+  let url = -1;
+  let env = -1;
+  let aws = -1;
+  let i = start;
+  for (; i > 0 && live !== 0 && start - i < VALUE_REACH; i--) {
+    const k = VALUE[bytes[i - 1] as number] as number;
+    const gone = live & ~k;
+    if (gone !== 0) {
+      if ((gone & QUOTED) !== 0) quoted = i;
+      if ((gone & PAIR) !== 0) pair = i;
+      if ((gone & URL_PASSWORD) !== 0) url = i;
+      if ((gone & ENV) !== 0) env = i;
+      if ((gone & AWS_VALUE) !== 0) aws = i;
+      live &= k;
+    }
+  }
+  // A URL's user and password may be longer (up to 385 characters); a run that reaches the text's start stops there.
+  if ((live & URL_PASSWORD) !== 0 && i > 0) return true;
+  if ((live & QUOTED) !== 0) quoted = i;
+  if ((live & PAIR) !== 0) pair = i;
+  if ((live & URL_PASSWORD) !== 0) url = i;
+  if ((live & ENV) !== 0) env = i;
+  if ((live & AWS_VALUE) !== 0) aws = i;
+  // A credential's value follows a quote, after its name and `[:=]`.
+  const q = quoted > 0 ? bytes[quoted - 1] : 0;
+  if ((q === 34 || q === 39) && CREDENTIAL_NAME.test(content.slice(Math.max(0, quoted - 1 - NAME_REACH), quoted - 1)))
+    return true;
+  // A pair's name and `=` are in its run.
+  if (PAIR_NAME.test(content.slice(pair, end))) return true;
+  // A URL's password run holds its user and `:`, and follows `://`.
+  if (url >= 3 && bytes[url - 1] === 47 && bytes[url - 2] === 47 && bytes[url - 3] === 58) return true;
+  // An AWS key (40 characters) starts at most 41 before the word, its name at most 48 before the key.
+  if (AWS_NAME.test(content.slice(Math.max(0, Math.max(aws, start - 41) - 60), end))) return true;
+  // A `.env` value: its line starts at most NAME_REACH before its run, with an upper-case name.
+  return ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end));
+}
+
+/**
+ * Whether the word of `bytes` (as for {@link mayTouchSecret}) that starts at `start` may touch a copy of a `.env`
+ * line's value in the line's comment: a `#` before it on its line (a copy follows the comment's first `#`, which no
+ * word or value holds), and the line's start, within ENV_REACH characters (three bytes each) before it, a `.env`
+ * line's name and `=`.
+ */
+function inEnvComment(content: string, bytes: Uint8Array, start: number): boolean {
+  let line = start;
+  let comment = false;
+  for (; line > 0 && start - line < 3 * ENV_REACH; line--) {
+    const c = bytes[line - 1] as number;
+    if (c === 10 || c === 13) break;
+    if (c === 35) comment = true;
+  }
+  return comment && ENV_LINE.test(content.slice(Math.max(0, line - 1), start));
+}
+
+/** Longest line of a key block, bytes: prefix (40), a header's name, `: ` and value (232 characters, 3 bytes each). */
+const KEY_LINE_MAX = 40 + 32 + 3 * 200 + 4;
+/** How far back {@link mayBeInKeyBlock} walks a block's lines at most; past it, the file is looked at whole. */
+const KEY_BLOCK_REACH = 1 << 16;
+/** Result of {@link mayBeInKeyBlock}: no, maybe, or look at the whole file. */
+export const NO_BLOCK = 0;
+export const MAYBE_BLOCK = 1;
+export const FILE_BLOCK = 2;
+
+const B64 = new Uint8Array(256); // [A-Za-z0-9+/=]
+const LINE_START = new Uint8Array(256); // [ \t"'>|]
+const LINE_END = new Uint8Array(256); // [ \t"',+]
+const HEADER = new Uint8Array(256); // [A-Za-z-]
+for (let c = 0; c < 256; c++) {
+  const ch = String.fromCharCode(c);
+  B64[c] = /[A-Za-z0-9+/=]/.test(ch) ? 1 : 0;
+  LINE_START[c] = /[ \t"'>|]/.test(ch) ? 1 : 0;
+  LINE_END[c] = /[ \t"',+]/.test(ch) ? 1 : 0;
+  HEADER[c] = /[A-Za-z-]/.test(ch) ? 1 : 0;
+}
+
+/**
+ * The start of the line of a key block that holds offset `at` of `bytes`: after the line break before it, a real one
+ * (LF, CR) or one written as an escape in a string (`\n`, `\r`), as the block pattern's PEM_BREAK takes them; -1
+ * when there is none within KEY_LINE_MAX bytes (and `at` is not in the text's first line).
+ */
+function lineStart(bytes: Uint8Array, at: number): number {
+  for (let i = at; i > 0; i--) {
+    const c = bytes[i - 1] as number;
+    if (c === 10 || c === 13 || ((c === 110 || c === 114) && i >= 2 && bytes[i - 2] === 92)) return i;
+    if (at - i >= KEY_LINE_MAX) return -1;
+  }
+  return 0;
+}
+
+/**
+ * Whether `bytes[from, to)` reads as the start of a line of a key block up to `to` (PEM_LINE, secrets.ts): the
+ * prefix, then base64 and what may end the line (a word at `to` may continue or touch it), or a header's name and
+ * `: ` (a word at `to` may be in its value); `whole`: the line ends at `to`, and may also be empty.
+ */
+function keyLine(bytes: Uint8Array, from: number, to: number, whole: boolean): boolean {
+  let i = from;
+  while (i < to && LINE_START[bytes[i] as number] === 1) i++;
+  const body = i;
+  while (i < to && B64[bytes[i] as number] === 1) i++;
+  const base64 = i > body;
+  while (i < to && LINE_END[bytes[i] as number] === 1) i++;
+  if (i === to) return whole ? base64 || from === to : true;
+  i = body;
+  while (i < to && HEADER[bytes[i] as number] === 1) i++;
+  return i > body && i + 1 < to && bytes[i] === 58 && bytes[i + 1] === 32;
+}
+
+/** Whether `bytes[.., to)` ends a key block's BEGIN line: `-----` and what may end a line (PEM_LINE_END). */
+function endsBeginLine(content: string, bytes: Uint8Array, from: number, to: number): boolean {
+  let j = to;
+  for (let n = 0; j > from && n < 4 && LINE_END[bytes[j - 1] as number] === 1; n++) j--;
+  if (j - from < 16) return false;
+  for (let k = 1; k <= 5; k++) if (bytes[j - k] !== 45) return false;
+  return content.slice(j - 28, j).includes("PRIVATE KEY");
+}
+
+/**
+ * Whether the word `[start, end)` of `bytes` (raw text, as for {@link mayTouchSecret}) may overlap or touch a private
+ * key block (the first entry of SECRET_PATTERNS, secrets.ts): its BEGIN or END line ("PRIVATE KEY" within 64 bytes
+ * of an upper-case word or of a word next to a `-`), or one of its lines, which the word's line then starts as a
+ * block's line does, and every line before it up to a BEGIN line reads as one (or is empty). FILE_BLOCK when that
+ * walk goes past KEY_BLOCK_REACH. Lines of code fail at once or after a line: a block's lines are base64 or
+ * `Name: value` headers, with quotes or a `>`/`|` before them.
+ */
+export function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: number, end: number): number {
+  let upper = true;
+  for (let i = start; i < end && upper; i++) {
+    const c = bytes[i] as number;
+    upper = (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  }
+  let before = start;
+  for (let n = 0; before > 0 && n < 4 && LINE_END[bytes[before - 1] as number] === 1; n++) before--;
+  if (
+    (upper || bytes[end] === 45 || (before > 0 && bytes[before - 1] === 45)) &&
+    content.slice(Math.max(0, start - 64), end + 64).includes("PRIVATE KEY")
+  )
+    return MAYBE_BLOCK;
+  let from: number;
+  // A word can begin with the letter of an escaped line break (`\nMIIE…`): its line begins after that letter.
+  if (start > 0 && bytes[start - 1] === 92 && (bytes[start] === 110 || bytes[start] === 114)) from = start + 1;
+  else {
+    from = lineStart(bytes, start);
+    if (from === -1 || !keyLine(bytes, from, start, false)) return NO_BLOCK;
+  }
+  while (from > 0) {
+    if (start - from > KEY_BLOCK_REACH) return FILE_BLOCK;
+    // The line before ends before the break: LF, CR or CRLF, or `\n`, `\r` or `\r\n` written as escapes.
+    let to = from - 1;
+    if (bytes[to] === 110 || bytes[to] === 114) {
+      to--;
+      if (bytes[from - 1] === 110 && to >= 2 && bytes[to - 1] === 114 && bytes[to - 2] === 92) to -= 2;
+    } else if (bytes[to] === 10 && to > 0 && bytes[to - 1] === 13) to--;
+    const line = lineStart(bytes, to);
+    if (line === -1 || !keyLine(bytes, line, to, true))
+      return endsBeginLine(content, bytes, Math.max(0, line), to) ? MAYBE_BLOCK : NO_BLOCK;
+    from = line;
+  }
+  return NO_BLOCK;
+}
+
+/**
+ * The secrets of a file's served text (`scanSecrets` of its decoded text, as redaction finds them) in offsets of its
+ * raw text: the same offsets when `decoded` is undefined (the raw text is the text), else UTF-8 byte offsets of
+ * `decoded` (the raw text is its UTF-8 bytes as Latin-1, src/snapshot/builder.ts `rawText`).
+ */
+export function secretSpans(raw: string, decoded: string | undefined): { start: number; end: number }[] {
+  if (decoded === undefined) return scanSecrets(raw);
+  const spans = scanSecrets(decoded);
+  let unit = 0;
+  let byte = 0;
+  const toByte = (to: number) => {
+    byte += Buffer.byteLength(decoded.slice(unit, to), "utf8");
+    unit = to;
+    return byte;
+  };
+  return spans.map((s) => ({ start: toByte(s.start), end: toByte(s.end) }));
+}
+
+/**
+ * `raw` with every span of `spans` (sorted, disjoint), widened over the word characters (`isWord`) next to it, made
+ * spaces: its words are the words of the text that no secret overlaps or touches, at the same offsets.
+ */
+export function blankSecrets(
+  raw: string,
+  spans: readonly { start: number; end: number }[],
+  isWord: (code: number) => boolean,
+): string {
+  let out = "";
+  let last = 0;
+  for (const s of spans) {
+    let a = Math.max(s.start, last);
+    let b = Math.max(s.end, a);
+    while (a > last && isWord(raw.charCodeAt(a - 1))) a--;
+    while (b < raw.length && isWord(raw.charCodeAt(b))) b++;
+    out += raw.slice(last, a) + " ".repeat(b - a);
+    last = b;
+  }
+  return out + raw.slice(last);
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { scanSecrets } from "../../src/grounding/secrets.js";
+import {
+  blankSecrets,
+  FILE_BLOCK,
+  mayBeInKeyBlock,
+  mayTouchSecret,
+  NO_BLOCK,
+  secretSpans,
+} from "../../src/tools/secret-words.js";
+import { isWordCode, latin1Bytes } from "../../src/tools/word-scan.js";
+
+/** A small deterministic generator (mulberry32), so a failure names its seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const B62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const chars = (next: () => number, n: number, set = B62) =>
+  Array.from({ length: n }, () => set[Math.floor(next() * set.length)]).join("");
+
+/** Pieces of text near every SECRET_PATTERNS entry, and the white space, quotes and characters around them. */
+function pieces(next: () => number): string[] {
+  const v = chars(next, 8 + Math.floor(next() * 8));
+  return [
+    "password",
+    "api_key",
+    "secretToken",
+    "aws_secret_access_key",
+    "API_TOKEN",
+    "AUTH_KEY",
+    "export ",
+    " = ",
+    "=",
+    ": ",
+    ":",
+    '"',
+    "'",
+    "`",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\\n",
+    "# ",
+    "#",
+    ",",
+    ";",
+    "(",
+    ".",
+    "-",
+    "_",
+    "$",
+    "é",
+    "\u3000",
+    "\u00a0",
+    "\u2028",
+    "hunter",
+    "Xq_hunter_9Z",
+    v,
+    v,
+    `ghp_${chars(next, 36)}`,
+    `AKIA${chars(next, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")}`,
+    `sk-${chars(next, 20, `${B62}_-`)}`,
+    `sk_live_${chars(next, 12)}`,
+    `xoxb-${chars(next, 12)}`,
+    `AIza${chars(next, 35)}`,
+    `SG.${chars(next, 22)}.${chars(next, 43)}`,
+    `npm_${chars(next, 36)}`,
+    `eyJ${chars(next, 10)}.eyJ${chars(next, 10)}.${chars(next, 10)}`,
+    "https://hooks.slack.com/services/T0/B1/x",
+    "postgres://admin:",
+    "@db:5432",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----END RSA PRIVATE KEY-----",
+    "Proc-Type: 4,ENCRYPTED",
+    `MIIE${chars(next, 20, `${B62}+/`)}`,
+    "foo",
+    "getUser",
+    "return",
+  ];
+}
+
+/** A text of `n` random pieces. */
+function text(next: () => number, n: number): string {
+  const ps = pieces(next);
+  let out = "";
+  for (let i = 0; i < n; i++) out += ps[Math.floor(next() * ps.length)];
+  return out;
+}
+
+/** Every run of word characters of `s`: [start, end). */
+function words(s: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < s.length;) {
+    if (!isWordCode(s.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < s.length && isWordCode(s.charCodeAt(j))) j++;
+    out.push([i, j]);
+    i = j;
+  }
+  return out;
+}
+
+/** Whether the cheap tests can say "maybe" for the word [start, end) (FILE_BLOCK: maybe when the text has a key). */
+function maybe(content: string, bytes: Uint8Array, start: number, end: number): boolean {
+  const block = mayBeInKeyBlock(content, bytes, start, end);
+  if (block !== NO_BLOCK && (block !== FILE_BLOCK || content.includes("PRIVATE KEY"))) return true;
+  return mayTouchSecret(content, bytes, content.length, start, end, content.includes("#"));
+}
+
+/** The words of `content` that a span of `spans` overlaps or touches, and the cheap tests call safe. */
+function missed(content: string, bytes: Uint8Array, spans: readonly { start: number; end: number }[]): string[] {
+  const out: string[] = [];
+  for (const [s, e] of words(content)) {
+    if (!spans.some((sp) => s <= sp.end && e >= sp.start)) continue;
+    if (!maybe(content, bytes, s, e)) out.push(JSON.stringify(content.slice(Math.max(0, s - 60), e + 20)));
+  }
+  return out;
+}
+
+// The cheap tests must never call a word safe that a secret touches: each is a necessary condition of one pattern.
+// Compared with scanSecrets (what redaction replaces) on generated texts, in both byte forms search reads.
+describe("mayTouchSecret and mayBeInKeyBlock: no word a secret touches is missed", () => {
+  it("raw text (UTF-8 bytes as Latin-1), secrets found in the decoded text", () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const next = random(seed);
+      const decoded = text(next, 4 + Math.floor(next() * 24));
+      const raw = Buffer.from(decoded, "utf8").toString("latin1");
+      const spans = secretSpans(raw, raw === decoded ? undefined : decoded);
+      const bytes = latin1Bytes(raw, true).subarray(0, raw.length);
+      expect(missed(raw, new Uint8Array(bytes), spans), `seed ${seed}: ${JSON.stringify(decoded)}`).toEqual([]);
+    }
+  });
+
+  it("decoded text, one byte per code unit (units past 0xFF as NUL)", () => {
+    for (let seed = 5001; seed <= 7000; seed++) {
+      const next = random(seed);
+      const decoded = text(next, 4 + Math.floor(next() * 24));
+      const bytes = new Uint8Array(latin1Bytes(decoded, false).subarray(0, decoded.length));
+      expect(missed(decoded, bytes, scanSecrets(decoded)), `seed ${seed}: ${JSON.stringify(decoded)}`).toEqual([]);
+    }
+  });
+
+  it("says no for ordinary code (the point of it): a word's first occurrence in a line of code", () => {
+    const code = "function loadUser(id) {\n  const user = db.find(id);\n  return user.name;\n}\n";
+    const bytes = new Uint8Array(latin1Bytes(code, true).subarray(0, code.length));
+    for (const [s, e] of words(code)) expect(maybe(code, bytes, s, e), code.slice(s, e)).toBe(false);
+  });
+});
+
+describe("secretSpans and blankSecrets", () => {
+  it("gives a non-ASCII file's secrets in byte offsets of its raw text", () => {
+    const decoded = 'const é = 1;\nconst password = "Xq7hünter9Z";\n';
+    const raw = Buffer.from(decoded, "utf8").toString("latin1");
+    const [span] = secretSpans(raw, decoded);
+    expect(Buffer.from(raw.slice(span?.start, span?.end), "latin1").toString("utf8")).toBe("Xq7hünter9Z");
+  });
+
+  it("blanks each secret and the word characters next to it, keeping the length", () => {
+    const raw = 'x = "sk-abcdefghijklmnopqrstu$hunter" + foo;';
+    const blank = blankSecrets(raw, scanSecrets(raw), isWordCode);
+    expect(blank).toHaveLength(raw.length);
+    expect(blank).toBe(`x = "${" ".repeat(31)}" + foo;`);
+  });
+});
