@@ -281,6 +281,8 @@ describe("groundfix fix (built CLI, end to end)", () => {
       expect(git(dir, "rev-list", "--parents", "-n", "1", first.branch)).toBe(`${overDoc.head_sha} ${newBase}`);
       expect(git(dir, "reflog", "--format=%H", first.branch).split("\n")).toContain(human);
     },
+    // Seven CLI runs, each building a snapshot: 47-75 s on a loaded machine (session 9), over the default 60 s.
+    180_000,
   );
 
   it("reads a 5 MB issue file but shows the model only its first 65,536 characters, and notes the cut", () => {
