@@ -213,6 +213,94 @@ export function requestedChecks(
 }
 
 /**
+ * Lines of a file the heuristic knows: `whole` when every line is there; else at least every line that names the
+ * parameters asked about (the window read, plus a complete `grep_codebase` of their names: {@link checksQuery}).
+ */
+export interface KnownFile {
+  lines: ReadonlyMap<number, string>;
+  whole: boolean;
+}
+
+/**
+ * The `grep_codebase` arguments that find every line of `path` naming one of `params` (whole words, case-sensitive,
+ * the tool's most hits), for {@link nullAlreadyFails} when the file was not read whole.
+ */
+export function checksQuery(path: string, params: readonly string[]): Record<string, unknown> {
+  return {
+    pattern: `\\b(?:${params.join("|")})\\b`,
+    regex: true,
+    path_glob: path,
+    case_sensitive: true,
+    max_results: 500,
+  };
+}
+
+/**
+ * True when a null `param` of the constructor whose body starts at line `body` already fails in this file, so a check
+ * that throws on null changes only which exception is thrown, and where (what a maintainer merges as it is): the
+ * constructor's body dereferences the parameter (`param.Validate()`, `param[0]`), or assigns it to a field
+ * (`this.param = param;`, or — the file read whole — `f = param;`) that some line of the file dereferences
+ * (`reader.ReadLine()`, `this.reader.Read()`) — read in the code only ({@link liveCode}: a call in a comment or a
+ * string is none) — and no line known, comments included, tests the parameter or that field for null (`== null`,
+ * `!= null`, `is null`, `is not null`, `?.`, `??`, `?[`, `requireNonNull`, `Objects.isNull`): a value the code
+ * handles when null is no crash to make clearer. Disposal is not such a test (`x?.Dispose()`, `if (x != null)
+ * x.close();`): cleanup tolerates null whatever the constructor allows, since it also runs after a constructor that
+ * threw. False when a line of the constructor's body is not known.
+ *
+ * Rule: a reported NullReferenceException/NullPointerException with a request for argument checks
+ * (test/agent/heuristic/null-checks.test.ts).
+ */
+export function nullAlreadyFails(file: KnownFile, body: number, param: string, lang: "java" | "csharp"): boolean {
+  const max = Math.max(0, ...file.lines.keys());
+  const text = Array.from({ length: max }, (_, i) => file.lines.get(i + 1) ?? "");
+  const code = liveCode(text.join("\n"), lang).split("\n");
+  // The body's lines, 0-based [body - 1, last]: up to the `}` closing the body's block.
+  let last = -1;
+  for (let k = body - 1, depth = 1; k < code.length && k < body + 200; k++) {
+    if (!file.lines.has(k + 1)) return false;
+    const t = code[k] ?? "";
+    depth += (t.match(/\{/g) ?? []).length - (t.match(/\}/g) ?? []).length;
+    if (depth <= 0) {
+      last = k;
+      break;
+    }
+  }
+  if (last < 0) return false;
+  const inBody = (k: number) => k >= body - 1 && k <= last;
+  const derefs = (name: string, where: (k: number) => boolean) => {
+    const re = new RegExp(`(?<![\\w$.])(?:this\\.)?${esc(name)}\\s*(?:\\.\\s*[A-Za-z_]|\\[)`);
+    return code.some((t, k) => where(k) && re.test(t));
+  };
+  const n = (name: string) => `(?:this\\.)?${esc(name)}`;
+  const disposal = (name: string) =>
+    new RegExp(
+      `${n(name)}\\s*\\?\\.\\s*(?:Dispose|DisposeAsync|Close|close)\\s*\\(|` +
+        `${n(name)}\\s*!=\\s*null\\s*\\)\\s*\\{?\\s*${n(name)}\\s*\\.\\s*(?:Dispose|DisposeAsync|Close|close)\\s*\\(`,
+      "g",
+    );
+  const tested = (name: string) =>
+    new RegExp(
+      `(?<![\\w$.])${n(name)}\\s*(?:[=!]=\\s*null\\b|is\\s+(?:not\\s+)?null\\b|\\?\\.|\\?\\?|\\?\\[)|` +
+        `\\bnull\\s*[=!]=\\s*${n(name)}(?![\\w$])|` +
+        `\\b(?:requireNonNull\\w*|isNull|nonNull)\\(\\s*${n(name)}(?![\\w$])`,
+    ).test(text.join("\n").replace(disposal(name), " "));
+  if (tested(param)) return false;
+  // Dereferenced in the body (there `param` is the parameter, also when a field has its name).
+  if (derefs(param, inBody)) return true;
+  // Assigned in the body to a field: `this.x = x` (the field of the parameter's name, read outside the body), or a
+  // field of another name (`_reader = reader;`, read anywhere; only in a file read whole: its lines name no `param`).
+  const p = esc(param);
+  if (code.some((t, k) => inBody(k) && new RegExp(`(?<![\\w$.])this\\.${p}\\s*=\\s*${p}\\s*;`).test(t)))
+    return derefs(param, (k) => !inBody(k));
+  if (!file.whole) return false;
+  const fields = code
+    .filter((t, k) => inBody(k))
+    .map((t) => new RegExp(`(?<![\\w$.])(?:this\\.)?([A-Za-z_]\\w*)\\s*=\\s*${p}\\s*;`).exec(t)?.[1])
+    .filter((f): f is string => f !== undefined && f !== param);
+  return fields.some((f) => !tested(f) && derefs(f, () => true));
+}
+
+/**
  * The checks at the start of a constructor for `params`, in the file's conventions: C# `if (x is null)` (or
  * `== null` when the file never writes `is null`) with `throw new ArgumentNullException(nameof(x));`, braces on their
  * own lines when the file does so; Java `if (x == null) { throw new IllegalArgumentException("x must not be

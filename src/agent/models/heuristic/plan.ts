@@ -26,13 +26,16 @@ import {
 } from "./guard-go.js";
 import {
   asksForNullChecks,
+  checksQuery,
   fieldLines,
   lateinitGuardLines,
   lateinitProperty,
   lateinitRead,
   namedMemberLine,
+  nullAlreadyFails,
   nullCheckLines,
   requestedChecks,
+  type KnownFile,
 } from "./guard-jvm.js";
 import { callKey, readHistory, resultOf, type Step } from "./history.js";
 import {
@@ -920,6 +923,21 @@ function assignedAbove(a: Analysis, name: string): boolean {
   return false;
 }
 
+/**
+ * The lines known of the file where argument checks go (`a.checks`): the whole file when it was read whole, else the
+ * window plus every line the `checksQuery` grep found — null while that grep was not made, or when it was capped
+ * (then a line naming a parameter may be missing).
+ */
+function checkedLines(steps: readonly Step[], a: Analysis): KnownFile | null {
+  if (coversWholeFile(a.window)) return { lines: a.window.lines, whole: true };
+  if (!a.checks) return null;
+  const grep = grepHits(steps, checksQuery(a.cand.path, a.checks));
+  if (!grep || grep.hits.length < grep.total) return null;
+  const lines = new Map(a.window.lines);
+  for (const h of grep.hits) if (h.path === a.cand.path && !lines.has(h.line)) lines.set(h.line, h.text);
+  return { lines, whole: false };
+}
+
 /** Decide and write the clarifying addition for the analysis (null when no insertion point). */
 function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFacts): AdditionDesign | null {
   if (!a.ins || !a.lang || a.targetLine === null) return null;
@@ -940,17 +958,26 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
     (named ? { access: "any" as const, name: null, receiver: named } : null) ??
     (a.member ? (crashOf(oneLine(problem.body, 400)) ?? crashOf(problem.title)) : null);
   const where = fn ? `${fn}(): ` : `${baseName(a.cand.path)}: `;
-  // 0a. Java/C#: the argument checks a report asks for, at the start of the constructor (a proposal: the place comes
-  // from the report's words, not from a frame).
+  // 0a. Java/C#: the argument checks a report asks for, at the start of the constructor. A proposal (the place comes
+  // from the report's words, not from a frame) unless a null argument already fails in this file (see
+  // `nullAlreadyFails`): then the checks only name the argument, and are the fix a maintainer merges.
   if (a.checks && (lang === "java" || lang === "csharp") && a.enc?.kind === "function") {
     const unit = indentUnit(a.window.lines, lang, a.ins.indent);
+    const body = a.targetLine;
+    const known = checkedLines(steps, a);
+    const fails = known !== null && a.checks.every((p) => nullAlreadyFails(known, body, p, lang));
+    const names = a.checks.map((p) => `\`${p}\``).join(" and ");
     return {
       kind: "guard",
       lines: nullCheckLines(lang, a.checks, content, a.ins.indent, unit),
-      clearer: true,
+      clearer: !fails,
       what:
-        `checks that ${a.checks.map((p) => `\`${p}\``).join(" and ")} ` +
-        `${a.checks.length > 1 ? "are" : "is"} not null, as the issue asks`,
+        `checks that ${names} ${a.checks.length > 1 ? "are" : "is"} not null, as the issue asks` +
+        (fails
+          ? a.checks.length > 1
+            ? " (a null one already fails: the file dereferences each and never tests them for null)"
+            : " (null already fails: the file dereferences it and never tests it for null)"
+          : ""),
       plural: true,
       output: "",
     };
@@ -1423,6 +1450,9 @@ export function planNextTurn(messages: readonly Message[], available: ReadonlySe
   if (uniqueCheck) checks.push(uniqueCheck);
   const goVar = goVarCheck(a, problem);
   if (goVar && has("grep_codebase")) checks.push(call("grep_codebase", goVar));
+  // Java/C# argument checks in a file not read whole: every line naming the parameters (does null fail anyway?).
+  if (a.checks && !coversWholeFile(a.window) && has("grep_codebase"))
+    checks.push(call("grep_codebase", checksQuery(chosen.path, a.checks)));
   const checkCalls = pending(checks);
   if (checkCalls.length && turns < MAX_TURNS) {
     return {
