@@ -1,3 +1,5 @@
+import { githubWebUrl } from "../grounding/permalink.js";
+import { inertMarkdown, withoutUnseen } from "../grounding/posted.js";
 import type { GateName, Outcome, ToolStatus } from "../types.js";
 import type { InputRemoved } from "./hygiene.js";
 import type { TurnUsage } from "./models/types.js";
@@ -90,9 +92,22 @@ function formatArgs(args: unknown): string {
     .join(", ");
 }
 
-/** Escape characters that Markdown would treat as formatting inside a list item. */
+/**
+ * Escape characters that Markdown would treat as formatting inside a list item, then make the text inert
+ * (`inertMarkdown` of src/grounding/posted.ts: no HTML, no autolink to another host, no closing keyword, no mention,
+ * no unseen character): a tool result's first line quotes file content and arguments the model chose.
+ */
 function md(text: string): string {
-  return text.replace(/([\\`*[\]<>|])/g, "\\$1");
+  return inertMarkdown(text.replace(/([\\`*[\]|])/g, "\\$1"), `${githubWebUrl()}/`);
+}
+
+/**
+ * `text` (a tool name and arguments the model chose) as one inline code span that nothing in it can close or break:
+ * one line (whitespace runs become one space, unseen characters nothing), backticks written as `'`. GitHub reads no
+ * HTML, link, mention or issue reference inside a code span.
+ */
+function codeSpan(text: string): string {
+  return `\`${withoutUnseen(text.replace(/\s+/g, " ")).replace(/`/g, "'")}\``;
 }
 
 /**
@@ -119,9 +134,8 @@ export function renderTraceMarkdown(trace: Trace, options: { maxChars?: number }
     }
     for (const call of step.tool_calls) {
       const first = md(firstLine(call.result, 140));
-      const body =
-        `\`${call.name}(${formatArgs(call.arguments).replace(/`/g, "'")})\` ` +
-        `→ ${call.status}${first ? `: ${first}` : ""}`;
+      const called = codeSpan(`${call.name}(${formatArgs(call.arguments)})`);
+      const body = `${called} → ${call.status}${first ? `: ${first}` : ""}`;
       lines.push(`${++n}. ${call.gate ? `**${call.gate}: ${body}**` : body}${extra}`);
     }
   }

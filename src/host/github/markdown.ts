@@ -1,4 +1,4 @@
-import { postedLine } from "../../grounding/posted.js";
+import { inertMarkdown, postedLine } from "../../grounding/posted.js";
 import { githubWebUrl } from "../../grounding/permalink.js";
 import { redact } from "../../grounding/secrets.js";
 
@@ -6,26 +6,17 @@ import { redact } from "../../grounding/secrets.js";
 export const GITHUB_BODY_LIMIT = 65_536;
 
 /**
- * What GitHub turns into a link on its own (GitHub Flavored Markdown's extended autolinks: `http://`, `https://`,
- * `www.`), up to the first space, bracket, backtick or angle bracket.
- */
-const AUTOLINK = /\b(?:https?:\/\/|www\.)[^\s<>`()[\]]+/gi;
-
-/**
  * Text that came from a model, an issue or an alert, made safe to embed in Markdown that groundfix posts: secrets
- * are redacted (src/grounding/secrets.ts), `<` becomes `&lt;` (no HTML, so no hidden comment can forge a status
- * marker or a run record), `[` and `]` are backslash-escaped and each bare URL is shown as inline code (no link,
- * no image: a "verified" badge or a "log in to approve" link from the model's host would look like groundfix's
- * own) unless it is on the GitHub host the app talks to (`githubWebUrl`: a pull request's own address stays a
- * link), and `@name` mentions are broken with a zero-width space (`&#8203;`), so posting never notifies anyone.
- * Other Markdown (emphasis, lists, code) stays.
+ * are redacted (src/grounding/secrets.ts), `[` and `]` are backslash-escaped (no link, no image: a "verified" badge
+ * or a "log in to approve" link from the model's host would look like groundfix's own), then `inertMarkdown`
+ * (src/grounding/posted.ts): unseen and bidirectional characters dropped, `<` as `&lt;` (no HTML, so no hidden comment
+ * can forge a status marker or a run record), character references shown as typed, each bare URL shown as inline
+ * code unless it is on the GitHub host the app talks to (`githubWebUrl`: a pull request's own address stays a link),
+ * closing keywords (`fixes #1`) and `@name` mentions broken with a zero-width space (`&#8203;`), so posting never
+ * closes an issue or notifies anyone. Other Markdown (emphasis, lists, code) stays.
  */
 export function escapeUntrusted(text: string): string {
-  return redact(text)
-    .replace(/</g, "&lt;")
-    .replace(/[[\]]/g, "\\$&")
-    .replace(AUTOLINK, (url) => (url.startsWith(`${githubWebUrl()}/`) ? url : `\`${url}\``))
-    .replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, "$1@&#8203;");
+  return inertMarkdown(redact(text).replace(/[[\]]/g, "\\$&"), `${githubWebUrl()}/`);
 }
 
 /**
