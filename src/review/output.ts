@@ -3,6 +3,7 @@ import { redact } from "../grounding/secrets.js";
 import type { Finding, ReviewReport } from "../types.js";
 import type { CheckAnnotation } from "./types.js";
 import { SUMMARY_MAX_CHARS, truncateText } from "./truncate.js";
+import { codePath, findingText } from "./report.js";
 
 /**
  * GitHub accepts at most 50 annotations per check run create/update request; each update appends (GitHub docs, "Update
@@ -54,9 +55,7 @@ function findingsText(findings: Finding[], notAnnotated: number): string {
   const rows = ["### All findings", ""];
   let size = 0;
   for (const f of findings) {
-    const row =
-      `- ${f.level} · ${f.rule} · \`${f.path}:${lines(f)}\` — ` +
-      `${clip(f.message, MESSAGE_MAX).replace(/\s+/g, " ")}`;
+    const row = `- ${f.level} · ${f.rule} · ${codePath(f.path, lines(f))} — ${findingText(f.message, MESSAGE_MAX)}`;
     rows.push(row);
     size += row.length + 1;
     if (size > SUMMARY_MAX_CHARS) break;

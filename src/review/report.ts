@@ -6,6 +6,8 @@ import { RULES } from "./rules/index.js";
 import { short } from "./rules/grounded.js";
 import type { ReviewInput, RuleContext } from "./types.js";
 import { truncateText, SUMMARY_MAX_CHARS } from "./truncate.js";
+import { githubWebUrl } from "../grounding/permalink.js";
+import { inertMarkdown, withoutUnseen } from "../grounding/posted.js";
 
 /** How many findings the summary lists before pointing to the annotations. */
 const SUMMARY_FINDINGS = 20;
@@ -147,7 +149,9 @@ function renderSummary(p: {
     const order = { failure: 0, warning: 1, notice: 2 } as const;
     const listed = [...findings].sort((a, b) => order[a.level] - order[b.level]).slice(0, SUMMARY_FINDINGS);
     for (const f of listed) {
-      out.push(`- ${ICON[f.level]} **${f.rule}** \`${f.path}:${f.start_line}\` — ${oneLine(f.message)}`);
+      out.push(
+        `- ${ICON[f.level]} **${f.rule}** ${codePath(f.path, String(f.start_line))} — ${findingText(f.message)}`,
+      );
     }
     if (findings.length > listed.length) {
       out.push(`- … and ${findings.length - listed.length} more, shown as annotations on the changed files.`);
@@ -156,7 +160,19 @@ function renderSummary(p: {
   return truncateText(out.join("\n"), SUMMARY_MAX_CHARS);
 }
 
-function oneLine(s: string): string {
-  const t = s.replace(/\s+/g, " ");
-  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
+/**
+ * A finding's message for the check run's Markdown (summary and text), on one line of at most `max` characters:
+ * findings quote lines of the reviewed diff (a pushed line, a removed base line), which are hostile, so the message
+ * is made inert (`inertMarkdown`, src/grounding/posted.ts: no HTML, no link to another host, no mention) and `[`/`]`
+ * are escaped (no link).
+ */
+export function findingText(message: string, max = 300): string {
+  const t = message.replace(/\s+/g, " ");
+  const cut = t.length > max ? `${t.slice(0, max - 3)}...` : t;
+  return inertMarkdown(cut.replace(/[[\]\\]/g, "\\$&"), `${githubWebUrl()}/`);
+}
+
+/** `path:lines` as one inline code span that the path cannot close (backticks and unseen characters left out). */
+export function codePath(path: string, lines: string): string {
+  return `\`${withoutUnseen(path).replace(/`/g, "'")}:${lines}\``;
 }
