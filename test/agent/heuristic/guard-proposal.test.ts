@@ -124,10 +124,66 @@ describe("a guard that throws inside an HTTP request handler is a proposal", () 
 
   it("attacker: a (req, resolve) callback is no request handler: a pull request as before", async () => {
     const promise = "app.load = (req, resolve) => {\n  const user = db.find(req.id);\n  resolve(user.name);\n};";
-    const result = await runHeuristic(files(promise), "load crashes", trace);
+    // the trace without Express's frame: no request is being served (that alone makes a proposal, below)
+    const result = await runHeuristic(files(promise), "load crashes", trace.split("\n").slice(0, 2).join("\n"));
     expect(addedLines(result)[0]).toBe("  if (user == null) {");
     expect(result.outcome).toBe("pr_ready");
     expect(result.diagnosis?.summary).not.toContain("request handler");
+  });
+});
+
+describe("a guard that throws in a function the trace shows serving a request is a proposal", () => {
+  // The session-9 trial's report: Node's own http server calls a helper that reads a missing user's profile.
+  const files = {
+    "src/db.js": "'use strict';\nconst users = new Map();\nmodule.exports = { users };\n",
+    "src/users.js": [
+      "'use strict';",
+      "const db = require('./db');",
+      "",
+      "function findUser(id) {",
+      "  return db.users.get(id);",
+      "}",
+      "",
+      "function displayName(id) {",
+      "  const user = findUser(id);",
+      "  return user.profile.firstName + ' ' + user.profile.lastName;",
+      "}",
+      "",
+      "module.exports = { findUser, displayName };",
+      "",
+    ].join("\n"),
+    "src/server.js":
+      "'use strict';\nconst http = require('http');\nconst { displayName } = require('./users');\n\n" +
+      "const server = http.createServer((req, res) => {\n  const id = Number(req.url.slice(5));\n" +
+      "  res.end(displayName(id));\n});\n\nmodule.exports = server;\n",
+  };
+  const frames = [
+    "TypeError: Cannot read properties of undefined (reading 'profile')",
+    "    at displayName (/srv/orders-api/src/users.js:10:15)",
+    "    at Server.<anonymous> (/srv/orders-api/src/server.js:7:11)",
+  ];
+
+  it("Node's http server, Express's router, Koa: the request still fails, below the threshold", async () => {
+    for (const frame of [
+      "    at Server.emit (node:events:517:28)\n    at parserOnIncoming (node:_http_server:1107:12)",
+      "    at Layer.handle [as handle_request] (/srv/orders-api/node_modules/express/lib/router/layer.js:95:5)",
+      "    at dispatch (/srv/orders-api/node_modules/koa-compose/index.js:42:32)",
+    ]) {
+      const result = await runHeuristic(files, "GET /?id=42 crashes the server", [...frames, frame].join("\n"));
+      expect(addedLines(result)[0], frame).toBe("  if (user == null) {");
+      expect(addedLines(result)[1], frame).toMatch(/throw new TypeError/);
+      expect(result.outcome, frame).toBe("diagnosis_only");
+      expect(result.diagnosis?.summary, frame).toMatch(/It throws while a request is served \(the trace's `at /);
+    }
+  });
+
+  it("attacker: a trace with no server frame, or `_http_server` only in prose, stays a pull request", async () => {
+    for (const prose of ["", "\n\nIt happens under node:_http_server too, see _http_server.js:1107."]) {
+      const result = await runHeuristic(files, "displayName crashes", frames.join("\n") + prose);
+      expect(addedLines(result)[0], prose).toBe("  if (user == null) {");
+      expect(result.outcome, prose).toBe("pr_ready");
+      expect(result.diagnosis?.summary, prose).not.toContain("request is served");
+    }
   });
 });
 

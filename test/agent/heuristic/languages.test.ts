@@ -54,7 +54,9 @@ describe("heuristic model on more languages (through runAgent)", () => {
         model: createHeuristicModel(),
         config: config(),
       });
-      expect(result.outcome).toBe("pr_ready");
+      // Express's router called it: the throw still fails the request (a 500 for a 500), so a proposal
+      expect(result.outcome).toBe("diagnosis_only");
+      expect(result.diagnosis?.summary).toContain("It throws while a request is served");
       expect(result.diagnosis).toMatchObject({
         affected_file: "src/services/cart.service.ts",
         affected_function: "addItem",

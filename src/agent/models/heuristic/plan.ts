@@ -750,6 +750,7 @@ function goVarCheck(a: Analysis, problem: ProblemFacts): Record<string, unknown>
  */
 function relayGuard(
   a: Analysis,
+  problem: ProblemFacts,
   relay: Relay,
   lang: CodeLanguage,
   where: string,
@@ -803,7 +804,7 @@ function relayGuard(
         ? `a guard that skips the item when \`${arg.expr}\` is missing before it is passed to \`${callee}\`, ` +
           `as the loop already skips items`
         : `a guard that fails with a clear error when \`${arg.expr}\` is missing before it is passed to \`${callee}\``;
-  const proposal = guardProposal(a, lang, added, exit, arg.expr, root);
+  const proposal = guardProposal(a, problem, lang, added, exit, arg.expr, root);
   return { kind: "guard", lines: added, what, output: "", ...(proposal ? { proposal } : {}) };
 }
 
@@ -815,7 +816,10 @@ function relayGuard(
  *   one) that the function does not assign above the guard: the function received the missing value, so the cause
  *   is in the caller that passed it, and the guard only swaps the runtime's error (`AttributeError`,
  *   `NullPointerException`, …) for another one at the same place;
- * - JavaScript/TypeScript: it throws inside an HTTP request handler (the request still fails, a 500 for a 500) or
+ * - JavaScript/TypeScript: it throws inside an HTTP request handler, or in a function the trace shows running while
+ *   a request is served (a frame of Node's `_http_server`, Express's router, Koa, Fastify or hapi: see
+ *   {@link servedFrame}) — the request still fails, a 500 for a 500, and with Node's own `http` an uncaught throw ends
+ *   the process as the TypeError did — or
  *   while React renders (`render-path.ts`: the page still fails, the tree unmounted up to an error boundary): it
  *   converts one crash into another the user sees the same way, and what to answer or render instead is the
  *   application's choice. A throw elsewhere (a library, a CLI) stays a pull request: there the clearer error is the
@@ -826,6 +830,7 @@ function relayGuard(
  */
 function guardProposal(
   a: Analysis,
+  problem: ProblemFacts,
   lang: CodeLanguage,
   lines: readonly string[],
   exit: GuardExit,
@@ -854,6 +859,14 @@ function guardProposal(
       `clearer error in the log; how to answer it (a 404, \`next(err)\`) is the application's choice, so this is ` +
       `a proposal.`
     );
+  const served =
+    (lang === "javascript" || lang === "typescript") && exit.kind === "throw" ? servedFrame(problem) : null;
+  if (served)
+    return (
+      `It throws while a request is served (the trace's \`${served}\`): the request still fails, only with a ` +
+      `clearer error in the log; how to answer it (a 404, an error response) is the application's choice, so this ` +
+      `is a proposal.`
+    );
   // Throwing while React renders still fails the render (the tree unmounts up to an error boundary, a blank page
   // without one), as the TypeError did: what to render instead is the application's decision (render-path.ts).
   const render = (lang === "javascript" || lang === "typescript") && exit.kind === "throw" ? renderPath(a) : null;
@@ -864,6 +877,25 @@ function guardProposal(
       `error; what to render instead (nothing, a placeholder, a loading state) is the application's choice, so ` +
       `this is a proposal.`
     );
+  return null;
+}
+
+/** A stack-trace line of an HTTP server's request dispatch: Node's `http`, Express, Koa, Fastify, hapi. */
+const SERVED_FRAME = new RegExp(
+  String.raw`^\s*at\s.*?[(\s](?:node:_http_server|[^\s()]*/_http_server\.js|[^\s()]*/node_modules/` +
+    String.raw`(?:express/lib/router|koa-compose|koa/lib/application|fastify/lib|@hapi/hapi/lib)/[^\s():]+)` +
+    String.raw`(?::\d+){1,2}\)?\s*$`,
+);
+
+/**
+ * The first stack-trace line of the issue (`at parserOnIncoming (node:_http_server:1107:12)`, trimmed, at most 120
+ * characters) that shows the crash happened while an HTTP server dispatched a request, or null. Hostile text can
+ * only make a guard a proposal with it (never a pull request), so prose that imitates a frame is harmless.
+ */
+function servedFrame(problem: ProblemFacts): string | null {
+  for (const line of problem.body.split("\n")) {
+    if (line.length < 400 && SERVED_FRAME.test(line)) return line.trim().slice(0, 120).replace(/`/g, "'");
+  }
   return null;
 }
 
@@ -989,7 +1021,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
   }
   // 1r. the caller of a function that received the missing value: a guard on the argument it passes.
   if (a.relay && a.lineInFile && a.cand.evidence === "frame") {
-    const design = relayGuard(a, a.relay, lang, where, content);
+    const design = relayGuard(a, problem, a.relay, lang, where, content);
     if (design) return design;
   }
   /** Go: why the crash's receiver got no guard, for the summary ("no guard: …"), or null. */
@@ -1073,7 +1105,7 @@ function designAddition(steps: readonly Step[], a: Analysis, problem: ProblemFac
             ? `a guard that skips the item when ${guard.absent}, as the loop already skips items`
             : `a guard that fails with a clear error when ${guard.absent}`;
       const proposal =
-        guardProposal(a, lang, lines, exit, guard.receiver, root) ??
+        guardProposal(a, problem, lang, lines, exit, guard.receiver, root) ??
         (a.read
           ? `${a.cand.evidence === "frame" || a.cand.evidence === "alert" ? STALE_LINE : NO_TRACE}: ` +
             `line ${a.read.line} is the only line of \`${a.read.fn}\` that reads ` +
