@@ -14,28 +14,50 @@ export interface CommitSource {
  * Review the commit range `baseSha..headSha`: `source.diff` plus both snapshots (loaded in parallel, with the
  * tree-sitter grammars of the Python and Go files the diff touches, for the syntax and edit-policy rules), then
  * {@link reviewChange}. When `record.head_sha` names an earlier commit than `headSha` (someone pushed on top of the
- * app's commit), the evidence rule checks only the app's own diff
- * `record.base_sha..record.head_sha`; the other rules always see the whole range.
+ * app's commit), the app's own commit `record.base_sha..record.head_sha` (its diff and both snapshots) is loaded too:
+ * the evidence rule checks the record against it as well as against the whole range; the other rules see the whole
+ * range. `recordProblem` is passed on (see `ReviewInput`).
  *
  * @throws whatever the source throws (unknown SHA, network); the rules themselves never throw.
  */
 export async function reviewCommit(
   source: CommitSource,
-  input: { baseSha: string; headSha: string; config: GroundfixConfig; record?: RunRecord | null },
+  input: {
+    baseSha: string;
+    headSha: string;
+    config: GroundfixConfig;
+    record?: RunRecord | null;
+    recordProblem?: string;
+  },
 ): Promise<ReviewReport> {
   const record = input.record ?? null;
   const ownRange =
     record?.head_sha && record.head_sha !== input.headSha ? { base: record.base_sha, head: record.head_sha } : null;
   const diff = source.diff(input.baseSha, input.headSha);
   const grammars = diff.then((patches) => Promise.all(treeSitterLanguages(patches).map(loadGrammar)));
-  const [patches, base, head, ownPatches] = await Promise.all([
+  const own = ownRange
+    ? Promise.all([
+        source.diff(ownRange.base, ownRange.head),
+        source.loadSnapshot(ownRange.base),
+        source.loadSnapshot(ownRange.head),
+      ]).then(([patches, base, head]) => ({ patches, base, head }))
+    : Promise.resolve(undefined);
+  const [patches, base, head, ownCommit] = await Promise.all([
     diff,
     source.loadSnapshot(input.baseSha),
     source.loadSnapshot(input.headSha),
-    ownRange ? source.diff(ownRange.base, ownRange.head) : Promise.resolve(undefined),
+    own,
     grammars,
   ]);
-  return reviewChange({ patches, base, head, config: input.config, record, ...(ownPatches ? { ownPatches } : {}) });
+  return reviewChange({
+    patches,
+    base,
+    head,
+    config: input.config,
+    record,
+    ...(ownCommit ? { own: ownCommit } : {}),
+    ...(input.recordProblem !== undefined ? { recordProblem: input.recordProblem } : {}),
+  });
 }
 
 /**

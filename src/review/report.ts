@@ -16,6 +16,7 @@ const SUMMARY_FINDINGS = 20;
  * Review a change: run every rule over the diff and the base and head snapshots, and turn the findings into a report.
  *
  * Rules: grounded_hunks, edit_policy, paths, size, syntax, imports, secrets, and evidence when `input.record` is given
+ * (or `input.recordProblem` says why a pull request the app opened has none to trust: evidence then fails with it).
  * A `failure` of a rule not in `config.review.fail_on` is downgraded to `warning`. The conclusion is
  * `failure` when any `failure` remains, else `success`. Pure: no I/O; a rule that throws becomes a `failure` finding
  * of that rule instead of an exception. Findings are sorted by rule order, then path and line.
@@ -28,7 +29,7 @@ export function reviewChange(input: ReviewInput): ReviewReport {
   const findings: Finding[] = [];
   const rulesChecked: RuleName[] = [];
   for (const rule of RULES) {
-    if (rule.name === "evidence" && !input.record) continue;
+    if (rule.name === "evidence" && !input.record && !input.recordProblem) continue;
     rulesChecked.push(rule.name);
     let found: Finding[];
     try {

@@ -20,8 +20,11 @@ export interface CheckAnnotation {
 
 /**
  * What {@link reviewChange} reviews: the per-file diff from base to head plus both snapshots and the repository config.
- * `record` (the hidden run record of the app's own pull request) enables the evidence rule; `ownPatches` are the
- * patches of the app's own commit (base → record.head_sha) when later pushes were made on top, else `patches` are used.
+ * `record` (the run record of the app's own pull request, trusted by the caller) enables the evidence rule: `head`
+ * must be `base` with the record's edits replayed. `own` is the app's own commit (`record.base_sha` →
+ * `record.head_sha`: its diff and both snapshots) when commits by others sit on top of it; the evidence rule then
+ * checks that commit against the record too. `recordProblem` (no `record`) says why a pull request the app opened has
+ * no record to trust; the evidence rule then fails with it.
  */
 export interface ReviewInput {
   patches: FilePatch[];
@@ -29,7 +32,8 @@ export interface ReviewInput {
   head: Snapshot;
   config: GroundfixConfig;
   record?: RunRecord | null;
-  ownPatches?: FilePatch[];
+  own?: { patches: FilePatch[]; base: Snapshot; head: Snapshot };
+  recordProblem?: string;
 }
 
 /** What every rule receives; a rule is a pure function of it returning its findings. */

@@ -37,7 +37,15 @@ describe("reviewCommit", () => {
       ],
     };
     const report = await reviewCommit(host, { baseSha: "BASE", headSha: "HUMAN", config: defaultConfig(), record });
-    expect(calls.sort()).toEqual(["diff BASE..APP", "diff BASE..HUMAN", "snap BASE", "snap HUMAN"]);
+    // The evidence rule replays the record on the app's own commit: its two snapshots are read too.
+    expect(calls.sort()).toEqual([
+      "diff BASE..APP",
+      "diff BASE..HUMAN",
+      "snap APP",
+      "snap BASE",
+      "snap BASE",
+      "snap HUMAN",
+    ]);
     expect(report.rulesChecked).toContain("evidence");
     expect(report.findings).toEqual([]);
     expect(report.conclusion).toBe("success");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
 import { reviewChange } from "../../src/review/index.js";
-import type { RunRecord } from "../../src/types.js";
+import type { Finding, RunRecord } from "../../src/types.js";
 import { gitChange } from "./helpers.js";
 
 /**
@@ -12,10 +12,9 @@ import { gitChange } from "./helpers.js";
  * `label(u)`; the head puts the guard before `checkAuth` in `charge(u)` and never guards `label`. Every other rule
  * passes too (a guard that tests a value and returns is an allowed addition).
  *
- * TRACKED (it.fails): where a fix starts: in evidence.ts, replay the record instead of pooling lines: apply each
- * recorded edit to the base file in order (`applyVerbatimEdit`, src/grounding/apply.ts, the rule `suggest_addition`
- * uses; or at least require each hunk to touch the recorded `start_line..end_line`) and compare the result with the
- * head's file, failing at the first line that differs.
+ * Fixed: evidence.ts replays the record (each recorded edit applied to the base file in order, with
+ * `applyVerbatimEdit` of src/grounding/apply.ts, the rule `suggest_addition` uses) and compares the result with the
+ * head's file; every place they differ fails. The variants below try to get around that rule.
  */
 const BASE = "function label(u) {\n  return u.name;\n}\n\nfunction charge(u) {\n  checkAuth(u);\n  return pay(u);\n}\n";
 const RECORD: RunRecord = {
@@ -42,11 +41,124 @@ describe("the evidence rule and where a recorded line was added", () => {
     expect(report.rulesChecked).toContain("evidence");
   });
 
-  it.fails("the recorded line moved into another function fails the evidence rule", () => {
+  it("the recorded line moved into another function fails the evidence rule", () => {
     const head = BASE.replace("  checkAuth(u);\n", "  if (!u) return null;\n  checkAuth(u);\n");
     const change = gitChange({ "src/pay.js": BASE }, { "src/pay.js": head });
     const report = reviewChange({ ...change, config: defaultConfig(), record: RECORD });
     expect(report.findings.filter((f) => f.rule === "evidence")).not.toEqual([]);
     expect(report.conclusion).toBe("failure");
+  });
+});
+
+const evidence = (findings: Finding[]) => findings.filter((f) => f.rule === "evidence");
+
+function reviewWith(base: string, head: string, record: RunRecord = RECORD, path = "src/pay.js") {
+  const change = gitChange({ [path]: base }, { [path]: head });
+  return reviewChange({ ...change, config: defaultConfig(), record });
+}
+
+describe("getting a recorded line somewhere else past the replay", () => {
+  it("the moved line fails at the line it was put on, and the finding says where the record put it", () => {
+    const head = BASE.replace("  checkAuth(u);\n", "  if (!u) return null;\n  checkAuth(u);\n");
+    const found = evidence(reviewWith(BASE, head).findings);
+    expect(found.map((f) => [f.path, f.start_line])).toEqual([
+      ["src/pay.js", 2],
+      ["src/pay.js", 6],
+    ]);
+    expect(found[0]!.message).toContain('lacks "  if (!u) return null;"');
+    expect(found[1]!.message).toContain('adds "  if (!u) return null;"');
+  });
+
+  it("the recorded line one line further down in the same function fails", () => {
+    const head = BASE.replace("  return u.name;\n", "  return u.name;\n  if (!u) return null;\n");
+    expect(reviewWith(BASE, head).conclusion).toBe("failure");
+  });
+
+  it("two recorded lines swapped between their functions fail, though each line is recorded once", () => {
+    const record: RunRecord = {
+      ...RECORD,
+      edits: [
+        ...RECORD.edits,
+        {
+          path: "src/pay.js",
+          start_line: 5,
+          end_line: 5,
+          code_before: "function charge(u) {\n",
+          code_after: "function charge(u) {\n  if (!u.card) throw new Error('no card');\n",
+        },
+      ],
+    };
+    const legit = BASE.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n").replace(
+      "function charge(u) {\n",
+      "function charge(u) {\n  if (!u.card) throw new Error('no card');\n",
+    );
+    expect(evidence(reviewWith(BASE, legit, record).findings)).toEqual([]);
+    const swapped = BASE.replace(
+      "function label(u) {\n",
+      "function label(u) {\n  if (!u.card) throw new Error('no card');\n",
+    ).replace("function charge(u) {\n", "function charge(u) {\n  if (!u) return null;\n");
+    expect(evidence(reviewWith(BASE, swapped, record).findings).map((f) => f.start_line)).toEqual([2, 7]);
+  });
+
+  it("a recorded edit the head does not hold fails (the record cannot claim more than the commit made)", () => {
+    const other = "export const x = 1;\n";
+    const change = gitChange(
+      { "src/pay.js": BASE, "src/x.js": other },
+      { "src/pay.js": BASE, "src/x.js": other + "x;\n" },
+    );
+    const record: RunRecord = {
+      ...RECORD,
+      edits: [
+        ...RECORD.edits,
+        { path: "src/x.js", start_line: 1, end_line: 1, code_before: other, code_after: other + "x;\n" },
+      ],
+    };
+    const found = evidence(reviewChange({ ...change, config: defaultConfig(), record }).findings);
+    expect(found).toEqual([expect.objectContaining({ path: "src/pay.js", start_line: 2, level: "failure" })]);
+    expect(found[0]!.message).toContain("lacks");
+  });
+
+  it("a recorded edit whose code_before occurs twice in the base cannot be replayed and fails", () => {
+    const base = `${BASE}function label(u) {\n  return u.id;\n}\n`;
+    const head = base.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n");
+    const found = evidence(reviewWith(base, head).findings);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toContain("cannot be replayed");
+    expect(found[0]!.message).toContain("occurs more than once");
+  });
+
+  it("a CRLF file: the edit replayed with CRLF passes; the same line moved, or written with LF, fails", () => {
+    const crlf = BASE.replaceAll("\n", "\r\n");
+    const at = (s: string) => s.replaceAll("\n", "\r\n");
+    const legit = crlf.replace(at("function label(u) {\n"), at("function label(u) {\n  if (!u) return null;\n"));
+    expect(reviewWith(crlf, legit).conclusion).toBe("success");
+    const moved = crlf.replace(at("  checkAuth(u);\n"), at("  if (!u) return null;\n  checkAuth(u);\n"));
+    expect(evidence(reviewWith(crlf, moved).findings).map((f) => f.start_line)).toEqual([2, 6]);
+    const lf = crlf.replace(at("function label(u) {\n"), "function label(u) {\r\n  if (!u) return null;\n");
+    expect(evidence(reviewWith(crlf, lf).findings).map((f) => f.start_line)).toEqual([2]);
+  });
+
+  it("a file with a byte-order mark: the edit at its anchor passes; the line moved fails", () => {
+    const bom = `\uFEFF${BASE}`;
+    const legit = bom.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n");
+    expect(reviewWith(bom, legit).conclusion).toBe("success");
+    const moved = bom.replace("  checkAuth(u);\n", "  if (!u) return null;\n  checkAuth(u);\n");
+    expect(reviewWith(bom, moved).conclusion).toBe("failure");
+  });
+
+  it("dropping the final newline besides the recorded edit fails at the last line", () => {
+    const head = BASE.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n").slice(0, -1);
+    const found = evidence(reviewWith(BASE, head).findings);
+    expect(found.map((f) => f.start_line)).toEqual([9]);
+    expect(found[0]!.message).toContain("no newline at end of file");
+  });
+
+  it("a head that differs from the replay in many places gets a bounded number of findings that says so", () => {
+    const base = Array.from({ length: 200 }, (_, i) => `f${i}();\n`).join("");
+    const record: RunRecord = { ...RECORD, edits: [] };
+    const head = base.replace(/\);\n/g, ");\n// x\n");
+    const found = evidence(reviewWith(base, head, record, "src/many.js").findings);
+    expect(found).toHaveLength(20);
+    expect(found.at(-1)!.message).toContain("and 180 more place(s) in this file");
   });
 });

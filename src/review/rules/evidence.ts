@@ -1,103 +1,227 @@
-import { diffLines } from "diff";
-import type { Finding, RunRecord } from "../../types.js";
-import { parsePatch } from "../hunks.js";
+import { diffArrays } from "diff";
+import { applyVerbatimEdit, type VerbatimRejection } from "../../grounding/apply.js";
+import type { FilePatch, Finding, RunRecord, Snapshot } from "../../types.js";
+import { splitLines } from "../hunks.js";
 import type { RuleContext } from "../types.js";
-import { quote } from "./grounded.js";
+import { quote, short } from "./grounded.js";
+import { existsAt } from "./util.js";
 
-type Bag = Map<string, number>;
+type Edit = RunRecord["edits"][number];
 
-function take(bag: Bag, line: string): boolean {
-  const n = bag.get(line) ?? 0;
-  if (n === 0) return false;
-  bag.set(line, n - 1);
-  return true;
-}
+/** What {@link replayEdits} gives: the file the edits make, or the first edit that cannot be applied and why. */
+export type Replay = { ok: true; content: string } | { ok: false; edit: number; why: string };
 
-function put(bag: Bag, lines: string[]): void {
-  for (const l of lines) bag.set(l, (bag.get(l) ?? 0) + 1);
-}
+const WHY: Record<VerbatimRejection, string> = {
+  empty: "its code_before is empty",
+  no_change: "it changes nothing there (code_after is already in place)",
+  binary: "the file is binary",
+  not_found: "its code_before is not in the file",
+  ambiguous: "its code_before occurs more than once in the file",
+  not_additive: "it would change existing lines",
+};
 
-function toLines(value: string): string[] {
-  const rows = value.split("\n");
-  if (rows[rows.length - 1] === "") rows.pop();
-  return rows.map((r) => r.replace(/\r$/, ""));
-}
-
-/** The lines an edit adds and removes: the line diff (jsdiff `diffLines`) from `code_before` to `code_after`. */
-export function editDelta(edit: RunRecord["edits"][number]): { added: string[]; removed: string[] } {
-  const norm = (s: string) => (s.endsWith("\n") ? s : `${s}\n`);
-  const added: string[] = [];
-  const removed: string[] = [];
-  for (const part of diffLines(norm(edit.code_before), norm(edit.code_after))) {
-    if (part.added) added.push(...toLines(part.value));
-    else if (part.removed) removed.push(...toLines(part.value));
+/**
+ * Apply a run record's edits of one file to its base content, in the order recorded, with the rule
+ * `suggest_addition` applied them (`applyVerbatimEdit`, src/grounding/apply.ts: the one verbatim occurrence of
+ * `code_before` becomes `code_after`; in an all-CRLF file matched and written with CRLF; a byte-order mark stays
+ * the file's). Additivity is not judged here (`allow: "modifications"`): that is the edit-policy rule's.
+ *
+ * @returns the content the edits make, or `{ ok: false, edit, why }` with the 1-based number of the first edit (of
+ *   `edits`) that cannot be applied and a short reason. Never throws. Each edit costs one pass over the file.
+ */
+export function replayEdits(base: string, edits: readonly Edit[], path?: string): Replay {
+  let content = base;
+  for (const [i, edit] of edits.entries()) {
+    const applied = applyVerbatimEdit(content, edit, { allow: "modifications", ...(path ? { path } : {}) });
+    if (!applied.ok) return { ok: false, edit: i + 1, why: WHY[applied.reason] };
+    content = applied.content;
   }
-  return { added, removed };
+  return { ok: true, content };
 }
 
 /**
- * Rule 8, evidence, for the app's own commits (only when a run record is given): every hunk of
- * `ownPatches ?? patches` must be explained by the edits recorded for its path — each added line is a line that some
- * recorded edit adds (`code_after`'s lines not in `code_before`) and each removed line one that an edit removes. Lines
- * are matched as a multiset per file, so git may split one edit into two hunks or merge two edits into one; no
- * recorded line is used twice. A hunk at a path with no recorded edit, or with a line no edit accounts for, is a
- * `failure` at its first unexplained line. A file of `patches` whose patch text was left out is checked on the hunks
- * `reviewChange` computed from the snapshots; `ownPatches` come without snapshots and are read as they are.
+ * Most edit operations (lines) the comparison of a file with its replayed content looks for before it reports the
+ * whole differing span as one finding: keeps the rule linear in file size (jsdiff's Myers diff costs O(N·D)).
+ */
+const MAX_EDIT_LENGTH = 1000;
+
+/** Most findings one file gets; a file that differs in more places gets one more that says how many were left. */
+const MAX_PER_FILE = 20;
+
+/** One side of the comparison of a file: the snapshot pair it is read from and how findings name it. */
+export interface EvidenceSide {
+  base: Snapshot;
+  head: Snapshot;
+  patches: readonly FilePatch[];
+  /** Put before each message, e.g. "groundfix's own commit abc1234: "; empty for the reviewed head. */
+  label: string;
+}
+
+/**
+ * Rule 8, evidence (only when a run record is given, or `recordProblem` says why there is none to trust): the head
+ * must be exactly the base with the run record's edits replayed on it ({@link replayEdits}). For every file the diff
+ * changes or the record edits, the replayed base content is compared with the head's content, line by line (jsdiff
+ * `diffArrays` between the first and the last differing line, at most {@link MAX_EDIT_LENGTH} edit operations; past
+ * that the whole span is one finding): each place where they differ is a `failure` at its head line, whether the
+ * head adds a line the edits do not make there (a recorded line moved to another function is one of those), lacks
+ * one they make, or changes a file the record has no edit for. An edit that cannot be replayed on the base, a binary
+ * file or a file with no text in a snapshot (too large, left out) fail too. With `own` (commits by others were
+ * pushed on top of the app's own commit) the comparison is made for the app's own commit
+ * `record.base_sha..record.head_sha` only. `recordProblem` (no record, or one that cannot be trusted, on a pull
+ * request the app opened) is one `failure` with that reason.
  */
 export function evidenceRule(ctx: RuleContext): Finding[] {
-  const record = ctx.record;
-  if (!record) return [];
-  const byPath = new Map<string, { added: Bag; removed: Bag }>();
-  for (const edit of record.edits) {
-    const entry = byPath.get(edit.path) ?? { added: new Map(), removed: new Map() };
-    const delta = editDelta(edit);
-    put(entry.added, delta.added);
-    put(entry.removed, delta.removed);
-    byPath.set(edit.path, entry);
+  if (!ctx.record) {
+    if (!ctx.recordProblem) return [];
+    const path = ctx.patches[0]?.path ?? "";
+    return [{ rule: "evidence", path, start_line: 1, end_line: 1, level: "failure", message: ctx.recordProblem }];
   }
+  // Commits by others on top of the app's own commit: only that commit is held to the record.
+  if (ctx.own) return compareWithRecord(ctx.record, { ...ctx.own, label: "" });
+  return compareWithRecord(ctx.record, { base: ctx.base, head: ctx.head, patches: ctx.patches, label: "" });
+}
+
+/** The findings of comparing `side.head` with `side.base` plus the record's edits (see {@link evidenceRule}). */
+export function compareWithRecord(record: RunRecord, side: EvidenceSide): Finding[] {
+  const byPath = new Map<string, Edit[]>();
+  for (const edit of record.edits) byPath.set(edit.path, [...(byPath.get(edit.path) ?? []), edit]);
   const findings: Finding[] = [];
-  // Without later pushes the app's own diff is the reviewed diff: its parsed hunks (computed from the snapshots
-  // when the patch text was left out) are reused.
-  const own = ctx.ownPatches ? ctx.ownPatches.map(parsePatch) : ctx.parsed;
-  for (const { patch, hunks, error } of own) {
-    const fail = (line: number, message: string) =>
-      findings.push({
-        rule: "evidence",
-        path: patch.path,
-        start_line: Math.max(1, line),
-        end_line: Math.max(1, line),
-        level: "failure",
-        message,
-      });
+  const fail = (path: string, line: number, message: string, end = line) =>
+    findings.push({
+      rule: "evidence",
+      path,
+      start_line: Math.max(1, line),
+      end_line: Math.max(1, line, end),
+      level: "failure",
+      message: side.label + message,
+    });
+  const paths = new Set<string>();
+  for (const patch of side.patches) {
     if (patch.binary) {
-      fail(1, `${patch.path} changed as a binary file; the run record has no such edit`);
+      fail(patch.path, 1, `${patch.path} changed as a binary file; the run record has no such edit`);
       continue;
     }
-    if (error !== undefined) {
-      fail(1, `the diff of ${patch.path} cannot be read: ${error}`);
+    if (patch.oldPath && patch.oldPath !== patch.path) paths.add(patch.oldPath);
+    paths.add(patch.path);
+  }
+  for (const path of byPath.keys()) paths.add(path);
+  for (const path of [...paths].sort()) {
+    if (side.patches.some((p) => p.binary && p.path === path)) continue;
+    const edits = byPath.get(path) ?? [];
+    const before = side.base.read(path);
+    const after = side.head.read(path);
+    const unreadable = (where: string, snap: Snapshot) =>
+      `${path} has no text ${where} (${existsAt(snap, path) ? "binary or too large to read" : "no such file"}), so ` +
+      `the run record's edits of it cannot be checked`;
+    if (before === undefined && (edits.length > 0 || existsAt(side.base, path))) {
+      fail(path, 1, unreadable(`at the base ${short(side.base.sha)}`, side.base));
       continue;
     }
-    const pool = byPath.get(patch.path) ?? (patch.oldPath ? byPath.get(patch.oldPath) : undefined);
-    for (const hunk of hunks) {
-      const changed = hunk.lines.filter((l) => l.kind !== "context");
-      if (changed.length === 0) continue;
-      const range = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
-      if (!pool) {
-        fail(
-          changed[0]!.atNewLine,
-          `hunk ${range} of ${patch.path} matches no edit in the run record (the record has no edit at this path)`,
-        );
-        continue;
-      }
-      const bad = changed.find((l) => !take(l.kind === "added" ? pool.added : pool.removed, l.text.replace(/\r$/, "")));
-      if (bad) {
-        fail(
-          bad.atNewLine,
-          `hunk ${range} ${bad.kind === "added" ? "adds" : "removes"} ${quote(bad.text)}, which no recorded edit of ` +
-            `${patch.path} ${bad.kind === "added" ? "adds" : "removes"}`,
-        );
-      }
+    if (after === undefined && existsAt(side.head, path)) {
+      fail(path, 1, unreadable(`in the head ${short(side.head.sha)}`, side.head));
+      continue;
     }
+    const replay = replayEdits(before ?? "", edits, path);
+    if (!replay.ok) {
+      const e = edits[replay.edit - 1]!;
+      fail(
+        path,
+        1,
+        `recorded edit ${replay.edit} of ${path} (base line ${e.start_line}) cannot be replayed on the base ` +
+          `${short(side.base.sha)}: ${replay.why}`,
+      );
+      continue;
+    }
+    if (after === undefined) {
+      fail(path, 1, `${path} is deleted; no recorded edit deletes a file`);
+      continue;
+    }
+    for (const d of differences(replay.content, after)) fail(path, d.line, describe(path, d, edits.length > 0), d.end);
   }
   return findings;
+}
+
+/** One place where the head differs from the replayed content: head lines `line..end`, and both sides' lines. */
+interface Difference {
+  line: number;
+  end: number;
+  head: string[];
+  expected: string[];
+  /** Set on the last finding of a file that differs in more places than are reported. */
+  more?: number;
+}
+
+/**
+ * Where `actual` (the head) differs from `expected` (the base with the edits replayed), in head lines: the common
+ * first and last lines are skipped, the span between is diffed with jsdiff's `diffArrays` (bounded by
+ * {@link MAX_EDIT_LENGTH}; past it, or for more than {@link MAX_PER_FILE} places, the rest is one difference).
+ * Lines keep a trailing `\r` (a CRLF file compares as written); a missing final newline is a difference too.
+ */
+export function differences(expected: string, actual: string): Difference[] {
+  if (expected === actual) return [];
+  const a = splitLines(expected);
+  const b = splitLines(actual);
+  // The final line break is part of the last line, so a file that lost or gained it differs there.
+  if (a.lines.length && !a.finalNewline) a.lines[a.lines.length - 1] += "\u0000";
+  if (b.lines.length && !b.finalNewline) b.lines[b.lines.length - 1] += "\u0000";
+  const x = a.lines;
+  const y = b.lines;
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  let s = 0;
+  while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
+  const xs = x.slice(p, x.length - s);
+  const ys = y.slice(p, y.length - s);
+  const whole = (): Difference[] => [{ line: p + 1, end: Math.max(p + 1, p + ys.length), head: ys, expected: xs }];
+  const parts = diffArrays(xs, ys, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!parts) return whole();
+  const out: Difference[] = [];
+  let at = p + 1; // head line of the next part
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (!part.added && !part.removed) {
+      at += part.count;
+      continue;
+    }
+    const removed = part.removed ? part.value : [];
+    const next = part.removed ? parts[i + 1] : undefined;
+    const added = part.added ? part.value : next?.added ? (i++, next.value) : [];
+    // Lines only the replay has sit before head line `at`; past the head's last line they are shown at it.
+    const line = added.length ? at : Math.min(at, Math.max(1, y.length));
+    out.push({ line, end: Math.max(line, at + added.length - 1), head: added, expected: removed });
+    at += added.length;
+  }
+  if (out.length > MAX_PER_FILE) {
+    const kept = out.slice(0, MAX_PER_FILE);
+    kept[kept.length - 1]!.more = out.length - MAX_PER_FILE;
+    return kept;
+  }
+  return out;
+}
+
+/** The first of `lines` quoted (a line that had no final line break says so), and how many follow. */
+function shown(lines: string[]): string {
+  const last = lines[0]!.endsWith("\u0000");
+  const first = quote(lines[0]!.replace(/\u0000$/, "")) + (last ? " (no newline at end of file)" : "");
+  return lines.length > 1 ? `${first} (+${lines.length - 1} more line(s))` : first;
+}
+
+/** The message of one {@link Difference} of `path`; `recorded`: the record has edits of this path. */
+function describe(path: string, d: Difference, recorded: boolean): string {
+  const at = d.end > d.line ? `lines ${d.line}-${d.end}` : `line ${d.line}`;
+  const more = d.more ? ` (and ${d.more} more place(s) in this file)` : "";
+  if (!recorded) {
+    const what = d.head.length ? `adds ${shown(d.head)}` : `removes ${shown(d.expected)}`;
+    const why = "which matches no edit in the run record (the record has no edit at this path)";
+    return `${at} of ${path} ${what}, ${why}${more}`;
+  }
+  const replayed = "the run record's edits replayed on the base";
+  if (d.head.length && d.expected.length)
+    return (
+      `${at} of ${path} ${d.head.length > 1 ? "are" : "is"} ${shown(d.head)} ` +
+      `where ${replayed} give ${shown(d.expected)}${more}`
+    );
+  if (d.head.length)
+    return `${at} of ${path} adds ${shown(d.head)}, which no recorded edit of ${path} adds here${more}`;
+  return `the head of ${path} lacks ${shown(d.expected)} before ${at}, which ${replayed} make there${more}`;
 }

@@ -230,6 +230,8 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
         .get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`)
         .query(true)
         .reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
+      // ... and replays the record on the app's own commit's files
+      serveTarball(appCommit, await tarball(appCommit, { "src/x.js": before }));
       let update: any;
       nock(API)
         .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
