@@ -91,7 +91,10 @@ describe("a review whose config cannot be read", () => {
       await app!.receive("check_run", checkEvent("check_run", "rerequested", pr, head));
       const runs = runsOn(head);
       expect(runs).toHaveLength(2);
-      expect(runs[1]).toMatchObject({ status: "completed", conclusion: "success" });
+      // Reviewed with every rule: the hand-written line passes all but evidence (it is not groundfix's edit).
+      expect(runs[1]).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(runs[1]!.output.summary).toContain("| Edit policy | ✔ passed");
+      expect(runs[1]!.output.summary).toContain("| Evidence | ✖ failed");
       expect(app!.fake.state.unhandled).toEqual([]);
     },
   );

@@ -2,11 +2,26 @@ import { structuredPatch } from "diff";
 import type { FilePatch, Snapshot } from "../../types.js";
 import type { Octokit, RepoRef } from "./octokit.js";
 
+/**
+ * A commit of the compare answer's `commits` list, the fields `madeByApp` (src/host/github/commit.ts) reads: the
+ * GitHub accounts of its author and committer (null when GitHub links none) and whether GitHub verified its signature.
+ */
+export interface ComparedCommit {
+  sha: string;
+  author?: { login?: string } | null;
+  committer?: { login?: string } | null;
+  commit: { message: string; verification?: { verified?: boolean } | null };
+}
+
 /** The diff GitHub shows for a pull request: from the merge base of base and head to head. */
 export interface Comparison {
   /** `merge_base_commit.sha` of the compare answer; equals `base` when head descends from it. */
   mergeBase: string;
   patches: FilePatch[];
+  /** `ahead_by`: how many commits head has that base does not. */
+  aheadBy: number;
+  /** The first (oldest) of those commits, as the answer lists it; null when it lists none. */
+  first: ComparedCommit | null;
 }
 
 /** GitHub's compare API lists at most this many changed files (REST docs, "Compare two commits"). */
@@ -43,7 +58,7 @@ function patchFromSnapshots(file: FilePatch, base: Snapshot, head: Snapshot): st
 
 /**
  * `GET /repos/{o}/{r}/compare/{base}...{head}` (one call; GitHub lists up to 300 files, all on the first page) as
- * {@link FilePatch}es.
+ * {@link FilePatch}es, with the merge base, `ahead_by` and the first commit listed (oldest first, one per page here).
  *
  * A file without `patch` is either binary (GitHub reports `changes: 0` for it, unless it is a pure rename) or a text
  * file whose diff was too large for the compare API: for the latter the hunks are rebuilt from the two snapshots
@@ -69,6 +84,8 @@ export async function compareCommits(
     per_page: 1,
   });
   const mergeBase = data.merge_base_commit?.sha ?? base;
+  const first = ((data.commits ?? [])[0] as ComparedCommit | undefined) ?? null;
+  const aheadBy = typeof data.ahead_by === "number" ? data.ahead_by : 0;
   const files = (data.files ?? []) as CompareFile[];
   if (files.length >= COMPARE_FILE_LIMIT) {
     throw new Error(
@@ -99,5 +116,5 @@ export async function compareCommits(
     }
     patches.push(patch);
   }
-  return { mergeBase, patches };
+  return { mergeBase, patches, aheadBy, first };
 }

@@ -77,6 +77,8 @@ export interface GitHubHost extends Host {
   defaultBranch(): Promise<string>;
   /** The compare answer with its merge base; `diff` returns its patches. Cached per (base, head) in the host. */
   compare(baseSha: string, headSha: string): Promise<Comparison>;
+  /** The app's bot login (`<slug>[bot]`) from the host's options (asked once through its lookup), or undefined. */
+  botLogin(): Promise<string | undefined>;
 }
 
 /** The open pull request the host delivered to, as the check-run steps need it. */
@@ -118,6 +120,7 @@ interface OpenPullRequest {
  *   to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
  *   not be merged until the check runs goes at the top of its body.
  * - `diff(base, head)`: `GET compare/{base}...{head}`, see {@link compareCommits}.
+ * - `botLogin()`: `options.botLogin` (its lookup asks `GET /app` once per process).
  */
 export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
   const { octokit, repo, log } = options;
@@ -390,6 +393,11 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
 
     async diff(baseSha: string, headSha: string): Promise<FilePatch[]> {
       return (await host.compare(baseSha, headSha)).patches;
+    },
+
+    async botLogin() {
+      const login = options.botLogin;
+      return typeof login === "string" ? login : await login?.get();
     },
   };
   return host;

@@ -75,6 +75,7 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
         event,
         config: () => lookupConfig(context),
         claimReview: deps.claimReview,
+        botLogin: deps.botLogin,
         attempt,
       });
       return;

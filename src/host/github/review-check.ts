@@ -4,7 +4,10 @@ import type { CheckRunOutput } from "../../review/output.js";
 import type { ReviewReport, RunRecord } from "../../types.js";
 import type { GitHubHost } from "./host.js";
 import { capText } from "./markdown.js";
-import { describeError, RETRY_ONCE, type Octokit } from "./octokit.js";
+import { describeError, describeFailure, RETRY_ONCE, type Octokit } from "./octokit.js";
+import { isOwnCommit } from "../../pipeline/record.js";
+import { quote } from "../../review/rules/grounded.js";
+import { madeByApp } from "./commit.js";
 
 /**
  * The `groundfix/review` check run could not be written: `create` (there is no check run on the head), `conclude`
@@ -221,8 +224,10 @@ export interface ReviewCheckInput extends CheckTarget {
   /** The pull request's base commit (or base branch tip); the review diffs from its merge base with the head. */
   baseSha: string;
   config: GroundfixConfig;
-  /** The hidden run record of the app's own PR (enables the evidence rule), or null. */
+  /** The run record of the app's own PR, once trusted ({@link evidenceFor}; enables the evidence rule), or null. */
   record: RunRecord | null;
+  /** Why a pull request on a groundfix branch has no record to trust ({@link evidenceFor}): evidence fails with it. */
+  recordProblem?: string;
   /** A note appended to the summary (e.g. that later commits by others were reviewed without the evidence rule). */
   note?: string;
 }
@@ -244,7 +249,13 @@ export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Pro
   let report: ReviewReport;
   try {
     const { mergeBase } = await host.compare(p.baseSha, p.headSha);
-    report = await reviewCommit(host, { baseSha: mergeBase, headSha: p.headSha, config: p.config, record: p.record });
+    report = await reviewCommit(host, {
+      baseSha: mergeBase,
+      headSha: p.headSha,
+      config: p.config,
+      record: p.record,
+      ...(p.recordProblem !== undefined ? { recordProblem: p.recordProblem } : {}),
+    });
   } catch (error) {
     report = {
       conclusion: "failure",
@@ -262,18 +273,105 @@ export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Pro
 }
 
 /**
- * The run record to review a head commit with, and a note for the summary when commits by others sit on top of the
- * app's own (`record.head_sha !== headSha`): `reviewCommit` then applies the evidence rule to the app's own diff
- * `record.base_sha..record.head_sha` only, and every other rule to the whole pull request (a human push to the branch
- * is reviewed like the app's own commit).
+ * What GitHub says of the commit a run record names: the answer of `GET compare/{record.base_sha}...{record.head_sha}`
+ * (`ahead_by`, the merge base, and of its first commit whether it is groundfix's own: `isOwnCommit` of
+ * src/pipeline/record.ts, the `Groundfix-Run:` trailer AND `madeByApp` of src/host/github/commit.ts, the app's bot as
+ * author and committer and a signature GitHub verified), or why it could not be asked.
  */
-export function evidenceFor(record: RunRecord | null, headSha: string): { record: RunRecord | null; note?: string } {
-  if (!record || !record.head_sha || record.head_sha === headSha) return { record };
+export type NamedCommit =
+  | { aheadBy: number; mergeBase: string; first: { sha: string; author: string; ours: boolean } | null }
+  | { error: string };
+
+/** The run record to review a head with ({@link evidenceFor}): the record, or the reason it cannot be trusted. */
+export interface Evidence {
+  /** The record, when it names a commit groundfix made; else null. */
+  record: RunRecord | null;
+  /** Why a pull request on a groundfix branch has no record to trust; the evidence rule fails with it. */
+  problem?: string;
+  /** For the summary, when commits by others sit on top of groundfix's own. */
+  note?: string;
+}
+
+/** A full commit SHA (SHA-1, 40 hex digits): the only thing a record's `base_sha`/`head_sha` may be looked up as. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+
+/** A SHA from a run record for a message: its first 7 digits, or, when it is not a SHA, a short quoted form. */
+function shaText(sha: string): string {
+  return FULL_SHA.test(sha) ? sha.slice(0, 7) : quote(sha.slice(0, 40));
+}
+
+/**
+ * Ask GitHub about the commit `record` names ({@link NamedCommit}) with one compare call, which `reviewCommit`
+ * reuses (the host caches it) for the app's own range. Undefined when there is no record or it names no commit.
+ * Never throws: a failed call is `{ error }`.
+ */
+export async function lookupNamedCommit(host: GitHubHost, record: RunRecord | null): Promise<NamedCommit | undefined> {
+  if (!record?.head_sha) return undefined;
+  if (!FULL_SHA.test(record.head_sha) || !FULL_SHA.test(record.base_sha))
+    return { error: "its base_sha and head_sha are not both full commit SHAs" };
+  try {
+    const [found, bot] = await Promise.all([host.compare(record.base_sha, record.head_sha), host.botLogin()]);
+    if (!bot) return { error: "the app's own bot login could not be read (`GET /app`)" };
+    const c = found.first;
+    const first = c
+      ? {
+          sha: c.sha,
+          author: c.author?.login ?? "an unknown author",
+          ours: isOwnCommit({ message: c.commit.message, madeByGroundfix: madeByApp(c, bot) }),
+        }
+      : null;
+    return { aheadBy: found.aheadBy, mergeBase: found.mergeBase, first };
+  } catch (error) {
+    return { error: describeFailure(error) };
+  }
+}
+
+/**
+ * Whether the run record in the body of a pull request on a groundfix branch can be trusted, and so whether the
+ * evidence rule checks the head against it. Anyone who can push to the branch can also edit the body
+ * (test/host/github/record-forgery-attack.test.ts), so the record counts only when it names, as
+ * `head_sha`, a commit groundfix made: `named` (see {@link lookupNamedCommit}) shows one commit from `base_sha` to
+ * it, and that commit is the app's own. The edits are then held to that commit by the evidence rule (replayed on
+ * `base_sha` they must give its files), and the pull request head to the same edits on its base. Otherwise the
+ * answer is `problem`, which fails the evidence rule: no record (deleted, or edited so it no longer decodes), a
+ * record naming no commit, one whose commit could not be looked up, is not one commit on `base_sha`, or is not
+ * groundfix's. `note` says so when the head is not groundfix's commit itself.
+ */
+export function evidenceFor(record: RunRecord | null, headSha: string, named: NamedCommit | undefined): Evidence {
+  const fails = (why: string): Evidence => ({
+    record: null,
+    problem:
+      `${why} So nothing shows which edits groundfix made, and the evidence rule fails: on a groundfix branch ` +
+      "this check passes only a head that is groundfix's own recorded edits on its base. Comment " +
+      "`/groundfix retry` on the issue to have groundfix make the change again.",
+  });
+  if (!record)
+    return fails(
+      "The pull request body holds no run record (the hidden `groundfix:run` comment groundfix writes there), " +
+        "or one that cannot be read: it was deleted or edited.",
+    );
+  const sha = record.head_sha;
+  if (!sha) return fails("The run record in the pull request body names no commit (`head_sha`).");
+  if (!named) return fails(`The commit the run record names, ${shaText(sha)}, was not looked up.`);
+  if ("error" in named)
+    return fails(`The commit the run record names, ${shaText(sha)}, could not be looked up (${named.error}).`);
+  if (named.aheadBy !== 1 || named.mergeBase !== record.base_sha || named.first?.sha !== sha)
+    return fails(
+      `The run record names commit ${shaText(sha)} on base ${shaText(record.base_sha)}, but GitHub does not show ` +
+        `it as one commit on that base.`,
+    );
+  if (!named.first.ours)
+    return fails(
+      `The run record names commit ${shaText(sha)} (by ${named.first.author}), which groundfix did not make: ` +
+        `GitHub shows no verified commit by the app with a \`Groundfix-Run:\` trailer there.`,
+    );
+  if (sha === headSha) return { record };
   return {
     record,
     note:
-      `Commits pushed after groundfix's own commit ${record.head_sha.slice(0, 12)} were ` +
-      `reviewed with every rule except evidence, which checks groundfix's own commit only.`,
+      `Commits were pushed after groundfix's own commit ${shaText(sha)}: evidence checked that commit against ` +
+      `the run record, and that the pull request still holds exactly those edits on its base; anything else the ` +
+      `later commits change fails it. The other rules reviewed the whole pull request.`,
   };
 }
 

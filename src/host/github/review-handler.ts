@@ -6,7 +6,15 @@ import type { ReviewReport } from "../../types.js";
 import { createGitHubHost, type GitHubHost, type HostLogger } from "./host.js";
 import { describeFailure } from "./octokit.js";
 import type { ReviewClaims } from "./review-claims.js";
-import { concludeStaleChecks, evidenceFor, failReviewCheck, ReviewCheckError, runReviewCheck } from "./review-check.js";
+import type { BotLogin } from "./status-comment.js";
+import {
+  concludeStaleChecks,
+  evidenceFor,
+  failReviewCheck,
+  lookupNamedCommit,
+  ReviewCheckError,
+  runReviewCheck,
+} from "./review-check.js";
 import { issueBullets } from "./status.js";
 
 /** What {@link reviewPullRequest} did with a review request. */
@@ -53,11 +61,13 @@ export function reviewConfigOf(found: ConfigLookup): GroundfixConfig | ReviewCon
  * `claimReview`, the app's per-process claims (the delivery path claims its own head SHA) or carrying a
  * `groundfix/review` check run (`GET commits/{sha}/check-runs?check_name=`, one call; when that lookup fails the review
  * goes ahead) — so a push that sends both `pull_request.synchronize` and `check_suite.requested` is reviewed once. Then
- * the run record from the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA) and
- * {@link runReviewCheck}. When `config` is a {@link ReviewConfigProblem} or `GET pulls/{n}` fails, the check run is
- * created already concluded `failure` with the reason ({@link failReviewCheck}): never a default-config review,
- * never a check left `in_progress`. With `recover` (a retry of the job) the claim and the lookup are replaced by
- * `concludeStaleChecks`: the earlier attempt's unfinished check is cancelled and the head reviewed again.
+ * the run record from the PR body (`prBody`, or `GET pulls/{n}` when undefined, which also refreshes the base SHA),
+ * trusted only when it names a commit the app made (`lookupNamedCommit`, one compare call, then `evidenceFor`; else
+ * the evidence rule fails with the reason), and {@link runReviewCheck}. When `config` is a
+ * {@link ReviewConfigProblem} or `GET pulls/{n}` fails, the check run is created already concluded `failure` with the
+ * reason ({@link failReviewCheck}): never a default-config review, never a check left `in_progress`. With `recover`
+ * (a retry of the job) the claim and the lookup are replaced by `concludeStaleChecks`: the earlier attempt's
+ * unfinished check is cancelled and the head reviewed again.
  * @throws `ReviewCheckError` when GitHub refuses the check-run writes even after one retry.
  */
 export async function reviewPullRequest(
@@ -107,12 +117,14 @@ export async function reviewPullRequest(
       });
     }
   }
-  const evidence = evidenceFor(decodeRunRecord(body ?? ""), headSha);
+  const record = decodeRunRecord(body ?? "");
+  const evidence = evidenceFor(record, headSha, await lookupNamedCommit(host, record));
   const report = await runReviewCheck(host, {
     ...target,
     baseSha,
     config,
     record: evidence.record,
+    ...(evidence.problem !== undefined ? { recordProblem: evidence.problem } : {}),
     ...(evidence.record ? { externalId: evidence.record.run_id } : {}),
     ...(evidence.note ? { note: evidence.note } : {}),
   });
@@ -128,6 +140,8 @@ export interface ReviewEventInput {
   config: () => Promise<ConfigLookup>;
   /** The process's review claims, shared with the delivery path. */
   claimReview: ReviewClaims;
+  /** The app's bot login or its lookup: a run record counts only for a commit this login made. */
+  botLogin?: string | BotLogin;
   /** The job's attempt: a retry recovers what the earlier attempt left; the last one no longer throws. */
   attempt?: { number: number; final: boolean };
 }
@@ -153,7 +167,8 @@ export async function reviewOnEvent(input: ReviewEventInput): Promise<ReviewEven
     const config = reviewConfigOf(await input.config());
     const request = reviewRequestFor(event, "problem" in config ? null : config.pull_request.branch_prefix);
     if (!request) return { status: "skipped", reason: "not a groundfix pull request" };
-    const host = createGitHubHost({ octokit, repo: { owner: event.owner, name: event.repo }, log });
+    const repo = { owner: event.owner, name: event.repo };
+    const host = createGitHubHost({ octokit, repo, log, ...(input.botLogin ? { botLogin: input.botLogin } : {}) });
     const done = await reviewPullRequest(host, request, config, held, event.prBody, recover);
     log.info({ pr: request.prNumber, status: done.status }, "groundfix review job finished");
     return done;

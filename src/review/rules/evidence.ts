@@ -66,9 +66,11 @@ export interface EvidenceSide {
  * head adds a line the edits do not make there (a recorded line moved to another function is one of those), lacks
  * one they make, or changes a file the record has no edit for. An edit that cannot be replayed on the base, a binary
  * file or a file with no text in a snapshot (too large, left out) fail too. With `own` (commits by others were
- * pushed on top of the app's own commit) the comparison is made for the app's own commit
- * `record.base_sha..record.head_sha` only. `recordProblem` (no record, or one that cannot be trusted, on a pull
- * request the app opened) is one `failure` with that reason.
+ * pushed on top of the app's own commit) the same comparison is made for the app's own commit
+ * `record.base_sha..record.head_sha` as well: the record must describe that commit exactly, and the pull request head
+ * must still be its base plus the same edits (a base merged in passes when the edits replay on it the same; anything
+ * a later commit adds fails). `recordProblem` (no record, or one that cannot be trusted, on a pull request on a
+ * groundfix branch, see `evidenceFor` of src/host/github/review-check.ts) is one `failure` with that reason.
  */
 export function evidenceRule(ctx: RuleContext): Finding[] {
   if (!ctx.record) {
@@ -76,9 +78,14 @@ export function evidenceRule(ctx: RuleContext): Finding[] {
     const path = ctx.patches[0]?.path ?? "";
     return [{ rule: "evidence", path, start_line: 1, end_line: 1, level: "failure", message: ctx.recordProblem }];
   }
-  // Commits by others on top of the app's own commit: only that commit is held to the record.
-  if (ctx.own) return compareWithRecord(ctx.record, { ...ctx.own, label: "" });
-  return compareWithRecord(ctx.record, { base: ctx.base, head: ctx.head, patches: ctx.patches, label: "" });
+  const findings = compareWithRecord(ctx.record, { base: ctx.base, head: ctx.head, patches: ctx.patches, label: "" });
+  // Commits by others on top of the app's own commit: that commit is held to the record too, so a record edited to
+  // explain the later commits does not match the commit the app made.
+  if (ctx.own) {
+    const label = `groundfix's own commit ${short(ctx.record.head_sha ?? ctx.own.head.sha)}: `;
+    findings.push(...compareWithRecord(ctx.record, { ...ctx.own, label }));
+  }
+  return findings;
 }
 
 /** The findings of comparing `side.head` with `side.base` plus the record's edits (see {@link evidenceRule}). */
@@ -223,5 +230,5 @@ function describe(path: string, d: Difference, recorded: boolean): string {
     );
   if (d.head.length)
     return `${at} of ${path} adds ${shown(d.head)}, which no recorded edit of ${path} adds here${more}`;
-  return `the head of ${path} lacks ${shown(d.expected)} before ${at}, which ${replayed} make there${more}`;
+  return `${path} lacks ${shown(d.expected)} before ${at}, which ${replayed} make there${more}`;
 }

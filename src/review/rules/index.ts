@@ -48,7 +48,7 @@ export const RULES: readonly { name: RuleName; label: string; checks: string; ru
   {
     name: "evidence",
     label: "Evidence",
-    checks: "every hunk of the app's commit matches an edit in its run record",
+    checks: "the head is the base with the run record's edits replayed, and the record names a commit the app made",
     run: evidenceRule,
   },
 ];

@@ -219,17 +219,31 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
   const before = "a\nb\nc\n";
 
   it(
-    "reviews a human push that deletes a line and fails the " +
-      "edit policy, the evidence rule limited to the app's commit",
+    "reviews a human push that deletes a line: the edit policy fails it, and so does evidence, which checks the " +
+      "app's own commit (named by the record, made by the app) and the whole pull request against the record",
     async () => {
       const octokit = testOctokit();
       const appCommit = "d".repeat(40);
       await serveChange("src/x.js", before, "a\nc\n");
-      // reviewCommit reads the app's own range for the evidence rule
+      // The record names the app's commit: one compare call shows it is one commit on the base, by the app's bot,
+      // verified, with the trailer; reviewCommit reuses that answer (the host caches it) for the app's own range.
+      const bot = { login: "groundfix[bot]" };
       nock(API)
         .get(`${repoPath}/compare/${BASE_SHA}...${appCommit}`)
         .query(true)
-        .reply(200, { merge_base_commit: { sha: BASE_SHA }, files: [] });
+        .reply(200, {
+          merge_base_commit: { sha: BASE_SHA },
+          ahead_by: 1,
+          commits: [
+            {
+              sha: appCommit,
+              author: bot,
+              committer: bot,
+              commit: { message: "groundfix: x\n\nGroundfix-Run: run-7", verification: { verified: true } },
+            },
+          ],
+          files: [],
+        });
       // ... and replays the record on the app's own commit's files
       serveTarball(appCommit, await tarball(appCommit, { "src/x.js": before }));
       let update: any;
@@ -243,13 +257,14 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
         .reply(200, {});
       const body = encodeRunRecord({ version: 1, run_id: "run-7", base_sha: BASE_SHA, head_sha: appCommit, edits: [] });
 
-      const out = await reviewPullRequest(githubHost(octokit), request, defaultConfig(), createReviewClaims(), body);
+      const host = githubHost(octokit, { botLogin: "groundfix[bot]" });
+      const out = await reviewPullRequest(host, request, defaultConfig(), createReviewClaims(), body);
       expect(out.status).toBe("reviewed");
       expect(update.conclusion).toBe("failure");
-      expect(
-        update.output.annotations.some((a: any) => a.path === "src/x.js" && /removes 1 line/.test(a.message)),
-      ).toBe(true);
-      expect(update.output.summary).toContain("except evidence");
+      const annotations = update.output.annotations.filter((a: any) => a.path === "src/x.js");
+      expect(annotations.some((a: any) => /removes 1 line/.test(a.message))).toBe(true);
+      expect(annotations.some((a: any) => /matches no edit in the run record/.test(a.message))).toBe(true);
+      expect(update.output.summary).toContain("Commits were pushed after groundfix's own commit");
     },
   );
 
@@ -299,6 +314,10 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     );
     expect(again.status).toBe("reviewed");
     expect(created).toMatchObject({ name: "groundfix/review", head_sha: HEAD_SHA, details_url: PR_URL });
-    expect(update).toMatchObject({ status: "completed", conclusion: "success" });
+    // The body holds no run record, and the branch is a groundfix branch: every rule but evidence passes, and
+    // evidence fails, saying why.
+    expect(update).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(again.status === "reviewed" && again.report.findings.map((f) => f.rule)).toEqual(["evidence"]);
+    expect(update.output.summary).toContain("holds no run record");
   });
 });
