@@ -27,7 +27,8 @@ export interface CheckRunOutput {
  * Shape a review report into check run `output` objects: the first is for the create (or completing update) request,
  * each further one for an update that appends the next batch of at most 50 annotations. Every element carries the
  * same title and summary (GitHub requires both on each output). Summary and text are cut to 65,535 characters with a
- * visible note; titles to 255 and messages to 4,000 characters; at most 1,000 annotations. Never throws.
+ * visible note; titles to 255 and messages to 4,000 characters; at most 1,000 annotations, none for a finding whose
+ * path is empty (it names no file). Never throws.
  * Levels map one to one: finding `failure|warning|notice` → `annotation_level`. Every text has secrets redacted
  * (findings quote diff lines, and a check run is public on the pull request).
  */
@@ -38,8 +39,11 @@ export function toCheckRunOutputs(report: ReviewReport): CheckRunOutput[] {
 function shape(report: ReviewReport): CheckRunOutput[] {
   const title = clip(report.title, TITLE_MAX) || "groundfix review";
   const summary = truncateText(report.summary, SUMMARY_MAX_CHARS);
-  const annotations = report.findings.slice(0, MAX_ANNOTATIONS).map(toAnnotation);
-  const left = report.findings.length - annotations.length;
+  // An annotation names a file (the Checks API requires its `path`): a finding about the pull request as a whole
+  // (path "", e.g. evidence on a pull request with no changed file and no run record) is in the summary and text only.
+  const onFiles = report.findings.filter((f) => f.path !== "");
+  const annotations = onFiles.slice(0, MAX_ANNOTATIONS).map(toAnnotation);
+  const left = onFiles.length - annotations.length;
   const text = report.findings.length === 0 ? undefined : findingsText(report.findings, left);
   const outputs: CheckRunOutput[] = [];
   for (let k = 0; k === 0 || k < annotations.length; k += ANNOTATIONS_PER_REQUEST) {

@@ -77,4 +77,15 @@ describe("toCheckRunOutputs", () => {
       message: "size",
     });
   });
+  test('a finding that names no file (path "") is in the text, not an annotation without a path', () => {
+    const whole: Finding = {
+      ...finding(0),
+      rule: "evidence",
+      path: "",
+      message: "The pull request body holds no run record",
+    };
+    const [out] = toCheckRunOutputs(report([whole, finding(1)]));
+    expect(out!.annotations.map((a) => a.path)).toEqual(["src/f1.ts"]);
+    expect(out!.text).toContain("The pull request body holds no run record");
+  });
 });
