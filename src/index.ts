@@ -10,6 +10,7 @@ import { reviewEventOf } from "./events/review-trigger.js";
 import { createAccept } from "./host/github/accept.js";
 import { createBotLogin } from "./host/github/app-login.js";
 import { createGaveUp, createJobProcessor, type JobDeps } from "./host/github/jobs.js";
+import { prepareInstallationOctokit } from "./host/github/installation.js";
 import type { Octokit } from "./host/github/octokit.js";
 import { createReviewClaims } from "./host/github/review-claims.js";
 import { createStatusCommentIds } from "./host/github/status-comment.js";
@@ -97,7 +98,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       options.queue ??
       (await openQueue({ redisUrl: env.GROUNDFIX_REDIS_URL, concurrency: operator.concurrency, log: app.log }));
     if (role !== "web") {
-      const auth = async (installationId: number) => (await app.auth(installationId)) as unknown as Octokit;
+      // The token first, and the job's signal on every request (`host/github/installation.ts`).
+      const auth = async (installationId: number, signal?: AbortSignal) =>
+        prepareInstallationOctokit((await app.auth(installationId)) as unknown as Octokit, installationId, signal);
       // One reply per issue to a refused command, across every process sharing the queue (30 days).
       const replyOnce = createReplyOnce((key) => queue.claimOnce(`reply-${key}`, 30 * 24 * 3600));
       const accept = createAccept({ queue, replyOnce });
@@ -117,7 +120,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       };
       const jobs = createJobProcessor(jobDeps);
       const gaveUp = createGaveUp(jobDeps);
-      queue.process((job, attempt) => (job.kind === "event" ? onEvent(job) : jobs(job, attempt)), gaveUp);
+      queue.process((job, attempt) => (job.kind === "event" ? onEvent(job, attempt) : jobs(job, attempt)), gaveUp);
     }
     if (role === "worker") return;
     app.on([...RUN_EVENTS], async (context) => {

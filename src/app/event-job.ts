@@ -7,28 +7,37 @@
 import { Context } from "probot";
 import { requestFromCodeScanningAlert } from "../events/code-scanning.js";
 import { requestFromCommand } from "../events/command.js";
-import { lookupConfig } from "../events/config-lookup.js";
+import { lookupConfig as lookupRepoConfig } from "../events/config-lookup.js";
 import { requestFromDispatch } from "../events/dispatch.js";
 import { requestFromLabeledIssue } from "../events/issue.js";
 import type { createAccept } from "../host/github/accept.js";
 import type { HostLogger } from "../host/github/host.js";
+import { asTokenError, isTokenFailure } from "../host/github/installation.js";
 import type { Octokit } from "../host/github/octokit.js";
-import type { JobData } from "../queue/types.js";
+import type { Attempt, JobData } from "../queue/types.js";
 import type { EventJobPayload } from "./acknowledge.js";
 
 /** What {@link createEventJob} needs. */
 export interface EventJobDeps {
-  auth(installationId: number): Promise<Octokit>;
+  /** The installation client with its token, its requests bound to `signal` (`host/github/installation.ts`). */
+  auth(installationId: number, signal?: AbortSignal): Promise<Octokit>;
   accept: ReturnType<typeof createAccept>;
   log: HostLogger;
 }
 
-/** Run one `event` job (see the module comment); webhooks other than the run triggers are ignored. */
-export function createEventJob(deps: EventJobDeps): (job: JobData) => Promise<void> {
+/**
+ * Run one `event` job (see the module comment); webhooks other than the run triggers are ignored.
+ * @throws InstallationTokenError when no installation token can be had, also when that surfaces in the config
+ *   lookup (the job fails as a whole, to be retried, instead of deciding with the defaults)
+ */
+export function createEventJob(deps: EventJobDeps): (job: JobData, attempt?: Attempt) => Promise<void> {
   const { accept } = deps;
-  return async (job) => {
+  return async (job, attempt) => {
     const { name, payload } = job.payload as EventJobPayload;
-    const octokit = await deps.auth(job.installationId);
+    if (name === "issue_comment" && !requestFromCommand(payload as never)) return;
+    const octokit = await deps.auth(job.installationId, attempt?.signal);
+    const tokenFailure = { is: isTokenFailure, toError: (e: unknown) => asTokenError(e, job.installationId) };
+    const lookupConfig = (c: Context<any>) => lookupRepoConfig(c, tokenFailure);
     const event = { id: job.deliveryId ?? job.key, name, payload } as never;
     const context = new Context(event, octokit as never, deps.log as never) as Context<any>;
     const p = context.payload;

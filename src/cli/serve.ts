@@ -7,6 +7,7 @@ import type { Redis } from "ioredis";
 import type { ApplicationFunction } from "probot";
 import { checkOperatorStart } from "../config/env.js";
 import type { Role } from "../index.js";
+import type { QueueLogger } from "../queue/index.js";
 import { openQueue, type OpenQueue } from "../queue/open.js";
 import { connectRedis, RedisUnavailableError } from "../queue/redis.js";
 import { groundfixOctokit } from "../server/octokit.js";
@@ -143,6 +144,9 @@ function hasPemFile(dir: string): boolean {
   }
 }
 
+/** How long a stop may take once SIGTERM or SIGINT came (ms); then the process exits 1. */
+const STOP_LIMIT_MS = 15_000;
+
 /** Whether something already listens on `port` at `host` (Probot's PORT and HOST, default 3000 on all interfaces). */
 function portInUse(port: number, host: string | undefined): Promise<boolean> {
   return new Promise((done) => {
@@ -159,9 +163,14 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  * - `all` (default): Probot's server (webhooks, `GET /ping`, `GET /ready`) and the worker, in one process;
  * - `web`: the server only; its jobs go to Redis for the workers (needs GROUNDFIX_REDIS_URL);
  * - `worker`: runs the jobs of the Redis queue, no HTTP server (needs GROUNDFIX_REDIS_URL).
- * Octokit throttles per installation, through Redis when it is configured (`server/octokit.ts`). SIGTERM or SIGINT
- * stops taking webhooks and jobs, waits for the running jobs, then resolves 0; when Redis is unreachable by then it
- * says so in one line and stops without waiting (BullMQ's close would wait forever).
+ * Octokit throttles per installation, through Redis when it is configured (`server/octokit.ts`), and bounds each
+ * GitHub request (`host/github/requests.ts`: 4 tries, 30 s per try, a log line per retry). SIGTERM or SIGINT says
+ * so in one line (`groundfix: SIGTERM: stopping; …`), stops taking webhooks and jobs, aborts the running jobs'
+ * network waits (`JobQueue.close`: on Redis each goes back to waiting, no attempt spent; in process it is dropped),
+ * names the jobs it stopped in one line, then resolves 0; when that takes over 15 s it exits 1 with one line. When
+ * Redis is unreachable by then it says so in one line and stops without waiting (BullMQ's close would wait forever).
+ * The queue's log lines (a job's failed attempt: `failed on attempt 1 of 4 (…); retried in 10 s`) go to Probot's
+ * logger.
  *
  * @returns the exit code when the process should stop: 1 at once (one line on stderr) when Redis is configured but
  *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`); 2 with one line for a setting that cannot
@@ -203,9 +212,15 @@ export async function serve(args: string[], io: ServeIO, command: "serve" | "wor
   }
   let redis: Redis | undefined;
   let queue: OpenQueue;
+  // The queue logs (a job's failed attempt, a job handed back) through Probot's logger once it exists.
+  let logTo: QueueLogger | undefined;
+  const queueLog: QueueLogger = {
+    info: (obj, msg) => logTo?.info(obj, msg),
+    error: (obj, msg) => logTo?.error(obj, msg),
+  };
   try {
     redis = url ? await connectRedis(url) : undefined;
-    queue = await openQueue({ redisUrl: url, concurrency: start.operator.concurrency });
+    queue = await openQueue({ redisUrl: url, concurrency: start.operator.concurrency, log: queueLog });
   } catch (error) {
     redis?.disconnect();
     if (!(error instanceof RedisUnavailableError)) throw error;
@@ -220,11 +235,13 @@ export async function serve(args: string[], io: ServeIO, command: "serve" | "wor
   if (role === "worker") {
     const instance = probot.createProbot({ env: io.env, overrides: { Octokit } });
     await instance.load(app);
+    logTo = instance.log; // Probot 14 makes its logger in load()
     instance.log.info(
       `groundfix worker: running jobs of ${queue.backend === "redis" ? "the Redis queue" : "this process"}`,
     );
   } else {
     const withReady: ApplicationFunction = async (instance, options) => {
+      logTo = instance.log;
       options.addHandler(readyHandler(queue));
       instance.log.info(
         { model: start.operator.model, role },
@@ -241,24 +258,40 @@ export async function serve(args: string[], io: ServeIO, command: "serve" | "wor
       if (!said) io.stderr.write(`groundfix: ${line}\n`);
       said = true;
     };
-    const stop = () => {
+    const stop = (signal: NodeJS.Signals) => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       // With Redis gone, BullMQ's close waits forever and its clients reject on quit ("Stream isn't writeable…"):
       // say so in one line and stop without waiting for the queue.
       process.on("unhandledRejection", (error) => sayOnce(`while stopping: ${(error as Error)?.message ?? error}`));
       const redisDown = redis !== undefined && redis.status !== "ready";
+      const kept = queue.backend === "redis";
+      const fate = kept ? "handed back to the queue" : "dropped (the in-process queue keeps nothing)";
       if (redisDown) sayOnce("Redis is unreachable; stopping without waiting for the queue's jobs");
-      const drain = () => (redisDown ? (void queue.close().catch(() => {}), Promise.resolve()) : queue.close());
+      else io.stderr.write(`groundfix: ${signal}: stopping; no new jobs, the running ones are stopped and ${fate}\n`);
+      // The running jobs' network waits are aborted (queue.close), so this is a bound, not the usual wait.
+      const late = setTimeout(() => {
+        io.stderr.write(
+          `groundfix: not stopped within ${STOP_LIMIT_MS / 1000} s; exiting now` +
+            `${kept ? " (a running job's lock lapses and another worker takes it)" : ""}\n`,
+        );
+        process.exit(1);
+      }, STOP_LIMIT_MS);
+      late.unref();
+      const drain = (): Promise<string[]> =>
+        redisDown ? (void queue.close().catch(() => {}), Promise.resolve([])) : queue.close();
       void stopServer()
         .catch(() => {})
         .then(drain)
-        .then(async () => {
+        .then(async (stopped) => {
+          if (stopped.length > 0)
+            io.stderr.write(`groundfix: ${stopped.length} running job(s) ${fate}: ${stopped.join(", ")}\n`);
           if (redisDown) redis?.disconnect();
           else await redis?.quit();
         })
         .catch((error: unknown) => sayOnce(`while stopping: ${(error as Error).message}`))
         .finally(() => {
+          clearTimeout(late);
           resolve(0);
           setTimeout(() => process.exit(0), 1_000).unref(); // a library handle left open must not keep it alive
         });

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { JobStoppedError } from "./types.js";
 import type { EnqueueResult, GaveUp, JobData, JobProcessor, JobQueue } from "./types.js";
 
 export type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js";
@@ -15,6 +16,8 @@ export type { EnqueueResult, JobData, JobProcessor, JobQueue } from "./types.js"
  *   kept in a bounded LRU (`maxDeliveries`) so memory stays flat.
  * - A job's error is caught and logged (one attempt: a restart drops what is queued) and handed to `gaveUp`, which
  *   leaves the final word (status comment) the job could not.
+ * - `close()` aborts the running jobs' signals and waits for them; they and the waiting jobs are dropped, each
+ *   logged by key (nothing here survives the process), and no `gaveUp` is called for them.
  */
 export interface InProcessQueue extends JobQueue {
   /** Jobs running now and waiting now. */
@@ -44,6 +47,7 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
   const log = options.log ?? silent;
   const waiting: JobData[] = [];
   const running = new Set<string>();
+  const controllers = new Map<string, AbortController>();
   const after = new Map<string, JobData>();
   const deliveries = new LRUCache<string, true>({ max: Math.max(1, options.maxDeliveries ?? 5000) });
   const once = new LRUCache<string, true>({ max: 5000 });
@@ -60,7 +64,7 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
   }
 
   function pump(): void {
-    while (processor && running.size < concurrency) {
+    while (processor && !closed && running.size < concurrency) {
       const index = waiting.findIndex((job) => !running.has(job.key));
       if (index < 0) break;
       const [job] = waiting.splice(index, 1);
@@ -71,14 +75,20 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
 
   function start(job: JobData, run: JobProcessor): void {
     running.add(job.key);
+    const controller = new AbortController();
+    controllers.set(job.key, controller);
     void Promise.resolve()
-      .then(() => run(job, { number: 1, final: true }))
+      .then(() => run(job, { number: 1, final: true, signal: controller.signal }))
       .catch(async (error: unknown) => {
+        if (controller.signal.aborted) {
+          return log.error({ key: job.key }, `groundfix job ${job.key} stopped by the shutdown and dropped`);
+        }
         log.error({ err: error, key: job.key }, `groundfix job ${job.key} failed`);
         await gaveUp?.(job, error).catch((e: unknown) => log.error({ err: e, key: job.key }, "gave-up hook failed"));
       })
       .finally(() => {
         running.delete(job.key);
+        controllers.delete(job.key);
         const next = after.get(job.key);
         if (next) {
           after.delete(job.key);
@@ -137,9 +147,15 @@ export function createQueue(options: QueueOptions = {}): InProcessQueue {
         settleIdle();
       });
     },
-    close() {
+    async close() {
       closed = true;
-      return this.idle();
+      for (const job of [...waiting.splice(0), ...after.values()])
+        log.error({ key: job.key }, `groundfix job ${job.key} dropped by the shutdown before it ran`);
+      after.clear();
+      const stopped = [...controllers.keys()];
+      for (const controller of controllers.values()) controller.abort(new JobStoppedError());
+      await this.idle();
+      return stopped;
     },
     stats() {
       return { running: running.size, waiting: waiting.length + after.size };

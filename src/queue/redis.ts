@@ -12,14 +12,19 @@
  * - A throw is a failed attempt, retried with exponential backoff (`attempts`, `backoffMs`); a worker that died
  *   mid-run stops renewing its lock and BullMQ's stalled-job check hands the job to another worker after
  *   `lockDurationMs` (https://docs.bullmq.io/guide/workers/stalled-jobs).
+ * - `close()` (SIGTERM) stops fetching jobs and aborts the running jobs' signals; a job that then returns or throws
+ *   is moved back to waiting (`Job.moveToWait`, then BullMQ's `WaitingError`), not failed: no attempt is spent, and
+ *   this or another worker runs it again.
+ * - Each failed attempt is logged with its number, the attempts in all, and when the retry comes (or that none does).
  * - Completed jobs are kept 24 h (at most 1000), failed ones 7 days (at most 5000).
  * - A webhook delivery id is claimed with `SET NX`: for `pendingDeliverySeconds` until its job is enqueued, then for
  *   `deliveryTtlSeconds` (3 days by default, the window in which GitHub lets a delivery be redelivered: "Redelivering
  *   webhooks", GitHub Docs). A process that claimed and then died before enqueueing thus lets a redelivery through.
  */
 import { randomUUID } from "node:crypto";
-import { Job, Queue, Worker } from "bullmq";
+import { Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
+import { JobStoppedError } from "./types.js";
 import type { EnqueueResult, GaveUp, JobData, JobProcessor, JobQueue } from "./types.js";
 
 /** Options of {@link createRedisQueue}; only `url` is required. */
@@ -168,6 +173,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
   const deliveryTtl = options.deliveryTtlSeconds ?? 259_200;
   const pendingTtl = options.pendingDeliverySeconds ?? 300;
   const log = options.log ?? silent;
+  const backoffMs = options.backoffMs ?? 10_000;
   const deliveryKey = (id: string) => `${prefix}:${queueName}:delivery:${id}`;
 
   const producer = await connectRedis(options.url, options.connectTimeoutMs);
@@ -176,7 +182,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     prefix,
     defaultJobOptions: {
       attempts,
-      backoff: { type: "exponential", delay: options.backoffMs ?? 10_000 },
+      backoff: { type: "exponential", delay: backoffMs },
       removeOnComplete: { age: 24 * 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
     },
@@ -185,6 +191,8 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
   let worker: Worker<JobData> | undefined;
   let workerConnection: Redis | undefined;
   let closed = false;
+  /** The running jobs' abort controllers, by BullMQ job id. */
+  const controllers = new Map<string, { key: string; controller: AbortController }>();
 
   /** Add `job`; `stored` is false when BullMQ deduplicated it (`id` is then the existing job's). */
   async function add(job: JobData, keepLastIfActive: boolean): Promise<{ id: string; stored: boolean }> {
@@ -235,9 +243,32 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
       workerConnection.on("error", () => {});
       worker = new Worker<JobData>(
         queueName,
-        async (job) => {
+        async (job, token) => {
+          const handBack = async () => {
+            await job.moveToWait(token);
+            log.info({ key: job.data.key }, `groundfix job ${job.data.key} handed back to the queue`);
+            // BullMQ leaves a job alone after WaitingError (it was moved already).
+            return new WaitingError();
+          };
+          // A fetch in flight when close() began can still deliver a job (even the one just handed back).
+          if (closed) throw await handBack();
           const number = Math.max(1, job.attemptsStarted);
-          await processor(job.data, { number, final: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
+          const controller = new AbortController();
+          const id = job.id ?? job.data.key;
+          controllers.set(id, { key: job.data.key, controller });
+          try {
+            await processor(job.data, {
+              number,
+              final: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+              signal: controller.signal,
+            });
+          } catch (error) {
+            if (!controller.signal.aborted) throw error;
+            // Stopped by close(): back to waiting, no attempt spent.
+            throw await handBack();
+          } finally {
+            controllers.delete(id);
+          }
         },
         {
           connection: workerConnection,
@@ -250,9 +281,14 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
       );
       worker.on("error", (error) => log.error({ err: error }, "groundfix: Redis worker error"));
       worker.on("failed", (job, error) => {
+        const made = job?.attemptsMade ?? 0;
+        const all = job?.opts.attempts ?? 1;
+        const next =
+          made < all ? `retried in ${Math.round((backoffMs * 2 ** (made - 1)) / 1000)} s` : "no attempts left";
         log.error(
-          { err: error, key: job?.data.key, attempt: job?.attemptsMade },
-          `groundfix job ${job?.data.key} failed`,
+          { err: error, key: job?.data.key, attempt: made, attempts: all },
+          `groundfix job ${job?.data.key} failed on attempt ${made} of ${all} ` +
+            `(${(error?.message ?? String(error)).split("\n")[0]}); ${next}`,
         );
         // The last attempt threw: no retry follows, so leave the final word now.
         if (job && gaveUp && job.attemptsMade >= (job.opts.attempts ?? 1))
@@ -270,9 +306,13 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
     },
     ready: () => pingRedis(producer, shown),
     async close() {
-      if (closed) return;
+      if (closed) return [];
       closed = true;
-      await worker?.close(); // waits for the running jobs
+      // Stop fetching first, then abort what runs: each stopped job goes back to waiting (see the module comment).
+      const closing = worker?.close(); // waits for the running jobs
+      const stopped = [...controllers.values()].map(({ key }) => key);
+      for (const { controller } of controllers.values()) controller.abort(new JobStoppedError());
+      await closing;
       // BullMQ's close can wait on a connection that Redis dropped: give it 5 s, then cut the sockets.
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)));
@@ -280,6 +320,7 @@ export async function createRedisQueue(options: RedisQueueOptions): Promise<Redi
       clearTimeout(timer);
       producer.disconnect();
       workerConnection?.disconnect();
+      return stopped;
     },
   };
 }

@@ -31,8 +31,27 @@ export interface JobData {
 /** What {@link JobQueue.enqueue} did with a job. */
 export type EnqueueResult = "queued" | "coalesced" | "queued_after_running" | "closed";
 
-/** Runs one job; a throw is a failed attempt (a durable queue may retry it). */
-export type JobProcessor = (job: JobData, attempt: { number: number; final: boolean }) => Promise<void>;
+/**
+ * One attempt at a job: its number (1 for the first), whether no retry follows a failure, and the signal that
+ * aborts when the process stops ({@link JobQueue.close}; its reason is a {@link JobStoppedError}): a processor
+ * passes it to its network calls, so a stop does not wait on them.
+ */
+export interface Attempt {
+  number: number;
+  final: boolean;
+  signal?: AbortSignal;
+}
+
+/** Runs one job; a throw is a failed attempt (a durable queue may retry it), except after its signal aborted. */
+export type JobProcessor = (job: JobData, attempt: Attempt) => Promise<void>;
+
+/** The reason a running job's {@link Attempt.signal} aborts with when its process stops (SIGTERM, SIGINT). */
+export class JobStoppedError extends Error {
+  constructor() {
+    super("the worker is stopping");
+    this.name = "JobStoppedError";
+  }
+}
 
 /** Called when a job's last attempt threw: the job and that attempt's error. */
 export type GaveUp = (job: JobData, error: unknown) => Promise<void>;
@@ -60,6 +79,11 @@ export interface JobQueue {
   process(processor: JobProcessor, gaveUp?: GaveUp): void;
   /** Resolves when nothing is waiting or running (tests). */
   idle(): Promise<void>;
-  /** Stop taking jobs, wait for the running ones, release connections. */
-  close(): Promise<void>;
+  /**
+   * Stop: take no new job, abort the running ones' {@link Attempt.signal}, wait for them to return, release the
+   * connections. A job stopped so is not a failed attempt: on Redis it goes back to waiting, for this or another
+   * worker (nothing is lost); the in-process queue keeps nothing across a restart, so its stopped and waiting jobs
+   * are dropped (logged by key). Resolves to the keys of the running jobs it stopped.
+   */
+  close(): Promise<string[]>;
 }

@@ -119,6 +119,32 @@ describe("createQueue", () => {
     expect(errors).toEqual(["groundfix job bad failed"]);
   });
 
+  it("close aborts the running job's signal, drops the waiting ones with a log line, and calls no gaveUp", async () => {
+    const errors: string[] = [];
+    const q = createQueue({ concurrency: 1, log: { info() {}, error: (_o, msg) => void errors.push(String(msg)) } });
+    const gaveUp: string[] = [];
+    let ran = 0;
+    q.process(
+      async (job, attempt) => {
+        ran++;
+        if (job.key === "stuck")
+          await new Promise((_, reject) =>
+            attempt.signal!.addEventListener("abort", () => reject(new Error("aborted"))),
+          );
+      },
+      async (job) => void gaveUp.push(job.key),
+    );
+    await q.enqueue({ kind: "run", key: "stuck", installationId: 1, payload: {} });
+    await q.enqueue({ kind: "run", key: "later", installationId: 1, payload: {} });
+    expect(await q.close()).toEqual(["stuck"]);
+    expect(ran).toBe(1);
+    expect(gaveUp).toEqual([]);
+    expect(errors.sort()).toEqual([
+      "groundfix job later dropped by the shutdown before it ran",
+      "groundfix job stuck stopped by the shutdown and dropped",
+    ]);
+  });
+
   it("close refuses new jobs and waits for the accepted ones", async () => {
     const { q, job } = queueWith();
     let done = false;

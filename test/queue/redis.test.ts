@@ -129,11 +129,34 @@ describe("Redis job queue", () => {
     expect(most).toBe(2);
   });
 
+  it("close() aborts a running job, hands it back: no attempt spent, another replica runs it", async () => {
+    const prefix = `t${n++}`;
+    const a = await replica(prefix);
+    const started = gate();
+    a.process(async (_j, attempt) => {
+      started.release();
+      // A job stuck on the network: it ends only when its signal aborts (as fetch does).
+      await new Promise((_, reject) => attempt.signal!.addEventListener("abort", () => reject(attempt.signal!.reason)));
+    });
+    await a.enqueue(job("stuck"));
+    await started.done;
+    expect(await a.close()).toEqual(["stuck"]);
+    const inspect = new Queue(`tasks`, { connection: { url: redis.url } as never, prefix });
+    const waiting = await inspect.getWaiting();
+    expect(waiting.map((j) => [j.data.key, j.attemptsMade])).toEqual([["stuck", 0]]);
+    await inspect.close();
+    const b = await replica(prefix);
+    const ran: { final: boolean }[] = [];
+    b.process(async (_j, attempt) => void ran.push({ final: attempt.final }));
+    await b.idle();
+    expect(ran).toEqual([{ final: false }]);
+  });
+
   it("retries a job that threw, with the attempt number, and says which attempt is the last", async () => {
     const q = await replica(`t${n++}`, { attempts: 3 });
     const attempts: { number: number; final: boolean }[] = [];
     q.process(async (_j, attempt) => {
-      attempts.push(attempt);
+      attempts.push({ number: attempt.number, final: attempt.final });
       if (attempt.number < 3) throw Object.assign(new Error("502 Bad Gateway"), { status: 502 });
     });
     await q.enqueue(job("flaky"));

@@ -5,6 +5,7 @@ import type { Decision } from "../../events/types.js";
 import type { JobQueue } from "../../queue/types.js";
 import type { HostLogger } from "./host.js";
 import type { RunJobPayload } from "./jobs.js";
+import { asTokenError, isTokenFailure } from "./installation.js";
 import { describeFailure, type Octokit } from "./octokit.js";
 
 /** What {@link createAccept} shares across deliveries. */
@@ -34,8 +35,9 @@ export interface AcceptHooks {
  * 2. except for code-scanning alerts (no human sender), the sender must reach `trigger_permission` ({@link
  * mayTrigger});
  *    a payload without a sender is dropped; a permission lookup that fails (5xx/429) enqueues one neutral status
- *    comment and nothing else; a refused sender is logged, and a refused human's command (`hooks.reply`) gets one
- *    reply per issue per process (bots never);
+ *    comment and nothing else, unless it was the installation token that failed (then it throws
+ *    `InstallationTokenError`: nothing can be posted, the queue retries the job); a refused sender is logged,
+ *    and a refused human's command (`hooks.reply`) gets one reply per issue per process (bots never);
  * 3. the `eyes` reaction (`hooks.react`; a failure is logged) and the queued `run` job (JSON, {@link RunJobPayload}):
  *    the status comment for an unreadable or invalid config, else the pipeline. Returns without awaiting the run.
  * An archived repository (`repository.archived`) is logged and left before step 2: GitHub refuses every write to it
@@ -81,6 +83,8 @@ export function createAccept(
           config,
         );
       } catch (failure) {
+        // No token: nothing can be posted either; the job fails and the queue retries it.
+        if (isTokenFailure(failure)) throw asTokenError(failure, payload.installation?.id ?? 0);
         // Unknown whether the sender may trigger: a neutral comment, no reaction, no run.
         log.warn({ key: request.task.key, err: failure }, "groundfix: could not read the sender's permission");
         await job({ type: "lookup_failure", request, lookup: "permission", message: describeFailure(failure) });

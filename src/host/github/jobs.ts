@@ -8,8 +8,9 @@ import type { ReviewEvent } from "../../events/review-trigger.js";
 import type { RunRequest } from "../../events/types.js";
 import { runPipeline } from "../../pipeline/run.js";
 import type { RunReport } from "../../pipeline/types.js";
-import type { GaveUp, JobData, JobProcessor } from "../../queue/types.js";
+import type { Attempt, GaveUp, JobData, JobProcessor } from "../../queue/types.js";
 import { createGitHubHost, type HostLogger } from "./host.js";
+import { asTokenError, isTokenFailure } from "./installation.js";
 import { escapeUntrusted } from "./markdown.js";
 import { describeFailure, httpStatus, type Octokit } from "./octokit.js";
 import { STATUS_MARKER } from "./render.js";
@@ -37,8 +38,11 @@ export interface ReviewJobPayload {
 
 /** What the job processor shares across jobs of one process. */
 export interface JobDeps {
-  /** An installation Octokit (Probot's `app.auth(installationId)`). */
-  auth(installationId: number): Promise<Octokit>;
+  /**
+   * An installation Octokit (Probot's `app.auth(installationId)`) with its token, its requests bound to `signal`
+   * (`installation.ts`).
+   */
+  auth(installationId: number, signal?: AbortSignal): Promise<Octokit>;
   log: HostLogger;
   operator: OperatorEnv;
   /** Where model keys and base URLs are read. */
@@ -57,8 +61,8 @@ export interface JobDeps {
  * repository refuses every write: such a job posts nothing and ends without throwing (no retry can help).
  */
 export function createJobProcessor(deps: JobDeps): JobProcessor {
-  return async (job: JobData, attempt = { number: 1, final: true }) => {
-    const octokit = await deps.auth(job.installationId);
+  return async (job: JobData, attempt: Attempt = { number: 1, final: true }) => {
+    const octokit = await deps.auth(job.installationId, attempt.signal);
     if (job.kind === "review") {
       const { event } = job.payload as ReviewJobPayload;
       // Probot's own `context.config` (repository, then the owner's `.github` repository, `_extends`), outside a
@@ -73,7 +77,8 @@ export function createJobProcessor(deps: JobDeps): JobProcessor {
         octokit,
         log: deps.log,
         event,
-        config: () => lookupConfig(context),
+        config: () =>
+          lookupConfig(context, { is: isTokenFailure, toError: (e) => asTokenError(e, job.installationId) }),
         claimReview: deps.claimReview,
         botLogin: deps.botLogin,
         attempt,

@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from "probot";
 import { ConfigError } from "../../config/schema.js";
+import { failureReason, isNoAnswer } from "./requests.js";
 
 /**
  * The authenticated Octokit a Probot context hands out (`context.octokit`): an installation token, REST methods
@@ -39,8 +40,9 @@ export const NO_RETRY = { retries: 0 } as const;
 
 /**
  * One line that says what failed, never a stack trace: a rate limit (403 with `x-ratelimit-remaining: 0` or a
- * "secondary rate limit" message, or 429), a GitHub server error (5xx) with the request that failed, a config
- * error with its keys, else the error's first line.
+ * "secondary rate limit" message, or 429), a GitHub server error (5xx) with the request that failed, a request that
+ * got no answer (`GitHub did not answer on GET /…: no answer (ECONNREFUSED)`), a config error with its keys, else
+ * the error's first line.
  */
 export function describeFailure(error: unknown): string {
   if (error instanceof ConfigError) return `invalid ${error.source}: ${error.issues.join("; ")}`;
@@ -50,6 +52,9 @@ export function describeFailure(error: unknown): string {
   const req = (error as { request?: { method?: string; url?: string } }).request;
   const where =
     req?.method && req.url ? ` on ${req.method} ${new URL(req.url, "https://api.github.com").pathname}` : "";
+  // @octokit/request reports a request that got no answer (refused, reset, timed out) as status 500 without a
+  // response: that is no GitHub server error.
+  if (isNoAnswer(error)) return `GitHub did not answer${where}: ${failureReason(error)}`;
   const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
   const limited =
     status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || /rate limit/i.test(message)));
