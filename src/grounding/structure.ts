@@ -56,6 +56,11 @@ interface Adapter {
   alwaysReached(index: number): boolean;
   /** For a conditional statement: true when its condition is a constant (tests no value); undefined otherwise. */
   constantCondition(index: number): boolean | undefined;
+  /**
+   * True when the node at `index` is a loop whose body holds no statement (`while (u != null) {}`, `for (;;);`,
+   * Python's `while x: pass`, Go's `for x != nil {}`): it only waits, and never ends once its condition holds.
+   */
+  emptyLoop(index: number): boolean;
   /** True when the node at `index` is a decorator or modifier (`@Foo()`, `export`, `static`, Python's `@x`). */
   modifies(index: number): boolean;
   /**
@@ -402,6 +407,14 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     });
     break;
   }
+  for (let i = 0; i < b.kind.length; i++) {
+    if (pre[i]! >= 0 || !B.emptyLoop(i)) continue;
+    problems.push({
+      offset: b.start[i]!,
+      message: emptyLoopMessage(B.kindName(b.kind[i]!), lineIn(after, b.start[i]!)),
+    });
+    break;
+  }
 
   // 4. Attachment: added text may not become part of an existing declaration (decorators, modifiers, exports), nor
   //    redeclare a name an existing sibling declares. A statement list (a Python block, a Go statement list) starts
@@ -434,6 +447,17 @@ function compare(A: Adapter, B: Adapter, before: string, after: string, ins: Ins
     break;
   }
   return finish(problems, after);
+}
+
+/**
+ * The refusal of an added loop with an empty body (`Adapter.emptyLoop`; the lexical rule of src/grounding/lexical.ts
+ * words it the same): `kind` names the loop, `line` is its line in the file after the addition.
+ */
+export function emptyLoopMessage(kind: string, line: number): string {
+  return (
+    `the added ${kind} at line ${line} has an empty body: it does nothing but wait, and never ends once its ` +
+    `condition holds; a guard must test a value and return or throw`
+  );
 }
 
 /** The first attachment problem of {@link compare} step 4, or undefined. */
@@ -711,6 +735,11 @@ function tsAdapter(sf: TS.SourceFile): Adapter {
       if (ts.isForStatement(n) && n.condition) return constant(n.condition) !== undefined;
       return undefined;
     },
+    emptyLoop: (i) => {
+      const n = nodes[i]!;
+      if (!ts.isIterationStatement(n, false)) return false;
+      return ts.isEmptyStatement(n.statement) || (ts.isBlock(n.statement) && n.statement.statements.length === 0);
+    },
     modifies: (i) => ts.isDecorator(nodes[i]!) || ts.isModifier(nodes[i]!),
     exports: (i) => {
       const n = nodes[i]!;
@@ -796,7 +825,7 @@ const SITTER: Record<
     containers: ["module", "block"],
     jumps: ["return_statement", "raise_statement", "break_statement", "continue_statement"],
     conditionals: ["if_statement", "elif_clause", "while_statement"],
-    loops: ["while_statement"],
+    loops: ["while_statement", "for_statement"],
     alwaysReached: [],
     constants: ["true", "false", "none", "integer", "float", "string", "ellipsis"],
   },
@@ -1021,6 +1050,11 @@ function sitterAdapter(
       const n = nodeAt(i);
       return n ? constant(n.childForFieldName("condition")) !== undefined : undefined;
     },
+    emptyLoop: (i) => {
+      if (!facts.loops.includes(lang.types[flat.kind[i]!] ?? "")) return false;
+      const body = nodeAt(i)?.childForFieldName("body");
+      return body != null && !holdsStatement(body);
+    },
     modifies: (i) => lang.types[flat.kind[i]!] === "decorator",
     exports: () => false,
     declares: (i) => {
@@ -1041,6 +1075,19 @@ function sitterAdapter(
     },
     dispose: () => tree.delete(),
   };
+}
+
+/**
+ * True when a tree-sitter loop body holds a statement that does something: not only comments, Python's `pass` or a
+ * bare `...` (Go's body is a block around a statement list).
+ */
+function holdsStatement(body: SitterNode): boolean {
+  return body.namedChildren.some((c) => {
+    if (c === null || c.type === "comment" || c.type === "pass_statement") return false;
+    if (c.type === "statement_list") return holdsStatement(c);
+    if (c.type === "expression_statement" && c.namedChildren.every((x) => x?.type === "ellipsis")) return false;
+    return true;
+  });
 }
 
 /** tree-sitter string nodes of Python and Go (see `Adapter.isString`). */

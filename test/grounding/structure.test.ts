@@ -66,6 +66,30 @@ describe("JS/TS: an addition that disables existing code is refused", () => {
   });
 });
 
+describe("an added loop with an empty body is refused: it only waits, and never ends once its test holds", () => {
+  test.each([
+    ["src/h.js", JS, "  while (user != null) {}\n"],
+    ["src/h.js", JS, "  for (;user.locked;);\n"],
+    ["src/h.js", JS, "  do {} while (user.locked);\n"],
+    ["src/h.js", JS, "  for (const k in user) {\n    // nothing yet\n  }\n"],
+    ["a.py", "def f(u):\n    run(u)\n", "    while u.locked:\n        pass\n"],
+    ["a.py", "def f(u):\n    run(u)\n", "    for _ in u: ...\n"],
+    ["a.go", "package a\n\nfunc f(u *U) {\n\trun(u)\n}\n", "\tfor u.Locked {\n\t\t// wait\n\t}\n"],
+  ])("%s: %j", (path, before, lines) => {
+    const at = path.endsWith(".go") ? 3 : path.endsWith(".py") ? 1 : 2;
+    const problems = add(path, before, at, lines)!;
+    expect(problems.map((p) => p.message).join("\n")).toContain("has an empty body");
+  });
+
+  test.each([
+    ["src/h.js", JS, "  while (user.locked) user = load(req);\n"],
+    ["a.py", "def f(u):\n    run(u)\n", "    for item in u.items:\n        log(item)\n"],
+  ])("a loop that does something is no empty loop: %s %j", (path, before, lines) => {
+    const problems = add(path, before, path.endsWith(".py") ? 1 : 2, lines)!;
+    expect(problems.map((p) => p.message).join("\n")).not.toContain("has an empty body");
+  });
+});
+
 describe("JS/TS: the product's own kind of fix passes", () => {
   test.each([
     ["a guard that throws on a bad value", "  if (!user) throw new Error(`no user for ${req.id}`);\n"],
