@@ -506,12 +506,13 @@ const POD_CUT = /^=cut(?![A-Za-z])/;
  * PHP's output outside `<?php … ?>` when the run starts at the file's start, a comment that splices the next line on,
  * cgo's preamble, the lines from Ruby's `__END__` or Perl's `__END__` / `__DATA__` on), never inert. `fileStart`: the
  * run starts at the file's line 1, so nothing is open above it (no string, no block comment a later line ends).
+ * `data`: the lines inside a string or here-document a line above opens, and those of Ruby's or Perl's data section.
  */
 function lineKinds(
   language: string | undefined,
   lines: readonly string[],
   fileStart = false,
-): { inert: boolean[]; joined: boolean[]; kept: boolean[] } {
+): { inert: boolean[]; joined: boolean[]; kept: boolean[]; data: boolean[] } {
   const syntax = syntaxOf(language);
   const other = syntax.other;
   /** What closes the block the current line is in: `*\/`, `-->`, `=end`, `=cut`, `"""`, `'''`, or "" outside one. */
@@ -582,7 +583,7 @@ function lineKinds(
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).replace(/\r$/, "");
     if (dataSection) {
-      kept[i] = true;
+      kept[i] = data[i] = true;
       out[i] = false;
       continue;
     }
@@ -645,7 +646,35 @@ function lineKinds(
     }
   }
   if (language === "Go") cgoPreamble(lines, out, inside, data, kept);
-  return { inert: out.map((inert, i) => inert && !kept[i]), joined, kept };
+  return { inert: out.map((inert, i) => inert && !kept[i]), joined, kept, data };
+}
+
+/** How one line of a file reads ({@link lineReadings}). */
+export interface LineReading {
+  /** It does nothing when the program runs ({@link inertLines}). */
+  inert: boolean;
+  /** It goes on the logical line above: inside a string or here-document a line above opens, or after a joining `\`. */
+  joined: boolean;
+  /** It may hide code however it looks, or its reading depends on far lines (PHP output, a data section). */
+  kept: boolean;
+  /** It is data: inside a string or here-document a line above opens, or in Ruby's or Perl's data section. */
+  data: boolean;
+}
+
+/**
+ * How each line of a whole file (`lines`, from its line 1) reads in `language` (a name of src/lang/languages.ts,
+ * undefined for no known language): the one pass of {@link inertLines}, with each line's part in a logical line. An
+ * addition that leaves every existing line reading the same has put no existing code into a comment, a string, a
+ * here-document or a data section, and has taken none out of one (src/grounding/lexical.ts).
+ */
+export function lineReadings(language: string | undefined, lines: readonly string[]): LineReading[] {
+  const kinds = lineKinds(language, lines, true);
+  return lines.map((_, i) => ({
+    inert: kinds.inert[i] === true,
+    joined: kinds.joined[i] === true,
+    kept: kinds.kept[i] === true,
+    data: kinds.data[i] === true,
+  }));
 }
 
 /** Perl's `__END__` and `__DATA__` at a line's start: the lines below are the program's DATA. */

@@ -4,7 +4,8 @@ import type { GroundfixConfig } from "../config/schema.js";
 import { addedLinesBetween, sharedBomOff } from "../grounding/additive.js";
 import { applyVerbatimEdit, lineCount, locateVerbatim } from "../grounding/index.js";
 import { findSecrets, redact, redactQuoted, withArticle } from "../grounding/secrets.js";
-import { addedTextProblems, structureLanguage, structureProblems } from "../grounding/structure.js";
+import { additionProblems, additionReading } from "../grounding/lexical.js";
+import { addedTextProblems, structureLanguage } from "../grounding/structure.js";
 import { loadGrammar } from "../lang/tree-sitter.js";
 import type { AppliedEdit, ChangedFile, GateName, ReadLog, Snapshot, ToolResult } from "../types.js";
 import { nearestPaths } from "./nearest.js";
@@ -294,9 +295,12 @@ export async function prepareSuggestAddition(rawArgs: unknown): Promise<void> {
 /**
  * Why an applied edit may not stand, or null: an added line holds a hidden line break or an invisible/bidi character
  * (any `edits.allow`); with `edits.allow: additions`, the addition changes how existing code parses, runs or what it
- * means (`structureProblems` of src/grounding/structure.ts: TypeScript's parser for JS/TS, tree-sitter for Python and
- * Go, whose grammar {@link prepareSuggestAddition} loads). A Python or Go file whose grammar is not loaded is refused
- * (fail closed). `current` is the file before the edit, `applied` what `applyVerbatimEdit` gave on it.
+ * means (`additionProblems` of src/grounding/lexical.ts, the review's rule too: TypeScript's parser for JS/TS, also
+ * an extension-less script with a Node shebang; tree-sitter for Python and Go, whose grammar
+ * {@link prepareSuggestAddition} loads; in any other file the lexical rule: an existing line put into a comment,
+ * string or here-document, an added `#if 0`, a constant or missing guard before an added exit, an empty loop). A
+ * Python or Go file whose grammar is not loaded is refused (fail closed). `current` is the file before the edit,
+ * `applied` what `applyVerbatimEdit` gave on it.
  *
  * @returns one clause `"<path> line <n>: <why>"` (or `"<path>: <why>"`), for the model and for a status; null when
  *   the edit may stand.
@@ -314,13 +318,11 @@ export function additionRefusal(
   const text = addedTextProblems(added.map((line) => ({ line, text: rows[line - 1] ?? "" })));
   if (text[0]) return `${path}: ${text[0].message}`;
   if (config.edits.allow !== "additions" || applied.kind !== "addition") return null;
-  const language = structureLanguage(path);
-  if (!language) return null;
-  const problems = structureProblems(language, before, after, added);
+  const problems = additionProblems(path, before, after, added);
   if (problems === undefined) {
     return (
-      `${path}: the ${language} grammar is not loaded, so the addition cannot be checked to leave existing code ` +
-      `as it was`
+      `${path}: the ${additionReading(path, before).parser ?? ""} grammar is not loaded, so the addition cannot be ` +
+      `checked to leave existing code as it was`
     );
   }
   const first = problems[0];

@@ -118,10 +118,12 @@ async function labelled(
   before: string,
   after: string,
   approved?: boolean,
+  allow?: "modifications",
 ) {
   const result = await runOneEdit(files, path, before, after, {
     confidence: 0.95,
     ...(approved === undefined ? {} : { approved }),
+    ...(allow === undefined ? {} : { config: { edits: { allow } } }),
   });
   expect(result.edits).toHaveLength(1);
   const read = (p: string) => files[p];
@@ -162,7 +164,8 @@ describe("the labels a maintainer reads agree with the comment-only decision", (
   });
 
   it("attacker: a `#` line in a far here-document is never called a comment, and waits for a maintainer", async () => {
-    const held = await labelled({ "db/users.rb": RB }, "db/users.rb", ...IN_HEREDOC);
+    // (under the default edits.allow: additions the addition rule refuses a line put inside an existing here-document)
+    const held = await labelled({ "db/users.rb": RB }, "db/users.rb", ...IN_HEREDOC, undefined, "modifications");
     // the diff shows a comment line; the file a line of the query
     expect(held.result.edits[0]?.diff).not.toContain("<<~SQL");
     expect([held.result.outcome, held.result.reason]).toEqual(["diagnosis_only", HIDDEN_CODE_REASON]);
@@ -176,7 +179,7 @@ describe("the labels a maintainer reads agree with the comment-only decision", (
     expect(status).toContain("changes code in the file");
     expect(status).toContain("Comment `/groundfix approve` to open a pull request with it anyway");
     expect(status).not.toContain("only edit groundfix could ground is a comment");
-    const approved = await labelled({ "db/users.rb": RB }, "db/users.rb", ...IN_HEREDOC, true);
+    const approved = await labelled({ "db/users.rb": RB }, "db/users.rb", ...IN_HEREDOC, true, "modifications");
     expect(approved.result.outcome).toBe("pr_ready");
     expect(approved.subject).toBe("groundfix: add 1 line to active_users_sql()");
     expect(approved.title).toBe(approved.subject);
@@ -192,7 +195,15 @@ describe("the labels a maintainer reads agree with the comment-only decision", (
       "}",
       "",
     ].join("\n");
-    const field = await labelled({ "bin/count": cli }, "bin/count", "  total = 1;\n", "  #n = 0;\n  total = 1;\n");
+    // (a field added to an existing class is refused under the default edits.allow: additions, as in a .js file)
+    const field = await labelled(
+      { "bin/count": cli },
+      "bin/count",
+      "  total = 1;\n",
+      "  #n = 0;\n  total = 1;\n",
+      undefined,
+      "modifications",
+    );
     expect(field.result.edits[0]?.diff).not.toContain("#!");
     expect(isCommentOnly(field.result.edits[0]!, "#!/usr/bin/env node")).toBe(false);
     // without the file, a script of no known language reads `#` as a comment: a comment is never taken for code

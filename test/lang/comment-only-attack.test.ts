@@ -85,7 +85,8 @@ describe("a real change is never read as only a comment (a lost fix)", () => {
     const before = "class A {\n  long t(long p, long q) {\n    return p\n        * q;\n  }\n}\n";
     const after = "class A {\n  long t(long p, long q) {\n    return p\n        * 2\n        * q;\n  }\n}\n";
     expect(isCommentOnly(edit("A.java", before, after))).toBe(false);
-    expect(await outcomeOf("A.java", before, after)).toBe("pr_ready");
+    // (under the default edits.allow: additions the addition rule refuses a line put inside an existing statement)
+    expect(await outcomeOf("A.java", before, after, "modifications")).toBe("pr_ready");
     // a `*` line of a doc comment stays a comment, also where the hunk shows neither `/**` nor `*/`
     const doc = ["/**", " * One.", " * Two.", " * Three.", " * Four.", " * Five.", " */", "int f();", ""];
     const more = [...doc.slice(0, 4), " * May be null.", ...doc.slice(4)];
@@ -186,7 +187,8 @@ describe("files that are not source code have their own comments", () => {
     for (const [path, before, after] of code)
       expect(isCommentOnly(edit(path, before, after)), `${path}: ${after}`).toBe(false);
     const cli = ["#!/usr/bin/env node", "class A {", "  x = 1;", "}", ""].join("\n");
-    expect(await outcomeOf("bin/cli", cli, cli.replace("  x", "  #n = 0;\n  x"))).toBe("pr_ready");
+    // (a field added to an existing class is refused under edits.allow: additions, in a Node script as in a .js file)
+    expect(await outcomeOf("bin/cli", cli, cli.replace("  x", "  #n = 0;\n  x"), "modifications")).toBe("pr_ready");
   });
 });
 
@@ -249,7 +251,8 @@ describe("the block comments of Lua, Haskell, CMake and PowerShell", () => {
     ];
     for (const [path, before, after] of code) expect(isCommentOnly(edit(path, before, after)), after).toBe(false);
     expect(isCommentOnly(edit("A.hs", "f x' = x'\n", "f x' = x' -- x' may be 0\n"))).toBe(true);
-    expect(await outcomeOf("a.lua", "x = 1\n", "--[[ x ]] os.exit(1)\nx = 1\n")).toBe("pr_ready");
+    // (an unguarded exit before existing code is refused under edits.allow: additions)
+    expect(await outcomeOf("a.lua", "x = 1\n", "--[[ x ]] os.exit(1)\nx = 1\n", "modifications")).toBe("pr_ready");
   });
 });
 

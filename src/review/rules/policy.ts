@@ -1,5 +1,6 @@
 import { BOM, splitBom } from "../../grounding/lines.js";
-import { addedTextProblems, structureLanguage, structureProblems } from "../../grounding/structure.js";
+import { additionProblems } from "../../grounding/lexical.js";
+import { addedTextProblems } from "../../grounding/structure.js";
 import type { Finding } from "../../types.js";
 import type { ParsedPatch, RuleContext } from "../types.js";
 import { quote } from "./grounded.js";
@@ -9,8 +10,10 @@ import { quote } from "./grounded.js";
  * U+2028, U+2029) or a bidirectional control / invisible character fails (`addedTextProblems` of
  * src/grounding/structure.ts). With `edits.allow: additions` (the default) a change may only add lines: each run of
  * consecutive removed lines is one `failure` naming its first line; deleting, renaming or adding a file fails; and an
- * addition must leave existing code parsing and running as before (`structureProblems`: TypeScript's parser for JS/TS,
- * tree-sitter for Python and Go — an added `return`, an opened comment or string, a wrapping `if (false)` fail).
+ * addition must leave existing code parsing and running as before (`additionProblems` of src/grounding/lexical.ts,
+ * the rule `suggest_addition` applies: TypeScript's parser for JS/TS and Node scripts, tree-sitter for Python and Go,
+ * the lexical rule in other files — an added `return`, an opened comment, string or here-document, a wrapping
+ * `if (false)` or `#if 0`, an empty loop fail).
  * A Python or Go file whose grammar is not loaded gets one `notice` that its structure was not checked.
  * A byte-order mark the head adds at the start of a file fails in every mode (an invisible character), one it removes
  * fails with `edits.allow: additions`; a mark both sides have is no text of line 1 (the hunks leave it out).
@@ -118,21 +121,20 @@ export function editPolicy(ctx: RuleContext): Finding[] {
   return findings;
 }
 
-/** The parse comparison of one added-lines-only patch; true when its grammar is not loaded. */
+/** The addition rule on one added-lines-only patch (`additionProblems`); true when its grammar is not loaded. */
 function structureUnchecked(
   ctx: RuleContext,
   { patch, hunks, error }: ParsedPatch,
   push: (path: string, start: number, end: number, message: string) => void,
 ): boolean {
-  const language = structureLanguage(patch.path);
-  if (!language || patch.binary || error !== undefined) return false;
+  if (patch.binary || error !== undefined) return false;
   const before = ctx.base.read(patch.oldPath ?? patch.path);
   const after = ctx.head.read(patch.path);
   if (before === undefined || after === undefined) return false;
   const added = hunks.flatMap((h) => h.lines.filter((l) => l.kind === "added").map((l) => l.newLine ?? 0));
   // As the hunks were made (`withHunks` of review/report.ts): each side without its byte-order mark (a mark added or
   // removed is `bomChange`'s finding).
-  const problems = structureProblems(language, splitBom(before).body, splitBom(after).body, added);
+  const problems = additionProblems(patch.path, splitBom(before).body, splitBom(after).body, added);
   if (problems === undefined) return true;
   const first = problems[0];
   if (first)
