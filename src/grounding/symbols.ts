@@ -23,6 +23,23 @@ export interface SymbolDef {
   container?: string;
 }
 
+/**
+ * A {@link SymbolDef} with every property present (`endLine`/`container` `undefined` until known), always in the
+ * same order: the line loops and every caller that reads definitions (search, verify, the review) then meet one
+ * object shape. With the two optional properties added as found, a file held four shapes, and a shape first met
+ * after V8 had optimized `braceSymbols` made it drop that code and compile it again (`node --trace-deopt`: "wrong
+ * map" at `holder.def.name`).
+ */
+function symbolDef(
+  name: string,
+  kind: SymbolDef["kind"],
+  line: number,
+  endLine: number | undefined = undefined,
+  container: string | undefined = undefined,
+): SymbolDef {
+  return { name, kind, line, endLine, container };
+}
+
 type Lang = "js" | "python" | "go" | "java" | "csharp" | "ruby";
 
 /** The languages of src/lang/languages.ts that have symbol patterns here (TypeScript shares JavaScript's). */
@@ -812,7 +829,7 @@ function braceSymbols(content: string, lang: Lang): SymbolDef[] {
         found = javaLine(content.slice(start, end), inClass, lang, inEnum);
     }
     if (found !== null) {
-      const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo };
+      const def = symbolDef(found.name, found.kind, lineNo);
       const container =
         found.container ??
         (found.kind === "method" ? inClass : undefined) ??
@@ -974,7 +991,7 @@ function pythonSymbols(content: string): SymbolDef[] {
     const found = pythonLine(content.slice(start, end));
     if (found === null) return;
     const parent = stack[stack.length - 1]?.def;
-    const def: SymbolDef = { name: found.name, kind: found.kind, line: lineNo, endLine: lineNo };
+    const def = symbolDef(found.name, found.kind, lineNo, lineNo);
     if (found.kind === "function" && parent?.kind === "class") def.kind = "method";
     if (found.kind === "variable" && parent !== undefined) return;
     if (parent !== undefined) def.container = parent.name;
@@ -1032,9 +1049,9 @@ function rubySymbols(content: string): SymbolDef[] {
     const constant = indent === 0 ? /^([A-Z][A-Z0-9_]*)\s*=(?!=)/.exec(raw) : null;
     const parent = stack.length > 0 ? stack[stack.length - 1]!.scope : undefined;
     let def: SymbolDef | null = null;
-    if (block?.[1] && block[2]) def = { name: block[2], kind: block[1] === "class" ? "class" : "module", line: lineNo };
-    else if (method?.[1]) def = { name: method[1], kind: parent ? "method" : "function", line: lineNo };
-    else if (constant?.[1]) def = { name: constant[1], kind: "variable", line: lineNo, endLine: lineNo };
+    if (block?.[1] && block[2]) def = symbolDef(block[2], block[1] === "class" ? "class" : "module", lineNo);
+    else if (method?.[1]) def = symbolDef(method[1], parent ? "method" : "function", lineNo);
+    else if (constant?.[1]) def = symbolDef(constant[1], "variable", lineNo, lineNo);
     if (def === null) return;
     if (parent !== undefined) def.container = parent.name;
     out.push(def);
