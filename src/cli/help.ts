@@ -77,7 +77,7 @@ PRIVATE_KEY, WEBHOOK_SECRET, PORT and the GROUNDFIX_* variables from the environ
   --role all     answer webhooks and run the jobs in this process (the default)
   --role web     answer webhooks (and GET /ping, GET /ready) only; jobs go to Redis
   --role worker  run jobs from Redis only, no HTTP server
-web and worker need GROUNDFIX_REDIS_URL, the queue they share. Exit code 1 with one line when Redis is
-configured but unreachable. SIGTERM or SIGINT stops within 15 s: no new jobs, the running ones are
-stopped and handed back to the Redis queue (without Redis they are dropped).
+web and worker need GROUNDFIX_REDIS_URL, the queue they share. Exit code 2 with one line for a setting
+that cannot work, Redis configured but unreachable included. SIGTERM or SIGINT stops within 15 s: no new
+jobs, the running ones are stopped and handed back to the Redis queue (without Redis they are dropped).
 `;

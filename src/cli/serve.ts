@@ -172,9 +172,9 @@ function portInUse(port: number, host: string | undefined): Promise<boolean> {
  * The queue's log lines (a job's failed attempt: `failed on attempt 1 of 4 (…); retried in 10 s`) go to Probot's
  * logger.
  *
- * @returns the exit code when the process should stop: 1 at once (one line on stderr) when Redis is configured but
- *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`); 2 with one line for a setting that cannot
- *   work (`groundfix: cannot start: …`): an invalid operator environment, a GitHub App setting
+ * @returns the exit code when the process should stop: 2 at once (one line on stderr) when Redis is configured but
+ *   unreachable (`groundfix: cannot reach Redis at …: ECONNREFUSED`), and 2 with one line for a setting that
+ *   cannot work (`groundfix: cannot start: …`): an invalid operator environment, a GitHub App setting
  *   ({@link appSettingsProblem}), a PORT that is not a port number 1-65535 or a PORT in use
  * @throws UsageError for an unknown argument, or a split role without GROUNDFIX_REDIS_URL
  */
@@ -224,8 +224,9 @@ export async function serve(args: string[], io: ServeIO, command: "serve" | "wor
   } catch (error) {
     redis?.disconnect();
     if (!(error instanceof RedisUnavailableError)) throw error;
+    // An environment the process cannot work in, as a bad setting is: exit 2 (README, "Exit codes").
     io.stderr.write(`groundfix: ${error.message}\n`);
-    return 1;
+    return 2;
   }
   const probot = await import("probot");
   const { createApp } = await import("../index.js");

@@ -41,9 +41,9 @@ async function get(url: string): Promise<{ status: number; body: string } | unde
 }
 
 describe("groundfix serve", () => {
-  it("exits 1 with one line when GROUNDFIX_REDIS_URL points at no Redis", async () => {
+  it("exits 2 (an environment it cannot work in), one line, when GROUNDFIX_REDIS_URL points at no Redis", async () => {
     const run = groundfix(["serve"], { GROUNDFIX_REDIS_URL: "redis://:pw@127.0.0.1:1" });
-    expect(await run.exit).toBe(1);
+    expect(await run.exit).toBe(2);
     expect(run.output()).toBe(
       "groundfix: cannot reach Redis at redis://:***@127.0.0.1:1 (GROUNDFIX_REDIS_URL): ECONNREFUSED\n",
     );
