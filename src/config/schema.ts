@@ -39,8 +39,10 @@ export const PROTECTED_PATHS: readonly ProtectedRule[] = [
   },
   {
     name: "github",
-    why: "files under .github run in GitHub Actions or decide reviews (workflows, actions, CODEOWNERS, dependabot)",
-    globs: [".github/**"],
+    why:
+      "files under .github and an action's action.yml run in GitHub Actions or decide reviews (workflows, " +
+      "actions, CODEOWNERS, dependabot)",
+    globs: [".github/**", "**/action.yml", "**/action.yaml"],
   },
   {
     name: "ci",
@@ -86,6 +88,11 @@ export const PROTECTED_PATHS: readonly ProtectedRule[] = [
       "**/.lintstagedrc.*",
       "**/lint-staged.config.*",
     ],
+  },
+  {
+    name: "dev-environment",
+    why: "it runs on developers' machines or in their dev containers (lifecycle commands, editor tasks)",
+    globs: [".devcontainer/**", "**/.devcontainer.json", "**/.vscode/tasks.json"],
   },
   {
     name: "package-manager-config",
@@ -140,7 +147,29 @@ export const PROTECTED_PATHS: readonly ProtectedRule[] = [
   {
     name: "build-script",
     why: "it is a build or install script and runs at build or install time",
-    globs: ["**/Makefile", "**/GNUmakefile", "**/*.mk", "**/setup.py", "**/build.rs"],
+    globs: [
+      "**/Makefile",
+      "**/GNUmakefile",
+      "**/*.mk",
+      "**/setup.py",
+      "**/build.rs",
+      // Ruby: Bundler and RubyGems evaluate these as Ruby code at install and build time
+      "**/Gemfile",
+      "**/*.gemspec",
+      "**/Rakefile",
+      // JVM: Gradle scripts are code; Maven runs the plugins pom.xml names; the wrappers download and run a build tool
+      "**/build.gradle",
+      "**/build.gradle.kts",
+      "**/settings.gradle",
+      "**/settings.gradle.kts",
+      "**/gradlew",
+      "**/gradlew.bat",
+      "**/gradle/wrapper/**",
+      "**/pom.xml",
+      "**/.mvn/**",
+      "**/mvnw",
+      "**/mvnw.cmd",
+    ],
   },
 ];
 

@@ -110,6 +110,13 @@ describe("rule 3, paths", () => {
     [".circleci/config.yml", "ci"],
     ["Jenkinsfile", "ci"],
     ["azure-pipelines.yml", "ci"],
+    ["action.yml", "github"],
+    ["lib/Pay.Gemspec", "build-script"],
+    ["Gemfile", "build-script"],
+    ["android/app/build.gradle.kts", "build-script"],
+    ["server/POM.xml", "build-script"],
+    [".devcontainer/Dockerfile", "dev-environment"],
+    [".vscode/tasks.json", "dev-environment"],
     [".envrc", "secret-file"],
     ["certs/Server.PEM", "secret-file"],
   ])("an addition to %s fails, naming the rule %s (case does not help)", (path, rule) => {

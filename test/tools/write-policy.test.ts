@@ -16,6 +16,16 @@ const FILES: Record<string, string> = {
   "PACKAGE-LOCK.json": "{}\n",
   "package.json": PKG,
   "config/Secrets.YML": "key: x\n",
+  "action.yml": "name: x\nruns:\n  using: node20\n",
+  "tools/lint/Action.YAML": "runs:\n  using: composite\n",
+  Gemfile: 'source "https://rubygems.org"\n',
+  "pay.gemspec": "Gem::Specification.new do |s|\nend\n",
+  "build.gradle": "plugins {\n}\n",
+  "app/build.gradle.kts": "plugins {\n}\n",
+  "pom.xml": "<project>\n</project>\n",
+  "gradle/wrapper/gradle-wrapper.properties": "distributionUrl=x\n",
+  ".devcontainer/devcontainer.json": "{\n}\n",
+  ".vscode/tasks.json": "{\n}\n",
 };
 
 async function suggest(
@@ -44,6 +54,17 @@ describe("suggest_addition never writes what runs in CI or at install (attacker 
     ["Dockerfile", "container", "FROM node:20\n"],
     ["sub/Makefile", "build-script", "all:\n"],
     ["PACKAGE-LOCK.json", "lockfile", "{}\n"],
+    // an action's definition, Ruby's and the JVM's build files, what runs in a dev container or an editor
+    ["action.yml", "github", "name: x\n"],
+    ["tools/lint/Action.YAML", "github", "runs:\n"],
+    ["Gemfile", "build-script", 'source "https://rubygems.org"\n'],
+    ["pay.gemspec", "build-script", "Gem::Specification.new do |s|\n"],
+    ["build.gradle", "build-script", "plugins {\n"],
+    ["app/build.gradle.kts", "build-script", "plugins {\n"],
+    ["pom.xml", "build-script", "<project>\n"],
+    ["gradle/wrapper/gradle-wrapper.properties", "build-script", "distributionUrl=x\n"],
+    [".devcontainer/devcontainer.json", "dev-environment", "{\n"],
+    [".vscode/tasks.json", "dev-environment", "{\n"],
   ])("%s is refused by the rule %s, whatever its case", async (path, rule, before) => {
     const { out, session } = await suggest(path, before, `${before}# added\n`);
     expect(out.gate).toBe("path_policy");
