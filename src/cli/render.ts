@@ -32,7 +32,9 @@ function outcomeLine(report: FixReport, style: Style): string {
 
 /**
  * The review conclusion and its findings, one line each (`level rule path:line message`); a message's further
- * lines follow, indented, with their own spacing kept. Control characters are shown escaped.
+ * lines follow, indented, with their own spacing kept. Control characters are shown escaped. The rules that ran are
+ * listed, and `evidence` when it did not run, with why (it needs a groundfix run's record, which `fix` has and a
+ * plain branch given to `review` does not; `review/report.ts` skips it so), so `review` and `fix` list the same rules.
  */
 export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   const review = terminalSafe({
@@ -42,10 +44,13 @@ export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   });
   const colour = review.conclusion === "success" ? style.green : style.red;
   const count = review.findings.length;
+  const notChecked = review.rulesChecked.includes("evidence")
+    ? ""
+    : "; not checked: evidence, which needs a groundfix run's record";
   const lines = [
     `${label("Review", style)}${colour(review.conclusion)} — ` +
       `${count === 0 ? "no findings" : `${count} finding${count > 1 ? "s" : ""}`}` +
-      style.dim(` (rules: ${review.rulesChecked.join(", ")})`),
+      style.dim(` (rules: ${review.rulesChecked.join(", ")}${notChecked})`),
   ];
   for (const f of review.findings) {
     const lvl = f.level === "failure" ? style.red(f.level) : f.level === "warning" ? style.yellow(f.level) : f.level;

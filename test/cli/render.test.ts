@@ -131,6 +131,16 @@ describe("the readable report shows untrusted text with control characters escap
 });
 
 describe("renderReview", () => {
+  it("names evidence when it did not run, and why, so review and fix list the same eight rules", () => {
+    const names = ["grounded_hunks", "edit_policy", "paths", "size", "syntax", "imports", "secrets"] as const;
+    const without = renderReview({ ...review("m"), rulesChecked: [...names] }, plain);
+    expect(without.split("\n")[0]).toContain(
+      `(rules: ${names.join(", ")}; not checked: evidence, which needs a groundfix run's record)`,
+    );
+    const withIt = renderReview({ ...review("m"), rulesChecked: [...names, "evidence"] }, plain);
+    expect(withIt.split("\n")[0]).toContain(`(rules: ${names.join(", ")}, evidence)`);
+  });
+
   it("keeps the leading spaces of quoted lines and puts further message lines under the finding", () => {
     const text = renderReview(
       {
