@@ -162,3 +162,47 @@ describe("getting a recorded line somewhere else past the replay", () => {
     expect(found.at(-1)!.message).toContain("and 180 more place(s) in this file");
   });
 });
+
+/**
+ * Attack: files the run record has no edit for. No recorded edit can create a file (`code_before` must be in the
+ * base file: `applyVerbatimEdit` refuses an empty one), so a file the head has and the base lacks is never the
+ * record's. An EMPTY new file compared as "" against the replay of no edits on no file ("") and passed evidence; under
+ * `edits.allow: modifications` (where edit_policy allows new files) the whole review passed, and an empty file still
+ * changes what runs: `json.py` next to a script shadows Python's stdlib module, an empty `__init__.py` makes a
+ * package, an empty `.npmrc`/`conftest.py` is picked up by tools. Fixed in `compareWithRecord` (evidence.ts).
+ */
+describe("files the run record has no edit for", () => {
+  const AFTER = BASE.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n");
+  const modifications = () => {
+    const config = defaultConfig();
+    config.edits.allow = "modifications";
+    return config;
+  };
+  const review = (extraBase: Record<string, string>, extraHead: Record<string, string>) => {
+    const change = gitChange({ "src/pay.js": BASE, ...extraBase }, { "src/pay.js": AFTER, ...extraHead });
+    return reviewChange({ ...change, config: modifications(), record: RECORD });
+  };
+
+  it("the recorded edit alone passes under edits.allow: modifications (the legit flow)", () => {
+    expect(review({}, {}).conclusion).toBe("success");
+  });
+
+  it("an empty new file beside the recorded edit fails evidence, and so the review", () => {
+    const report = review({}, { "src/json.py": "" });
+    expect(evidence(report.findings)).toEqual([
+      expect.objectContaining({ path: "src/json.py", message: expect.stringContaining("src/json.py is a new file") }),
+    ]);
+    expect(report.conclusion).toBe("failure");
+  });
+
+  it("a new file with content fails as a new file, once, over its lines", () => {
+    const found = evidence(review({}, { "src/extra.js": "a();\nb();\n" }).findings);
+    expect(found.map((f) => [f.path, f.start_line, f.end_line])).toEqual([["src/extra.js", 1, 2]]);
+    expect(found[0]!.message).toContain("no recorded edit creates a file");
+  });
+
+  it("an empty file moved to another name fails at its old name (deleted) and its new one (new)", () => {
+    const found = evidence(review({ "pkg/a.py": "" }, { "pkg/__init__.py": "" }).findings);
+    expect(found.map((f) => f.path).sort()).toEqual(["pkg/__init__.py", "pkg/a.py"]);
+  });
+});

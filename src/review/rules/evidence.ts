@@ -64,8 +64,9 @@ export interface EvidenceSide {
  * `diffArrays` between the first and the last differing line, at most {@link MAX_EDIT_LENGTH} edit operations; past
  * that the whole span is one finding): each place where they differ is a `failure` at its head line, whether the
  * head adds a line the edits do not make there (a recorded line moved to another function is one of those), lacks
- * one they make, or changes a file the record has no edit for. An edit that cannot be replayed on the base, a binary
- * file or a file with no text in a snapshot (too large, left out) fail too. With `own` (commits by others were
+ * one they make, or changes a file the record has no edit for. A file the head adds fails whole, empty or not (no
+ * recorded edit creates a file). An edit that cannot be replayed on the base, a binary file or a file with no text
+ * in a snapshot (too large, left out) fail too. With `own` (commits by others were
  * pushed on top of the app's own commit) the same comparison is made for the app's own commit
  * `record.base_sha..record.head_sha` as well: the record must describe that commit exactly, and the pull request head
  * must still be its base plus the same edits (a base merged in passes when the edits replay on it the same; anything
@@ -126,6 +127,13 @@ export function compareWithRecord(record: RunRecord, side: EvidenceSide): Findin
     }
     if (after === undefined && existsAt(side.head, path)) {
       fail(path, 1, unreadable(`in the head ${short(side.head.sha)}`, side.head));
+      continue;
+    }
+    // No recorded edit creates a file (a code_before must be in the base file), so a file the head has and the base
+    // lacks is never the record's, empty or not: an empty one compares "" with "" below and would pass.
+    if (before === undefined && after !== undefined) {
+      const lines = splitLines(after).lines.length;
+      fail(path, 1, `${path} is a new file; no recorded edit creates a file`, lines);
       continue;
     }
     const replay = replayEdits(before ?? "", edits, path);
