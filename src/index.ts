@@ -51,6 +51,7 @@ const REVIEW_EVENTS = [
   "pull_request.opened",
   "pull_request.reopened",
   "pull_request.synchronize",
+  "pull_request.edited",
   "check_run.rerequested",
   "check_suite.requested",
   "check_suite.rerequested",
@@ -72,12 +73,14 @@ function runJobOf(context: WebhookContext, log: Log): JobData | null {
   return eventJob(context);
 }
 
-/** A review trigger's `review` job, keyed by pull request and head. */
+/** A review trigger's `review` job, keyed by pull request, head and base. */
 function reviewJobOf(context: WebhookContext): JobData | null {
   const event = reviewEventOf(context.name, context.payload);
   if (!event) return null;
   const installationId = (context.payload as { installation?: { id?: number } }).installation?.id ?? 0;
-  const key = `${event.owner}/${event.repo}#review-${event.pulls[0]!.number}@${event.headSha}`;
+  // The base is part of the key: a base change arriving while the push's review runs is another review, not the same.
+  const pr = event.pulls[0]!;
+  const key = `${event.owner}/${event.repo}#review-${pr.number}@${event.headSha}~${pr.baseSha}`;
   return { kind: "review", key, installationId, deliveryId: context.id, payload: { event } };
 }
 

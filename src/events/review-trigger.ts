@@ -13,7 +13,10 @@ export interface ReviewRequest {
   /** The pull request's base commit as the payload reports it. */
   baseSha: string;
   headRef: string;
-  /** True for an explicit "Re-run" (check_run / check_suite `rerequested`): always a fresh check run. */
+  /**
+   * True for an explicit "Re-run" (check_run / check_suite `rerequested`) or a change of the pull request's base
+   * (`pull_request.edited` with `changes.base`): always a fresh check run.
+   */
   rerequested: boolean;
 }
 
@@ -57,12 +60,18 @@ function sameRepo(head: RepoLike, base: RepoLike): boolean {
   return head.url !== undefined && head.url === base.url;
 }
 
+/** Whether a `pull_request.edited` payload says the base branch changed (`changes.base`, an object). */
+function baseChanged(payload: unknown): boolean {
+  const base = (payload as { changes?: { base?: unknown } }).changes?.base;
+  return typeof base === "object" && base !== null;
+}
+
 /** A review webhook, parsed (not yet decided): the repository, the head, the same-repository pull requests on it. */
 export interface ReviewEvent {
   owner: string;
   repo: string;
   headSha: string;
-  /** True for an explicit "Re-run" (check_run / check_suite `rerequested`). */
+  /** True for an explicit "Re-run" (check_run / check_suite `rerequested`) or a base change (`pull_request.edited`). */
   rerequested: boolean;
   /** True for `check_run.rerequested` of `groundfix/review`: ours by construction, whatever the branch. */
   ownCheck: boolean;
@@ -74,7 +83,11 @@ export interface ReviewEvent {
 
 /**
  * Parse a webhook that may ask for a `groundfix/review` check (plain JSON, so it can be queued):
- * - `pull_request` `opened` | `reopened` | `synchronize` from the same repository (a fork's pull request is ignored);
+ * - `pull_request` `opened` | `reopened` | `synchronize` from the same repository (a fork's pull request is ignored),
+ *   and `edited` when it changed the base branch (`changes.base`): a check run belongs to the head COMMIT, and its
+ *   verdict was reached against the old base (the evidence rule replays the record on the merge base), so a head
+ *   reviewed against one base must be reviewed again against the new one, as a fresh check run even though the head
+ *   has one (test/host/github/base-retarget-attack.test.ts); an edit of the title or body reviews nothing;
  * - `check_run.rerequested` for the check named `groundfix/review` (GitHub sends it only to the app that made the run);
  * - `check_suite.requested` | `rerequested`, with its same-repository pull requests.
  * For `check_run`/`check_suite` the head SHA is the run's or suite's, the base SHA comes from
@@ -85,7 +98,10 @@ export interface ReviewEvent {
 export function reviewEventOf(name: string, payload: unknown): ReviewEvent | null {
   if (name === "pull_request") {
     const parsed = pullRequestEvent.safeParse(payload);
-    if (!parsed.success || !["opened", "reopened", "synchronize"].includes(parsed.data.action)) return null;
+    if (!parsed.success) return null;
+    const { action } = parsed.data;
+    const retargeted = action === "edited" && baseChanged(payload);
+    if (!retargeted && !["opened", "reopened", "synchronize"].includes(action)) return null;
     const { pull_request: pr, repository: repo } = parsed.data;
     if (!sameRepo(pr.head.repo, pr.base.repo)) return null;
     const prBody = (payload as { pull_request: { body?: string | null } }).pull_request.body ?? null;
@@ -94,7 +110,7 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
       owner: repo.owner.login,
       repo: repo.name,
       headSha: pr.head.sha,
-      rerequested: false,
+      rerequested: retargeted,
       ownCheck: false,
       pulls,
       prBody,

@@ -14,8 +14,8 @@ export interface JobData {
   kind: "event" | "run" | "review";
   /**
    * Coalescing key (on Redis, the job's deduplication id): `owner/repo#issue-12`, `owner/repo#alert-3`,
-   * `owner/repo#dispatch-<hash>`, `owner/repo#review-<pr>@<headSha>`, `owner/repo#event-<fingerprint>`. One key is
-   * queued once across every process.
+   * `owner/repo#dispatch-<hash>`, `owner/repo#review-<pr>@<headSha>~<baseSha>`, `owner/repo#event-<fingerprint>`.
+   * One key is queued once across every process.
    */
   key: string;
   /** The GitHub App installation the job acts for (0 for local runs). */

@@ -65,6 +65,19 @@ describe("reviewRequestFromEvent", () => {
     expect(reviewRequestFromEvent("pull_request", prPayload("closed", "groundfix/issue-2"), "groundfix/")).toBeNull();
   });
 
+  it("pull_request.edited asks for a fresh review only when the base changed, not for a title or body", () => {
+    // The examples package has no `edited` example: the `synchronize` one with the action changed.
+    const retarget = { ...prPayload("synchronize", "groundfix/issue-2"), action: "edited" };
+    retarget.changes = { base: { ref: { from: "evil" }, sha: { from: "3".repeat(40) } } };
+    expect(reviewRequestFromEvent("pull_request", retarget, "groundfix/")).toMatchObject({
+      baseSha: retarget.pull_request.base.sha,
+      rerequested: true,
+    });
+    const retitled = { ...retarget, changes: { title: { from: "old" }, body: { from: "old" } } };
+    expect(reviewRequestFromEvent("pull_request", retitled, "groundfix/")).toBeNull();
+    expect(reviewRequestFromEvent("pull_request", { ...retarget, changes: { base: null } }, "groundfix/")).toBeNull();
+  });
+
   it("check_run.rerequested for groundfix/review finds the PR and its base SHA in pull_requests", () => {
     const p = example("check_run", "rerequested");
     p.check_run.name = "groundfix/review";
