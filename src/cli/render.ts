@@ -1,6 +1,7 @@
 import type { GateRejection, ReviewReport } from "../types.js";
 import { plainDiff } from "../grounding/unified-diff.js";
 import { editBaseLines } from "../pipeline/record.js";
+import { RULES } from "../review/rules/index.js";
 import type { FixReport } from "./fix.js";
 import { colorDiff, type Style } from "./style.js";
 import { terminalSafe } from "./terminal.js";
@@ -33,8 +34,9 @@ function outcomeLine(report: FixReport, style: Style): string {
 /**
  * The review conclusion and its findings, one line each (`level rule path:line message`); a message's further
  * lines follow, indented, with their own spacing kept. Control characters are shown escaped. The rules that ran are
- * listed, and `evidence` when it did not run, with why (it needs a groundfix run's record, which `fix` has and a
- * plain branch given to `review` does not; `review/report.ts` skips it so), so `review` and `fix` list the same rules.
+ * listed, then every other rule of `RULES` (src/review/rules/index.ts) as not checked (`evidence` with why: it needs a
+ * groundfix run's record, which `fix` has and a plain branch given to `review` does not), so `review` and `fix` list
+ * the same rules.
  */
 export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   const review = terminalSafe({
@@ -44,9 +46,11 @@ export function renderReview(unsafeReview: ReviewReport, style: Style): string {
   });
   const colour = review.conclusion === "success" ? style.green : style.red;
   const count = review.findings.length;
-  const notChecked = review.rulesChecked.includes("evidence")
-    ? ""
-    : "; not checked: evidence, which needs a groundfix run's record";
+  // Every rule of the review (RULES) the report did not run, as the check run's summary lists them.
+  const skipped = RULES.filter((r) => !review.rulesChecked.includes(r.name)).map((r) =>
+    r.name === "evidence" ? "evidence, which needs a groundfix run's record" : r.name,
+  );
+  const notChecked = skipped.length === 0 ? "" : `; not checked: ${skipped.join(", ")}`;
   const lines = [
     `${label("Review", style)}${colour(review.conclusion)} — ` +
       `${count === 0 ? "no findings" : `${count} finding${count > 1 ? "s" : ""}`}` +
