@@ -1,8 +1,9 @@
-import { isSecretPath } from "../grounding/secrets.js";
-import { rawIsLatin1, rawText } from "../snapshot/builder.js";
+import { isSecretPath, scanSecrets, secretFreeRange } from "../grounding/secrets.js";
+import { rawIsLatin1, rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { scanWorkerSettings, startShare, warmScanWorker } from "./scan-worker.js";
+import { anyWordMayTouchSecret, blankSecrets, secretSpans } from "./secret-words.js";
 import {
   escapeRegExp,
   identifierWords,
@@ -15,8 +16,10 @@ import {
   fileWords,
   IntList,
   MAX_WORDS_PER_FILE,
+  latin1Bytes,
   reserveLatin1,
   scanPattern,
+  scannedBytes,
   type ScanPattern,
   WordTable,
 } from "./word-scan.js";
@@ -94,6 +97,137 @@ function scanCache(snapshot: Snapshot): ScanCache {
     scanCaches.set(snapshot, cache);
   }
   return cache;
+}
+
+/** Per file of a snapshot, what {@link visibleWords} knows of its secrets: UNKNOWN, CLEAR or HELD. */
+const secretStates = new WeakMap<Snapshot, Uint8Array>();
+/** Not looked at yet: its words are tested one by one. */
+const UNKNOWN = 0;
+/** Scanned for secrets and none found: every word is shown. */
+const CLEAR = 1;
+/** Holds secrets: its words are taken from its text with them blanked ({@link heldSpans}). */
+const HELD = 2;
+/** The {@link secretStates} of `snapshot`, made (all {@link UNKNOWN}) when needed. */
+function secretStateOf(snapshot: Snapshot): Uint8Array {
+  let states = secretStates.get(snapshot);
+  if (states === undefined) secretStates.set(snapshot, (states = new Uint8Array(snapshot.paths.length)));
+  return states;
+}
+/** Per file of a snapshot, whether its raw text holds "PRIVATE KEY": 0 not known yet, 1 no, 2 yes. */
+const keyTexts = new WeakMap<Snapshot, Uint8Array>();
+
+/** Whether `content`, the raw text of `file`, holds "PRIVATE KEY" (a key block's BEGIN line does), once a snapshot. */
+function holdsKeyText(snapshot: Snapshot, file: number, content: string): boolean {
+  let known = keyTexts.get(snapshot);
+  if (known === undefined) keyTexts.set(snapshot, (known = new Uint8Array(snapshot.paths.length)));
+  if (known[file] === 0) known[file] = content.includes("PRIVATE KEY") ? 2 : 1;
+  return known[file] === 2;
+}
+/** Per snapshot, the secrets' spans of each {@link HELD} file (offsets of its raw text). */
+const heldSpans = new WeakMap<Snapshot, Map<number, readonly { start: number; end: number }[]>>();
+
+/**
+ * `fileWords` (word-scan.ts) for `file`, whose raw text is `content`, keeping only the words its served text shows:
+ * when one of the words taken may touch a secret (`anyWordMayTouchSecret`, secret-words.ts), the file's secrets are
+ * found exactly, once per snapshot, and if it has any its words are taken again from its raw text with every secret
+ * blanked (same offsets), as every later pass then does for that file at once. A file found to have none is not
+ * tested again. The entries go to `out` as `fileWords` puts them.
+ * @returns the number of the file's words taken, as `fileWords` does
+ */
+function visibleWords(
+  snapshot: Snapshot,
+  file: number,
+  content: string,
+  narrow: boolean,
+  pattern: ScanPattern,
+  table: WordTable,
+  out: IntList,
+): number {
+  const state = secretStateOf(snapshot)[file];
+  let spans = state === HELD ? heldSpans.get(snapshot)?.get(file) : undefined;
+  if (spans !== undefined)
+    return fileWords(blankSecrets(content, spans, isWordChar), narrow, file, pattern, table, out);
+  const from = out.length;
+  const taken = fileWords(content, narrow, file, pattern, table, out);
+  if (state === CLEAR || out.length === from) return taken;
+  // The bytes fileWords just scanned are `content`'s.
+  return keepShown(snapshot, file, content, scannedBytes(), narrow, pattern, table, out, from, taken);
+}
+
+/** Lines around a word {@link clearInRanges} scans for secrets at most (characters); past it, the file's whole. */
+const MAX_RANGE = 1 << 16;
+
+/**
+ * Whether no word of `out[from..]` (as for `anyWordMayTouchSecret`, secret-words.ts) overlaps or touches a secret of
+ * `content`, an ASCII text without a private key block, found without scanning it whole: each word the byte test
+ * does not clear is looked up in the secrets of the lines around it (`secretFreeRange`, the ranges `scanSecrets`
+ * can scan alone, each scanned once). False (scan the whole file) at the first word a secret touches, or whose
+ * range is long (over {@link MAX_RANGE} characters or a quarter of the file: minified code).
+ */
+function clearInRanges(
+  content: string,
+  bytes: Uint8Array,
+  out: IntList,
+  from: number,
+  lengthOf: (id: number) => number,
+): boolean {
+  const ranges: { from: number; to: number; spans: readonly { start: number; end: number }[] }[] = [];
+  for (let k = from; k < out.length; k += 4) {
+    if (!anyWordMayTouchSecret(content, bytes, out.data, k, k + 4, lengthOf, false)) continue;
+    const end = out.data[k + 2] as number;
+    const start = end - lengthOf(out.data[k + 1] as number);
+    let range = ranges.find((r) => r.from <= start && start < r.to);
+    if (range === undefined) {
+      const r = secretFreeRange(content, start, end);
+      if (r.to - r.from > MAX_RANGE || (r.to - r.from) * 4 > content.length) return false;
+      const spans = scanSecrets(content.slice(r.from, r.to)).map((s) => ({
+        start: s.start + r.from,
+        end: s.end + r.from,
+      }));
+      ranges.push((range = { ...r, spans }));
+    }
+    if (range.spans.some((s) => s.start <= end && s.end >= start)) return false;
+  }
+  return true;
+}
+
+/**
+ * The second half of {@link visibleWords}, for a file of {@link UNKNOWN} state whose words `out[from..]` were taken
+ * from its raw text `content` (`bytes` its Latin-1), `taken` of them in all: those words stay when none may touch a
+ * secret, or when the file has none; otherwise they are taken again with its secrets blanked.
+ * @returns the number of the file's words taken
+ */
+function keepShown(
+  snapshot: Snapshot,
+  file: number,
+  content: string,
+  bytes: Uint8Array,
+  narrow: boolean,
+  pattern: ScanPattern,
+  table: WordTable,
+  out: IntList,
+  from: number,
+  taken: number,
+): number {
+  const lengthOf = (id: number) => table.lengths[id] as number;
+  const keyText = holdsKeyText(snapshot, file, content);
+  if (!anyWordMayTouchSecret(content, bytes, out.data, from, out.length, lengthOf, keyText)) return taken;
+  const path = snapshot.paths[file] as string;
+  const ascii = rawIsText(snapshot, path);
+  if (ascii && !keyText && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
+  const states = secretStateOf(snapshot);
+  const spans = secretSpans(content, ascii ? undefined : snapshot.read(path));
+  if (spans.length === 0) {
+    states[file] = CLEAR;
+    return taken;
+  }
+  states[file] = HELD;
+  let perFile = heldSpans.get(snapshot);
+  if (perFile === undefined) heldSpans.set(snapshot, (perFile = new Map()));
+  perFile.set(file, spans);
+  for (let k = from; k < out.length; k += 4) table.seen[out.data[k + 1] as number] = -1;
+  out.length = from;
+  return fileWords(blankSecrets(content, spans, isWordChar), narrow, file, pattern, table, out);
 }
 
 /**
@@ -208,7 +342,8 @@ function scanWordsOnce(
         // The raw text: the words are ASCII, so they are the same as in the decoded text, without decoding anything.
         const content = rawText(snapshot, paths[file] as string) as string;
         const from = entries.length;
-        if (fileWords(content, narrow, file, pattern, table, entries) >= MAX_WORDS_PER_FILE) capped.add(file);
+        if (visibleWords(snapshot, file, content, narrow, pattern, table, entries) >= MAX_WORDS_PER_FILE)
+          capped.add(file);
         settle(from);
         share?.pump();
       }
@@ -227,13 +362,32 @@ function scanWordsOnce(
         const from = entries.length;
         const ids = new Int32Array(theirs.words.length).fill(-1);
         const e = theirs.entries;
-        for (let k = 0; k < e.length; k += 4) {
-          const local = e[k + 1] as number;
-          let id = ids[local] as number;
-          if (id === -1) ids[local] = id = table.intern(theirs.words[local] as string);
-          entries.push4(e[k] as number, id, e[k + 2] as number, 0);
+        const states = secretStateOf(snapshot);
+        const theirCapped = new Set(theirs.capped);
+        for (let k = 0; k < e.length;) {
+          // One file's entries, then only the words its served text shows, as visibleWords keeps them.
+          const file = e[k] as number;
+          const fileFrom = entries.length;
+          for (; k < e.length && e[k] === file; k += 4) {
+            const local = e[k + 1] as number;
+            let id = ids[local] as number;
+            if (id === -1) ids[local] = id = table.intern(theirs.words[local] as string);
+            entries.push4(file, id, e[k + 2] as number, 0);
+          }
+          let taken = theirCapped.has(file) ? MAX_WORDS_PER_FILE : (entries.length - fileFrom) / 4;
+          const state = states[file];
+          if (state !== CLEAR) {
+            const content = rawText(snapshot, paths[file] as string) as string;
+            const bytes = latin1Bytes(content, narrow);
+            // A file known to hold secrets is taken again whole (the worker read its raw text).
+            if (state === HELD) entries.length = fileFrom;
+            taken =
+              state === HELD
+                ? visibleWords(snapshot, file, content, narrow, pattern, table, entries)
+                : keepShown(snapshot, file, content, bytes, narrow, pattern, table, entries, fileFrom, taken);
+          }
+          if (taken >= MAX_WORDS_PER_FILE) capped.add(file);
         }
-        for (const file of theirs.capped) capped.add(file);
         settle(from);
       }
     }
@@ -303,7 +457,7 @@ function merge(
       }
       const content = rawText(snapshot, snapshot.paths[file] as string) as string;
       found.length = 0;
-      fileWords(content, narrow, file, (pattern ??= scanPattern(alternatives)), table, found);
+      visibleWords(snapshot, file, content, narrow, (pattern ??= scanPattern(alternatives)), table, found);
       for (let k = 0; k < found.length; k += 4) {
         const id = found.data[k + 1] as number;
         onWord(file, table.words[id] as string, table.localId(id));

@@ -1,24 +1,19 @@
 import { scanSecrets } from "../grounding/secrets.js";
 
 /**
- * Which words of a file search_codebase may count: only those its served text shows, secrets redacted. The word scan
- * (`scanWords`, search-index.ts) reads the raw text, so a word that only occurs inside a secret (a password's value,
- * a token) counts in "Files (k of N matching)", in a file's rank and in whether a query word is present (so in what
- * it is expanded to), and in verify_symbol_in_repo's similar names: a model, or an issue's text steering it, can
- * guess a secret's parts word by word and watch the counts change (test/tools/search-secret-count-attack.test.ts,
- * search-secret-oracle-attack.test.ts, search-secret-path-attack.test.ts).
+ * Which words of a file search_codebase and verify_symbol_in_repo may count: only those its served text shows,
+ * secrets redacted. The word scan (`scanWords`, search-index.ts) reads the raw text, so without this a word that
+ * only occurs inside a secret (a password's value, a token) would count in "Files (k of N matching)", in a file's
+ * rank and in whether a query word is present (so in what it is expanded to), and in verify_symbol_in_repo's similar
+ * names: a model, or an issue's text steering it, could guess a secret's parts word by word and watch the counts
+ * change (test/tools/search-secret-count-attack.test.ts, search-secret-oracle-attack.test.ts,
+ * search-secret-path-attack.test.ts).
  *
- * The intended use: for each first occurrence of a word the scan meets (tens of thousands in a large repository), a
- * cheap test ({@link mayTouchSecret}, {@link mayBeInKeyBlock}); a file where one passes is scanned for its secrets
- * exactly ({@link secretSpans}) and its words taken again from a copy with every secret blanked ({@link blankSecrets}).
- * The tests are checked against `scanSecrets` on generated texts (test/tools/secret-words.test.ts).
- *
- * NOT WIRED IN: so used, all the attack tests above pass and no answer without a secret changes, but the two
- * search calls of the bench's large run cost ~15% more CPU (whole CLI, interleaved; see the commit that added this).
- * The cost is minified files: their words sit in lines of thousands of bytes, and the walks to a run's, a value's or
- * a line's start run their full reach for each word (~30 µs a word on prettier/plugins/flow.js). Next: find those
- * starts once per file (a cursor over the line breaks and quotes, the entries come in offset order) instead of per
- * word.
+ * How `scanWords` uses it: after a file's scan, each word it took (its first occurrence) gets a cheap test
+ * ({@link anyWordMayTouchSecret}: {@link mayBeInKeyBlock}, {@link mayTouchSecret}); a file where one passes is
+ * scanned for its secrets exactly ({@link secretSpans}) and its words taken again from a copy with every secret
+ * blanked ({@link blankSecrets}). The tests are checked against `scanSecrets` on generated texts
+ * (test/tools/secret-words.test.ts).
  */
 
 /** Byte classes of {@link KIND}. */
@@ -94,6 +89,21 @@ const ENV_LINE = new RegExp(
     String.raw`(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|CREDENTIALS?|AUTH)[A-Z0-9_]{0,60}[ \t]{0,4}=`,
 );
 
+/**
+ * How far left of a word, in bytes, {@link mayTouchSecret}'s walk must go over text of one byte a character (no byte
+ * of 0x80 and above or NUL on the way) while no `.env` value's run (ASCII, up to 512 characters after its name) is
+ * still open: a credential's quoted value is its whole run of QUOTED, at most 256 characters; a URL's user, `:` and
+ * password its whole run of URL_PASSWORD, at most 128 + 1 + 256 = 385; a `password=` pair's name and `=` lie at most
+ * 256 + 13 before the word, an AWS secret access key at most 41. Runs still open there are longer than any of those.
+ */
+const ASCII_REACH = 390;
+
+/**
+ * Where the run of each value class through a word starts (QUOTED, PAIR, URL_PASSWORD, ENV, AWS_VALUE in that
+ * order), as {@link mayTouchSecret}'s walk left finds them for {@link namedValue}: one array, reused by every call.
+ */
+const runStart = new Int32Array(5);
+
 /** Longest run of token characters looked at; a word in a longer one may touch a token. */
 const MAX_RUN = 4096;
 /**
@@ -122,17 +132,17 @@ const ENV_REACH = 700;
  * False when no secret that `scanSecrets` finds in the served text of a file can overlap or touch (end where it
  * begins, or begin where it ends) the word `[start, end)`, for a file without a private key block: `bytes` are the
  * file's raw text one byte per code unit (`latin1Bytes`, word-scan.ts; a byte of 0x80 and above or NUL may be any
- * character of the decoded text), `length` long, and `content` that text; `hash` whether it holds a `#` (a `.env`
- * line's comment).
+ * character of the decoded text), `length` long, and `content` that text; copies of a `.env` line's value in its
+ * comment aside ({@link inEnvComment}, which {@link anyWordMayTouchSecret} asks too).
  *
  * Every such secret is a run without white space (each pattern's value excludes it) next to the word or around it.
  * A token lies in the word's run of token characters, which then holds its start ({@link TOKEN_START}: with `_`, `-`
  * or `.`, or one of the three that start with `A`). A value given a name (a credential, a `.env` line, a URL's
  * password) lies within VALUE_REACH of the word, and a `:`/`=` comes before it in the word's run or just before that
  * run (after at most four characters of white space), with the name that makes it a secret ({@link NAMED_VALUE} or
- * {@link ENV_LINE}) within NAME_REACH before. A copy of a `.env` value is in the line's comment
- * ({@link inEnvComment}). Most words of code are in short runs without `:`, `=`, `_`, `-`, `.` or `A` and cost a few
- * byte reads. True means maybe (scan the file to know).
+ * {@link ENV_LINE}) within NAME_REACH before. Most words of code are in short runs without `:`, `=`, `_`, `-`, `.`
+ * or `A` and cost a few byte reads; in a long line without white space (minified code) the walk left stops at
+ * ASCII_REACH, and a URL's password is looked for only where an `@` ends the run. True means maybe (scan to know).
  */
 export function mayTouchSecret(
   content: string,
@@ -140,7 +150,6 @@ export function mayTouchSecret(
   length: number,
   start: number,
   end: number,
-  hash: boolean,
 ): boolean {
   // The word's run of token characters: TOKEN_REACH each way, further left only through the characters of the
   // shapes of any length (an OpenAI, Anthropic or Slack token, a JWT, a Slack webhook's path).
@@ -161,12 +170,44 @@ export function mayTouchSecret(
     tokens |= k;
   }
   if ((tokens & (PUNCT | CAPITAL_A)) !== 0 && TOKEN_START.test(content.slice(from, to))) return true;
+  // One walk left from the word to the white space before it (VALUE_REACH at most): the kinds of its bytes (is a
+  // `:`/`=` among them?) and where each value class's run through the word starts (see namedValue).
   let kinds = tokens;
-  for (; from > 0 && start - from < VALUE_REACH; from--) {
-    const k = KIND[bytes[from - 1] as number] as number;
+  let live = QUOTED | PAIR | URL_PASSWORD | ENV | AWS_VALUE;
+  let wide = false; // a byte of 0x80 and above or NUL met: characters may be longer than a byte from here on
+  let i = start;
+  for (; i > 0 && start - i < VALUE_REACH; i--) {
+    const c = bytes[i - 1] as number;
+    if (start - i >= ASCII_REACH && !wide && (live & ENV) === 0) {
+      // Past every bounded value that can still hold the word (see ASCII_REACH): no credential's quoted value and no
+      // URL's user and password is this long, and the names looked for lie within the walk. Whatever is further
+      // left may hold a `:`/`=`: the names are looked for.
+      if ((live & QUOTED) !== 0) runStart[0] = -1;
+      if ((live & URL_PASSWORD) !== 0) runStart[2] = -1;
+      live &= ~(QUOTED | URL_PASSWORD);
+      kinds |= ASSIGN;
+      break;
+    }
+    if (c >= 0x80 || c === 0) wide = true;
+    if (live !== 0) {
+      const k = VALUE[c] as number;
+      const gone = live & ~k;
+      if (gone !== 0) {
+        if ((gone & QUOTED) !== 0) runStart[0] = i;
+        if ((gone & PAIR) !== 0) runStart[1] = i;
+        if ((gone & URL_PASSWORD) !== 0) runStart[2] = i;
+        if ((gone & ENV) !== 0) runStart[3] = i;
+        if ((gone & AWS_VALUE) !== 0) runStart[4] = i;
+        live &= k;
+      }
+    }
+    const k = KIND[c] as number;
+    // Every value class excludes white space, so all runs have started here.
     if (k === SPACE) break;
     kinds |= k;
   }
+  // A token run longer than the walk (a long token's characters only) starts further left: it is the run.
+  from = Math.min(from, i);
   // The byte before the white space before the run (at most four characters of up to three bytes each).
   let p = from - 1;
   for (let n = 0; p >= 0 && n < 16; p--, n++) {
@@ -174,8 +215,8 @@ export function mayTouchSecret(
     if (KIND[c] !== SPACE && c !== 0 && c < 0x80) break;
   }
   if (p >= 0 && ((KIND[bytes[p] as number] as number) & ASSIGN) !== 0) kinds |= ASSIGN;
-  if ((kinds & ASSIGN) !== 0 && namedValue(content, bytes, start, end)) return true;
-  return hash && inEnvComment(content, bytes, start);
+  if ((kinds & ASSIGN) !== 0 && namedValue(content, bytes, start, end, live, i)) return true;
+  return false;
 }
 
 /**
@@ -184,36 +225,19 @@ export function mayTouchSecret(
  * ({@link VALUE}) that holds the word (the characters around a value end it before any word character, but an AWS
  * key's and a `.env` value's `$`), so it starts where that class's run through the word starts, at most
  * VALUE_REACH before: there the pattern's name must come (just before, or inside the run for those whose class takes
- * the name too).
+ * the name too). Those starts come from {@link mayTouchSecret}'s walk: {@link runStart} for each class that ended
+ * before `i`, where the walk stopped, and `i` for those still `live` there.
  */
-function namedValue(content: string, bytes: Uint8Array, start: number, end: number): boolean {
-  // Where each class's run leftwards from the word stops (the offset of its first character).
-  let live = QUOTED | PAIR | URL_PASSWORD | ENV | AWS_VALUE;
-  let quoted = -1;
-  let pair = -1;
-  let url = -1;
-  let env = -1;
-  let aws = -1;
-  let i = start;
-  for (; i > 0 && live !== 0 && start - i < VALUE_REACH; i--) {
-    const k = VALUE[bytes[i - 1] as number] as number;
-    const gone = live & ~k;
-    if (gone !== 0) {
-      if ((gone & QUOTED) !== 0) quoted = i;
-      if ((gone & PAIR) !== 0) pair = i;
-      if ((gone & URL_PASSWORD) !== 0) url = i;
-      if ((gone & ENV) !== 0) env = i;
-      if ((gone & AWS_VALUE) !== 0) aws = i;
-      live &= k;
-    }
-  }
+function namedValue(content: string, bytes: Uint8Array, start: number, end: number, live: number, i: number): boolean {
+  let quoted = (live & QUOTED) !== 0 ? i : (runStart[0] as number);
+  let pair = (live & PAIR) !== 0 ? i : (runStart[1] as number);
+  let url = (live & URL_PASSWORD) !== 0 ? i : (runStart[2] as number);
+  let env = (live & ENV) !== 0 ? i : (runStart[3] as number);
+  let aws = (live & AWS_VALUE) !== 0 ? i : (runStart[4] as number);
+  // A URL's password ends at an `@`, which ends the word's run of its class (see atSignAhead).
+  const urlPossible = atSignAhead(bytes, end, content.length);
   // A URL's user and password may be longer (up to 385 characters); a run that reaches the text's start stops there.
-  if ((live & URL_PASSWORD) !== 0 && i > 0) return true;
-  if ((live & QUOTED) !== 0) quoted = i;
-  if ((live & PAIR) !== 0) pair = i;
-  if ((live & URL_PASSWORD) !== 0) url = i;
-  if ((live & ENV) !== 0) env = i;
-  if ((live & AWS_VALUE) !== 0) aws = i;
+  if (urlPossible && (live & URL_PASSWORD) !== 0 && i > 0) return true;
   // A credential's value follows a quote, after its name and `[:=]`.
   const q = quoted > 0 ? bytes[quoted - 1] : 0;
   if ((q === 34 || q === 39) && CREDENTIAL_NAME.test(content.slice(Math.max(0, quoted - 1 - NAME_REACH), quoted - 1)))
@@ -221,28 +245,99 @@ function namedValue(content: string, bytes: Uint8Array, start: number, end: numb
   // A pair's name and `=` are in its run.
   if (PAIR_NAME.test(content.slice(pair, end))) return true;
   // A URL's password run holds its user and `:`, and follows `://`.
-  if (url >= 3 && bytes[url - 1] === 47 && bytes[url - 2] === 47 && bytes[url - 3] === 58) return true;
+  if (urlPossible && url >= 3 && bytes[url - 1] === 47 && bytes[url - 2] === 47 && bytes[url - 3] === 58) return true;
   // An AWS key (40 characters) starts at most 41 before the word, its name at most 48 before the key.
   if (AWS_NAME.test(content.slice(Math.max(0, Math.max(aws, start - 41) - 60), end))) return true;
   // A `.env` value: its line starts at most NAME_REACH before its run, with an upper-case name.
-  return ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end));
+  return lineStartNear(bytes, env) && ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end));
+}
+
+/**
+ * Whether a line may start within NAME_REACH bytes before offset `at` of `bytes` (the start of a `.env` value's
+ * run, which holds no line terminator): the text's start is that near, or a byte of a line terminator is in reach (LF,
+ * CR, the NUL that stands for a unit past 0xFF, the 0xE2 that starts U+2028/U+2029 in UTF-8), or is the byte just
+ * before the reach. Otherwise {@link ENV_LINE} could match its slice only at the slice's own start, no line's start.
+ */
+function lineStartNear(bytes: Uint8Array, at: number): boolean {
+  const from = at - NAME_REACH;
+  if (from <= 0) return true;
+  for (let i = from - 1; i < at; i++) {
+    const c = bytes[i] as number;
+    if (c === 10 || c === 13 || c === 0 || c === 0xe2) return true;
+  }
+  return false;
+}
+
+/** How far past a word, in bytes, the `@` after a URL's password that overlaps it can be (256 characters, 3 bytes). */
+const AT_REACH = 3 * 256 + 4;
+
+/**
+ * Whether a URL's password (`scheme://user:password@`, its class `[^\s/@"'<>]`) may overlap a word that ends at
+ * `end` of `bytes` (`length` long): the password is a run of its class that holds the word's characters (all of
+ * them in the class) and ends just before an `@`, which is not, so the word's run of the class ends at that `@`,
+ * within AT_REACH bytes. A byte of 0x80 and above or NUL (any character of the decoded text) is taken as one of the
+ * class. No word can touch such a password without overlapping it: a `:` comes before it and the `@` after.
+ */
+function atSignAhead(bytes: Uint8Array, end: number, length: number): boolean {
+  const stop = Math.min(length, end + AT_REACH);
+  for (let i = end; i < stop; i++) {
+    const c = bytes[i] as number;
+    if (c === 64) return true;
+    if (c !== 0 && c < 0x80 && ((VALUE[c] as number) & URL_PASSWORD) === 0) return false;
+  }
+  return false;
+}
+
+/** How far before a word, in bytes, its line can start for a copy of a `.env` value there: ENV_REACH, 3 bytes each. */
+const COMMENT_REACH = 3 * ENV_REACH;
+
+/**
+ * Where {@link inEnvComment} has read a text up to, for the words of one call of {@link anyWordMayTouchSecret}, which
+ * come in the order of their offsets: `at` the offset read up to, `line` the start of the last line that starts
+ * before it (-1 when none is known within COMMENT_REACH), `hash` whether a `#` lies between the two.
+ */
+const lineCursor = { at: 0, line: 0, hash: false };
+
+/** Start {@link lineCursor} again at the text's start. */
+function resetLineCursor(): void {
+  lineCursor.at = 0;
+  lineCursor.line = 0;
+  lineCursor.hash = false;
 }
 
 /**
  * Whether the word of `bytes` (as for {@link mayTouchSecret}) that starts at `start` may touch a copy of a `.env`
  * line's value in the line's comment: a `#` before it on its line (a copy follows the comment's first `#`, which no
- * word or value holds), and the line's start, within ENV_REACH characters (three bytes each) before it, a `.env`
- * line's name and `=`.
+ * word or value holds), and the line's start, within ENV_REACH characters (three bytes each) before it (scanSecrets
+ * redacts no copy further from it), a `.env` line's name and `=`. The bytes before the word are read back to its
+ * line's start, but not past the offset of the last word of the call ({@link lineCursor}, which knows the line
+ * there), so a long line of many words is read about once.
  */
 function inEnvComment(content: string, bytes: Uint8Array, start: number): boolean {
-  let line = start;
-  let comment = false;
-  for (; line > 0 && start - line < 3 * ENV_REACH; line--) {
-    const c = bytes[line - 1] as number;
-    if (c === 10 || c === 13) break;
-    if (c === 35) comment = true;
+  const cursor = lineCursor;
+  if (start < cursor.at) resetLineCursor();
+  // Back to the line's start, not past COMMENT_REACH nor past the last word's offset, where the cursor knows it.
+  const stop = Math.max(cursor.at, start - COMMENT_REACH);
+  let line = -1;
+  let hash = false;
+  let i = start;
+  for (; i > stop; i--) {
+    const c = bytes[i - 1] as number;
+    if (c === 10 || c === 13) {
+      line = i;
+      break;
+    }
+    if (c === 35) hash = true;
   }
-  return comment && ENV_LINE.test(content.slice(Math.max(0, line - 1), start));
+  if (line === -1 && i === cursor.at) {
+    line = cursor.line;
+    hash ||= cursor.hash;
+  } else if (line === -1 && i === 0) line = 0;
+  cursor.at = start;
+  cursor.line = line;
+  cursor.hash = hash;
+  if (line === -1 || start - line > COMMENT_REACH || !hash) return false;
+  return ENV_LINE.test(content.slice(Math.max(0, line - 1), start));
 }
 
 /** Longest line of a key block, bytes: prefix (40), a header's name, `: ` and value (232 characters, 3 bytes each). */
@@ -349,6 +444,36 @@ export function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: numbe
     from = line;
   }
   return NO_BLOCK;
+}
+
+/**
+ * Whether any word of one file's scan entries may overlap or touch a secret of its served text: `entries[from, to)`
+ * are (file, id, end, bits) quadruples (`fileWords`, word-scan.ts), `end` just past the word's first occurrence in
+ * the raw text `content` (`bytes` its Latin-1, as for {@link mayTouchSecret}), `lengthOf(id)` the word's length.
+ * Only the first occurrence is looked at: a word whose first occurrence no secret touches is shown there. `keyText`:
+ * whether `content` holds "PRIVATE KEY", without which it has no key block (every block's BEGIN line holds it) and
+ * {@link mayBeInKeyBlock} is not asked. False means every word is shown; true means maybe (take the file's
+ * {@link secretSpans}).
+ */
+export function anyWordMayTouchSecret(
+  content: string,
+  bytes: Uint8Array,
+  entries: Int32Array,
+  from: number,
+  to: number,
+  lengthOf: (id: number) => number,
+  keyText: boolean,
+): boolean {
+  let hash: boolean | undefined;
+  resetLineCursor();
+  for (let k = from; k < to; k += 4) {
+    const end = entries[k + 2] as number;
+    const start = end - lengthOf(entries[k + 1] as number);
+    if (keyText && mayBeInKeyBlock(content, bytes, start, end) !== NO_BLOCK) return true;
+    if (mayTouchSecret(content, bytes, content.length, start, end)) return true;
+    if ((hash ??= content.includes("#")) && inEnvComment(content, bytes, start)) return true;
+  }
+  return false;
 }
 
 /**

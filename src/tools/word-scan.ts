@@ -225,6 +225,14 @@ export function reserveLatin1(length: number): void {
   } else if (length > latin1.length) latin1 = Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(length)));
 }
 
+/**
+ * The bytes of the text {@link fileWords} (or {@link latin1Bytes}) wrote last, as it wrote them: valid until the next
+ * such call, so a caller may test a file's words against them right after its scan without copying the text again.
+ */
+export function scannedBytes(): Uint8Array {
+  return latin1;
+}
+
 /** A code unit past 0xFF (only in the raw text of snapshots not built by the snapshot builder). */
 const WIDE = /[^\x00-\xff]/;
 const WIDE_ALL = /[^\x00-\xff]/g;

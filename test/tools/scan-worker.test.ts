@@ -44,6 +44,12 @@ function files(count: number, seed: number): Record<string, string> {
   // Past the cap, in the worker's share (the last ~47% of the text): its first MAX_WORDS_PER_FILE words only.
   out["src/f90-big.ts"] = Array.from({ length: MAX_WORDS_PER_FILE + 50 }, (_, i) => `type${i} roots${i}`).join(" ");
   out["src/f91-after.ts"] = "type1 roots2 missingOptions resolveModule\n";
+  // Secrets in files of both shares: their words are not reported by either thread; a file's other words are.
+  const secret = (v: string) => `const password = "${v}";\nconst typeRoots = options;\n`;
+  out["src/a-db.ts"] = secret("Xq_typeHidden_9Z");
+  out["src/f92-db.ts"] = secret("Xq_rootsHidden_9Z");
+  out["src/f93-key.ts"] =
+    `typeRoots\n-----BEGIN RSA PRIVATE KEY-----\nMIIEtypeKeyBody+roots/x=\n-----END RSA PRIVATE KEY-----\n`;
   return out;
 }
 
@@ -84,6 +90,9 @@ describe("scanWords with the scan worker", () => {
     const alone = await session(tree);
     expect(scanWorkerStats.answered).toBe(0);
     expect(alone[1]?.filter((r) => r.startsWith("src/f90-big.ts ")).length).toBe(MAX_WORDS_PER_FILE);
+    const secretFiles = alone.flat().filter((r) => /^src\/(a-db|f92-db|f93-key)\.ts /.test(r));
+    expect(secretFiles.some((r) => r.includes(" typeRoots "))).toBe(true);
+    expect(secretFiles.filter((r) => /hidden|keybody/i.test(r))).toEqual([]);
     scanWorkerSettings.minChars = 0;
     // 4 KiB slots: the share's ~110 KB come through the two slots of the ring many times over (the big file alone).
     for (const slotBytes of [2 ** 21, 4096]) {

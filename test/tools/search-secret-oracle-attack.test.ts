@@ -55,9 +55,9 @@ describe("attacker: search_codebase answers the same whatever a secret's value",
     expect(r).toBe(w);
   });
 
-  // Open (the oracle helper's finding, tracked in search-secret-count-attack.test.ts): "Files (1 of 2 matching)" when
-  // the value holds the guess's parts (load, user), "(1 of 1 matching)" when it does not.
-  it.fails("a camelCase guess whose parts are in the value: same answer (expansions, ranking)", async () => {
+  // The oracle helper's finding (see search-secret-count-attack.test.ts): "Files (1 of 2 matching)" was the answer
+  // when the value held the guess's parts (load, user), "(1 of 1 matching)" when it did not.
+  it("a camelCase guess whose parts are in the value: same answer (expansions, ranking)", async () => {
     const [r, w] = await pair(code, "loadUserSecret42", "zzzzzzzzzzzzzz42", "loadUserSecret");
     expect(r).toBe(w);
   });

@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { scanSecrets } from "../../src/grounding/secrets.js";
-import {
-  blankSecrets,
-  FILE_BLOCK,
-  mayBeInKeyBlock,
-  mayTouchSecret,
-  NO_BLOCK,
-  secretSpans,
-} from "../../src/tools/secret-words.js";
-import { isWordCode, latin1Bytes } from "../../src/tools/word-scan.js";
+import { anyWordMayTouchSecret, blankSecrets, secretSpans } from "../../src/tools/secret-words.js";
+import { isWordCode, latin1Bytes, reserveLatin1 } from "../../src/tools/word-scan.js";
+
+// The shared byte buffer holds the longest generated text whole (a scan reserves it for a snapshot's longest file).
+reserveLatin1(1 << 16);
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
 function random(seed: number): () => number {
@@ -86,6 +82,9 @@ function pieces(next: () => number): string[] {
     "foo",
     "getUser",
     "return",
+    // Minified code: runs without white space longer than every reach of the byte tests.
+    "E.isDeclareKeyword=zK;".repeat(60),
+    "ü".repeat(300),
   ];
 }
 
@@ -113,19 +112,35 @@ function words(s: string): [number, number][] {
   return out;
 }
 
-/** Whether the cheap tests can say "maybe" for the word [start, end) (FILE_BLOCK: maybe when the text has a key). */
+/**
+ * Whether the cheap tests can say "maybe" for the word [start, end), as the search asks them: anyWordMayTouchSecret
+ * on one scan entry (file, id, end, bits), told whether the text holds "PRIVATE KEY".
+ */
 function maybe(content: string, bytes: Uint8Array, start: number, end: number): boolean {
-  const block = mayBeInKeyBlock(content, bytes, start, end);
-  if (block !== NO_BLOCK && (block !== FILE_BLOCK || content.includes("PRIVATE KEY"))) return true;
-  return mayTouchSecret(content, bytes, content.length, start, end, content.includes("#"));
+  const entry = Int32Array.of(0, 0, end, 0);
+  return anyWordMayTouchSecret(content, bytes, entry, 0, 4, () => end - start, content.includes("PRIVATE KEY"));
 }
 
-/** The words of `content` that a span of `spans` overlaps or touches, and the cheap tests call safe. */
+/**
+ * The words of `content` that a span of `spans` overlaps or touches, and the cheap tests call safe: alone, and after
+ * the (eight) words before it that they call safe, in one call, as a file's words come (what the call keeps from one
+ * word to the next must not hide the next).
+ */
 function missed(content: string, bytes: Uint8Array, spans: readonly { start: number; end: number }[]): string[] {
   const out: string[] = [];
+  // Scan entries (file, id, end, bits) of the words called safe so far; an entry's id is its word's index in `lengths`.
+  const clear: number[] = [];
+  const lengths: number[] = [];
   for (const [s, e] of words(content)) {
-    if (!spans.some((sp) => s <= sp.end && e >= sp.start)) continue;
-    if (!maybe(content, bytes, s, e)) out.push(JSON.stringify(content.slice(Math.max(0, s - 60), e + 20)));
+    const alone = maybe(content, bytes, s, e);
+    lengths.push(e - s);
+    // The eight words before it are enough: the call keeps only what holds at the last word's offset.
+    const entries = Int32Array.from([...clear.slice(-32), 0, lengths.length - 1, e, 0]);
+    const keyText = content.includes("PRIVATE KEY");
+    const inOrder = anyWordMayTouchSecret(content, bytes, entries, 0, entries.length, (id) => lengths[id]!, keyText);
+    const touched = spans.some((sp) => s <= sp.end && e >= sp.start);
+    if (touched && (!alone || !inOrder)) out.push(JSON.stringify(content.slice(Math.max(0, s - 60), e + 20)));
+    if (!alone) clear.push(0, lengths.length - 1, e, 0);
   }
   return out;
 }
@@ -160,6 +175,24 @@ describe("mayTouchSecret and mayBeInKeyBlock: no word a secret touches is missed
   });
 });
 
+describe("mayTouchSecret on minified code", () => {
+  it("says no for a word of a long line without white space when no `@` ends its run", () => {
+    const code = `${"E.isDeclareKeyword=zK;".repeat(100)}E.getUser=function(e){return e.id};${"a.b=c;".repeat(200)}`;
+    const bytes = new Uint8Array(latin1Bytes(code, true).subarray(0, code.length));
+    const at = code.indexOf("getUser");
+    expect(maybe(code, bytes, at, at + "getUser".length)).toBe(false);
+  });
+
+  it("says maybe for a word of a URL's password in such a line, which redaction replaces", () => {
+    const url = 'u="postgres://admin:Xq_hunter_9Z@db:5432";';
+    const code = `${"E.isDeclareKeyword=zK;".repeat(100)}${url}${"a.b=c;".repeat(9)}`;
+    const bytes = new Uint8Array(latin1Bytes(code, true).subarray(0, code.length));
+    const at = code.indexOf("hunter");
+    expect(scanSecrets(code).some((s) => s.start <= at && s.end >= at)).toBe(true);
+    expect(maybe(code, bytes, at - 3, at + "hunter_9Z".length)).toBe(true);
+  });
+});
+
 describe("secretSpans and blankSecrets", () => {
   it("gives a non-ASCII file's secrets in byte offsets of its raw text", () => {
     const decoded = 'const é = 1;\nconst password = "Xq7hünter9Z";\n';
@@ -173,5 +206,16 @@ describe("secretSpans and blankSecrets", () => {
     const blank = blankSecrets(raw, scanSecrets(raw), isWordCode);
     expect(blank).toHaveLength(raw.length);
     expect(blank).toBe(`x = "${" ".repeat(31)}" + foo;`);
+  });
+});
+
+describe("the copies of a .env value in its line's comment", () => {
+  it("are maybe for a word after other words of the comment, in one call as in a file", () => {
+    const value = "Xq7hunter9Zabc";
+    const content = `PORT=80\nAPI_TOKEN=${value} # was ${"note ".repeat(30)}${value}\nNEXT=1\n`;
+    const copy = content.lastIndexOf(value);
+    expect(scanSecrets(content).some((s) => s.start === copy)).toBe(true);
+    const bytes = new Uint8Array(latin1Bytes(content, true).subarray(0, content.length));
+    expect(missed(content, bytes, scanSecrets(content))).toEqual([]);
   });
 });
