@@ -18,7 +18,7 @@ import type { JobData } from "../../src/queue/types.js";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
 import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
 import { TestOctokit, webhookExample } from "../fixtures/github.js";
-import { CRASH_BODY, issueRequest, labeledIssue, OWNER, REPO, SHOP_FILES, startApp } from "./harness.js";
+import { issueRequest, labeledIssue, OWNER, REPO, retryComment, SHOP_FILES, startApp } from "./harness.js";
 
 const BRANCH = "groundfix/issue-1";
 const MARKER = "<!-- groundfix:status -->";
@@ -32,17 +32,6 @@ afterEach(() => {
   fake = undefined;
   nock.enableNetConnect();
 });
-
-let comments = 0;
-
-/** A new `/groundfix retry` comment on issue #1 (each call another comment, as on GitHub). */
-function retryComment(): Record<string, any> {
-  const payload = webhookExample("issue_comment", "created");
-  payload.comment.id += ++comments;
-  payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
-  payload.comment.body = "/groundfix retry";
-  return payload;
-}
 
 const statusOf = (f: GitHubFake) => f.state.comments.filter((c) => c.body.includes(MARKER));
 
