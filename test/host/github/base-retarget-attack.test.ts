@@ -272,6 +272,19 @@ describe("the check run the app's own run publishes on a head another pull reque
     expect(runs.at(-1)!.output.summary).toContain("is the head of 2 open pull requests");
   });
 
+  it("a `/groundfix retry` that reuses its pull request, pointed at another base meanwhile, fails it", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const head = app.fake.state.refs.get(BRANCH)!;
+    app.fake.state.refs.set("release", app.fake.baseSha);
+    app.fake.state.pulls[0]!.base = "release"; // retargeted (its own review of that is not what this test is about)
+    await app.receive("issue_comment", retryComment());
+    const runs = app.fake.state.checkRuns.filter((r) => r.head_sha === head);
+    expect(runs.at(-1)!.conclusion).toBe("failure");
+    expect(runs.at(-1)!.output.title).toBe("Pull request into another base");
+    expect(runs.at(-1)!.output.summary).toContain("was reviewed against `master`");
+  });
+
   it("a pull request opened with the new head while the run opens its own fails the head", async () => {
     app = await startApp();
     let second: { number: number } | undefined;
