@@ -110,6 +110,22 @@ describe("/groundfix retry never force-pushes over commits groundfix did not mak
     },
   );
 
+  it("a branch pointed at someone's commit with the run's exact content is theirs: never reused", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const fixed = app.fake.filesOf(BRANCH)!["src/cart.js"]!.content;
+    state.refs.set(BRANCH, app.fake.baseSha); // mallory rewrites the branch: the same file, her commit on the base
+    const theirs = app.fake.push(BRANCH, { "src/cart.js": fixed }, "mallory", "my fix\n\nGroundfix-Run: copied");
+    await app.receive("issue_comment", retryComment());
+    expect(state.refs.get(BRANCH)).toBe(theirs); // left as it is
+    const head = state.refs.get(`${BRANCH}-2`)!;
+    expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: head, conclusion: "success" });
+    const status = statusOf(app.fake)[0]!.body;
+    expect(status).toContain(`holds commits groundfix did not make: \`${theirs.slice(0, 7)}\` by \`mallory\`.`);
+    expect(status).toContain(`committed on \`${BRANCH}-2\` instead`);
+  });
+
   it("a second retry reuses the new branch name (groundfix's own commit there) instead of taking a third", async () => {
     app = await startApp();
     await app.receive("issues", labeledIssue());

@@ -128,13 +128,12 @@ interface DeliveredPullRequest extends OpenPullRequest {
  *   is, after any stage write under way, so the comment always ends in the final state.
  * - `publishReviewCheck`: the `groundfix/review` check run, created already concluded ({@link publishReviewCheck}:
  *   one `POST check-runs` when the annotations fit in one request). The verdict shows on every open pull request
- *   with the head, so they are listed once (`headProblem`, `GET commits/{sha}/pulls`) after it — a new head can
- *   only have gained one since the branch was written, and one opened after the lookup gets a later check run from
- *   its own webhook — or before it for a head the branch already held (`reused`): when the head is the head of any
- *   other pull request, or its pull request is into another base than the one reviewed, a failing check run
- *   ({@link failReviewCheck}) is made after (or instead of) it. When it cannot be created, the PR is converted
- *   to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
- *   not be merged until the check runs goes at the top of its body.
+ *   with the head, so they are listed (`headProblem`, `GET commits/{sha}/pulls`) after it — one opened after the
+ *   lookup gets a later check run from its own webhook — and, for a head the branch already held (`reused`), before
+ *   it too: when the head is the head of any other pull request, or its pull request is into another base than the
+ *   one reviewed, a failing check run ({@link failReviewCheck}) is made after (or instead of) it. When it cannot be
+ *   created, the PR is converted to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a
+ *   warning that it must not be merged until the check runs goes at the top of its body.
  * - `diff(base, head)`: `GET compare/{base}...{head}`, see {@link compareCommits}.
  * - `botLogin()`: `options.botLogin` (its lookup asks `GET /app` once per process).
  */
@@ -392,15 +391,15 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           options.config?.pull_request.branch_prefix ?? "",
           delivered?.baseRef ?? "",
         );
-      // A head the branch already held may be the head of other pull requests already: look before publishing.
-      // A new head can only have gained one since the branch was written: look after, so one opened meanwhile is
-      // seen here, and one opened later is reviewed (and fails) by its own webhook.
+      // Look after publishing: a pull request opened before that lookup is seen here, one opened after it is
+      // reviewed (and fails) by its own webhook, with a later check run. A head the branch already held may be the
+      // head of other pull requests already: look before publishing too, so no passing check is shown on them.
       const before = !delivered || delivered.reused;
       try {
         const early = before ? await problem() : undefined;
-        if (early) await failReviewCheck(octokit, { ...target, ...early });
-        else await publishReviewCheck(octokit, target, report);
-        const late = before ? undefined : await problem();
+        if (early) return void (await failReviewCheck(octokit, { ...target, ...early }));
+        await publishReviewCheck(octokit, target, report);
+        const late = await problem();
         if (late) await failReviewCheck(octokit, { ...target, ...late });
       } catch (error) {
         const open = (error as ReviewCheckError).stage === "create" ? opened.get(pr.number) : undefined;

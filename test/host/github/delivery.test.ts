@@ -13,6 +13,7 @@ import {
   BASE_SHA,
   githubHost,
   OWNER,
+  ownCommit,
   recordCalls,
   REPO,
   runResult,
@@ -55,11 +56,11 @@ function mockOpenPullRequest(pr: Record<string, unknown>, sent: { pr?: any } = {
     .reply(201, pr);
 }
 
-/** `GET commits/{COMMIT}/pulls`: the delivered pull request #34, the only one with the new head. */
-function mockHeadPulls(scope = nock(API)) {
+/** `GET commits/{head}/pulls`: the delivered pull request #34, the only one with that head. */
+function mockHeadPulls(scope = nock(API), head = COMMIT) {
   const repo = { id: 1, full_name: `${OWNER}/${REPO}` };
   return scope
-    .get(`${repoPath}/commits/${COMMIT}/pulls`)
+    .get(`${repoPath}/commits/${head}/pulls`)
     .query(true)
     .reply(200, [
       {
@@ -67,7 +68,7 @@ function mockHeadPulls(scope = nock(API)) {
         html_url: PR_URL,
         state: "open",
         body: "",
-        head: { ref: BRANCH, sha: COMMIT, label: `${OWNER}:${BRANCH}`, repo },
+        head: { ref: BRANCH, sha: head, label: `${OWNER}:${BRANCH}`, repo },
         base: { ref: "main", sha: BASE_SHA, repo },
       },
     ]);
@@ -254,13 +255,18 @@ describe("deliverEdits through the GitHub host", () => {
         .reply(200, { object: { sha: existingHead } })
         .get(`${repoPath}/git/commits/${existingHead}`)
         .reply(200, { sha: existingHead, message: "m", tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
+        .get(`${repoPath}/compare/${BASE_SHA}...${existingHead}`) // the head is the app's own commit
+        .query(true)
+        .reply(200, { ahead_by: 1, commits: [ownCommit(existingHead)], files: [] })
         .get(`${repoPath}/pulls`)
         .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
         .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
         .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
         .reply(201, { id: 778 });
+      // A head the branch already held: its pull requests are listed before the check run and after it.
+      for (let i = 0; i < 2; i++) mockHeadPulls(undefined, existingHead);
 
-      const out = await deliver(octokit);
+      const out = await deliver(octokit, { host: githubHost(octokit, { botLogin: "groundfix[bot]" }) });
       expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
       expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead, status: "completed" });
       expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);
