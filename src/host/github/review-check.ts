@@ -268,7 +268,7 @@ export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Pro
       title: "Review could not run",
       summary:
         `The review of ${p.headSha.slice(0, 12)} could not run, so this check ` +
-        `fails closed: ${describeError(error)}.\n\nRe-run this check to try again.`,
+        `fails closed: ${describeFailure(error)}.\n\nRe-run this check to try again.`,
       findings: [],
       rulesChecked: [],
     };
