@@ -12,7 +12,7 @@ import { createBotLogin } from "./host/github/app-login.js";
 import { createGaveUp, createJobProcessor, type JobDeps } from "./host/github/jobs.js";
 import { prepareInstallationOctokit } from "./host/github/installation.js";
 import type { Octokit } from "./host/github/octokit.js";
-import { createReviewClaims } from "./host/github/review-claims.js";
+import { createReviewClaims, type ReviewClaims } from "./host/github/review-claims.js";
 import { createStatusCommentIds } from "./host/github/status-comment.js";
 import { openQueue } from "./queue/open.js";
 import type { JobData, JobQueue } from "./queue/types.js";
@@ -73,6 +73,14 @@ function runJobOf(context: WebhookContext, log: Log): JobData | null {
   return eventJob(context);
 }
 
+/** Review claims kept in the queue's Redis (`claimDelivery`, `releaseDelivery`), shared by every process. */
+function sharedReviewClaims(queue: JobQueue): ReviewClaims {
+  const keyOf = (o: string, r: string, key: string) => `review-${o}/${r}`.toLowerCase() + `@${key}`;
+  const claim: ReviewClaims = (o, r, key) => queue.claimDelivery(keyOf(o, r, key));
+  claim.release = (o, r, key) => queue.releaseDelivery(keyOf(o, r, key));
+  return claim;
+}
+
 /** A review trigger's `review` job, keyed by pull request, head and base. */
 function reviewJobOf(context: WebhookContext): JobData | null {
   const event = reviewEventOf(context.name, context.payload);
@@ -116,9 +124,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         operator,
         env,
         botLogin: createBotLogin(app),
-        claimReview: sharedClaims
-          ? (o, r, sha) => queue.claimDelivery(`review-${o}/${r}@${sha}`.toLowerCase())
-          : createReviewClaims(),
+        claimReview: sharedClaims ? sharedReviewClaims(queue) : createReviewClaims(),
         commentIds: createStatusCommentIds(),
       };
       const jobs = createJobProcessor(jobDeps);

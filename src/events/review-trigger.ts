@@ -13,11 +13,17 @@ export interface ReviewRequest {
   /** The pull request's base commit as the payload reports it. */
   baseSha: string;
   headRef: string;
+  /** The pull request's base branch as the payload reports it. */
+  baseRef: string;
+  /** True when its head branch lives in another repository (a fork; never a groundfix pull request). */
+  fork: boolean;
   /**
    * True for an explicit "Re-run" (check_run / check_suite `rerequested`) or a change of the pull request's base
    * (`pull_request.edited` with `changes.base`): always a fresh check run.
    */
   rerequested: boolean;
+  /** {@link ReviewEvent.joins}: a `pull_request` event, whose pull request now has this head on this base. */
+  joins: boolean;
 }
 
 const repoRef = z.object({ id: z.number().optional(), url: z.string().optional(), full_name: z.string().optional() });
@@ -75,16 +81,26 @@ export interface ReviewEvent {
   rerequested: boolean;
   /** True for `check_run.rerequested` of `groundfix/review`: ours by construction, whatever the branch. */
   ownCheck: boolean;
-  /** The same-repository pull requests of the event, in payload order. */
-  pulls: { number: number; prUrl: string; headRef: string; baseSha: string }[];
+  /**
+   * True for a `pull_request` event (opened, reopened, synchronize, a base change): its pull request — from this
+   * repository or a fork — now has `headSha` as head on its base, so no check run made on `headSha` before covers it
+   * (a check run belongs to the commit and shows on every pull request with that head).
+   */
+  joins: boolean;
+  /**
+   * The pull requests of the event, in payload order: the `pull_request` event's one (`fork` when its head branch is
+   * in another repository), or the same-repository ones of a check event.
+   */
+  pulls: { number: number; prUrl: string; headRef: string; baseRef: string; baseSha: string; fork: boolean }[];
   /** The pull request body of a `pull_request` event (undefined for check events: the job asks GitHub). */
   prBody?: string | null;
 }
 
 /**
  * Parse a webhook that may ask for a `groundfix/review` check (plain JSON, so it can be queued):
- * - `pull_request` `opened` | `reopened` | `synchronize` from the same repository (a fork's pull request is ignored),
- *   and `edited` when it changed the base branch (`changes.base`): a check run belongs to the head COMMIT, and its
+ * - `pull_request` `opened` | `reopened` | `synchronize`, and `edited` when it changed the base branch
+ *   (`changes.base`), from this repository or a fork (`fork`; never reviewed as a groundfix pull request, but a
+ *   groundfix head it takes must be reviewed again, see `joins`): a check run belongs to the head COMMIT, and its
  *   verdict was reached against the old base (the evidence rule replays the record on the merge base), so a head
  *   reviewed against one base must be reviewed again against the new one, as a fresh check run even though the head
  *   has one (test/host/github/base-retarget-attack.test.ts); an edit of the title or body reviews nothing;
@@ -103,15 +119,19 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
     const retargeted = action === "edited" && baseChanged(payload);
     if (!retargeted && !["opened", "reopened", "synchronize"].includes(action)) return null;
     const { pull_request: pr, repository: repo } = parsed.data;
-    if (!sameRepo(pr.head.repo, pr.base.repo)) return null;
+    const fork = !sameRepo(pr.head.repo, pr.base.repo);
     const prBody = (payload as { pull_request: { body?: string | null } }).pull_request.body ?? null;
-    const pulls = [{ number: pr.number, prUrl: pr.html_url, headRef: pr.head.ref, baseSha: pr.base.sha }];
+    const { ref: headRef } = pr.head;
+    const pulls = [
+      { number: pr.number, prUrl: pr.html_url, headRef, baseRef: pr.base.ref, baseSha: pr.base.sha, fork },
+    ];
     return {
       owner: repo.owner.login,
       repo: repo.name,
       headSha: pr.head.sha,
       rerequested: retargeted,
       ownCheck: false,
+      joins: true,
       pulls,
       prBody,
     };
@@ -143,7 +163,14 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
   const htmlUrl = found.repo.html_url.replace(/\/$/, "");
   const pulls = found.prs
     .filter((p) => p.head.repo == null || p.base.repo == null || sameRepo(p.head.repo, p.base.repo))
-    .map((p) => ({ number: p.number, prUrl: `${htmlUrl}/pull/${p.number}`, headRef: p.head.ref, baseSha: p.base.sha }));
+    .map((p) => ({
+      number: p.number,
+      prUrl: `${htmlUrl}/pull/${p.number}`,
+      headRef: p.head.ref,
+      baseRef: p.base.ref,
+      baseSha: p.base.sha,
+      fork: false,
+    }));
   if (pulls.length === 0) return null;
   return {
     owner: found.repo.owner.login,
@@ -151,18 +178,25 @@ export function reviewEventOf(name: string, payload: unknown): ReviewEvent | nul
     headSha: found.headSha,
     rerequested: found.rerequested,
     ownCheck: name === "check_run",
+    joins: false,
     pulls,
   };
 }
 
 /**
- * The decision, made once (in the review job, with the repository's config): the first pull request of `event`
- * whose head branch starts with `branchPrefix`. `null` for `branchPrefix` means the config could not be used: a
- * re-run of our own check run is accepted on any branch, other events are matched against the default prefix.
+ * The decision, made once (in the review job, with the repository's config): the first same-repository pull
+ * request of `event` whose head branch starts with `branchPrefix` (with `anyBranch`, the event's first pull request,
+ * a fork's too: a pull request that took a groundfix head, reviewed only to replace the verdict shown on it). `null`
+ * for `branchPrefix` means the config could not be used: a re-run of our own check run is accepted on any branch,
+ * other events are matched against the default prefix.
  */
-export function reviewRequestFor(event: ReviewEvent, branchPrefix: string | null): ReviewRequest | null {
+export function reviewRequestFor(
+  event: ReviewEvent,
+  branchPrefix: string | null,
+  anyBranch = false,
+): ReviewRequest | null {
   const prefix = branchPrefix ?? (event.ownCheck ? "" : defaultConfig().pull_request.branch_prefix);
-  const pr = event.pulls.find((p) => p.headRef.startsWith(prefix));
+  const pr = anyBranch ? event.pulls[0] : event.pulls.find((p) => !p.fork && p.headRef.startsWith(prefix));
   if (!pr) return null;
   return {
     owner: event.owner,
@@ -172,7 +206,10 @@ export function reviewRequestFor(event: ReviewEvent, branchPrefix: string | null
     headSha: event.headSha,
     baseSha: pr.baseSha,
     headRef: pr.headRef,
+    baseRef: pr.baseRef,
+    fork: pr.fork,
     rerequested: event.rerequested,
+    joins: event.joins,
   };
 }
 

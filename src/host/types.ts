@@ -31,7 +31,9 @@ export type HeldReason = "other_base" | "other_edits" | "other_commits" | "check
 /**
  * What {@link Host.deliver} did with `refs/heads/<branch>`, the same on every host:
  * - `created`: the branch did not exist; it now points at a new commit whose only parent is the base;
- * - `reused`: the branch already held exactly this commit (only parent = base, same tree); nothing was written;
+ * - `reused`: the branch already held exactly this commit (only parent = base, same tree) as groundfix's own
+ *   (`isOwnCommit` of src/pipeline/record.ts); nothing was written. Anyone else's commit with that content is held
+ *   like any other commit groundfix did not make (its message and authorship would be what the pull request shows);
  * - `fast_forwarded`: the branch had no commit beyond the base (it was the base or an ancestor); moved, nothing lost;
  * - `held`: the branch holds something else and `force` was not given: NOTHING was written; `headSha` is the
  *   branch's head, `headParent` its first parent, `commits` its commits beyond the base (at most 10 named, `count`

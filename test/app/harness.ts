@@ -85,6 +85,17 @@ export function labeledIssue(label = "groundfix", body = CRASH_BODY): Record<str
   return p;
 }
 
+let comments = 0;
+
+/** A new `/groundfix retry` comment on issue #1 by Codertocat (each call another comment, as on GitHub). */
+export function retryComment(): Record<string, any> {
+  const payload = webhookExample("issue_comment", "created");
+  payload.comment.id += ++comments;
+  payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
+  payload.comment.body = "/groundfix retry";
+  return payload;
+}
+
 /** The run request of a label on issue #1 of the shop (`labeledIssue`), with the status on `statusIssue`. */
 export function issueRequest(statusIssue: number | null = 1): RunRequest {
   return {

@@ -125,19 +125,21 @@ describe("a review whose config cannot be read", () => {
   );
 });
 
-describe("a review whose pull request cannot be read", () => {
+describe("a review whose pull requests cannot be read", () => {
   it(
-    "a 502 on GET pulls/{n} ends in a concluded failing " + "check that names the request, not an in-progress one",
+    "a 502 on GET commits/{sha}/pulls ends in a concluded failing check that says what could not be " +
+      "listed, not an in-progress one",
     async () => {
       const { pr, head } = await prWithHumanPush();
-      app!.fake.state.failures.set("GET /repos/{o}/{r}/pulls/{n}", 502);
+      app!.fake.state.failures.set("GET /repos/{o}/{r}/commits/{sha}/pulls", 502);
       await app!.receive("check_suite", checkEvent("check_suite", "requested", pr, head));
       const [run] = runsOn(head);
       expect(run).toMatchObject({ name: "groundfix/review", status: "completed", conclusion: "failure" });
       expect(run!.output.summary).toContain(
-        `could not read pull request #${pr.number} (GitHub server error ` +
-          `(HTTP 502) on GET /repos/Codertocat/Hello-World/pulls/${pr.number})`,
+        `could not list the open pull requests with ${head.slice(0, 12)} as head (GitHub server error ` +
+          `(HTTP 502) on GET /repos/Codertocat/Hello-World/commits/${head}/pulls)`,
       );
+      expect(run!.output.summary).toContain(`did not review ${head.slice(0, 12)} of #${pr.number}`);
       expect(app!.fake.state.checkRuns.filter((r) => r.status === "in_progress")).toEqual([]);
     },
   );

@@ -18,7 +18,7 @@ import type { JobData } from "../../src/queue/types.js";
 import { clearSnapshotCache } from "../../src/snapshot/index.js";
 import { createGitHubFake, type GitHubFake } from "../fixtures/github-fake.js";
 import { TestOctokit, webhookExample } from "../fixtures/github.js";
-import { CRASH_BODY, issueRequest, labeledIssue, OWNER, REPO, SHOP_FILES, startApp } from "./harness.js";
+import { issueRequest, labeledIssue, OWNER, REPO, retryComment, SHOP_FILES, startApp } from "./harness.js";
 
 const BRANCH = "groundfix/issue-1";
 const MARKER = "<!-- groundfix:status -->";
@@ -32,17 +32,6 @@ afterEach(() => {
   fake = undefined;
   nock.enableNetConnect();
 });
-
-let comments = 0;
-
-/** A new `/groundfix retry` comment on issue #1 (each call another comment, as on GitHub). */
-function retryComment(): Record<string, any> {
-  const payload = webhookExample("issue_comment", "created");
-  payload.comment.id += ++comments;
-  payload.issue = { ...payload.issue, title: "Checkout crashes with TypeError", body: CRASH_BODY };
-  payload.comment.body = "/groundfix retry";
-  return payload;
-}
 
 const statusOf = (f: GitHubFake) => f.state.comments.filter((c) => c.body.includes(MARKER));
 
@@ -120,6 +109,22 @@ describe("/groundfix retry never force-pushes over commits groundfix did not mak
       expect(status).toContain(`Opened pull request [#${state.pulls[1]!.number}]`);
     },
   );
+
+  it("a branch pointed at someone's commit with the run's exact content is theirs: never reused", async () => {
+    app = await startApp();
+    await app.receive("issues", labeledIssue());
+    const { state } = app.fake;
+    const fixed = app.fake.filesOf(BRANCH)!["src/cart.js"]!.content;
+    state.refs.set(BRANCH, app.fake.baseSha); // mallory rewrites the branch: the same file, her commit on the base
+    const theirs = app.fake.push(BRANCH, { "src/cart.js": fixed }, "mallory", "my fix\n\nGroundfix-Run: copied");
+    await app.receive("issue_comment", retryComment());
+    expect(state.refs.get(BRANCH)).toBe(theirs); // left as it is
+    const head = state.refs.get(`${BRANCH}-2`)!;
+    expect(state.checkRuns.at(-1)).toMatchObject({ head_sha: head, conclusion: "success" });
+    const status = statusOf(app.fake)[0]!.body;
+    expect(status).toContain(`holds commits groundfix did not make: \`${theirs.slice(0, 7)}\` by \`mallory\`.`);
+    expect(status).toContain(`committed on \`${BRANCH}-2\` instead`);
+  });
 
   it("a second retry reuses the new branch name (groundfix's own commit there) instead of taking a third", async () => {
     app = await startApp();

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { reviewRequestFromEvent } from "../../src/events/review-trigger.js";
+import { reviewEventOf, reviewRequestFromEvent } from "../../src/events/review-trigger.js";
 
 const require = createRequire(import.meta.url);
 const index = require("@octokit/webhooks-examples/api.github.com/index.json") as { name: string; examples: any[] }[];
@@ -49,19 +49,25 @@ describe("reviewRequestFromEvent", () => {
         headSha: p.pull_request.head.sha,
         baseSha: p.pull_request.base.sha,
         headRef: "groundfix/issue-2",
+        baseRef: p.pull_request.base.ref,
+        fork: false,
         rerequested: false,
+        joins: true,
       });
       expect(reviewRequestFromEvent("pull_request", prPayload(action, "feature/x"), "groundfix/")).toBeNull();
     });
   }
 
-  it("ignores a fork's pull request and other pull_request actions", () => {
+  it("a fork's pull request is parsed as a fork, never as a groundfix one; other actions are ignored", () => {
     const fork = prPayload("opened", "groundfix/issue-2");
     fork.pull_request.head.repo = { ...fork.pull_request.head.repo, id: 999, full_name: "mallory/Hello-World" };
     expect(reviewRequestFromEvent("pull_request", fork, "groundfix/")).toBeNull();
     const deletedFork = prPayload("opened", "groundfix/issue-2");
     deletedFork.pull_request.head.repo = null;
     expect(reviewRequestFromEvent("pull_request", deletedFork, "groundfix/")).toBeNull();
+    for (const p of [fork, deletedFork])
+      expect(reviewEventOf("pull_request", p)).toMatchObject({ joins: true, pulls: [{ fork: true }] });
+    expect(reviewEventOf("pull_request", prPayload("opened", "x"))).toMatchObject({ pulls: [{ fork: false }] });
     expect(reviewRequestFromEvent("pull_request", prPayload("closed", "groundfix/issue-2"), "groundfix/")).toBeNull();
   });
 
@@ -90,7 +96,10 @@ describe("reviewRequestFromEvent", () => {
       headSha: p.check_run.head_sha,
       baseSha: "2".repeat(40),
       headRef: "groundfix/alert-3",
+      baseRef: "main",
+      fork: false,
       rerequested: true,
+      joins: false,
     });
     const other = structuredClone(p);
     other.check_run.name = "ci/build";

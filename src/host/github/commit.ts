@@ -93,10 +93,11 @@ export interface BranchTarget {
 
 /**
  * Point `refs/heads/<branch>` at `t.headSha` (`POST git/refs`). A branch that exists (422 "Reference already
- * exists") is inspected (`GET git/ref`, `GET git/commits/{head}`, and `GET compare/{base}...{head}` unless the head
- * is this run's content) and handled by the rule of every host ({@link Delivery}): `reused`, `fast_forwarded`
- * (`PATCH git/refs`) or `held` (nothing written; {@link replaceBranch} may then replace it). A commit listed is
- * `ours` only by `isOwnCommit` (the trailer AND {@link madeByApp} for `owner.botLogin`).
+ * exists") is inspected (`GET git/ref`, `GET git/commits/{head}`, `GET compare/{base}...{head}`) and handled by the
+ * rule of every host ({@link Delivery}): `reused` (this run's content, only parent = base and same tree, in a commit
+ * that is groundfix's own), `fast_forwarded` (`PATCH git/refs`) or `held` (nothing written; {@link replaceBranch}
+ * may then replace it): someone else's commit with this run's content is held like any other foreign commit. A
+ * commit listed is `ours` only by `isOwnCommit` (the trailer AND {@link madeByApp} for `owner.botLogin`).
  * @throws the Octokit `RequestError` of the failing step; nothing of the ref is left behind by a failure, because
  *   the ref is the last write.
  */
@@ -121,8 +122,7 @@ export async function pointBranch(
   if (current === baseSha) return (await move(), { kind: "fast_forwarded", branch, headSha });
   const { data: head } = await octokit.rest.git.getCommit({ owner: o, repo: name, commit_sha: current });
   const parents = head.parents.map((p) => p.sha);
-  if (parents.length === 1 && parents[0] === baseSha && head.tree.sha === t.tree)
-    return { kind: "reused", branch, headSha: current };
+  const sameContent = parents.length === 1 && parents[0] === baseSha && head.tree.sha === t.tree;
   const { data } = await octokit.rest.repos.compareCommits({
     owner: o,
     repo: name,
@@ -142,6 +142,9 @@ export async function pointBranch(
   const all = listed.length ? listed : [{ sha: current, author: "unknown", subject: "", ours: false }];
   const beyond = { commits: all.slice(0, MAX_NAMED), count: Math.max(data.ahead_by, all.length) };
   const headOurs = all[0]!.sha === current && all[0]!.ours;
+  // This run's content is reused only as groundfix's own commit: anyone's commit with the same tree and parent would
+  // show their message and authorship on the app's pull request.
+  if (sameContent && headOurs && data.ahead_by === 1) return { kind: "reused", branch, headSha: current };
   return {
     kind: "held",
     branch,

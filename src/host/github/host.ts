@@ -16,9 +16,10 @@ import {
 } from "./octokit.js";
 import { RepositoryStateError } from "./repository-state.js";
 import { renderPullRequestBody } from "./render.js";
-import { publishReviewCheck, ReviewCheckError } from "./review-check.js";
+import { failReviewCheck, publishReviewCheck, ReviewCheckError } from "./review-check.js";
+import { headProblem } from "./head-pulls.js";
 import { loadGitHubSnapshot } from "./snapshot.js";
-import type { ReviewClaims } from "./review-claims.js";
+import { deliveredKey, type ReviewClaims } from "./review-claims.js";
 import { statusCommentBody } from "./status.js";
 import { upsertStatusComment, type BotLogin, type StatusCommentIds } from "./status-comment.js";
 import { createStatusPacer, type PacerTimers } from "./progress.js";
@@ -53,7 +54,10 @@ export interface GitHubHostOptions {
   statusIssue?: number | null;
   /** The app's bot login (`<slug>[bot]`) or its lookup: only a status comment by it is ever edited. */
   botLogin?: string | BotLogin;
-  /** The process's review claims: the delivered head SHA is claimed so the webhooks it causes skip it. */
+  /**
+   * The process's review claims: the delivered head SHA and its `deliveredKey` (head, branch, base) are claimed so
+   * the webhooks the pull request causes skip it.
+   */
   claimReview?: ReviewClaims;
   /** The process's status-comment ids, so each stage edits the comment without listing again. */
   commentIds?: StatusCommentIds;
@@ -90,6 +94,13 @@ interface OpenPullRequest {
   nodeId: string;
 }
 
+/** What the host remembers of a pull request it delivered to: the base it was reviewed for, whether the head is old. */
+interface DeliveredPullRequest extends OpenPullRequest {
+  baseRef: string;
+  /** The branch already held the head (`reused`): other pull requests may have it as head already. */
+  reused: boolean;
+}
+
 /**
  * A {@link Host} backed by GitHub's REST API for `repo`, with no clone; ONE per App run or review job (its caches
  * live as long as the run):
@@ -116,9 +127,13 @@ interface OpenPullRequest {
  *   is written only when it lasts longer than `progressAfterMs` ({@link createStatusPacer}); the final status always
  *   is, after any stage write under way, so the comment always ends in the final state.
  * - `publishReviewCheck`: the `groundfix/review` check run, created already concluded ({@link publishReviewCheck}:
- *   one `POST check-runs` when the annotations fit in one request). When it cannot be created, the PR is converted
- *   to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a warning that it must
- *   not be merged until the check runs goes at the top of its body.
+ *   one `POST check-runs` when the annotations fit in one request). The verdict shows on every open pull request
+ *   with the head, so they are listed (`headProblem`, `GET commits/{sha}/pulls`) after it — one opened after the
+ *   lookup gets a later check run from its own webhook — and, for a head the branch already held (`reused`), before
+ *   it too: when the head is the head of any other pull request, or its pull request is into another base than the
+ *   one reviewed, a failing check run ({@link failReviewCheck}) is made after (or instead of) it. When it cannot be
+ *   created, the PR is converted to draft (GraphQL `convertPullRequestToDraft`; REST has no such field) and a
+ *   warning that it must not be merged until the check runs goes at the top of its body.
  * - `diff(base, head)`: `GET compare/{base}...{head}`, see {@link compareCommits}.
  * - `botLogin()`: `options.botLogin` (its lookup asks `GET /app` once per process).
  */
@@ -128,7 +143,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
   let defaultBranch: Promise<string> | undefined;
   const trees = new Map<string, string>();
   const comparisons = new Map<string, Promise<Comparison>>();
-  const opened = new Map<number, OpenPullRequest>();
+  const opened = new Map<number, DeliveredPullRequest>();
   const writeStatus = async (status: RunStatus) => {
     const request = status.kind === "stage" ? status.request : status.report.request;
     const issueNumber = options.statusIssue ?? request.statusIssue;
@@ -301,6 +316,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
       const { branch, delivery } = input;
       // the webhooks this PR causes must not review it again
       await options.claimReview?.(owner, repo.name, delivery.headSha);
+      await options.claimReview?.(owner, repo.name, deliveredKey(delivery.headSha, branch, input.baseRef));
       const body = () =>
         renderPullRequestBody({
           task: input.task,
@@ -348,7 +364,7 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
           nodeId: data.node_id,
         };
       }
-      opened.set(pr.number, pr);
+      opened.set(pr.number, { ...pr, baseRef: input.baseRef, reused: delivery.kind === "reused" });
       return { number: pr.number, url: pr.url, branch, headSha: pr.headSha, existing: !!existing };
     },
 
@@ -366,8 +382,25 @@ export function createGitHubHost(options: GitHubHostOptions): GitHubHost {
         prUrl: pr.url ?? "",
         externalId: runId,
       };
+      const delivered = opened.get(pr.number);
+      const problem = () =>
+        headProblem(
+          octokit,
+          repo,
+          pr.headSha,
+          options.config?.pull_request.branch_prefix ?? "",
+          delivered?.baseRef ?? "",
+        );
+      // Look after publishing: a pull request opened before that lookup is seen here, one opened after it is
+      // reviewed (and fails) by its own webhook, with a later check run. A head the branch already held may be the
+      // head of other pull requests already: look before publishing too, so no passing check is shown on them.
+      const before = !delivered || delivered.reused;
       try {
+        const early = before ? await problem() : undefined;
+        if (early) return void (await failReviewCheck(octokit, { ...target, ...early }));
         await publishReviewCheck(octokit, target, report);
+        const late = await problem();
+        if (late) await failReviewCheck(octokit, { ...target, ...late });
       } catch (error) {
         const open = (error as ReviewCheckError).stage === "create" ? opened.get(pr.number) : undefined;
         const warningError = open

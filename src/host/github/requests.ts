@@ -7,9 +7,14 @@
  *   tried again, at most `attempts` times in all (default 4, the plugin's 3 retries), waiting `waitBaseMs` × n²
  *   before retry n (default 1 s: 1 s, 4 s, 9 s). A request's own `request.retries` (`RETRY_ONCE`, `NO_RETRY` of
  *   `host/github/octokit.ts`) still counts, as it did for the plugin.
- * - Each attempt has to see the answer's status line and headers within `attemptTimeoutMs` (default 30 s), or it
- *   is given up as `no answer within 30 s` (a body that streams, such as a tarball, is not cut once it has started);
- *   without this a GitHub that accepts the connection and never answers holds a job for undici's 300 s per try.
+ * - No pause of an answer may last longer than `attemptTimeoutMs` (default 30 s): its status line and headers must
+ *   come within it (else the attempt is given up as `no answer within 30 s`, and tried again), then each chunk of
+ *   its body within it of the one before (else `the answer stopped: nothing more came within 30 s`, also tried
+ *   again: the body is read before the answer is handed on). A body that streams
+ *   (`request.parseSuccessResponseBody: false`: a snapshot's tarball, a large file) is handed on as a stream that
+ *   fails the same way with {@link AnswerStoppedError} naming the request, for its reader to report; no retry, part
+ *   of it was read. A body that keeps coming is never cut for its length. Without this a GitHub that accepts the
+ *   connection and never answers, or stops half-way, holds a job (a run or a review) for undici's 300 s per wait.
  * - Every retry is logged at `warn` as it is scheduled: what is retried (method and path, and for the token request
  *   the installation it is for), why, attempt n of m, and the wait.
  * - A request's `request.signal` (the job's, see `host/github/installation.ts`) also cuts the wait between
@@ -46,6 +51,18 @@ export class AttemptTimeoutError extends Error {
   }
 }
 
+/**
+ * The error of an answer whose body paused longer than the time limit ({@link boundedRequests}); `label` names the
+ * request when the error reaches a stream's reader instead of the request's caller.
+ */
+export class AnswerStoppedError extends Error {
+  constructor(ms: number, label?: string) {
+    const what = label ? `GitHub's answer to ${label}` : "the answer";
+    super(`${what} stopped: nothing more came within ${formatSeconds(ms)}`);
+    this.name = "AnswerStoppedError";
+  }
+}
+
 function formatSeconds(ms: number): string {
   return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
@@ -72,7 +89,10 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** True when `error` is a failure without an HTTP answer: a network error or an attempt's timeout. */
 export function isNoAnswer(error: unknown): boolean {
   const e = error as { status?: unknown; response?: unknown; cause?: unknown } | undefined;
-  return e?.response === undefined && (e?.status === 500 || e?.cause instanceof AttemptTimeoutError);
+  return (
+    e?.response === undefined &&
+    (e?.status === 500 || e?.cause instanceof AttemptTimeoutError || e?.cause instanceof AnswerStoppedError)
+  );
 }
 
 /**
@@ -81,7 +101,7 @@ export function isNoAnswer(error: unknown): boolean {
  */
 export function failureReason(error: unknown): string {
   const e = error as { status?: unknown; message?: unknown; response?: unknown; cause?: unknown; name?: unknown };
-  if (e?.cause instanceof AttemptTimeoutError) return e.cause.message;
+  if (e?.cause instanceof AttemptTimeoutError || e?.cause instanceof AnswerStoppedError) return e.cause.message;
   const stopped = [e, e?.cause as typeof e].find((x) => x?.name === "AbortError" || x?.name === "JobStoppedError");
   if (stopped) return `stopped (${String(stopped.message)})`;
   if (isNoAnswer(error)) {
@@ -135,20 +155,73 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
   });
 }
 
+/** `response` with `body` in place of its own (the status, headers and URL kept). */
+function withBody(response: Response, body: ConstructorParameters<typeof Response>[0]): Response {
+  const { status, statusText, headers } = response;
+  const copy = new Response(body, { status, statusText, headers });
+  Object.defineProperty(copy, "url", { value: response.url });
+  return copy;
+}
+
+/** The next chunk of `reader`, or {@link AnswerStoppedError} when none comes within `ms`. */
+async function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, label?: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AnswerStoppedError(ms, label)), ms);
+  });
+  try {
+    return await Promise.race([reader.read(), stopped]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * A `fetch` that gives up on an answer whose headers do not arrive within `ms` (with {@link AttemptTimeoutError}),
- * and that also stops when `signal` (the caller's) aborts. The body may take longer once the headers are in.
+ * A `fetch` whose answer must come without a pause longer than `ms`: its headers within `ms` (else
+ * {@link AttemptTimeoutError}), then each chunk of its body within `ms` of the one before (else
+ * {@link AnswerStoppedError}). The body is read here, so a pause fails the request itself (retried), unless it is
+ * `streamed`: then it is handed on as a stream that fails on a pause, for its reader to report. A body that keeps
+ * coming is never cut for its length. It also stops when `init.signal` (the caller's) aborts.
  */
-function timedFetch(inner: typeof fetch, ms: number): typeof fetch {
+function timedFetch(inner: typeof fetch, ms: number, streamed: boolean): typeof fetch {
   return async (input, init = {}) => {
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(new AttemptTimeoutError(ms)), ms);
     const signals = init.signal ? [init.signal, attempt.signal] : [attempt.signal];
+    let response: Response;
     try {
       // On a timeout fetch rejects with the signal's reason, which @octokit/request wraps (status 500, its message).
-      return await inner(input, { ...init, signal: AbortSignal.any(signals) });
+      response = await inner(input, { ...init, signal: AbortSignal.any(signals) });
     } finally {
       clearTimeout(timer);
+    }
+    if (response.body === null) return response;
+    const reader = response.body.getReader();
+    if (streamed) {
+      const label = requestLabel(init.method, String(input));
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const next = await nextChunk(reader, ms, label);
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          } catch (error) {
+            reader.cancel(error).catch(() => {});
+            controller.error(error);
+          }
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+      return withBody(response, body);
+    }
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      const next = await nextChunk(reader, ms).catch((error: unknown) => {
+        reader.cancel(error).catch(() => {});
+        throw error;
+      });
+      if (next.done) return withBody(response, Buffer.concat(chunks));
+      chunks.push(next.value);
     }
   };
 }
@@ -156,7 +229,7 @@ function timedFetch(inner: typeof fetch, ms: number): typeof fetch {
 type RequestOptions = {
   method?: string;
   url?: string;
-  request?: { retries?: number; signal?: AbortSignal; fetch?: typeof fetch };
+  request?: { retries?: number; signal?: AbortSignal; fetch?: typeof fetch; parseSuccessResponseBody?: boolean };
   [key: string]: unknown;
 };
 
@@ -176,7 +249,8 @@ export function boundedRequests(octokit: CoreOctokit, options: { requestPolicy?:
     const max = typeof own === "number" ? Math.max(0, own) + 1 : attempts;
     const signal = options.request?.signal;
     const fetchImpl = options.request?.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    options.request = { ...options.request, fetch: timedFetch(fetchImpl, timeout) };
+    const streamed = options.request?.parseSuccessResponseBody === false;
+    options.request = { ...options.request, fetch: timedFetch(fetchImpl, timeout, streamed) };
     for (let attempt = 1; ; attempt++) {
       try {
         return await untilAborted(Promise.resolve(request(options as never)), signal);

@@ -102,8 +102,9 @@ async function appendAnnotations(
 
 /**
  * Conclude check run `checkRunId` with `report`: `PATCH check-runs/{id}` with the conclusion and the first output of
- * `toCheckRunOutputs`, then one more PATCH per further batch of ≤50 annotations (same title and summary; GitHub
- * appends annotations on each update). Each write is retried once on 5xx/429.
+ * `toCheckRunOutputs` (and `external_id` / `details_url` when `known` gives them: learnt after the create), then one
+ * more PATCH per further batch of ≤50 annotations (same title and summary; GitHub appends annotations on each
+ * update). Each write is retried once on 5xx/429.
  * @throws {@link ReviewCheckError} `conclude` or `annotations` when GitHub still refuses a write.
  */
 export async function concludeReviewCheck(
@@ -111,12 +112,15 @@ export async function concludeReviewCheck(
   repo: { owner: string; repo: string },
   checkRunId: number,
   report: ReviewReport,
+  known: { externalId?: string; prUrl?: string } = {},
 ): Promise<void> {
   const outputs = outputsOf(report);
   try {
     await octokit.rest.checks.update({
       ...repo,
       check_run_id: checkRunId,
+      ...(known.externalId ? { external_id: known.externalId } : {}),
+      ...(known.prUrl ? { details_url: known.prUrl } : {}),
       status: "completed",
       conclusion: report.conclusion,
       completed_at: new Date().toISOString(),
@@ -230,11 +234,13 @@ export interface ReviewCheckInput extends CheckTarget {
   recordProblem?: string;
   /** A note appended to the summary (e.g. that later commits by others were reviewed without the evidence rule). */
   note?: string;
+  /** The check run, when the caller created it already ({@link createReviewCheck}); else it is created first. */
+  checkRunId?: number;
 }
 
 /**
  * The `groundfix/review` check run on a pull request head the App did not just write (a push, a re-run):
- * 1. {@link createReviewCheck};
+ * 1. {@link createReviewCheck}, unless `p.checkRunId` names the one the caller created;
  * 2. `reviewCommit` over the diff from the merge base of base and head (what the PR shows) to head, with both
  *    snapshots (one compare call, tarballs reused by the host);
  * 3. {@link concludeReviewCheck}.
@@ -245,7 +251,7 @@ export interface ReviewCheckInput extends CheckTarget {
  * @throws {@link ReviewCheckError} when GitHub still refuses the create, the completing update or an annotation batch.
  */
 export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Promise<ReviewReport> {
-  const checkRunId = await createReviewCheck(host.octokit, p);
+  const checkRunId = p.checkRunId ?? (await createReviewCheck(host.octokit, p));
   let report: ReviewReport;
   try {
     const { mergeBase } = await host.compare(p.baseSha, p.headSha);
@@ -262,13 +268,15 @@ export async function runReviewCheck(host: GitHubHost, p: ReviewCheckInput): Pro
       title: "Review could not run",
       summary:
         `The review of ${p.headSha.slice(0, 12)} could not run, so this check ` +
-        `fails closed: ${describeError(error)}.\n\nRe-run this check to try again.`,
+        `fails closed: ${describeFailure(error)}.\n\nRe-run this check to try again.`,
       findings: [],
       rulesChecked: [],
     };
   }
   if (p.note) report = { ...report, summary: capText(`${report.summary}\n\n${p.note}`, CHECK_TEXT_LIMIT) };
-  await concludeReviewCheck(host.octokit, { owner: p.owner, repo: p.repo }, checkRunId, report);
+  const known =
+    p.checkRunId === undefined ? {} : { prUrl: p.prUrl, ...(p.externalId ? { externalId: p.externalId } : {}) };
+  await concludeReviewCheck(host.octokit, { owner: p.owner, repo: p.repo }, checkRunId, report, known);
   return report;
 }
 
@@ -384,6 +392,22 @@ export interface ReviewFailureInput extends CheckTarget {
 }
 
 /**
+ * The report of a review that did not run: conclusion `failure`, `p.title`, and a summary of `p.reason` followed
+ * by "groundfix did not review <head> of #<n>, so this check fails closed. Re-run this check to try again."
+ */
+export function failureReport(p: ReviewFailureInput): ReviewReport {
+  return {
+    conclusion: "failure",
+    title: p.title,
+    summary:
+      `${p.reason}\n\ngroundfix did not review ${p.headSha.slice(0, 12)} of ` +
+      `#${p.prNumber}, so this check fails closed. Re-run this check to try again.`,
+    findings: [],
+    rulesChecked: [],
+  };
+}
+
+/**
  * A `groundfix/review` check run that says the review could not run, created already concluded: ONE
  * `POST /repos/{o}/{r}/check-runs` with `status: completed`, `conclusion: failure` (GitHub accepts a completed run
  * on create; docs "Create a check run"), so it can never stay `in_progress`. Used when something fails before the
@@ -394,15 +418,7 @@ export interface ReviewFailureInput extends CheckTarget {
  * @returns the report the check run shows. @throws {@link ReviewCheckError} (`create`) when GitHub refuses it twice.
  */
 export async function failReviewCheck(octokit: Octokit, p: ReviewFailureInput): Promise<ReviewReport> {
-  const report: ReviewReport = {
-    conclusion: "failure",
-    title: p.title,
-    summary:
-      `${p.reason}\n\ngroundfix did not review ${p.headSha.slice(0, 12)} of ` +
-      `#${p.prNumber}, so this check fails closed. Re-run this check to try again.`,
-    findings: [],
-    rulesChecked: [],
-  };
+  const report = failureReport(p);
   const now = new Date().toISOString();
   try {
     await octokit.rest.checks.create({

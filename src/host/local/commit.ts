@@ -167,7 +167,8 @@ async function commitsOnlyIn(
  * `update-ref --create-reflog`. The working tree, the real index and HEAD are never read or written.
  *
  * The rule for an existing branch is the one of every host ({@link Delivery}): reused only when its head is exactly
- * what this call would write (only parent = `baseSha`, same tree); fast-forwarded when it has no commit beyond the
+ * what this call would write (only parent = `baseSha`, same tree) and groundfix's own commit (`isOwnCommit`: the
+ * trailer, groundfix's committer identity and the branch's reflog); fast-forwarded when it has no commit beyond the
  * base; otherwise, without `force`, `held` (nothing written, the reason from `heldReason`); with `force`, moved
  * (`replaced`). A branch checked out in any working tree of the repository (`git worktree list`) is never moved:
  * `held` with `why: "checked_out"`, with or without `force`. Loose blob/tree objects may be written before that
@@ -194,19 +195,18 @@ export async function deliverWithPlumbing(repoDir: string, input: DeliverInput):
   let replacing: { commits: BranchCommit[]; count: number } | null = null;
   if (existing) {
     const old = await readCommit(repoDir, existing);
-    if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree)
-      return { kind: "reused", branch, headSha: existing };
     const beyond = await commitsOnlyIn(repoDir, branch, existing, base);
+    const headOurs = beyond.commits[0]?.sha === existing && beyond.commits[0].ours;
+    // This content is reused only as groundfix's own commit, never as someone else's with the same tree and parent.
+    if (old.parents.length === 1 && old.parents[0] === base && old.tree === tree && headOurs && beyond.count === 1)
+      return { kind: "reused", branch, headSha: existing };
     if (beyond.count > 0 && !input.force)
       return {
         kind: "held",
         branch,
         headSha: existing,
         headParent: old.parents[0] ?? null,
-        why: heldReason(
-          { parents: old.parents, ours: beyond.commits[0]?.sha === existing && beyond.commits[0].ours },
-          base,
-        ),
+        why: heldReason({ parents: old.parents, ours: headOurs }, base),
         ...beyond,
       };
     // Moving a checked-out branch (fast-forward or --force) would leave its working tree and index behind the ref:

@@ -1,6 +1,16 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { API, BASE_SHA, githubHost, OWNER, REPO, recordCalls, resetGitHubFakes, testOctokit } from "./helpers.js";
+import {
+  API,
+  BASE_SHA,
+  githubHost,
+  OWNER,
+  ownCommit,
+  REPO,
+  recordCalls,
+  resetGitHubFakes,
+  testOctokit,
+} from "./helpers.js";
 
 const BRANCH = "groundfix/issue-12";
 const files = [
@@ -11,17 +21,6 @@ const repoPath = `/repos/${OWNER}/${REPO}`;
 const BOT = "groundfix[bot]";
 const TRAILER = "Groundfix-Run: run-1";
 
-/**
- * A commit of a compare answer as GitHub lists the app's own: its trailer, the bot as author and committer, verified.
- */
-function ownCommit(sha: string, subject: string) {
-  return {
-    sha,
-    commit: { author: { name: BOT }, message: `${subject}\n\n${TRAILER}`, verification: { verified: true } },
-    author: { login: BOT },
-    committer: { login: BOT },
-  };
-}
 const refExists = {
   message: "Reference already exists",
   documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference",
@@ -128,41 +127,74 @@ describe("the GitHub host's delivery through the Git Data API", () => {
   });
 
   it(
-    "reuses an existing branch that already holds exactly " + "this commit (parent = base, same tree), writing nothing",
+    "reuses an existing branch that already holds exactly this commit (parent = base, same tree) as the app's " +
+      "own, writing nothing",
     async () => {
       const octokit = testOctokit();
       const calls = recordCalls(octokit);
       const existing = "f".repeat(40);
-      mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA });
+      const compare = { ahead_by: 1, commits: [ownCommit(existing, "an earlier run")], files: [] };
+      mockExistingBranch(existing, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA, compare });
 
-      const host = githubHost(octokit);
+      const host = githubHost(octokit, { botLogin: BOT });
       const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
       expect(out).toEqual({ kind: "reused", branch: BRANCH, headSha: existing });
-      expect(calls.filter((c) => c.startsWith("PATCH"))).toEqual([]);
+      expect(calls.filter((c) => !c.startsWith("GET"))).toEqual([
+        "POST /repos/{owner}/{repo}/git/trees",
+        "POST /repos/{owner}/{repo}/git/commits",
+        "POST /repos/{owner}/{repo}/git/refs",
+      ]);
     },
   );
 
-  it("leaves a branch holding someone else's commit untouched and names that commit and its author", async () => {
+  /** Someone else's commit (the run trailer copied into its message, not signed), as compare lists it. */
+  const lookalike = (sha: string) => ({
+    sha,
+    commit: { author: { name: "Mallory" }, message: "my own wording\n\nGroundfix-Run: run-1", verification: null },
+    author: { login: "mallory" },
+    committer: { login: "mallory" },
+  });
+
+  /** The branch holds {@link lookalike} `f…f`; the open pull request lookup answers none. Returns its SHA. */
+  function mockLookalikeBranch() {
+    const theirs = "f".repeat(40);
+    const compare = { ahead_by: 1, commits: [lookalike(theirs)], files: [] };
+    mockExistingBranch(theirs, "c".repeat(40), { tree: "t2".padEnd(40, "0"), parent: BASE_SHA, compare });
+    nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []);
+    return theirs;
+  }
+
+  it("a retry (force) on that branch commits on `<branch>-2`, as for any commit groundfix did not make", async () => {
+    const octokit = testOctokit();
+    mockLookalikeBranch();
+    let alternative: any;
+    nock(API)
+      .post(`${repoPath}/git/refs`, (b) => ((alternative = b), true))
+      .reply(201, {});
+    const host = githubHost(octokit, { botLogin: BOT });
+    const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files, force: true });
+    expect(out).toMatchObject({ kind: "created", branch: `${BRANCH}-2`, headSha: "c".repeat(40) });
+    expect(alternative).toEqual({ ref: `refs/heads/${BRANCH}-2`, sha: "c".repeat(40) });
+  });
+
+  it.each([
+    ["other content", "9".repeat(40)],
+    ["this run's exact content (parent = base, same tree)", "t2".padEnd(40, "0")],
+  ])("holds a branch whose head is someone else's commit with %s, naming it and its author", async (_, tree) => {
     const octokit = testOctokit();
     const calls = recordCalls(octokit);
     const foreign = "f".repeat(40);
-    const compare = {
-      ahead_by: 1,
-      commits: [
-        { sha: foreign, commit: { author: { name: "Mallory" }, message: "theirs" }, author: { login: "mallory" } },
-      ],
-      files: [],
-    };
-    mockExistingBranch(foreign, "c".repeat(40), { tree: "9".repeat(40), parent: BASE_SHA, compare });
+    const compare = { ahead_by: 1, commits: [lookalike(foreign)], files: [] };
+    mockExistingBranch(foreign, "c".repeat(40), { tree, parent: BASE_SHA, compare });
     nock(API).get(`${repoPath}/pulls`).query(true).reply(200, []); // the open PR from the branch, to point at
 
-    const host = githubHost(octokit);
+    const host = githubHost(octokit, { botLogin: BOT });
     const out = await host.deliver({ baseSha: BASE_SHA, branch: BRANCH, message: "m", files });
     expect(out).toMatchObject({
       kind: "held",
       headSha: foreign,
       why: "other_commits",
-      commits: [{ sha: foreign, author: "mallory", subject: "theirs", ours: false }],
+      commits: [{ sha: foreign, author: "mallory", subject: "my own wording", ours: false }],
     });
     expect(calls.filter((c) => c.startsWith("PATCH") || c.startsWith("DELETE"))).toEqual([]);
   });

@@ -13,6 +13,7 @@ import {
   BASE_SHA,
   githubHost,
   OWNER,
+  ownCommit,
   recordCalls,
   REPO,
   runResult,
@@ -55,6 +56,24 @@ function mockOpenPullRequest(pr: Record<string, unknown>, sent: { pr?: any } = {
     .reply(201, pr);
 }
 
+/** `GET commits/{head}/pulls`: the delivered pull request #34, the only one with that head. */
+function mockHeadPulls(scope = nock(API), head = COMMIT) {
+  const repo = { id: 1, full_name: `${OWNER}/${REPO}` };
+  return scope
+    .get(`${repoPath}/commits/${head}/pulls`)
+    .query(true)
+    .reply(200, [
+      {
+        number: 34,
+        html_url: PR_URL,
+        state: "open",
+        body: "",
+        head: { ref: BRANCH, sha: head, label: `${OWNER}:${BRANCH}`, repo },
+        base: { ref: "main", sha: BASE_SHA, repo },
+      },
+    ]);
+}
+
 /**
  * The pipeline's delivery of the `pr_ready` run of helpers.ts through a GitHub host (statuses logged only): the
  * review in memory over the base snapshot, the commit, the pull request, the check run.
@@ -82,9 +101,11 @@ describe("deliverEdits through the GitHub host", () => {
       const calls = recordCalls(octokit);
       const sent: { pr?: any } = {};
       let created: any;
-      mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
-        .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
-        .reply(201, { id: 777 });
+      mockHeadPulls(
+        mockOpenPullRequest({ number: 34, html_url: PR_URL, head: { sha: COMMIT } }, sent)
+          .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
+          .reply(201, { id: 777 }),
+      );
 
       const out = await deliver(octokit);
       const pr = sent.pr;
@@ -127,7 +148,8 @@ describe("deliverEdits through the GitHub host", () => {
       expect(created.output.summary).toContain(`head \`${COMMIT.slice(0, 7)}\``);
 
       // The REST calls of one delivery: the review ran in memory (no compare call, no head tarball); the fresh-base
-      // read of the branch head also gives the base tree, so no `GET git/commits` is needed for it.
+      // read of the branch head also gives the base tree, so no `GET git/commits` is needed for it. The pull
+      // requests with the new head are listed after the check run exists (one opened meanwhile would fail it).
       expect(calls).toEqual([
         "GET /repos/{owner}/{repo}/branches/{branch}",
         "POST /repos/{owner}/{repo}/git/trees",
@@ -135,11 +157,12 @@ describe("deliverEdits through the GitHub host", () => {
         "POST /repos/{owner}/{repo}/git/refs",
         "POST /repos/{owner}/{repo}/pulls",
         "POST /repos/{owner}/{repo}/check-runs",
+        "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
       ]);
     },
   );
 
-  it("costs 6 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
+  it("costs 7 REST calls when the run already resolved and loaded the base (the app's path)", async () => {
     const octokit = testOctokit();
     nock(API)
       .get(repoPath)
@@ -164,9 +187,10 @@ describe("deliverEdits through the GitHub host", () => {
       .reply(201, { number: 34, html_url: PR_URL, head: { sha: COMMIT } })
       .post(`${repoPath}/check-runs`)
       .reply(201, { id: 9 });
+    mockHeadPulls();
     const out = await deliver(octokit, { host });
     expect(out.review?.conclusion).toBe("success");
-    expect(calls).toHaveLength(6);
+    expect(calls).toHaveLength(7);
   });
 
   it(
@@ -231,13 +255,18 @@ describe("deliverEdits through the GitHub host", () => {
         .reply(200, { object: { sha: existingHead } })
         .get(`${repoPath}/git/commits/${existingHead}`)
         .reply(200, { sha: existingHead, message: "m", tree: { sha: "2".repeat(40) }, parents: [{ sha: BASE_SHA }] })
+        .get(`${repoPath}/compare/${BASE_SHA}...${existingHead}`) // the head is the app's own commit
+        .query(true)
+        .reply(200, { ahead_by: 1, commits: [ownCommit(existingHead)], files: [] })
         .get(`${repoPath}/pulls`)
         .query({ head: `${OWNER}:${BRANCH}`, state: "open", per_page: 1 })
         .reply(200, [{ number: 34, html_url: PR_URL, body, head: { sha: existingHead } }])
         .post(`${repoPath}/check-runs`, (b) => ((created = b), true))
         .reply(201, { id: 778 });
+      // A head the branch already held: its pull requests are listed before the check run and after it.
+      for (let i = 0; i < 2; i++) mockHeadPulls(undefined, existingHead);
 
-      const out = await deliver(octokit);
+      const out = await deliver(octokit, { host: githubHost(octokit, { botLogin: "groundfix[bot]" }) });
       expect(out.pullRequest).toMatchObject({ existing: true, number: 34, url: PR_URL, headSha: existingHead });
       expect(created).toMatchObject({ name: "groundfix/review", head_sha: existingHead, status: "completed" });
       expect(calls.filter((c) => c.startsWith("POST") && c.includes("/pulls"))).toEqual([]);

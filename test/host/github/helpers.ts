@@ -176,6 +176,20 @@ export function runResult(overrides: Partial<RunResult> = {}): RunResult {
   };
 }
 
+/**
+ * A commit of a compare answer as GitHub lists the app's own: the `Groundfix-Run: run-1` trailer, the bot
+ * `groundfix[bot]` as author and committer, verified.
+ */
+export function ownCommit(sha: string, subject = "groundfix: an earlier run") {
+  const bot = "groundfix[bot]";
+  return {
+    sha,
+    commit: { author: { name: bot }, message: `${subject}\n\nGroundfix-Run: run-1`, verification: { verified: true } },
+    author: { login: bot },
+    committer: { login: bot },
+  };
+}
+
 /** Record every REST request the Octokit makes, as `METHOD /route` (the codeload redirect is not a REST call). */
 export function recordCalls(octokit: Octokit): string[] {
   const calls: string[] = [];

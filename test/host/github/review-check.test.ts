@@ -214,7 +214,10 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     headSha: HEAD_SHA,
     baseSha: BASE_SHA,
     headRef: "groundfix/issue-9",
+    baseRef: "main",
+    fork: false,
     rerequested: false,
+    joins: false,
   };
   const before = "a\nb\nc\n";
 
@@ -251,6 +254,9 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
         .get(`${repoPath}/commits/${HEAD_SHA}/check-runs`)
         .query(true)
         .reply(200, { total_count: 0, check_runs: [] })
+        .get(`${repoPath}/commits/${HEAD_SHA}/pulls`)
+        .query(true)
+        .reply(200, [])
         .post(`${repoPath}/check-runs`)
         .reply(201, { id: 8 })
         .patch(`${repoPath}/check-runs/8`, (b) => ((update = b), true))
@@ -300,6 +306,9 @@ describe("reviewPullRequest (the job behind the review triggers)", () => {
     await serveChange("src/x.js", before, "a\nb\nc\nd();\n"); // a call: a bare `d` line is refused (it only reads)
     let created: any, update: any;
     nock(API)
+      .get(`${repoPath}/commits/${HEAD_SHA}/pulls`)
+      .query(true)
+      .reply(200, [])
       .get(`${repoPath}/pulls/9`)
       .reply(200, { body: "no record", base: { sha: BASE_SHA } })
       .post(`${repoPath}/check-runs`, (b) => ((created = b), true))

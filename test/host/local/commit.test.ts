@@ -83,14 +83,17 @@ describe("deliverWithPlumbing", () => {
     expect(userState(dir)).toEqual(before);
   });
 
+  /** One edit of README.md on `base` to branch `groundfix/x`, in a message with the run trailer. */
+  const readmeEdit = (base: string) => ({
+    baseSha: base,
+    branch: "groundfix/x",
+    message: `m1\n\nGroundfix-Run: r1`,
+    files: [{ path: "README.md", content: "one\n", mode: "100644" as const }],
+  });
+
   it("reuses an existing branch only when it holds exactly this commit (only parent = base, same tree)", async () => {
     const { dir, base } = makeRepo(files);
-    const input = {
-      baseSha: base,
-      branch: "groundfix/x",
-      message: `m1\n\nGroundfix-Run: r1`,
-      files: [{ path: "README.md", content: "one\n", mode: "100644" as const }],
-    };
+    const input = readmeEdit(base);
     const first = await deliverWithPlumbing(dir, input);
     expect(first.kind).toBe("created");
     // Same base, same content (another message): nothing written, the branch is reused as it is.
@@ -104,6 +107,37 @@ describe("deliverWithPlumbing", () => {
       branch: "groundfix/x",
       headSha: sh(dir, "rev-parse", "groundfix/x"),
     });
+  });
+
+  it("never reuses someone else's commit that holds exactly this content: it is held like theirs", async () => {
+    const { dir, base } = makeRepo(files);
+    const input = readmeEdit(base);
+    const first = await deliverWithPlumbing(dir, input);
+    if (first.kind !== "created") throw new Error("expected a new branch");
+    // Someone commits the same tree on the same base under their own name (the trailer copied) and points the
+    // branch at it.
+    const tree = sh(dir, "rev-parse", `${first.headSha}^{tree}`);
+    const theirs = sh(
+      dir,
+      "-c",
+      "user.name=Mallory",
+      "-c",
+      "user.email=m@example.com",
+      "commit-tree",
+      tree,
+      "-p",
+      base,
+      "-m",
+      "my wording\n\nGroundfix-Run: r1",
+    );
+    sh(dir, "update-ref", "refs/heads/groundfix/x", theirs);
+    expect(await deliverWithPlumbing(dir, input)).toMatchObject({
+      kind: "held",
+      headSha: theirs,
+      why: "other_commits",
+      commits: [{ sha: theirs, subject: "my wording", ours: false }],
+    });
+    expect(sh(dir, "rev-parse", "groundfix/x")).toBe(theirs);
   });
 
   it(
