@@ -249,7 +249,26 @@ function namedValue(content: string, bytes: Uint8Array, start: number, end: numb
   // An AWS key (40 characters) starts at most 41 before the word, its name at most 48 before the key.
   if (AWS_NAME.test(content.slice(Math.max(0, Math.max(aws, start - 41) - 60), end))) return true;
   // A `.env` value: its line starts at most NAME_REACH before its run, with an upper-case name.
-  return lineStartNear(bytes, env) && ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end));
+  return (
+    envRunMayStart(bytes, env) &&
+    lineStartNear(bytes, env) &&
+    ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end))
+  );
+}
+
+/** Per byte, 1 for what may come just before the run of ENV through a `.env` value (see {@link envRunMayStart}). */
+const BEFORE_ENV_RUN = new Uint8Array(256);
+for (const c of [9, 32, 34, 39, 10, 13, 0, 0xa8, 0xa9]) BEFORE_ENV_RUN[c] = 1;
+
+/**
+ * Whether the run of ENV that starts at `at` of `bytes` may hold a `.env` line's value: that line is
+ * `[ \t]{0,8}(export[ \t]+)?NAME[ \t]{0,4}=[ \t]{0,4}["']?VALUE` (SECRET_PATTERNS, secrets.ts), whose NAME, `=` and
+ * VALUE are all of ENV, so the run through the value starts after white space, a quote or the line's break (LF, CR,
+ * the NUL of a unit past 0xFF, the last byte of U+2028/U+2029), or at the text's start. Any other byte before it (a
+ * `.`, a `(`, a `;`: most runs of code) means no `.env` value there.
+ */
+function envRunMayStart(bytes: Uint8Array, at: number): boolean {
+  return at === 0 || BEFORE_ENV_RUN[bytes[at - 1] as number] === 1;
 }
 
 /**
