@@ -153,6 +153,19 @@ describe("getting a recorded line somewhere else past the replay", () => {
     expect(found[0]!.message).toContain("no newline at end of file");
   });
 
+  it("a NUL and a final newline added after a last line that had none fail: the head is a binary file", () => {
+    // differences() tells a last line without a final newline apart by a NUL appended to it, so a head that ends the
+    // same line with a NUL and a line break would compare equal there; a NUL makes the file binary first.
+    const base = BASE.slice(0, -1);
+    const replay = base.replace("function label(u) {\n", "function label(u) {\n  if (!u) return null;\n");
+    expect(reviewWith(base, replay).conclusion).toBe("success");
+    const report = reviewWith(base, `${replay}\u0000\n`);
+    expect(report.conclusion).toBe("failure");
+    expect(evidence(report.findings).map((f) => f.message)).toEqual([
+      "src/pay.js changed as a binary file; the run record has no such edit",
+    ]);
+  });
+
   it("a head that differs from the replay in many places gets a bounded number of findings that says so", () => {
     const base = Array.from({ length: 200 }, (_, i) => `f${i}();\n`).join("");
     const record: RunRecord = { ...RECORD, edits: [] };
