@@ -471,7 +471,8 @@ export function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: numbe
  * the raw text `content` (`bytes` its Latin-1, as for {@link mayTouchSecret}), `lengthOf(id)` the word's length.
  * Only the first occurrence is looked at: a word whose first occurrence no secret touches is shown there. `keyText`:
  * whether `content` holds "PRIVATE KEY", without which it has no key block (every block's BEGIN line holds it) and
- * {@link mayBeInKeyBlock} is not asked. False means every word is shown; true means maybe (take the file's
+ * {@link mayBeInKeyBlock} is not asked; `hash`: whether it holds a `#`, without which no line has a comment that
+ * could hold a copy of a `.env` value ({@link inEnvComment}). False means every word is shown; true means maybe (take the file's
  * {@link secretSpans}).
  */
 export function anyWordMayTouchSecret(
@@ -482,15 +483,15 @@ export function anyWordMayTouchSecret(
   to: number,
   lengthOf: (id: number) => number,
   keyText: boolean,
+  hash: boolean,
 ): boolean {
-  let hash: boolean | undefined;
   resetLineCursor();
   for (let k = from; k < to; k += 4) {
     const end = entries[k + 2] as number;
     const start = end - lengthOf(entries[k + 1] as number);
     if (keyText && mayBeInKeyBlock(content, bytes, start, end) !== NO_BLOCK) return true;
     if (mayTouchSecret(content, bytes, content.length, start, end)) return true;
-    if ((hash ??= content.includes("#")) && inEnvComment(content, bytes, start)) return true;
+    if (hash && inEnvComment(content, bytes, start)) return true;
   }
   return false;
 }

@@ -118,7 +118,8 @@ function words(s: string): [number, number][] {
  */
 function maybe(content: string, bytes: Uint8Array, start: number, end: number): boolean {
   const entry = Int32Array.of(0, 0, end, 0);
-  return anyWordMayTouchSecret(content, bytes, entry, 0, 4, () => end - start, content.includes("PRIVATE KEY"));
+  const keyText = content.includes("PRIVATE KEY");
+  return anyWordMayTouchSecret(content, bytes, entry, 0, 4, () => end - start, keyText, content.includes("#"));
 }
 
 /**
@@ -137,7 +138,9 @@ function missed(content: string, bytes: Uint8Array, spans: readonly { start: num
     // The eight words before it are enough: the call keeps only what holds at the last word's offset.
     const entries = Int32Array.from([...clear.slice(-32), 0, lengths.length - 1, e, 0]);
     const keyText = content.includes("PRIVATE KEY");
-    const inOrder = anyWordMayTouchSecret(content, bytes, entries, 0, entries.length, (id) => lengths[id]!, keyText);
+    const lengthOf = (id: number) => lengths[id]!;
+    const hash = content.includes("#");
+    const inOrder = anyWordMayTouchSecret(content, bytes, entries, 0, entries.length, lengthOf, keyText, hash);
     const touched = spans.some((sp) => s <= sp.end && e >= sp.start);
     if (touched && (!alone || !inOrder)) out.push(JSON.stringify(content.slice(Math.max(0, s - 60), e + 20)));
     if (!alone) clear.push(0, lengths.length - 1, e, 0);
