@@ -472,8 +472,8 @@ export function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: numbe
  * Only the first occurrence is looked at: a word whose first occurrence no secret touches is shown there. `keyText`:
  * whether `content` holds "PRIVATE KEY", without which it has no key block (every block's BEGIN line holds it) and
  * {@link mayBeInKeyBlock} is not asked; `hash`: whether it holds a `#`, without which no line has a comment that
- * could hold a copy of a `.env` value ({@link inEnvComment}). False means every word is shown; true means maybe (take the file's
- * {@link secretSpans}).
+ * could hold a copy of a `.env` value ({@link inEnvComment}). False means every word is shown; true means maybe
+ * (take the file's {@link secretSpans}).
  */
 export function anyWordMayTouchSecret(
   content: string,
