@@ -119,7 +119,7 @@ function words(s: string): [number, number][] {
 function maybe(content: string, bytes: Uint8Array, start: number, end: number): boolean {
   const entry = Int32Array.of(0, 0, end, 0);
   const keyText = content.includes("PRIVATE KEY");
-  return anyWordMayTouchSecret(content, bytes, entry, 0, 4, () => end - start, keyText, content.includes("#"));
+  return anyWordMayTouchSecret(content, bytes, entry, 0, 4, () => end - start, keyText);
 }
 
 /**
@@ -139,8 +139,7 @@ function missed(content: string, bytes: Uint8Array, spans: readonly { start: num
     const entries = Int32Array.from([...clear.slice(-32), 0, lengths.length - 1, e, 0]);
     const keyText = content.includes("PRIVATE KEY");
     const lengthOf = (id: number) => lengths[id]!;
-    const hash = content.includes("#");
-    const inOrder = anyWordMayTouchSecret(content, bytes, entries, 0, entries.length, lengthOf, keyText, hash);
+    const inOrder = anyWordMayTouchSecret(content, bytes, entries, 0, entries.length, lengthOf, keyText);
     const touched = spans.some((sp) => s <= sp.end && e >= sp.start);
     if (touched && (!alone || !inOrder)) out.push(JSON.stringify(content.slice(Math.max(0, s - 60), e + 20)));
     if (!alone) clear.push(0, lengths.length - 1, e, 0);
