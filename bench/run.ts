@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: what a groundfix run costs, each figure against a reference measured in the same run.
- * Prints a table and writes bench/results.json. `--quick` uses smaller inputs (for a smoke run).
+ * Prints a table and writes bench/results.json. Options (node:util `parseArgs`; anything else exits 2 saying so):
+ * `--quick` smaller inputs (for a smoke run); `--only=<section>[,<section>…]` only those sections (names below);
+ * `--rounds=<n>` the interleaved rounds of the `large` section (default 5, 3 with `--quick`).
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { benchAgent } from "./agent.js";
 import { benchEditCore } from "./edit-core.js";
 import { benchProviders } from "./providers.js";
@@ -16,11 +19,28 @@ import { benchStructure } from "./structure.js";
 import { benchSymbols } from "./symbols.js";
 import { benchWebhookAck } from "./webhook-ack.js";
 
-const quick = process.argv.includes("--quick");
-const only = process.argv
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length)
-  .split(",");
+/** The options of the command line, or exit 2 with the reason. */
+function options(): { quick: boolean; only?: string[]; rounds?: number } {
+  try {
+    const { values } = parseArgs({
+      options: { quick: { type: "boolean" }, only: { type: "string" }, rounds: { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    });
+    const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+    if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
+      throw new Error(`--rounds=${values.rounds}: give a whole number of rounds, 1 or more`);
+    return {
+      quick: values.quick === true,
+      ...(values.only !== undefined ? { only: values.only.split(",").map((x) => x.trim()) } : {}),
+      ...(rounds !== undefined ? { rounds } : {}),
+    };
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
+const { quick, only, rounds } = options();
 
 const extra: Record<string, unknown> = {};
 const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
@@ -35,7 +55,7 @@ const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
       ),
   },
   { name: "webhook", run: () => benchWebhookAck(50) },
-  { name: "large", run: () => benchLarge(quick ? 3 : 5) },
+  { name: "large", run: () => benchLarge(rounds ?? (quick ? 3 : 5)) },
   { name: "agent", run: () => benchAgent(quick ? 3 : 7) },
   { name: "providers", run: () => benchProviders() },
   {
@@ -47,6 +67,15 @@ const sections: { name: string; run: () => Promise<BenchRow[]> }[] = [
     },
   },
 ];
+
+const unknown = (only ?? []).filter((name) => !sections.some((s) => s.name === name));
+if (unknown.length > 0) {
+  const names = sections.map((s) => s.name).join(", ");
+  process.stderr.write(`bench: no section ${unknown.join(", ")} (the sections: ${names})\n`);
+  process.exit(2);
+}
+if (rounds !== undefined && only !== undefined && !only.includes("large"))
+  process.stderr.write("bench: --rounds sets the large section's rounds only; it is not run here\n");
 
 const rows: BenchRow[] = [];
 for (const s of sections) {

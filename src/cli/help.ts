@@ -2,8 +2,8 @@
 export const MAIN_HELP =
   "groundfix — grounded fixes: every edit anchored on text that really is in the file at a pinned commit\n\n" +
   `Usage:
-  groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
-  groundfix review --repo <dir> --base <rev> --head <rev> [--direct] [--json] [--exit-code]
+  groundfix fix [--repo <dir>] (--issue <file|-> | --issue-text <text>) [options]
+  groundfix review [--repo <dir>] --base <rev> --head <rev> [--direct] [--json] [--exit-code]
   groundfix serve [--role all|web|worker]  run the GitHub App (webhooks and jobs; --role web: webhooks only)
   groundfix worker                         run the App's jobs from the Redis queue (GROUNDFIX_REDIS_URL)
 
@@ -14,7 +14,7 @@ a failing review), 2 bad input.
 `;
 
 /** `groundfix fix --help`. */
-export const FIX_HELP = `Usage: groundfix fix --repo <dir> (--issue <file|-> | --issue-text <text>) [options]
+export const FIX_HELP = `Usage: groundfix fix [--repo <dir>] (--issue <file|-> | --issue-text <text>) [options]
 
 Investigate a problem in a local git checkout at one pinned commit. When the fix is grounded and confident
 (outcome pr_ready), run the review rules on its edits and, when they pass, commit it on a new branch
@@ -46,7 +46,7 @@ GitHub App; the CLI takes the model from --model or GROUNDFIX_MODEL).
 `;
 
 /** `groundfix review --help`. */
-export const REVIEW_HELP = `Usage: groundfix review --repo <dir> --base <rev> --head <rev> [--direct] [--json]
+export const REVIEW_HELP = `Usage: groundfix review [--repo <dir>] --base <rev> --head <rev> [--direct] [--json]
                         [--exit-code]
 
 Run the groundfix/review rules on the changes of --head since it forked from --base, in a local checkout:
