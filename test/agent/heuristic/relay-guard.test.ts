@@ -48,6 +48,72 @@ describe("the caller of a frame that only received the missing value: a guard on
     expect(result.outcome).toBe("pr_ready");
   });
 
+  it("through a caller that only passes it on: the guard is at the call of that caller, the crash named", async () => {
+    // A fresh user's report: main() → greet(user) → getDisplayName(user) reads user.profile. The guard used to look for
+    // a call of getDisplayName in main (there is none) and fell back to a comment, and the summary said the trace
+    // entered the repository at main.
+    const two = {
+      "package.json": JSON.stringify({ name: "app" }),
+      "src/user.js": [
+        "'use strict';",
+        "",
+        "function getDisplayName(user) {",
+        "  const profile = user.profile;",
+        "  return profile.name.trim();",
+        "}",
+        "",
+        "function greet(user) {",
+        "  return `Hello, ${getDisplayName(user)}!`;",
+        "}",
+        "",
+        "module.exports = { getDisplayName, greet };",
+        "",
+      ].join("\n"),
+      "src/server.js": [
+        "'use strict';",
+        "",
+        "const { greet } = require('./user');",
+        "",
+        "function loadUser(id) {",
+        "  const users = { 1: { profile: { name: 'Ada ' } } };",
+        "  return users[id];",
+        "}",
+        "",
+        "function main() {",
+        "  const user = loadUser(Number(process.argv[2] || 2));",
+        "  console.log(greet(user));",
+        "}",
+        "",
+        "main();",
+        "",
+      ].join("\n"),
+    };
+    const result = await run(
+      two,
+      "greet crashes for unknown user id 7",
+      [
+        "TypeError: Cannot read properties of undefined (reading 'profile')",
+        "    at getDisplayName (/srv/app/src/user.js:4:24)",
+        "    at greet (/srv/app/src/user.js:9:20)",
+        "    at main (/srv/app/src/server.js:12:15)",
+        "    at Object.<anonymous> (/srv/app/src/server.js:15:1)",
+      ].join("\n"),
+    );
+    expect(result.diagnosis?.affected_file).toBe("src/server.js");
+    expect(addedLines(result)).toEqual([
+      "  if (user == null) {",
+      "    throw new TypeError(`main(): user is null or undefined; greet() passes it to getDisplayName(), " +
+        "which reads 'profile'`);",
+      "  }",
+    ]);
+    expect(result.diagnosis?.summary).toContain(
+      "The crash is at src/user.js:4 in `getDisplayName`, on a value it was given; it comes from src/server.js:12 " +
+        "in `main` through `greet`.",
+    );
+    expect(syntaxErrors("src/server.js", result.files[0]?.content ?? "")).toEqual([]);
+    expect(result.outcome).toBe("pr_ready");
+  });
+
   it("a destructured parameter fed by a Map lookup: the lookup is re-read, the key shown", async () => {
     const skip = [
       "export function shouldSkip(",

@@ -70,8 +70,17 @@ export interface Candidate {
   pkg?: string;
   /** The file exists but is over the snapshot's per-file cap: it could not be read (the frame still counts). */
   tooLarge?: boolean;
-  /** The inner frame this caller was chosen over: it only relayed a value that arrived missing or wrong. */
-  relayedFrom?: { frame: StackFrame; path: string; why: RelayReason };
+  /**
+   * The inner frame this caller was chosen over: it only relayed a value that arrived missing or wrong. `via`: when
+   * other own callers between them only passed the value on (their own parameter, unchanged), the one this caller
+   * calls, and the name of that parameter — the call a guard in this caller is about.
+   */
+  relayedFrom?: {
+    frame: StackFrame;
+    path: string;
+    why: RelayReason;
+    via?: { frame: StackFrame; path: string; param: string };
+  };
 }
 
 /** Why an inner frame is looked past (see {@link relayReason}). */
@@ -944,18 +953,24 @@ export function relayReason(
  * either. False for compiled-output candidates (no frame line) and when the parameter is assigned before the line.
  */
 export function passesOwnParameter(w: FileWindow, c: Candidate): boolean {
+  return passedParameter(w, c) !== null;
+}
+
+/** The parameter {@link passesOwnParameter} finds passed on (the first), or null. */
+export function passedParameter(w: FileWindow, c: Candidate): string | null {
   const lang = languageOf(c.path);
   const line = c.compiled ? null : c.line;
-  if (!lang || line === null) return false;
+  if (!lang || line === null) return null;
   const text = w.lines.get(line) ?? "";
   const enc = enclosingDefinition(w.lines, line, lang);
-  if (!enc || enc.kind !== "function") return false;
-  return enc.params.some((p) => {
+  if (!enc || enc.kind !== "function") return null;
+  const passed = enc.params.find((p) => {
     if (!new RegExp(`[(,]\\s*${escapeRe(p)}\\s*[,)]`).test(text)) return false;
     const assigned = new RegExp(`(?:^|[^\\w$.])${escapeRe(p)}\\s*(?:[-+*/|&?]{0,2}=(?!=)|:=)`);
     for (let n = enc.line + 1; n < line; n++) if (assigned.test(w.lines.get(n) ?? "")) return false;
     return true;
   });
+  return passed ?? null;
 }
 
 /**
@@ -1006,7 +1021,12 @@ function relayOutward(
     if (sameFunction) return null;
     const pending = read(outer);
     if (pending) return pending;
-    if (passesOwnParameter(knownLines(steps, outer.path), outer)) continue; // the caller relays it too
+    const passed = passedParameter(knownLines(steps, outer.path), outer);
+    if (passed !== null && outer.frame) {
+      // The caller relays it too: the next caller's call of this one is what a guard there is about.
+      if (relayedFrom) relayedFrom = { ...relayedFrom, via: { frame: outer.frame, path: outer.path, param: passed } };
+      continue;
+    }
     if (!relayedFrom) return null;
     return [{ ...outer, relayedFrom }, ...cands.slice(0, k + 1), ...cands.slice(k + 2)];
   }

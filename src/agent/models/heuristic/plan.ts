@@ -211,6 +211,8 @@ interface Relay {
   member: string | null;
   /** The 0-based position of the parameter in the callee's signature, or null when it was not read. */
   index: number | null;
+  /** The function that reads `member`, when the callee only passes the value on to it (a relay through callers). */
+  reader?: string;
 }
 
 /**
@@ -394,7 +396,8 @@ function analyse(steps: readonly Step[], cand: Candidate, problem: ProblemFacts)
   let targetLine = cand.line !== null && window.lines.has(cand.line) ? cand.line : null;
   if (cand.compiled) targetLine = lineInCompiledFunction(window, cand.compiled, problem, lang);
   // A caller chosen over a relaying frame: the line is its call of the relaying function.
-  const callee = cand.relayedFrom ? calleeName(cand.relayedFrom.frame.fn ?? "") : null;
+  const from = cand.relayedFrom;
+  const callee = from ? calleeName((from.via ?? from).frame.fn ?? "") : null;
   if (cand.compiled && callee) targetLine = lineCalling(window, cand.compiled, callee, lang) ?? targetLine;
   const reanchor =
     targetLine !== null &&
@@ -509,8 +512,10 @@ function relayedParameter(
   const from = cand.relayedFrom;
   const missing = missingName(problem.errorMessages[0] ?? null);
   if (!from || from.why === "validator" || !missing) return null;
-  const inner = knownLines(steps, from.path);
-  const innerLang = languageOf(from.path) ?? lang;
+  // Through callers that only passed it on: the parameter of the one this caller calls that it passed.
+  const callee0 = from.via ?? from;
+  const inner = knownLines(steps, callee0.path);
+  const innerLang = languageOf(callee0.path) ?? lang;
   const bare = callee.replace(/^#/, "");
   let signature: string | null = null;
   for (const [n, t] of [...inner.lines.entries()].sort((x, y) => x[0] - y[0])) {
@@ -519,13 +524,17 @@ function relayedParameter(
     break;
   }
   const frameText = from.frame.line !== null ? (inner.lines.get(from.frame.line) ?? "") : "";
-  const param = missing.name
-    ? (new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.|&\\.|\\[['"])${escapeRe(missing.name)}(?![\\w$])`).exec(
-        frameText,
-      )?.[1] ?? null)
-    : null;
-  const index = signature ? missingParameterIndex(signature, missing.destructured ? missing.name : null, param) : null;
-  return { callee, member: missing.name, index };
+  const param = from.via
+    ? from.via.param
+    : missing.name
+      ? (new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.|&\\.|\\[['"])${escapeRe(missing.name)}(?![\\w$])`).exec(
+          frameText,
+        )?.[1] ?? null)
+      : null;
+  const destructured = !from.via && missing.destructured ? missing.name : null;
+  const index = signature ? missingParameterIndex(signature, destructured, param) : null;
+  const reader = from.via && from.frame.fn ? calleeName(from.frame.fn)?.replace(/^#/, "") : undefined;
+  return { callee, member: missing.name, index, ...(reader ? { reader } : {}) };
 }
 
 /**
@@ -785,7 +794,13 @@ function relayGuard(
   const member = relay.member && /^[\w$]+$/.test(relay.member) ? relay.member : null;
   const text = arg.key
     ? `no ${map} entry for ${arg.key}`
-    : `${arg.expr} is ${nullWord(lang)}; ${callee}() ${member ? `reads '${member}'` : "needs it"}`;
+    : `${arg.expr} is ${nullWord(lang)}; ${callee}() ${
+        member
+          ? relay.reader
+            ? `passes it to ${relay.reader}(), which reads '${member}'`
+            : `reads '${member}'`
+          : "needs it"
+      }`;
   const values = exit.kind !== "throw" ? [] : arg.key ? keyValue : contextValues(a.enc, lines.join("\n"), lang, [root]);
   const added = buildAddition({
     lang,
@@ -1287,7 +1302,16 @@ function wordingInput(a: Analysis, problem: ProblemFacts, fn: string | null): Wo
     identifier: a.cand.identifier ?? null,
     pkg: a.cand.pkg ?? null,
     decl: a.decl ? { id: a.decl.id, line: a.decl.line, message: a.decl.message, place: declPlace(a, a.decl) } : null,
+    relayed: relayedWording(a.cand),
   };
+}
+
+/** The {@link WordingInput.relayed} of a caller chosen over relaying frames, or null. */
+function relayedWording(cand: Candidate): WordingInput["relayed"] {
+  const from = cand.relayedFrom;
+  if (!from) return null;
+  const line = from.frame.line !== null ? `:${from.frame.line}` : "";
+  return { at: `${from.path}${line}`, fn: from.frame.fn ?? null, via: from.via?.frame.fn ? [from.via.frame.fn] : [] };
 }
 
 /**

@@ -45,6 +45,11 @@ export interface WordingInput {
   decl: DeclaredName | null;
   /** Path evidence through a package the title names: the package's name (the file is its entry's source). */
   pkg?: string | null;
+  /**
+   * For a caller chosen over the frames that only received the value (`relayedFrom`, locate.ts): where the crash
+   * is (`path:line`), its function, and the functions between that passed the value on (outermost first).
+   */
+  relayed?: { at: string; fn: string | null; via: string[] } | null;
 }
 
 /** `name` with the regular-expression characters an identifier or dotted name can hold (`.`, `$`) escaped. */
@@ -180,12 +185,17 @@ export function diagnosisSentences(w: WordingInput): string[] {
       : w.lineInFile
         ? ""
         : ", but the file has no such line";
+  const relayed = w.relayed;
+  const passedOn = relayed?.via.length ? ` through ${relayed.via.map((f) => `\`${f}\``).join(", ")}` : "";
   const located =
-    w.evidence === "frame"
-      ? `the stack trace enters the repository ${w.line === null ? "in" : "at"} ${at}${inFn}${missing}`
-      : w.evidence === "alert"
-        ? `the alert points ${w.line === null ? "into" : "at"} ${at}${inFn}${missing}`
-        : "";
+    w.evidence === "frame" && relayed
+      ? `the crash is at ${relayed.at}${relayed.fn ? ` in \`${relayed.fn}\`` : ""}, on a value it was given; ` +
+        `it comes from ${at}${inFn}${missing}${passedOn}`
+      : w.evidence === "frame"
+        ? `the stack trace enters the repository ${w.line === null ? "in" : "at"} ${at}${inFn}${missing}`
+        : w.evidence === "alert"
+          ? `the alert points ${w.line === null ? "into" : "at"} ${at}${inFn}${missing}`
+          : "";
   if (w.decl) {
     const clause = w.decl.message ? clauseAbout(w.decl.message, w.decl.id) : null;
     const phrase = clause ? nounPhrase(clause, w.decl.id) : null;
