@@ -289,9 +289,11 @@ async function reviewCommand(args: string[], io: CliIO): Promise<number> {
         ? ""
         : ` (merge-base of ${escapeControls(v.base)} and ${escapeControls(v.head)}; ` +
           `${escapeControls(v.base)} is at ${short(run.givenBaseSha)})`;
+    // The same commit on both sides: nothing was compared, which a bare "success" would hide.
+    const same = run.baseSha === run.headSha ? style.dim(" (the base itself: no changes to review)") : "";
     io.stdout.write(
       `${style.bold("Base".padEnd(10))}${short(run.baseSha)}${how}\n` +
-        `${style.bold("Head".padEnd(10))}${short(run.headSha)}\n`,
+        `${style.bold("Head".padEnd(10))}${short(run.headSha)}${same}\n`,
     );
     io.stdout.write(`${renderReview(run.review, style)}\n`);
   }

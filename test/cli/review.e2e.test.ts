@@ -4,6 +4,13 @@ import { describe, expect, it } from "vitest";
 import { cli, demoRepo, git } from "./helpers.js";
 
 describe("groundfix review (built CLI)", () => {
+  it("says when the head is the base itself: nothing was compared (a fresh user's report)", () => {
+    const { dir } = demoRepo();
+    const same = cli(["review", "--repo", dir, "--base", "HEAD", "--head", "HEAD"]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/^Head\s+[0-9a-f]{12} \(the base itself: no changes to review\)$/m);
+  });
+
   it("passes a small addition and fails a commit that adds a secret, with the finding's path:line", () => {
     const { dir, base } = demoRepo();
     const original = git(dir, "show", "HEAD:services/audit.js");
