@@ -169,6 +169,11 @@ export function mayTouchSecret(
     if ((k & TOKEN) === 0) break;
     tokens |= k;
   }
+  // Further right too: a JWT's start (`eyJ…{8,}.eyJ`) holds its header, of any length (an `x5c` chain), so a word
+  // early in a long header sees the `.eyJ` only past TOKEN_REACH.
+  if (to - end >= TOKEN_REACH) {
+    for (; to < length && LONG_TOKEN[bytes[to] as number] === 1; to++) if (to - end > MAX_RUN) return true;
+  }
   if ((tokens & (PUNCT | CAPITAL_A)) !== 0 && TOKEN_START.test(content.slice(from, to))) return true;
   // One walk left from the word to the white space before it (VALUE_REACH at most): the kinds of its bytes (is a
   // `:`/`=` among them?) and where each value class's run through the word starts (see namedValue).
@@ -342,7 +347,14 @@ function inEnvComment(content: string, bytes: Uint8Array, start: number): boolea
   let i = start;
   for (; i > stop; i--) {
     const c = bytes[i - 1] as number;
-    if (c === 10 || c === 13) {
+    // A line starts after LF, CR or U+2028/U+2029 (E2 80 A8/A9 in UTF-8), as for the m flag's `^`; the comment's
+    // `.*` stops there too. (A NUL, a unit past 0xFF, is not taken: most are other characters, and the `#` may lie
+    // before one.)
+    if (
+      c === 10 ||
+      c === 13 ||
+      ((c === 0xa8 || c === 0xa9) && i >= 3 && bytes[i - 2] === 0x80 && bytes[i - 3] === 0xe2)
+    ) {
       line = i;
       break;
     }
@@ -356,7 +368,8 @@ function inEnvComment(content: string, bytes: Uint8Array, start: number): boolea
   cursor.line = line;
   cursor.hash = hash;
   if (line === -1 || start - line > COMMENT_REACH || !hash) return false;
-  return ENV_LINE.test(content.slice(Math.max(0, line - 1), start));
+  // From the line's terminator (three bytes for U+2028/U+2029), which ENV_LINE takes as a line's start.
+  return ENV_LINE.test(content.slice(Math.max(0, line - 3), start));
 }
 
 /** Longest line of a key block, bytes: prefix (40), a header's name, `: ` and value (232 characters, 3 bytes each). */
