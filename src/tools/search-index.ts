@@ -3,7 +3,7 @@ import { rawIsLatin1, rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { scanWorkerSettings, startShare, warmScanWorker } from "./scan-worker.js";
-import { anyWordMayTouchSecret, blankSecrets, secretSpans } from "./secret-words.js";
+import { anyWordMayTouchSecret, blankSecrets, secretSpans, walkSpent } from "./secret-words.js";
 import {
   escapeRegExp,
   identifierWords,
@@ -229,7 +229,7 @@ function keepShown(
   if (!anyWordMayTouchSecret(content, bytes, out.data, from, out.length, lengthOf, keyText)) return taken;
   const path = snapshot.paths[file] as string;
   const ascii = rawIsText(snapshot, path);
-  if (ascii && !keyText && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
+  if (ascii && !keyText && !walkSpent() && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
   const states = secretStateOf(snapshot);
   const spans = secretSpans(content, ascii ? undefined : snapshot.read(path));
   if (spans.length === 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redact, scanSecrets } from "../../src/grounding/secrets.js";
 import { searchCodebase } from "../../src/tools/search.js";
-import { anyWordMayTouchSecret, secretSpans } from "../../src/tools/secret-words.js";
+import { anyWordMayTouchSecret, secretSpans, walkSpent } from "../../src/tools/secret-words.js";
 import { scanWords } from "../../src/tools/search-index.js";
 import { latin1Bytes, reserveLatin1 } from "../../src/tools/word-scan.js";
 import { makeContext } from "./fixture.js";
@@ -84,6 +84,35 @@ describe("a JWT whose header is longer than TOKEN_REACH", () => {
     const right = await answer(files("hunter"), "foo hunter");
     const wrong = await answer(files("other6"), "foo hunter");
     expect(right).toBe(wrong);
+  });
+});
+
+// The cost side: a file whose every word the byte tests call safe only after a long walk kept no state (UNKNOWN), so
+// each pass paid the walks again. Runs of `[A-Za-z0-9_./-]` of ~4,000 characters (`ab00001.ab00002.…`): each word
+// walked its run both ways, ~46 ms a pass for a 44 KB file of 5,000 such words against ~1 ms with spaces between them
+// (and clearInRanges then walked them all again, one by one). Now past a budget (twice the file, plus 64 Ki) the call
+// says maybe, keepShown scans the file whole once and its state is known (~6 ms the next pass for ten such files).
+describe("cost: words in long runs of token characters", () => {
+  it("the byte tests give up on a file whose words' walks pass the budget", () => {
+    let body = "";
+    const ends: number[] = [];
+    for (let n = 0; n < 5200;) {
+      const run: string[] = [];
+      for (let len = 0; len < 4000; n++) {
+        const w = `ab${String(n).padStart(5, "0")}`;
+        run.push(w);
+        len += w.length + 1;
+      }
+      for (const w of run) ends.push(body.length + run.slice(0, run.indexOf(w) + 1).join(".").length);
+      body += `${run.join(".")} \n`;
+    }
+    expect(scanSecrets(body)).toEqual([]);
+    const bytes = new Uint8Array(latin1Bytes(body, true).subarray(0, body.length));
+    const entries = Int32Array.from(ends.flatMap((e) => [0, 0, e, 0]));
+    expect(anyWordMayTouchSecret(body, bytes, entries, 0, entries.length, () => 7, false)).toBe(true);
+    expect(walkSpent()).toBe(true);
+    // One word alone is still "no".
+    expect(anyWordMayTouchSecret(body, bytes, entries, 400, 404, () => 7, false)).toBe(false);
   });
 });
 
