@@ -3,7 +3,7 @@ import { rawIsLatin1, rawIsText, rawText } from "../snapshot/builder.js";
 import type { Snapshot } from "../types.js";
 import { boundedEditDistance } from "./nearest.js";
 import { scanWorkerSettings, startShare, warmScanWorker } from "./scan-worker.js";
-import { anyWordMayTouchSecret, blankSecrets, secretSpans } from "./secret-words.js";
+import { anyWordMayTouchSecret, blankSecrets, secretSpans, walkSpent } from "./secret-words.js";
 import {
   escapeRegExp,
   identifierWords,
@@ -160,13 +160,20 @@ function visibleWords(
 
 /** Lines around a word {@link clearInRanges} scans for secrets at most (characters); past it, the file's whole. */
 const MAX_RANGE = 1 << 16;
+/**
+ * What one range of {@link clearInRanges} counts for besides its characters: a file with a line of a credential's
+ * name and a short value per word (each word "maybe") cost ~18 µs a word in every pass, ~20 ms for a 100 KB file of
+ * 1,111 such words, its state never known; scanned whole once (then CLEAR or HELD) it costs a few ms.
+ */
+const RANGE_COST = 256;
 
 /**
  * Whether no word of `out[from..]` (as for `anyWordMayTouchSecret`, secret-words.ts) overlaps or touches a secret of
  * `content`, an ASCII text without a private key block, found without scanning it whole: each word the byte test
  * does not clear is looked up in the secrets of the lines around it (`secretFreeRange`, the ranges `scanSecrets`
  * can scan alone, each scanned once). False (scan the whole file) at the first word a secret touches, or whose
- * range is long (over {@link MAX_RANGE} characters or a quarter of the file: minified code).
+ * range is long (over {@link MAX_RANGE} characters: minified code), or once the ranges scanned add up to a quarter of
+ * the file (see {@link RANGE_COST}).
  */
 function clearInRanges(
   content: string,
@@ -176,6 +183,9 @@ function clearInRanges(
   lengthOf: (id: number) => number,
 ): boolean {
   const ranges: { from: number; to: number; spans: readonly { start: number; end: number }[] }[] = [];
+  // Characters scanned so far, each range counted with RANGE_COST more (a scanSecrets call costs its patterns' runs
+  // even on a short line): past a quarter of the file the whole file is scanned, once, as its state is then known.
+  let scanned = 0;
   for (let k = from; k < out.length; k += 4) {
     if (!anyWordMayTouchSecret(content, bytes, out.data, k, k + 4, lengthOf, false)) continue;
     const end = out.data[k + 2] as number;
@@ -183,7 +193,8 @@ function clearInRanges(
     let range = ranges.find((r) => r.from <= start && start < r.to);
     if (range === undefined) {
       const r = secretFreeRange(content, start, end);
-      if (r.to - r.from > MAX_RANGE || (r.to - r.from) * 4 > content.length) return false;
+      scanned += r.to - r.from + RANGE_COST;
+      if (r.to - r.from > MAX_RANGE || scanned * 4 > content.length) return false;
       const spans = scanSecrets(content.slice(r.from, r.to)).map((s) => ({
         start: s.start + r.from,
         end: s.end + r.from,
@@ -218,7 +229,7 @@ function keepShown(
   if (!anyWordMayTouchSecret(content, bytes, out.data, from, out.length, lengthOf, keyText)) return taken;
   const path = snapshot.paths[file] as string;
   const ascii = rawIsText(snapshot, path);
-  if (ascii && !keyText && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
+  if (ascii && !keyText && !walkSpent() && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
   const states = secretStateOf(snapshot);
   const spans = secretSpans(content, ascii ? undefined : snapshot.read(path));
   if (spans.length === 0) {
