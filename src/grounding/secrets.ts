@@ -57,7 +57,14 @@ const PEM_END = String.raw`-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 const PEM_BREAK = String.raw`(?:(?:\\r)?\\n|\r?\n)`;
 /** What may close a line of a key block written as an array of string literals (`"-----BEGIN … KEY-----",`). */
 const PEM_LINE_END = String.raw`[ \t"',+]{0,4}`;
-const PEM_LINE = String.raw`[ \t"'>|]{0,40}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n]{0,200})${PEM_LINE_END}`;
+/**
+ * One line of a key block: base64, or a `Name: value` header. The header is tried first: tried second, a header's
+ * name matched as base64 up to its `-` ("…-----\nProc"), the block ended there, and its accept test (16 base64
+ * characters) failed, so an encrypted PEM key (`Proc-Type:`, `DEK-Info:`) or a PGP key block with a `Version:` line
+ * was not redacted at all (test/tools/search-secret-filter-attack.test.ts). A header's value stops at a `\`, so it
+ * does not run over a `\n` escape to the end of a string-literal block's line (as `mayBeInKeyBlock` cuts lines).
+ */
+const PEM_LINE = String.raw`[ \t"'>|]{0,40}(?:[A-Za-z-]{1,30}: [^\r\n\\]{0,200}|[A-Za-z0-9+/=]{1,200})${PEM_LINE_END}`;
 
 /**
  * The one set of secret patterns: what {@link redact} replaces in every text that leaves the snapshot and what the
