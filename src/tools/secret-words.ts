@@ -230,6 +230,9 @@ export function mayTouchSecret(
     // Every value class excludes white space, so all runs have started here.
     if (k === SPACE) break;
     kinds |= k;
+    // Every run has started and a `:`/`=` is known: the rest of the walk could tell nothing more (in minified code,
+    // where white space is far, the walk so ends at the nearest quote instead of ASCII_REACH).
+    if (live === 0 && (kinds & ASSIGN) !== 0) break;
   }
   // A token run longer than the walk (a long token's characters only) starts further left: it is the run.
   from = Math.min(from, i);
