@@ -99,36 +99,51 @@ function scanCache(snapshot: Snapshot): ScanCache {
   return cache;
 }
 
-/** Per file of a snapshot, what {@link visibleWords} knows of its secrets: UNKNOWN, CLEAR or HELD. */
-const secretStates = new WeakMap<Snapshot, Uint8Array>();
-/** Not looked at yet: its words are tested one by one. */
-const UNKNOWN = 0;
-/** Scanned for secrets and none found: every word is shown. */
-const CLEAR = 1;
-/** Holds secrets: its words are taken from its text with them blanked ({@link heldSpans}). */
-const HELD = 2;
-/** The {@link secretStates} of `snapshot`, made (all {@link UNKNOWN}) when needed. */
-function secretStateOf(snapshot: Snapshot): Uint8Array {
-  let states = secretStates.get(snapshot);
-  if (states === undefined) secretStates.set(snapshot, (states = new Uint8Array(snapshot.paths.length)));
-  return states;
-}
-/** Per file of a snapshot, whether its raw text holds "PRIVATE KEY": 0 not known yet, 1 no, 2 yes. */
-const keyTexts = new WeakMap<Snapshot, Uint8Array>();
-
 /**
- * Whether `content`, the raw text of `file`, holds "PRIVATE KEY" (every key block's BEGIN line does), worked out once
- * a snapshot (one native search, ~29 ms for the bench's 108 MB; the per-word key-block test it spares cost ~39 ms a
- * pass).
+ * What {@link visibleWords} knows of the secrets of a snapshot's files, kept per snapshot: `clear[i]` is 1 for a file
+ * scanned for secrets and found to hold none (every word shown, no test again); `held` the spans of those that hold
+ * some (offsets of the raw text; their words are taken with them blanked); any other file is tested word by word.
+ * `keyText[i]`: whether the raw text holds "PRIVATE KEY" (every key block's BEGIN line does), 0 not known yet, 1 no,
+ * 2 yes, worked out once (one native search, ~29 ms for the bench's 108 MB; the per-word key-block test it spares
+ * cost ~39 ms a pass).
  */
-function holdsKeyText(snapshot: Snapshot, file: number, content: string): boolean {
-  let known = keyTexts.get(snapshot);
-  if (known === undefined) keyTexts.set(snapshot, (known = new Uint8Array(snapshot.paths.length)));
-  if (known[file] === 0) known[file] = content.includes("PRIVATE KEY") ? 2 : 1;
-  return known[file] === 2;
+interface SecretMemo {
+  clear: Uint8Array;
+  held: Map<number, readonly { start: number; end: number }[]>;
+  keyText: Uint8Array;
 }
-/** Per snapshot, the secrets' spans of each {@link HELD} file (offsets of its raw text). */
-const heldSpans = new WeakMap<Snapshot, Map<number, readonly { start: number; end: number }[]>>();
+
+const secretMemos = new WeakMap<Snapshot, SecretMemo>();
+
+/** The {@link SecretMemo} of `snapshot`, made (nothing known) when needed. */
+function secretMemo(snapshot: Snapshot): SecretMemo {
+  let memo = secretMemos.get(snapshot);
+  if (memo === undefined) {
+    const n = snapshot.paths.length;
+    memo = { clear: new Uint8Array(n), held: new Map(), keyText: new Uint8Array(n) };
+    secretMemos.set(snapshot, memo);
+  }
+  return memo;
+}
+
+/** Whether `content`, the raw text of `file`, holds "PRIVATE KEY" (see {@link SecretMemo}). */
+function holdsKeyText(memo: SecretMemo, file: number, content: string): boolean {
+  if (memo.keyText[file] === 0) memo.keyText[file] = content.includes("PRIVATE KEY") ? 2 : 1;
+  return memo.keyText[file] === 2;
+}
+
+/** `fileWords` on `content` with every span of `spans` blanked (same offsets): the words its served text shows. */
+function blankedWords(
+  content: string,
+  spans: readonly { start: number; end: number }[],
+  narrow: boolean,
+  file: number,
+  pattern: ScanPattern,
+  table: WordTable,
+  out: IntList,
+): number {
+  return fileWords(blankSecrets(content, spans, isWordChar), narrow, file, pattern, table, out);
+}
 
 /**
  * `fileWords` (word-scan.ts) for `file`, whose raw text is `content`, keeping only the words its served text shows:
@@ -147,13 +162,12 @@ function visibleWords(
   table: WordTable,
   out: IntList,
 ): number {
-  const state = secretStateOf(snapshot)[file];
-  let spans = state === HELD ? heldSpans.get(snapshot)?.get(file) : undefined;
-  if (spans !== undefined)
-    return fileWords(blankSecrets(content, spans, isWordChar), narrow, file, pattern, table, out);
+  const memo = secretMemo(snapshot);
+  const spans = memo.held.get(file);
+  if (spans !== undefined) return blankedWords(content, spans, narrow, file, pattern, table, out);
   const from = out.length;
   const taken = fileWords(content, narrow, file, pattern, table, out);
-  if (state === CLEAR || out.length === from) return taken;
+  if (memo.clear[file] === 1 || out.length === from) return taken;
   // The bytes fileWords just scanned are `content`'s.
   return keepShown(snapshot, file, content, scannedBytes(), narrow, pattern, table, out, from, taken);
 }
@@ -163,7 +177,7 @@ const MAX_RANGE = 1 << 16;
 /**
  * What one range of {@link clearInRanges} counts for besides its characters: a file with a line of a credential's
  * name and a short value per word (each word "maybe") cost ~18 µs a word in every pass, ~20 ms for a 100 KB file of
- * 1,111 such words, its state never known; scanned whole once (then CLEAR or HELD) it costs a few ms.
+ * 1,111 such words, its state never known; scanned whole once (then known clear or held) it costs a few ms.
  */
 const RANGE_COST = 256;
 
@@ -207,9 +221,9 @@ function clearInRanges(
 }
 
 /**
- * The second half of {@link visibleWords}, for a file of {@link UNKNOWN} state whose words `out[from..]` were taken
- * from its raw text `content` (`bytes` its Latin-1), `taken` of them in all: those words stay when none may touch a
- * secret, or when the file has none; otherwise they are taken again with its secrets blanked.
+ * The second half of {@link visibleWords}, for a file of unknown secrets ({@link SecretMemo}) whose words `out[from..]`
+ * were taken from its raw text `content` (`bytes` its Latin-1), `taken` of them in all: those words stay when none
+ * may touch a secret, or when the file has none; otherwise they are taken again with its secrets blanked.
  * @returns the number of the file's words taken
  */
 function keepShown(
@@ -225,24 +239,21 @@ function keepShown(
   taken: number,
 ): number {
   const lengthOf = (id: number) => table.lengths[id] as number;
-  const keyText = holdsKeyText(snapshot, file, content);
+  const memo = secretMemo(snapshot);
+  const keyText = holdsKeyText(memo, file, content);
   if (!anyWordMayTouchSecret(content, bytes, out.data, from, out.length, lengthOf, keyText)) return taken;
   const path = snapshot.paths[file] as string;
   const ascii = rawIsText(snapshot, path);
   if (ascii && !keyText && !walkSpent() && clearInRanges(content, bytes, out, from, lengthOf)) return taken;
-  const states = secretStateOf(snapshot);
   const spans = secretSpans(content, ascii ? undefined : snapshot.read(path));
   if (spans.length === 0) {
-    states[file] = CLEAR;
+    memo.clear[file] = 1;
     return taken;
   }
-  states[file] = HELD;
-  let perFile = heldSpans.get(snapshot);
-  if (perFile === undefined) heldSpans.set(snapshot, (perFile = new Map()));
-  perFile.set(file, spans);
+  memo.held.set(file, spans);
   for (let k = from; k < out.length; k += 4) table.seen[out.data[k + 1] as number] = -1;
   out.length = from;
-  return fileWords(blankSecrets(content, spans, isWordChar), narrow, file, pattern, table, out);
+  return blankedWords(content, spans, narrow, file, pattern, table, out);
 }
 
 /**
@@ -377,7 +388,7 @@ function scanWordsOnce(
         const from = entries.length;
         const ids = new Int32Array(theirs.words.length).fill(-1);
         const e = theirs.entries;
-        const states = secretStateOf(snapshot);
+        const memo = secretMemo(snapshot);
         const theirCapped = new Set(theirs.capped);
         for (let k = 0; k < e.length;) {
           // One file's entries, then only the words its served text shows, as visibleWords keeps them.
@@ -390,16 +401,15 @@ function scanWordsOnce(
             entries.push4(file, id, e[k + 2] as number, 0);
           }
           let taken = theirCapped.has(file) ? MAX_WORDS_PER_FILE : (entries.length - fileFrom) / 4;
-          const state = states[file];
-          if (state !== CLEAR) {
-            const content = rawText(snapshot, paths[file] as string) as string;
+          const content = rawText(snapshot, paths[file] as string) as string;
+          const spans = memo.held.get(file);
+          // A file known to hold secrets is taken again with them blanked (the worker read its raw text).
+          if (spans !== undefined) {
+            entries.length = fileFrom;
+            taken = blankedWords(content, spans, narrow, file, pattern, table, entries);
+          } else if (memo.clear[file] !== 1) {
             const bytes = latin1Bytes(content, narrow);
-            // A file known to hold secrets is taken again whole (the worker read its raw text).
-            if (state === HELD) entries.length = fileFrom;
-            taken =
-              state === HELD
-                ? visibleWords(snapshot, file, content, narrow, pattern, table, entries)
-                : keepShown(snapshot, file, content, bytes, narrow, pattern, table, entries, fileFrom, taken);
+            taken = keepShown(snapshot, file, content, bytes, narrow, pattern, table, entries, fileFrom, taken);
           }
           if (taken >= MAX_WORDS_PER_FILE) capped.add(file);
         }

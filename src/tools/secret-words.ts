@@ -160,13 +160,7 @@ const ENV_REACH = 700;
  * or `A` and cost a few byte reads; in a long line without white space (minified code) the walk left stops at
  * ASCII_REACH, and a URL's password is looked for only where an `@` ends the run. True means maybe (scan to know).
  */
-export function mayTouchSecret(
-  content: string,
-  bytes: Uint8Array,
-  length: number,
-  start: number,
-  end: number,
-): boolean {
+function mayTouchSecret(content: string, bytes: Uint8Array, length: number, start: number, end: number): boolean {
   // The word's run of token characters: TOKEN_REACH each way, further left only through the characters of the
   // shapes of any length (an OpenAI, Anthropic or Slack token, a JWT, a Slack webhook's path).
   let tokens = 0;
@@ -400,9 +394,9 @@ const KEY_LINE_MAX = 40 + 32 + 3 * 200 + 4;
 /** How far back {@link mayBeInKeyBlock} walks a block's lines at most; past it, the file is looked at whole. */
 const KEY_BLOCK_REACH = 1 << 16;
 /** Result of {@link mayBeInKeyBlock}: no, maybe, or look at the whole file. */
-export const NO_BLOCK = 0;
-export const MAYBE_BLOCK = 1;
-export const FILE_BLOCK = 2;
+const NO_BLOCK = 0;
+const MAYBE_BLOCK = 1;
+const FILE_BLOCK = 2;
 
 const B64 = new Uint8Array(256); // [A-Za-z0-9+/=]
 const LINE_START = new Uint8Array(256); // [ \t"'>|]
@@ -465,7 +459,7 @@ function endsBeginLine(content: string, bytes: Uint8Array, from: number, to: num
  * walk goes past KEY_BLOCK_REACH. Lines of code fail at once or after a line: a block's lines are base64 or
  * `Name: value` headers, with quotes or a `>`/`|` before them.
  */
-export function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: number, end: number): number {
+function mayBeInKeyBlock(content: string, bytes: Uint8Array, start: number, end: number): number {
   let upper = true;
   for (let i = start; i < end && upper; i++) {
     const c = bytes[i] as number;

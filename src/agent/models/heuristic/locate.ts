@@ -948,16 +948,12 @@ export function relayReason(
 }
 
 /**
- * True when the frame line of candidate `c` passes one of its function's parameters on unchanged, as an argument of
- * the call it makes (`total = compute_total(cart)` in `def checkout(cart)`): the frame did not produce the value
- * either. False for compiled-output candidates (no frame line) and when the parameter is assigned before the line.
+ * The parameter of its function that the frame line of candidate `c` passes on unchanged, as an argument of the call
+ * it makes (`cart` in `total = compute_total(cart)` in `def checkout(cart)`): the frame did not produce the value
+ * either. The first such parameter, or null: for compiled-output candidates (no frame line), when the line is not in
+ * a function, and when the parameter is assigned before the line.
  */
-export function passesOwnParameter(w: FileWindow, c: Candidate): boolean {
-  return passedParameter(w, c) !== null;
-}
-
-/** The parameter {@link passesOwnParameter} finds passed on (the first), or null. */
-export function passedParameter(w: FileWindow, c: Candidate): string | null {
+function passedParameter(w: FileWindow, c: Candidate): string | null {
   const lang = languageOf(c.path);
   const line = c.compiled ? null : c.line;
   if (!lang || line === null) return null;
@@ -977,7 +973,7 @@ export function passedParameter(w: FileWindow, c: Candidate): string | null {
  * Rule: look past relaying frames. When the innermost own frame only relays a value that was already missing or wrong
  * (see {@link relayReason}), the cause is where the value was produced: the nearest caller outward — each the direct
  * caller of the one before (the next frame of the trace), own code, in another function — that does not itself pass
- * its own parameter on ({@link passesOwnParameter}). That caller becomes the first candidate (marked `relayedFrom`).
+ * its own parameter on ({@link passedParameter}). That caller becomes the first candidate (marked `relayedFrom`).
  * When every own caller only passes the value on (it came from outside the repository), the innermost frame stays:
  * that is where it can be checked. Returns a read to make first, the reordered candidates, or null (no change).
  */

@@ -513,9 +513,9 @@ function relayedParameter(
   const missing = missingName(problem.errorMessages[0] ?? null);
   if (!from || from.why === "validator" || !missing) return null;
   // Through callers that only passed it on: the parameter of the one this caller calls that it passed.
-  const callee0 = from.via ?? from;
-  const inner = knownLines(steps, callee0.path);
-  const innerLang = languageOf(callee0.path) ?? lang;
+  const called = from.via ?? from;
+  const inner = knownLines(steps, called.path);
+  const innerLang = languageOf(called.path) ?? lang;
   const bare = callee.replace(/^#/, "");
   let signature: string | null = null;
   for (const [n, t] of [...inner.lines.entries()].sort((x, y) => x[0] - y[0])) {
