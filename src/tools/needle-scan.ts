@@ -9,14 +9,21 @@ import { Buffer } from "node:buffer";
  * 114-158 ms for five, against 216-234 ms and 350-394 ms for the regular expression, with the same hits (146,988 and
  * 281,576). Nothing here imports more than `node:buffer`, so the scan worker (scan-worker.ts) loads it too.
  *
- * How: per block of 16 bytes at `i`, the bytes at `i` and at `i + 1`, each OR 0x20 (ASCII letters lower-cased; a few
- * other bytes become letters too, so this only picks candidates), are compared with the first and second letters of
- * each distinct needle opening (all needles have two characters or more); the positions where both match are the
- * candidates, checked exactly (the lower-cased byte against each needle's bytes) from left to right. A needle found
- * at a candidate: the scan goes to the end of its word (bytes of `[A-Za-z0-9_$]`), records that end and goes on from
- * there; else the next candidate, then the next block. The 32 bytes after a text are zeros (0x20 after the OR, no
- * needle character), so the last block finds no candidate past the text. Ends are written to an array of
- * {@link END_SLOTS}; a full array stops the call and the caller calls again from the last end.
+ * How: per block of 16 bytes at `i`, the bytes at `i`, `i + 1` and `i + 2`, each OR 0x20 (ASCII letters lower-cased;
+ * a few other bytes become letters too, so this only picks candidates), are compared with the first three characters
+ * of each distinct needle opening (all needles have two characters or more; a two-character needle's opening takes
+ * any third byte); the positions where all match are the candidates, checked exactly (the lower-cased byte against
+ * each needle's bytes) from left to right. Three bytes rather than two: in code, the first two letters of a needle
+ * ("re", "co", "na") start a word every few dozen bytes, and each such candidate cost a check of every needle.
+ * Measured on the bench's 108 MB repository (session 13, the large section's two passes, 3 and 5 needles, the copy
+ * into memory included, medians of 7): 151-155 ms with two bytes and the openings read from a table in a loop,
+ * 116-125 ms with three bytes and the openings as constants of the code (a module compiled per set of openings,
+ * kept: {@link MAX_FUNCTIONS}); same hits (428,564).
+ *
+ * A needle found at a candidate: the scan goes to the end of its word (bytes of `[A-Za-z0-9_$]`), records that end
+ * and goes on from there; else the next candidate, then the next block. The 32 bytes after a text are zeros (0x20
+ * after the OR, no needle character), so the last block finds no candidate past the text. Ends are written to an
+ * array of {@link END_SLOTS}; a full array stops the call and the caller calls again from the last end.
  *
  * Why the regular expression finds the same: it reports the leftmost position where a needle starts (case-folded as
  * without the `u` flag: only ASCII letters fold, ES2023 22.2.2.7.3 Canonicalize), widened to its word's end; the scan
@@ -26,27 +33,32 @@ import { Buffer } from "node:buffer";
 /** Memory layout (byte offsets). */
 const LOWER = 0; // 256 bytes: each byte lower-cased (A-Z to a-z, the others as they are)
 const WORD = 256; // 256 bytes: 1 for a word byte [A-Za-z0-9_$], else 0
-const BIGRAM_COUNT = 512; // i32: the number of filters at FILTERS
-const NEEDLE_COUNT = 516; // i32: the number of needles at NEEDLES
-const FILTERS = 528; // per distinct needle opening, 16 bytes of its first character | 0x20, 16 of its second
-/** Distinct needle openings (first two characters) the scan filters by at most; more go to the regular expression. */
+const NEEDLE_COUNT = 512; // i32: the number of needles at NEEDLES
+/**
+ * Distinct needle openings the scan filters by at most (their first three characters, else their first two when
+ * those are fewer); more go to the regular expression.
+ */
 export const MAX_OPENINGS = 64;
-const NEEDLES = FILTERS + MAX_OPENINGS * 32; // per needle: its length (one byte), then its bytes
+const NEEDLES = 528; // per needle: its length (one byte), then its bytes
 /** Bytes of the needles (one more each for its length) the scan takes at most. */
 const NEEDLE_BYTES = 4096;
 const ENDS = NEEDLES + NEEDLE_BYTES; // i32 ends of the words found by one call
 /** Ends one call of the scan records at most. */
 export const END_SLOTS = 16384;
 const TEXT = ENDS + END_SLOTS * 4; // the text scanned, then 32 zero bytes
-/** Zero bytes kept after a text (the scan reads 17 bytes from a block's start). */
+/** Zero bytes kept after a text (the scan reads 18 bytes from a block's start). */
 const PAD = 32;
 const PAGE = 65536;
 
 /** A needle the scan takes: two characters or more of `[a-z0-9_$]` (lower case, as `scanPattern` is given them). */
 const SCANNABLE = /^[a-z0-9_$]{2,255}$/;
 
-/** The WebAssembly code of `scan(from, n, cap) -> count` (see the module comment), built by {@link assemble}. */
-function scanFunction(): number[] {
+/**
+ * The WebAssembly code of `scan(from, n, cap) -> count` (see the module comment) for needles of these `openings`
+ * (their first two or three characters, lower case), built by {@link assemble}: the openings are constants of the
+ * code, one filter after the other (no loop over a table).
+ */
+function scanFunction(openings: readonly string[]): number[] {
   const code: number[] = [];
   const labels: string[] = [];
   /** Append instructions (each an array of bytes, or a byte). */
@@ -65,7 +77,7 @@ function scanFunction(): number[] {
   const br = (name: string) => [0x0c, depth(name)];
   const brIf = (name: string) => [0x0d, depth(name)];
   // Parameters 0-2, then the locals declared below.
-  const L = { i: 0, n: 1, cap: 2, cnt: 3, mask: 4, pos: 5, p: 6, k: 7, len: 8, j: 9, v: 10, w: 11, m: 12 };
+  const L = { i: 0, n: 1, cap: 2, cnt: 3, mask: 4, pos: 5, p: 6, k: 7, len: 8, j: 9, v: 10, w: 11, m: 12, x: 13 };
   type Local = keyof typeof L;
   const get = (l: Local) => [0x20, L[l]];
   const set = (l: Local) => [0x21, L[l]];
@@ -84,22 +96,22 @@ function scanFunction(): number[] {
     [0xfd, 100],
   ];
   const inc = (l: Local, by: number) => [...get(l), ...i32(by), ADD, ...set(l)];
-  ops(2, 7, 0x7f, 3, 0x7b); // locals: cnt mask pos p k len j (i32), v w m (v128)
+  ops(2, 7, 0x7f, 4, 0x7b); // locals: cnt mask pos p k len j (i32), v w m x (v128)
   open("block", "done");
   open("loop", "block16");
   ops(get("i"), get("n"), GEU, brIf("done"));
-  // m = OR over the openings (first, second) of (v == first) & (w == second), v and w the bytes at i and i + 1.
+  // The mask of the OR over the openings of (v == first) & (w == second) [& (x == third)], v, w and x the bytes at
+  // i, i + 1 and i + 2 (OR 0x20), the openings' characters constants of the code.
   ops(get("i"), vload(TEXT), vconst(0x20), V128_OR, set("v"));
   ops(get("i"), vload(TEXT + 1), vconst(0x20), V128_OR, set("w"));
-  ops(vconst(0), set("m"), i32(0), load32(BIGRAM_COUNT), set("k"), i32(FILTERS), set("p"));
-  open("block", "filtered");
-  open("loop", "filter");
-  ops(get("k"), EQZ, brIf("filtered"));
-  ops(get("m"), get("v"), get("p"), vload(0), I8X16_EQ, get("w"), get("p"), vload(16), I8X16_EQ);
-  ops(V128_AND, V128_OR, set("m"), inc("p", 32), inc("k", -1), br("filter"));
-  close();
-  close();
-  ops(get("m"), I8X16_BITMASK, set("mask"));
+  if (openings.some((o) => o.length > 2)) ops(get("i"), vload(TEXT + 2), vconst(0x20), V128_OR, set("x"));
+  openings.forEach((o, q) => {
+    ops(get("v"), vconst(o.charCodeAt(0) | 0x20), I8X16_EQ, get("w"), vconst(o.charCodeAt(1) | 0x20), I8X16_EQ);
+    ops(V128_AND);
+    if (o.length > 2) ops(get("x"), vconst(o.charCodeAt(2) | 0x20), I8X16_EQ, V128_AND);
+    if (q > 0) ops(V128_OR);
+  });
+  ops(I8X16_BITMASK, set("mask"));
   open("block", "next16");
   open("loop", "candidate");
   // The lowest candidate left: pos; then each needle compared there.
@@ -168,17 +180,20 @@ function sleb(v: number): number[] {
   }
 }
 
-/** The module's bytes: one memory "mem" (one page at first), one function "scan" (i32, i32, i32) -> i32. */
-function assemble(): Uint8Array {
-  const body = scanFunction();
+/**
+ * The module's bytes for `openings` (see {@link scanFunction}): one function "scan" (i32, i32, i32) -> i32, on the
+ * memory it imports as "env" "mem".
+ */
+function assemble(openings: readonly string[]): Uint8Array {
+  const body = scanFunction(openings);
   const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
   const name = (s: string) => [s.length, ...Buffer.from(s, "latin1")];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
     ...section(1, [1, 0x60, 3, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
+    ...section(2, [1, ...name("env"), ...name("mem"), 2, 0, 1]),
     ...section(3, [1, 0]),
-    ...section(5, [1, 0, Math.ceil((TEXT + PAD) / PAGE)]),
-    ...section(7, [2, ...name("scan"), 0, 0, ...name("mem"), 2, 0]),
+    ...section(7, [1, ...name("scan"), 0, 0]),
     ...section(10, [1, ...uleb(body.length), ...body]),
   ]);
 }
@@ -189,9 +204,16 @@ interface WasmMemory {
   grow(pages: number): number;
 }
 interface WasmApi {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
+  Instance: new (
+    module: object,
+    imports: Record<string, Record<string, unknown>>,
+  ) => { exports: Record<string, unknown> };
 }
+
+/** Scan functions kept per scanner, by their openings (a search's later passes often look for the same ones). */
+const MAX_FUNCTIONS = 16;
 
 /**
  * One thread's scanner: {@link NeedleScanner.text} is where a text goes (its Latin-1 bytes), {@link load} sets the
@@ -205,14 +227,15 @@ export class NeedleScanner {
   /** The needles last given to {@link load} and taken (the caller's array, compared by identity). */
   loaded: readonly string[] | undefined;
   private readonly memory: WasmMemory;
-  private readonly run: (from: number, n: number, cap: number) => number;
+  private run: (from: number, n: number, cap: number) => number;
+  /** The scan functions compiled so far, by their openings joined with spaces, oldest first. */
+  private readonly functions = new Map<string, (from: number, n: number, cap: number) => number>();
   private bytes: Uint8Array;
 
+  /** @throws when WebAssembly or its SIMD instructions are not available (the module does not compile). */
   constructor() {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const instance = new wasm.Instance(new wasm.Module(assemble()));
-    this.memory = instance.exports.mem as WasmMemory;
-    this.run = instance.exports.scan as (from: number, n: number, cap: number) => number;
+    this.memory = new (wasmApi().Memory)({ initial: Math.ceil((TEXT + PAD) / PAGE) });
+    this.run = this.compile(["ab"]);
     this.bytes = new Uint8Array(this.memory.buffer);
     this.text = Buffer.from(this.memory.buffer, TEXT);
     this.ends = new Int32Array(this.memory.buffer, ENDS, END_SLOTS);
@@ -221,6 +244,13 @@ export class NeedleScanner {
       this.bytes[WORD + b] =
         (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || (b >= 48 && b <= 57) || b === 95 || b === 36 ? 1 : 0;
     }
+  }
+
+  /** The scan function for `openings`, on this scanner's memory. */
+  private compile(openings: readonly string[]): (from: number, n: number, cap: number) => number {
+    const wasm = wasmApi();
+    const instance = new wasm.Instance(new wasm.Module(assemble(openings)), { env: { mem: this.memory } });
+    return instance.exports.scan as (from: number, n: number, cap: number) => number;
   }
 
   /** Make {@link text} hold a text of `length` bytes and the zeros after it (grows the memory; new views). */
@@ -241,16 +271,25 @@ export class NeedleScanner {
   load(needles: readonly string[]): boolean {
     if (needles.length === 0 || !needles.every((n) => SCANNABLE.test(n))) return false;
     if (needles.reduce((s, n) => s + n.length + 1, 0) > NEEDLE_BYTES) return false;
-    const openings = [...new Set(needles.map((n) => ((n.charCodeAt(0) | 0x20) << 8) | (n.charCodeAt(1) | 0x20)))];
+    // Three characters per opening (two for a two-character needle); two for all when that makes too many.
+    const opening = (n: string, k: number) => n.slice(0, Math.min(k, n.length));
+    let openings = [...new Set(needles.map((n) => opening(n, 3)))];
+    if (openings.length > MAX_OPENINGS) openings = [...new Set(needles.map((n) => opening(n, 2)))];
     if (openings.length > MAX_OPENINGS) return false;
+    const key = openings.join(" ");
+    let run = this.functions.get(key);
+    if (run === undefined) {
+      try {
+        run = this.compile(openings);
+      } catch {
+        return false;
+      }
+      if (this.functions.size >= MAX_FUNCTIONS) this.functions.delete(this.functions.keys().next().value as string);
+      this.functions.set(key, run);
+    }
+    this.run = run;
     const { bytes } = this;
-    const view = new DataView(this.memory.buffer);
-    view.setInt32(BIGRAM_COUNT, openings.length, true);
-    view.setInt32(NEEDLE_COUNT, needles.length, true);
-    openings.forEach((o, q) => {
-      bytes.fill(o >> 8, FILTERS + q * 32, FILTERS + q * 32 + 16);
-      bytes.fill(o & 0xff, FILTERS + q * 32 + 16, FILTERS + q * 32 + 32);
-    });
+    new DataView(this.memory.buffer).setInt32(NEEDLE_COUNT, needles.length, true);
     let at = NEEDLES;
     for (const n of needles) {
       bytes[at++] = n.length;
@@ -269,6 +308,11 @@ export class NeedleScanner {
     this.bytes.fill(0, TEXT + n, TEXT + n + PAD);
     return this.run(from, n, END_SLOTS);
   }
+}
+
+/** The WebAssembly API (the project's TypeScript libraries do not declare it). */
+function wasmApi(): WasmApi {
+  return (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 }
 
 let scanner: NeedleScanner | null | undefined;

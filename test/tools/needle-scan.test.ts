@@ -104,6 +104,34 @@ describe("the needle scan finds what the scan's regular expression finds", () =>
     same(many.join(" ") + " ZAZ xBAZ", many);
   });
 
+  it("filters by three characters: a needle's first two are no hit, a two-character needle takes any third", () => {
+    expect(same("reduce return resolve re_ REs", ["resolve"])).toEqual(["resolve@21"]);
+    expect(same("reduce return resolve re_ REs", ["resolve", "re"])).toEqual([
+      "reduce@6",
+      "return@13",
+      "resolve@21",
+      "re_@25",
+      "REs@29",
+    ]);
+    // More than MAX_OPENINGS distinct three-character openings, two two-character ones: filtered by two, still taken.
+    const thirds = "abcdefghijklmnopqrstuvwxyz0123456789_$";
+    const many = ["ab", "ac"].flatMap((two) => [...thirds].map((c) => `${two}${c}x`));
+    expect(many.length).toBeGreaterThan(MAX_OPENINGS);
+    expect(takes(many)).toBe(true);
+    expect(same(`${many.join(" ")} ABZY xACZX`, many)).toEqual([
+      ...many.map((n, i) => `${n}@${5 * i + 4}`),
+      `xACZX@${5 * many.length + 10}`,
+    ]);
+  });
+
+  it("gives each needle set's own hits when sets alternate (one compiled scan per set of openings)", () => {
+    const text = "typeRoots compilerOptions missingType name";
+    for (let round = 0; round < 3; round++) {
+      expect(same(text, ["type", "roots"])).toEqual(["typeRoots@9", "missingType@37"]);
+      expect(same(text, ["compiler", "name"])).toEqual(["compilerOptions@25", "name@42"]);
+    }
+  });
+
   it("agrees on random texts of letters of both cases, `_`, `$`, digits, and bytes that fold into them", () => {
     let seed = 7;
     const random = (n: number) => {
