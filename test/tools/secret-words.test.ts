@@ -220,4 +220,32 @@ describe("the copies of a .env value in its line's comment", () => {
     const bytes = new Uint8Array(latin1Bytes(content, true).subarray(0, content.length));
     expect(missed(content, bytes, scanSecrets(content))).toEqual([]);
   });
+
+  it("are maybe past a long stretch without a word (read by native searches), whatever ends a line in it", () => {
+    const value = "Xq7hunter9Zabc";
+    const stretch = "\u00fc".repeat(300);
+    const cases = [
+      // a word ("note") before the stretch and the `#`; the `#` before the stretch, after other lines or not
+      `PORT=80\nAPI_TOKEN=${value} note ${stretch} # ${value}\nNEXT=1\n`,
+      `PORT=80\nAPI_TOKEN=${value} # ${stretch}${value}\n`,
+      `API_TOKEN=${value} #${stretch}${value}`,
+      // line breaks in the stretch: LF, CR, U+2028 (the copy's line is then no .env line: nothing to find, no error)
+      `API_TOKEN=${value} note ${stretch}\r# ${value}\n`,
+      `API_TOKEN=${value} note ${stretch}\u2028API_KEY=${value}2 # ${stretch}${value}2\n`,
+      `API_TOKEN=${value} note ${stretch}\n${stretch}API_KEY=${value}3 note ${stretch}#${stretch} ${value}3`,
+      // a word at the end of a line longer than the comment's reach, then the .env line: its start is in the stretch
+      ...["\n", "\r", "\u2028"].map(
+        (br) => `${"ab ".repeat(800)}note ${stretch}${br}API_KEY=${value} # ${stretch}${value}`,
+      ),
+    ];
+    for (const decoded of cases) {
+      const raw = Buffer.from(decoded, "utf8").toString("latin1");
+      const spans = secretSpans(raw, decoded);
+      const bytes = new Uint8Array(latin1Bytes(raw, true).subarray(0, raw.length));
+      expect(missed(raw, bytes, spans), JSON.stringify(decoded)).toEqual([]);
+    }
+    // Where a `#` follows the value, its copy past the stretch is a secret: those cases test the comment rule.
+    for (const decoded of [...cases.slice(1, 3), ...cases.slice(-3)])
+      expect(scanSecrets(decoded).filter((s) => decoded.slice(s.start, s.end) === value)).toHaveLength(2);
+  });
 });
