@@ -14,6 +14,7 @@ import {
 } from "./symbol-index.js";
 import {
   fileWords,
+  keyTextWatch,
   IntList,
   MAX_WORDS_PER_FILE,
   latin1Bytes,
@@ -104,8 +105,9 @@ function scanCache(snapshot: Snapshot): ScanCache {
  * scanned for secrets and found to hold none (every word shown, no test again); `held` the spans of those that hold
  * some (offsets of the raw text; their words are taken with them blanked); any other file is tested word by word.
  * `keyText[i]`: whether the raw text holds "PRIVATE KEY" (every key block's BEGIN line does), 0 not known yet, 1 no,
- * 2 yes, worked out once (one native search, ~29 ms for the bench's 108 MB; the per-word key-block test it spares
- * cost ~39 ms a pass).
+ * 2 yes, worked out once: by the needle scan of the file's first pass, which notes whether it met " KE"
+ * (`keyTextWatch`, word-scan.ts), else by one native search (~37 ms for the bench's 108 MB when all were searched;
+ * the per-word key-block test it spares cost ~39 ms a pass).
  */
 interface SecretMemo {
   clear: Uint8Array;
@@ -166,7 +168,11 @@ function visibleWords(
   const spans = memo.held.get(file);
   if (spans !== undefined) return blankedWords(content, spans, narrow, file, pattern, table, out);
   const from = out.length;
+  // The scan tells, as it goes, whether the text may hold "PRIVATE KEY" (see SecretMemo), when that is not known.
+  keyTextWatch.watch = memo.keyText[file] === 0;
   const taken = fileWords(content, narrow, file, pattern, table, out);
+  keyTextWatch.watch = false;
+  if (keyTextWatch.seen === 1) memo.keyText[file] = 1;
   if (memo.clear[file] === 1 || out.length === from) return taken;
   // The bytes fileWords just scanned are `content`'s.
   return keepShown(snapshot, file, content, scannedBytes(), narrow, pattern, table, out, from, taken);

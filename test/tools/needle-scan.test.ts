@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { END_SLOTS, MAX_OPENINGS, needleScanner, needleScanSettings } from "../../src/tools/needle-scan.js";
-import { fileWords, IntList, reserveLatin1, scanPattern, WordTable } from "../../src/tools/word-scan.js";
+import {
+  fileWords,
+  IntList,
+  keyTextWatch,
+  MAX_WORDS_PER_FILE,
+  reserveLatin1,
+  scanPattern,
+  WordTable,
+} from "../../src/tools/word-scan.js";
 
 /** The words `fileWords` takes from `text` for `needles` ("word@end" each), by the needle scan or the regex. */
 function words(text: string, needles: string[], narrow: boolean, regex: boolean): string[] {
@@ -148,5 +156,47 @@ describe("the needle scan finds what the scan's regular expression finds", () =>
       same(text, needles);
       same(text.replace(/\xe1/g, "\u0161"), needles, false);
     }
+  });
+});
+
+describe("fileWords' watch for a private key block's text (keyTextWatch)", () => {
+  /** What a watching (or not) fileWords says of `text` for `needles`: 0 not known, 1 no " KE", 2 " KE" met. */
+  function seen(text: string, needles: string[], watch = true): number {
+    keyTextWatch.watch = watch;
+    try {
+      words(text, needles, true, false);
+      return keyTextWatch.seen;
+    } finally {
+      keyTextWatch.watch = false;
+    }
+  }
+
+  it('notes " KE" anywhere in the text, also right after a word it found and jumped to the end of', () => {
+    expect(seen("-----BEGIN RSA PRIVATE KEY-----\nMIIE", ["private"])).toBe(2);
+    expect(seen("-----BEGIN RSA PRIVATE KEY-----\nMIIE", ["rsa", "begin"])).toBe(2);
+    expect(seen("const privateKey = loadKey(); // a private key", ["private", "key"])).toBe(1);
+    expect(seen("x KE", ["ab"])).toBe(2);
+    // At every offset in and across the 16-byte blocks, also after a found word that ends just before it.
+    for (let n = 0; n < 40; n++) {
+      expect(seen(`${"y".repeat(n)} KEY`, ["ab"]), `offset ${n}`).toBe(2);
+      expect(seen(`${"ab".repeat(n + 1)} KEY`, ["ab"]), `after a word of ${2 * n + 2}`).toBe(2);
+      expect(seen(`${"y".repeat(n)} kEY  K E`, ["ab"]), `offset ${n}`).toBe(1);
+    }
+  });
+
+  it("starts again for each text and says 'not known' when it did not scan the whole text", () => {
+    expect(seen("PRIVATE KEY", ["ab"])).toBe(2);
+    expect(seen("no key here", ["ab"])).toBe(1);
+    // Across the calls that resume past a full array of ends: met in the first call or in a later one.
+    const many = "ab ".repeat(END_SLOTS + 10);
+    expect(seen(`PRIVATE KEY ${many}`, ["ab"])).toBe(2);
+    expect(seen(`${many}PRIVATE KEY`, ["ab"])).toBe(2);
+    expect(seen(`${many}private key`, ["ab"])).toBe(1);
+    // Not watched; the regular expression (a one-character needle); the per-file cap before the text's end.
+    expect(seen("PRIVATE KEY", ["ab"], false)).toBe(0);
+    expect(seen("PRIVATE KEY", ["a"])).toBe(0);
+    const capped = Array.from({ length: MAX_WORDS_PER_FILE + 1 }, (_, i) => `ab${i}`).join(" ");
+    expect(seen(`${capped} no key`, ["ab"])).toBe(0);
+    expect(seen(`${capped.slice(0, 4000)} no key`, ["ab"])).toBe(1);
   });
 });
