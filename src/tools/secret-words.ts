@@ -262,20 +262,70 @@ function namedValue(content: string, bytes: Uint8Array, start: number, end: numb
   if (urlPossible && (live & URL_PASSWORD) !== 0 && i > 0) return true;
   // A credential's value follows a quote, after its name and `[:=]`.
   const q = quoted > 0 ? bytes[quoted - 1] : 0;
-  if ((q === 34 || q === 39) && CREDENTIAL_NAME.test(content.slice(Math.max(0, quoted - 1 - NAME_REACH), quoted - 1)))
+  if (
+    (q === 34 || q === 39) &&
+    assignsBefore(bytes, quoted - 1) &&
+    CREDENTIAL_NAME.test(content.slice(Math.max(0, quoted - 1 - NAME_REACH), quoted - 1))
+  )
     return true;
   // A pair's name and `=` are in its run.
-  if (PAIR_NAME.test(content.slice(pair, end))) return true;
+  if (holdsByte(bytes, pair, end, 61) && PAIR_NAME.test(content.slice(pair, end))) return true;
   // A URL's password run holds its user and `:`, and follows `://`.
   if (urlPossible && url >= 3 && bytes[url - 1] === 47 && bytes[url - 2] === 47 && bytes[url - 3] === 58) return true;
   // An AWS key (40 characters) starts at most 41 before the word, its name at most 48 before the key.
-  if (AWS_NAME.test(content.slice(Math.max(0, Math.max(aws, start - 41) - 60), end))) return true;
-  // A `.env` value: its line starts at most NAME_REACH before its run, with an upper-case name.
+  const awsFrom = Math.max(0, Math.max(aws, start - 41) - 60);
+  if (holdsAws(bytes, awsFrom, end) && AWS_NAME.test(content.slice(awsFrom, end))) return true;
+  // A `.env` value: its line starts at most NAME_REACH before its run, with an upper-case name and `=` just before
+  // the value or in its run (`NAME=value`).
   return (
     envRunMayStart(bytes, env) &&
+    (holdsByte(bytes, env, start, 61) || equalsBefore(bytes, env)) &&
     lineStartNear(bytes, env) &&
     ENV_LINE.test(content.slice(Math.max(0, env - NAME_REACH), end))
   );
+}
+
+/*
+ * Byte tests that spare {@link namedValue} a regular expression where it cannot match (each is a necessary
+ * condition of its pattern, so the answers are the same): about 23,000 words a pass of the bench's queries reach
+ * namedValue, each asking three or four regular expressions on slices of up to 170 characters.
+ */
+
+/** Whether `bytes[from, to)` holds the byte `b` (PAIR_NAME ends with `=`: no `=`, no match). */
+function holdsByte(bytes: Uint8Array, from: number, to: number, b: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] === b) return true;
+  return false;
+}
+
+/**
+ * Whether the text before offset `at` of `bytes` ends as CREDENTIAL_NAME must: `:` or `=`, then at most 12 bytes of
+ * white space, NUL or 0x80 and above (its `[\s\0\x80-\xff]`: every `\s` of the text is one of those bytes).
+ */
+function assignsBefore(bytes: Uint8Array, at: number): boolean {
+  let p = at - 1;
+  for (let n = 0; p >= 0 && n < 12; p--, n++) {
+    const c = bytes[p] as number;
+    if (!(c === 32 || (c >= 9 && c <= 13) || c === 0 || c >= 0x80)) break;
+  }
+  return p >= 0 && (bytes[p] === 58 || bytes[p] === 61);
+}
+
+/** Whether `bytes[from, to)` holds "aws" in any case (AWS_NAME starts so). */
+function holdsAws(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i + 2 < to; i++)
+    if ((bytes[i]! | 0x20) === 97 && (bytes[i + 1]! | 0x20) === 119 && (bytes[i + 2]! | 0x20) === 115) return true;
+  return false;
+}
+
+/**
+ * Whether a `.env` line's `=` may come just before the run of ENV that starts at `at` (`NAME[ \t]{0,4}=[ \t]{0,4}["']?`
+ * then the value, SECRET_PATTERNS in secrets.ts): an optional quote, at most four spaces or tabs, then `=`.
+ */
+function equalsBefore(bytes: Uint8Array, at: number): boolean {
+  let p = at - 1;
+  if (p >= 0 && (bytes[p] === 34 || bytes[p] === 39)) p--;
+  for (let n = 0; p >= 0 && n < 4 && (bytes[p] === 32 || bytes[p] === 9); n++) p--;
+  return p >= 0 && bytes[p] === 61;
 }
 
 /** Per byte, 1 for what may come just before the run of ENV through a `.env` value (see {@link envRunMayStart}). */

@@ -177,6 +177,45 @@ describe("mayTouchSecret and mayBeInKeyBlock: no word a secret touches is missed
   });
 });
 
+describe("named values with the white space, quotes and case their patterns allow", () => {
+  // Each value is a secret (scanSecrets) and every word of it is "maybe": the byte tests that spare the regular
+  // expressions (an `=` or `:` before a quote, "aws", a `.env` line's `=`) must let each form through.
+  const value = "Xq7hunter9Zabc";
+  const aws = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+  const forms = [
+    `password = "${value}"`,
+    `password:\t'${value}'`,
+    `"api_key" :  "${value}"`,
+    `token =\u3000"${value}"`,
+    `secret =\u00a0"${value}"`,
+    `private_key\t\t\t=\t\t\t\t"${value}"`,
+    `aws_secret_access_key = "${aws}"`,
+    `AWS_SECRET_ACCESS_KEY: ${aws}`,
+    `AwS_SeCrEt_AcCeSs_KeY=${aws}`,
+    `url?password=${value}&x=1`,
+    `API_TOKEN = ${value}`,
+    `API_TOKEN=\t"${value}"`,
+    `export API_TOKEN=    '${value}'`,
+    `  API_KEY    =    ${value}`,
+    `API_KEY=${value}`,
+    // names only the .env pattern takes (not a credential assignment's): its quote after the `=`
+    `GITHUB_AUTH=\t"${value}"`,
+    `export SIGNING_KEY=  '${value}'`,
+  ];
+  it.each(forms)("%s", (form) => {
+    for (const decoded of [form, `x\n${form}\n`, `const a = 1;\n  ${form}\n`]) {
+      const raw = Buffer.from(decoded, "utf8").toString("latin1");
+      const spans = secretSpans(raw, raw === decoded ? undefined : decoded);
+      expect(spans.length, `a secret in ${JSON.stringify(decoded)}`).toBeGreaterThan(0);
+      for (const [text, bytes, found] of [
+        [raw, new Uint8Array(latin1Bytes(raw, true).subarray(0, raw.length)), spans],
+        [decoded, new Uint8Array(latin1Bytes(decoded, false).subarray(0, decoded.length)), scanSecrets(decoded)],
+      ] as const)
+        expect(missed(text, bytes, found), JSON.stringify(decoded)).toEqual([]);
+    }
+  });
+});
+
 describe("mayTouchSecret on minified code", () => {
   it("says no for a word of a long line without white space when no `@` ends its run", () => {
     const code = `${"E.isDeclareKeyword=zK;".repeat(100)}E.getUser=function(e){return e.id};${"a.b=c;".repeat(200)}`;
