@@ -36,8 +36,8 @@ const WORD = 256; // 256 bytes: 1 for a word byte [A-Za-z0-9_$], else 0
 const NEEDLE_COUNT = 512; // i32: the number of needles at NEEDLES
 const KEY_SEEN = 516; // i32: not 0 once a scan that watches for it met " KE" (see NeedleScanner.scan)
 /**
- * Distinct needle openings the scan filters by at most (their first three characters, else their first two when
- * those are fewer); more go to the regular expression.
+ * Distinct needle openings the scan filters by at most: their first three characters, or their first two when the
+ * needles have more distinct three-character openings than this; more two-character ones go to the regular expression.
  */
 export const MAX_OPENINGS = 64;
 const NEEDLES = 528; // per needle: its length (one byte), then its bytes
