@@ -406,11 +406,14 @@ const LONG_STRETCH = 128;
 
 /**
  * Whether no line starts in `(stop, start]` of `content` as {@link inEnvComment}'s walk takes line starts: after an
- * LF or a CR in `[stop, start)`, or after U+2028/U+2029 (raw UTF-8 bytes E2 80 A8/A9) whose last byte is there.
+ * LF, a CR or a real U+2028/U+2029 in `[stop, start)`, or after U+2028/U+2029 as raw UTF-8 bytes (E2 80 A8/A9) whose
+ * last byte is there.
  */
 function noLineStartIn(content: string, stop: number, start: number): boolean {
   const stretch = content.slice(stop, start);
   if (stretch.includes("\n") || stretch.includes("\r")) return false;
+  // A real U+2028/U+2029, in a text of units past 0xFF (its byte a NUL): no search cost in a one-byte string.
+  if (stretch.includes("\u2028") || stretch.includes("\u2029")) return false;
   const from = Math.max(0, stop - 2);
   const wide = content.slice(from, start);
   for (let at = wide.indexOf("\xe2\x80"); at !== -1; at = wide.indexOf("\xe2\x80", at + 1)) {
@@ -443,12 +446,14 @@ function inEnvComment(content: string, bytes: Uint8Array, start: number): boolea
   }
   for (; i > stop; i--) {
     const c = bytes[i - 1] as number;
-    // A line starts after LF, CR or U+2028/U+2029 (E2 80 A8/A9 in UTF-8), as for the m flag's `^`; the comment's
-    // `.*` stops there too. (A NUL, a unit past 0xFF, is not taken: most are other characters, and the `#` may lie
-    // before one.)
+    // A line starts after LF, CR or U+2028/U+2029 (E2 80 A8/A9 in UTF-8, or the character itself where a unit past
+    // 0xFF is a NUL byte: the text tells which), as for the m flag's `^`; the comment's `.*` stops there too. (Any
+    // other NUL is not taken: the `#` may lie before it.) A real U+2028 after a line longer than COMMENT_REACH was
+    // passed over, and the copy in its .env line's comment was missed.
     if (
       c === 10 ||
       c === 13 ||
+      (c === 0 && (content.charCodeAt(i - 1) | 1) === 0x2029) ||
       ((c === 0xa8 || c === 0xa9) && i >= 3 && bytes[i - 2] === 0x80 && bytes[i - 3] === 0xe2)
     ) {
       line = i;

@@ -287,4 +287,18 @@ describe("the copies of a .env value in its line's comment", () => {
     for (const decoded of [...cases.slice(1, 3), ...cases.slice(-3)])
       expect(scanSecrets(decoded).filter((s) => decoded.slice(s.start, s.end) === value)).toHaveLength(2);
   });
+
+  it("are maybe on a line a real U+2028/U+2029 starts in a decoded text (the separator a NUL byte)", () => {
+    // The line before the .env line is longer than the comment's reach, so only the separator starts the line:
+    // scanSecrets redacts the copy (here inside a longer word of the comment), and that word must be maybe.
+    const value = "Xq7hunter9Zabc";
+    for (const br of ["\u2028", "\u2029"])
+      for (const before of ["ab ".repeat(800), `${"ab ".repeat(800)}note${"\u00fc".repeat(300)}`, "ab ".repeat(40)]) {
+        const decoded = `${before}${br}API_KEY=${value} # zz${value} ${"\u00fc".repeat(200)} yy${value}`;
+        const found = scanSecrets(decoded);
+        expect(found.filter((s) => decoded.slice(s.start, s.end) === value)).toHaveLength(3);
+        const bytes = new Uint8Array(latin1Bytes(decoded, false).subarray(0, decoded.length));
+        expect(missed(decoded, bytes, found), JSON.stringify(decoded.slice(-80))).toEqual([]);
+      }
+  });
 });
