@@ -175,3 +175,23 @@ describe("key blocks with header lines (redaction, secrets.ts)", () => {
     expect(redact(pem.replace(/Proc-Type.*\nDEK-Info.*\n\n/, ""))).not.toContain("MIIEowIBAAKCAQEA");
   });
 });
+
+// The needle scan's watch for " KE" (keyTextWatch) marks a file without it as holding no "PRIVATE KEY", which turns
+// the key-block test off for its words. Tried: the BEGIN line's " KEY" right after a word the scan found and jumped
+// to the end of ("PRIVATE" for the needle "private"), and CRLF lines; each file must be seen as holding key text, so
+// the block's words (PRIVATE, zebra) count nowhere.
+describe("a key block in a file the needle scan watches for ' KE'", () => {
+  const block = (word: string, br = "\n") =>
+    `-----BEGIN RSA PRIVATE KEY-----${br}MIIEowIBAAKCAQEA+${word}/abcdefghijklmnop${br}` +
+    `abcdefghijklmnopqrstuvwxyz0123${br}-----END RSA PRIVATE KEY-----${br}`;
+  const layouts: [string, (b: string) => string][] = [
+    ["alone", (b) => b],
+    ["with CRLF lines", (b) => `const thing = 1;\r\n${b.replace(/\n/g, "\r\n")}`],
+  ];
+  it.each(layouts)("%s: the answer is as if the file held no block", async (_, layout) => {
+    // With the watch broken (saying "no key text") each fails: "Files (1 of 2 matching)", the block's words counted.
+    const files = (key: string) => ({ "src/a.js": "const zebra = private1;\n", "src/key.txt": key });
+    const none = await answer(files(layout("")), "private zebra");
+    for (const word of ["zebra", "Qxyzw"]) expect(await answer(files(layout(block(word))), "private zebra")).toBe(none);
+  });
+});
