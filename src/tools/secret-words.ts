@@ -405,22 +405,18 @@ function resetLineCursor(): void {
 const LONG_STRETCH = 128;
 
 /**
- * Whether no line starts in `(stop, start]` of `content` as {@link inEnvComment}'s walk takes line starts: after an
+ * True when no line starts in `(stop, start]` of `content` as {@link inEnvComment}'s walk takes line starts: after an
  * LF, a CR or a real U+2028/U+2029 in `[stop, start)`, or after U+2028/U+2029 as raw UTF-8 bytes (E2 80 A8/A9) whose
- * last byte is there.
+ * last byte is there. False when one may (the caller then walks the bytes).
  */
 function noLineStartIn(content: string, stop: number, start: number): boolean {
-  const stretch = content.slice(stop, start);
+  // From two bytes before `stop` (where the E2 80 of a separator ending in the stretch begins): a terminator found
+  // there before `stop` only sends the caller to its byte walk, which gives the exact answer.
+  const stretch = content.slice(Math.max(0, stop - 2), start);
   if (stretch.includes("\n") || stretch.includes("\r")) return false;
   // A real U+2028/U+2029, in a text of units past 0xFF (its byte a NUL): no search cost in a one-byte string.
   if (stretch.includes("\u2028") || stretch.includes("\u2029")) return false;
-  const from = Math.max(0, stop - 2);
-  const wide = content.slice(from, start);
-  for (let at = wide.indexOf("\xe2\x80"); at !== -1; at = wide.indexOf("\xe2\x80", at + 1)) {
-    const c = wide.charCodeAt(at + 2);
-    if ((c === 0xa8 || c === 0xa9) && from + at + 2 >= stop) return false;
-  }
-  return true;
+  return !stretch.includes("\xe2\x80\xa8") && !stretch.includes("\xe2\x80\xa9");
 }
 
 /**
@@ -448,8 +444,7 @@ function inEnvComment(content: string, bytes: Uint8Array, start: number): boolea
     const c = bytes[i - 1] as number;
     // A line starts after LF, CR or U+2028/U+2029 (E2 80 A8/A9 in UTF-8, or the character itself where a unit past
     // 0xFF is a NUL byte: the text tells which), as for the m flag's `^`; the comment's `.*` stops there too. (Any
-    // other NUL is not taken: the `#` may lie before it.) A real U+2028 after a line longer than COMMENT_REACH was
-    // passed over, and the copy in its .env line's comment was missed.
+    // other NUL is not taken: the `#` may lie before it.)
     if (
       c === 10 ||
       c === 13 ||
